@@ -1,0 +1,1 @@
+"""The in-tree game plugins, registered through the ``gamesearch`` entry-point group."""

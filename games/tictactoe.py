@@ -1,0 +1,354 @@
+"""Tic-tac-toe and its m,n,k generalisation (k in a row on an m-by-n board).
+
+Positions are text, one character a cell, row by row: ``X``, ``O`` or ``.``; rows
+may be separated by ``/`` (``"X.O/.X./..O"``). Moves are cell indices counted
+row-major from 0 (0..8 on the 3x3 board). X moves first and is the first player.
+
+Each side's marks are one integer bitboard. Tables that depend only on the board
+size (winning lines, move orders, win lookup) are built once per size and shared.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from gamesearch.errors import (
+    InvalidMoveError,
+    InvalidOptionError,
+    InvalidPositionError,
+    NothingToUndoError,
+)
+from gamesearch.game import BoardView, Game, Option, Player, resolve_options
+from gamesearch.plugins import hookimpl
+
+EMPTY, CROSS, NOUGHT = ".", "X", "O"
+#: boards with at most this many cells get full lookup tables (2**cells entries)
+TABLE_CELLS = 16
+
+
+class _LineScan:
+    """Win test for boards too large for a lookup table: ``scan[board]`` like a table."""
+
+    __slots__ = ("lines",)
+
+    def __init__(self, lines: tuple[int, ...]) -> None:
+        self.lines = lines
+
+    def __getitem__(self, board: int) -> bool:
+        return any(board & line == line for line in self.lines)
+
+
+class _Geometry:
+    """Everything that depends only on (rows, cols, k): lines, orders, lookup tables."""
+
+    def __init__(self, rows: int, cols: int, k: int) -> None:
+        self.rows, self.cols, self.k = rows, cols, k
+        self.cells = rows * cols
+        self.full = (1 << self.cells) - 1
+        self.lines = tuple(self._winning_lines())
+        lines_through = [sum(1 for line in self.lines if line >> cell & 1) for cell in range(self.cells)]
+        centre_row, centre_col = (rows - 1) / 2, (cols - 1) / 2
+
+        def priority(cell: int) -> tuple[int, float, int]:
+            row, col = divmod(cell, cols)
+            distance = (row - centre_row) ** 2 + (col - centre_col) ** 2
+            return (-lines_through[cell], distance, cell)
+
+        # Centre, corners, edges on 3x3: cells on more winning lines first, then
+        # nearer the centre. (Plain distance would put edges before corners.)
+        self.order = tuple(sorted(range(self.cells), key=priority))
+        if self.cells <= TABLE_CELLS:
+            size = 1 << self.cells
+            self.wins: Any = [self._has_line(board) for board in range(size)]
+            self.natural_moves: Any = [self._empty(board, range(self.cells)) for board in range(size)]
+            self.ordered_moves: Any = [self._empty(board, self.order) for board in range(size)]
+        else:
+            self.wins = _LineScan(self.lines)
+            self.natural_moves = None
+            self.ordered_moves = None
+
+    def _winning_lines(self) -> Iterable[int]:
+        rows, cols, k = self.rows, self.cols, self.k
+        for row in range(rows):
+            for col in range(cols):
+                for d_row, d_col in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                    end_row, end_col = row + d_row * (k - 1), col + d_col * (k - 1)
+                    if 0 <= end_row < rows and 0 <= end_col < cols:
+                        yield sum(1 << ((row + d_row * i) * cols + col + d_col * i) for i in range(k))
+
+    def _has_line(self, board: int) -> bool:
+        return any(board & line == line for line in self.lines)
+
+    @staticmethod
+    def _empty(occupied: int, cells: Iterable[int]) -> tuple[int, ...]:
+        return tuple(cell for cell in cells if not occupied >> cell & 1)
+
+
+@functools.cache
+def _geometry(rows: int, cols: int, k: int) -> _Geometry:
+    return _Geometry(rows, cols, k)
+
+
+class TicTacToe(Game[int]):
+    """Tic-tac-toe on a ``rows`` x ``cols`` board, ``k`` in a row wins (3,3,3 by default)."""
+
+    name = "tictactoe"
+    player_names = ("X", "O")
+    options = (
+        Option("rows", int, 3, "board rows", minimum=1, maximum=20),
+        Option("cols", int, 3, "board columns", minimum=1, maximum=20),
+        Option("k", int, 3, "marks in a row that win", minimum=1, maximum=20),
+    )
+
+    __slots__ = ("_geometry", "_boards", "_ply", "_history")
+
+    def __init__(self, rows: int = 3, cols: int = 3, k: int = 3) -> None:
+        settings = resolve_options(self.options, {"rows": rows, "cols": cols, "k": k})
+        longest = max(settings["rows"], settings["cols"])
+        if settings["k"] > longest:
+            raise InvalidOptionError(f"option 'k' must fit on the board (at most {longest}): {k!r}")
+        self._geometry = _geometry(settings["rows"], settings["cols"], settings["k"])
+        self._boards = [0, 0]  # X marks, O marks
+        self._ply = 0
+        self._history: list[int] = []
+
+    # ----------------------------------------------------------------- creation
+    @classmethod
+    def new(cls, **options: Any) -> TicTacToe:
+        return cls(**options)
+
+    @classmethod
+    def from_text(cls, text: str, **options: Any) -> TicTacToe:
+        """Return the position written row by row with ``X``, ``O`` and ``.``.
+
+        Rows may be separated by ``/``. Without options the board size is taken
+        from the text when it is square (9 cells: 3x3, 16 cells: 4x4, ...).
+
+        :raises InvalidPositionError: for bad characters, a wrong length, impossible
+            turn counts or winners.
+        """
+        if not isinstance(text, str):
+            raise InvalidPositionError(f"a position must be text, not {type(text).__name__}: {text!r}")
+        stripped = "".join(text.split())
+        rows_text = stripped.split("/")
+        if "rows" not in options and "cols" not in options:
+            if len(rows_text) > 1:
+                options = {**options, "rows": len(rows_text), "cols": len(rows_text[0])}
+            else:
+                side = round(len(stripped) ** 0.5)
+                if side * side == len(stripped) and side > 0:
+                    options = {**options, "rows": side, "cols": side}
+        game = cls(**options)
+        rows, cols = game._geometry.rows, game._geometry.cols
+        if len(rows_text) > 1 and (len(rows_text) != rows or any(len(row) != cols for row in rows_text)):
+            raise InvalidPositionError(
+                f"position {text!r} must have {rows} rows of {cols} cells separated by '/'"
+            )
+        game._set_cells("".join(rows_text), text)
+        return game
+
+    @classmethod
+    def from_cells(cls, cells: Sequence[str | None], **options: Any) -> TicTacToe:
+        """Return the position given as a list of cells (``"X"``, ``"O"``, ``""``, ``"."`` or ``None``).
+
+        :raises InvalidPositionError: as :meth:`from_text`.
+        """
+        if isinstance(cells, str) or not isinstance(cells, Sequence):
+            raise InvalidPositionError(f"cells must be a list of 'X', 'O' or empty cells: {cells!r}")
+        symbols = []
+        for index, cell in enumerate(cells):
+            if cell in (None, "", EMPTY):
+                symbols.append(EMPTY)
+            elif cell in (CROSS, NOUGHT):
+                symbols.append(cell)
+            else:
+                raise InvalidPositionError(
+                    f"cell {index} is {cell!r}; cells must be 'X', 'O' or empty ('', '.', None)"
+                )
+        if "rows" not in options and "cols" not in options:
+            side = round(len(symbols) ** 0.5)
+            if side * side == len(symbols) and side > 0:
+                options = {**options, "rows": side, "cols": side}
+        game = cls(**options)
+        game._set_cells("".join(symbols), cells)
+        return game
+
+    def _set_cells(self, cells: str, original: object) -> None:
+        geometry = self._geometry
+        if len(cells) != geometry.cells:
+            raise InvalidPositionError(
+                f"position {original!r} has {len(cells)} cells; a {geometry.rows}x{geometry.cols} "
+                f"board needs {geometry.cells}"
+            )
+        boards = [0, 0]
+        for index, symbol in enumerate(cells.upper()):
+            if symbol == CROSS:
+                boards[0] |= 1 << index
+            elif symbol == NOUGHT:
+                boards[1] |= 1 << index
+            elif symbol != EMPTY:
+                raise InvalidPositionError(
+                    f"position {original!r} has {symbol!r} at cell {index}; use 'X', 'O' or '.'"
+                )
+        crosses, noughts = boards[0].bit_count(), boards[1].bit_count()
+        if crosses not in (noughts, noughts + 1):
+            raise InvalidPositionError(
+                f"position {original!r} has {crosses} X and {noughts} O; X moves first, so X "
+                "must have as many marks as O or one more"
+            )
+        cross_wins, nought_wins = geometry.wins[boards[0]], geometry.wins[boards[1]]
+        if cross_wins and nought_wins:
+            raise InvalidPositionError(f"position {original!r} has both X and O winning")
+        if cross_wins and crosses != noughts + 1:
+            raise InvalidPositionError(
+                f"position {original!r} has X winning but O has moved since: X must have one mark more than O"
+            )
+        if nought_wins and crosses != noughts:
+            raise InvalidPositionError(
+                f"position {original!r} has O winning but X has moved since: X and O must have as many marks"
+            )
+        self._boards = boards
+        self._ply = crosses + noughts
+        self._history = []
+
+    def copy(self) -> TicTacToe:
+        twin = object.__new__(TicTacToe)
+        twin._geometry = self._geometry
+        twin._boards = self._boards.copy()
+        twin._ply = self._ply
+        twin._history = self._history.copy()
+        return twin
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        geometry = self._geometry
+        return {"rows": geometry.rows, "cols": geometry.cols, "k": geometry.k}
+
+    # ------------------------------------------------------------ state queries
+    @property
+    def ply(self) -> int:
+        return self._ply
+
+    @property
+    def max_plies(self) -> int:
+        return self._geometry.cells
+
+    def to_move(self) -> Player:
+        return Player.SECOND if self._ply & 1 else Player.FIRST
+
+    # Hot path from here to undo(): table look-ups, no allocation.
+    def legal_moves(self) -> Sequence[int]:
+        if self.terminal_sign() is not None:
+            return ()
+        occupied = self._boards[0] | self._boards[1]
+        table = self._geometry.natural_moves
+        if table is not None:
+            return table[occupied]
+        return _Geometry._empty(occupied, range(self._geometry.cells))
+
+    def ordered_moves(self) -> Sequence[int]:
+        if self.terminal_sign() is not None:
+            return ()
+        occupied = self._boards[0] | self._boards[1]
+        table = self._geometry.ordered_moves
+        if table is not None:
+            return table[occupied]
+        return _Geometry._empty(occupied, self._geometry.order)
+
+    def terminal_sign(self) -> int | None:
+        ply = self._ply
+        # Only the player who moved last can have just completed a line.
+        if self._geometry.wins[self._boards[(ply - 1) & 1]]:
+            return 1 if ply & 1 else -1
+        return 0 if ply == self._geometry.cells else None
+
+    def key(self) -> int:
+        return self._boards[0] | self._boards[1] << self._geometry.cells
+
+    def push(self, move: int) -> None:
+        ply = self._ply
+        self._boards[ply & 1] |= 1 << move
+        self._ply = ply + 1
+        self._history.append(move)
+
+    def undo(self) -> int:
+        if not self._history:
+            raise NothingToUndoError(f"no move to undo in {self.to_text()!r}")
+        move = self._history.pop()
+        ply = self._ply - 1
+        self._boards[ply & 1] &= ~(1 << move)
+        self._ply = ply
+        return move
+
+    @property
+    def history(self) -> tuple[int, ...]:
+        return tuple(self._history)
+
+    # ---------------------------------------------------------------- heuristic
+    def evaluate(self) -> int:
+        """Return the open-lines heuristic: squared marks on lines only one side uses."""
+        crosses, noughts = self._boards
+        total = 0
+        for line in self._geometry.lines:
+            mine, theirs = crosses & line, noughts & line
+            if mine and not theirs:
+                total += mine.bit_count() ** 2
+            elif theirs and not mine:
+                total -= theirs.bit_count() ** 2
+        bound = self.eval_bound - 1
+        return max(-bound, min(bound, total))
+
+    # --------------------------------------------------------------------- text
+    def cell(self, index: int) -> str:
+        """Return ``"X"``, ``"O"`` or ``"."`` for a cell index."""
+        if self._boards[0] >> index & 1:
+            return CROSS
+        if self._boards[1] >> index & 1:
+            return NOUGHT
+        return EMPTY
+
+    def to_text(self) -> str:
+        geometry = self._geometry
+        rows = (
+            "".join(self.cell(row * geometry.cols + col) for col in range(geometry.cols))
+            for row in range(geometry.rows)
+        )
+        return "/".join(rows)
+
+    def render(self) -> str:
+        geometry = self._geometry
+        return "\n".join(
+            " ".join(self.cell(row * geometry.cols + col) for col in range(geometry.cols))
+            for row in range(geometry.rows)
+        )
+
+    def board_view(self) -> BoardView:
+        """Return the grid; a click on an empty cell plays that cell while the game goes on."""
+        geometry = self._geometry
+        legal = set(self.legal_moves())
+        symbols = tuple(self.cell(index).replace(EMPTY, "") for index in range(geometry.cells))
+        moves = tuple(str(index) if index in legal else None for index in range(geometry.cells))
+        return BoardView(geometry.rows, geometry.cols, symbols, moves)
+
+    def parse_move(self, text: str) -> int:
+        cells = self._geometry.cells
+        try:
+            move = int(str(text).strip())
+        except ValueError:
+            raise InvalidMoveError(
+                f"move {text!r} is not a cell index; use a number from 0 to {cells - 1}"
+            ) from None
+        if not 0 <= move < cells:
+            raise InvalidMoveError(f"cell {text!r} is off the board; use a number from 0 to {cells - 1}")
+        return move
+
+    def format_move(self, move: int) -> str:
+        return str(move)
+
+
+@hookimpl
+def gamesearch_register_games(registry: Any) -> None:
+    """Register tic-tac-toe (the m,n,k-game)."""
+    registry.add_game(TicTacToe)

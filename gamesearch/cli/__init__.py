@@ -1,0 +1,58 @@
+"""The ``gamesearch`` command.
+
+Each subcommand is a module of this package with a ``register(subparsers)``
+function; modules are found by name, so adding a command is adding a module.
+Every error the user can cause ends in one line on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from collections.abc import Sequence
+
+from gamesearch.errors import GameSearchError
+
+EXIT_USAGE = 2
+
+DESCRIPTION = """\
+Adversarial game search from the command line: analyse positions, compare
+searchers, play against the engine. Games and searchers come from plugins;
+`gamesearch games` lists them.
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the argument parser with every subcommand module registered."""
+    parser = argparse.ArgumentParser(
+        prog="gamesearch",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for module_info in sorted(pkgutil.iter_modules(__path__), key=lambda info: info.name):
+        if module_info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{__name__}.{module_info.name}")
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line ``argv`` (default: ``sys.argv[1:]``) and return the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.handler(args) or 0)
+    except GameSearchError as error:
+        print(f"gamesearch: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("gamesearch: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

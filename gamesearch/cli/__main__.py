@@ -1,0 +1,7 @@
+"""``python -m gamesearch.cli``."""
+
+import sys
+
+from gamesearch.cli import main
+
+sys.exit(main())

@@ -1,0 +1,87 @@
+"""``gamesearch analyze``: value, best moves and every move's value in one position."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from gamesearch.cli._common import add_game_arguments, load_game, load_searcher, print_json
+from gamesearch.game import Game, describe_value
+from gamesearch.search.base import SearchResult
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "analyze",
+        help="analyse a position: value, best moves, each move's value, statistics",
+        description="Search one position and report its value, best moves, every legal "
+        "move's value, the principal variation and the search statistics.",
+        epilog="examples:\n  gamesearch analyze tictactoe\n"
+        "  gamesearch analyze tictactoe --position X.O/.X./... --json\n"
+        "  gamesearch analyze tictactoe -o rows=4 -o cols=4 --searcher alphabeta --depth 4",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_game_arguments(parser)
+    parser.add_argument(
+        "-s",
+        "--searcher",
+        default="alphabeta",
+        metavar="NAME[:KEY=VALUE,...]",
+        help="searcher and its options, e.g. alphabeta:table=on (default: alphabeta)",
+    )
+    parser.add_argument("-d", "--depth", type=int, help="search depth in plies (searchers that take one)")
+    parser.add_argument("--seed", type=int, help="break ties among best moves at random from this seed")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(handler=run)
+
+
+def analysis(game: Game[Any], result: SearchResult) -> dict[str, Any]:
+    """Return the ``analyze --json`` object for ``result`` of a search of ``game``."""
+    data = result.as_dict(game)
+    stats = data["stats"]
+    return {
+        "game": game.name,
+        "position": game.to_text(),
+        "to_move": game.player_names[game.to_move()],
+        "move": data["move"],
+        "value": result.value,
+        "best_moves": data["best_moves"],
+        "pv": data["pv"],
+        "moves": data["moves"] or [],
+        "stats": {key: stats[key] for key in ("nodes", "leaves", "cutoffs", "tt_hits", "depth", "seconds")},
+        "is_exact": result.is_exact,
+        "is_game_over": result.is_game_over,
+        "description": describe_value(game, result.value, is_exact=result.is_exact),
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    game = load_game(args)
+    searcher_options: dict[str, Any] = {"seed": args.seed}
+    if args.depth is not None:
+        searcher_options["depth"] = args.depth
+    searcher = load_searcher(args.searcher, **searcher_options)
+    result = searcher.search(game, move_values=True)
+    data = analysis(game, result)
+    if args.json:
+        print_json(data)
+        return 0
+    print(game.render())
+    print()
+    if result.is_game_over:
+        print(f"The game is over: {data['description']} (value {result.value}).")
+        return 0
+    print(f"{data['to_move']} to move. Value {result.value}: {data['description']}.")
+    print(f"Best move{'s' if len(data['best_moves']) > 1 else ''}: {', '.join(data['best_moves'])}")
+    print(f"Chosen: {data['move']}   line: {' '.join(data['pv'])}")
+    print("Moves:")
+    for entry in data["moves"]:
+        words = describe_value(game, entry["value"], is_exact=result.is_exact)
+        print(f"  {entry['move']:>6}  {entry['value']:>6}  {words}")
+    stats = result.stats
+    print(
+        f"Searcher {searcher.name}: {stats.nodes:,} nodes, {stats.leaves:,} leaves, "
+        f"{stats.cutoffs:,} cut-offs, {stats.tt_hits:,} table hits, depth {stats.depth}, "
+        f"{stats.seconds:.3f} s ({stats.nodes_per_second:,.0f} nodes/s)"
+    )
+    return 0

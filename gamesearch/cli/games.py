@@ -1,0 +1,68 @@
+"""``gamesearch games``: the registered games and searchers with their options."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from gamesearch.cli._common import print_json, registry
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "games",
+        help="list registered games and searchers with their options",
+        description="List every registered game and searcher with its options.",
+        epilog="example: gamesearch games --json",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(handler=run)
+
+
+def catalogue() -> dict[str, Any]:
+    """Return the games and searchers with their options as JSON-ready data."""
+    found = registry()
+    games = {
+        name: {
+            "description": _first_line(cls.__doc__),
+            "options": [
+                {"name": option.name, "type": option.type.__name__, "default": option.default, "help": option.help}
+                for option in cls.options
+            ],
+        }
+        for name, cls in found.games.items()
+    }
+    searchers = {
+        name: {
+            "description": _first_line(cls.__doc__),
+            "options": [
+                {
+                    "name": field.name.lstrip("_"),
+                    "default": field.default.value if hasattr(field.default, "value") else field.default,
+                    "help": field.metadata.get("help", ""),
+                }
+                for field in cls.option_fields()
+            ],
+        }
+        for name, cls in found.searchers.items()
+    }
+    return {"games": games, "searchers": searchers}
+
+
+def _first_line(text: str | None) -> str:
+    return (text or "").strip().splitlines()[0] if text and text.strip() else ""
+
+
+def run(args: argparse.Namespace) -> int:
+    data = catalogue()
+    if args.json:
+        print_json(data)
+        return 0
+    for title, entries in (("Games", data["games"]), ("Searchers", data["searchers"])):
+        print(f"{title}:")
+        for name, entry in entries.items():
+            print(f"  {name}: {entry['description']}")
+            for option in entry["options"]:
+                print(f"      {option['name']}={option['default']!s:<8} {option['help']}")
+        print()
+    return 0

@@ -1,0 +1,53 @@
+"""Every error gamesearch raises on purpose.
+
+Each class subclasses both :class:`GameSearchError` (catch everything from this
+project) and the builtin that fits the failure (catch it the usual way), so
+``except ValueError`` keeps working for callers who do not know this project.
+Messages are lower-case, name the bad value with ``!r`` and say what would be valid.
+"""
+
+from __future__ import annotations
+
+
+class GameSearchError(Exception):
+    """Base class of every error raised by gamesearch."""
+
+
+class InvalidPositionError(GameSearchError, ValueError):
+    """Position text or cells that do not describe a reachable position."""
+
+
+class InvalidMoveError(GameSearchError, ValueError):
+    """Move text that cannot be read as a move of this game."""
+
+
+class IllegalMoveError(GameSearchError, ValueError):
+    """A well-formed move that is not legal in the current position."""
+
+
+class GameOverError(IllegalMoveError):
+    """A move was asked of a position whose game is already over."""
+
+
+class NothingToUndoError(GameSearchError, IndexError):
+    """``undo()`` on a position with no move history left."""
+
+
+class InvalidOptionError(GameSearchError, ValueError):
+    """A game or searcher option with a bad name or value."""
+
+
+class UnknownGameError(GameSearchError, LookupError):
+    """No registered game has the requested name."""
+
+
+class UnknownSearcherError(GameSearchError, LookupError):
+    """No registered searcher has the requested name."""
+
+
+class DuplicateNameError(GameSearchError, ValueError):
+    """Two plugins registered a game or searcher under the same name."""
+
+
+class BudgetExceededError(GameSearchError, RuntimeError):
+    """A search ran out of its node or time budget before finishing a depth."""

@@ -1,0 +1,326 @@
+"""Alpha-beta: minimax's values with fewer nodes.
+
+``alpha`` is what the maximiser is already sure of, ``beta`` what the minimiser is
+already sure of; once they cross, the remaining moves of a position cannot change
+the decision and are skipped (Knuth & Moore, 1975; *AIMA* section 5.3). Switches:
+
+- ``ordering``: ``game`` (the game's ``ordered_moves()``, best first) or ``natural``;
+- ``root_window``: ``shared`` (each root move narrows the window for the next) or
+  ``fresh`` (each root move gets a full window, as seed 000's engine does);
+- ``all_best``: keep the exact set of best root moves (a shared window that is one
+  point wider); off reproduces the textbook node counts but knows only one best move;
+- ``table``: a transposition table of bounds kept across searches of this searcher;
+- ``depth``: a horizon where ``evaluate()`` stands in for the rest of the game.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Hashable
+from typing import Any, ClassVar, Literal
+
+import attrs
+
+from gamesearch.errors import BudgetExceededError, InvalidOptionError
+from gamesearch.game import Game, Player, Scoring
+from gamesearch.search.base import INFINITY, Counters, RootAnswer, Searcher, Tracer
+from gamesearch.search.minimax import depth_field
+from gamesearch.search.table import TranspositionTable, table_identity
+
+Ordering = Literal["game", "natural"]
+RootWindow = Literal["shared", "fresh"]
+#: how often (in nodes) a search with a time budget looks at the clock
+CLOCK_INTERVAL = 1024
+
+
+def _choice(*valid: str) -> Callable[[Any, attrs.Attribute, Any], None]:  # type: ignore[type-arg]
+    def check(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
+        if value not in valid:
+            raise InvalidOptionError(
+                f"option {attribute.name!r} must be one of {', '.join(valid)}: {value!r}"
+            )
+
+    return check
+
+
+@attrs.define
+class Budget:
+    """Limits on one search; exceeding one raises :class:`BudgetExceededError`."""
+
+    max_nodes: float = float("inf")
+    deadline: float = float("inf")  #: a ``time.perf_counter()`` reading
+
+
+@attrs.frozen(kw_only=True)
+class AlphaBeta(Searcher):
+    """Alpha-beta pruning with move ordering, optional depth limit and table."""
+
+    name: ClassVar[str] = "alphabeta"
+    depth: int | None = depth_field("plies to search before evaluate() (default: to the end)")
+    ordering: str = attrs.field(
+        default="game",
+        validator=_choice("game", "natural"),
+        metadata={"help": "game: the game's move order, best first; natural: legal-move order"},
+    )
+    root_window: str = attrs.field(
+        default="shared",
+        validator=_choice("shared", "fresh"),
+        metadata={"help": "shared: root moves narrow one window; fresh: full window per root move"},
+    )
+    all_best: bool = attrs.field(
+        default=True, metadata={"help": "find every best root move (off: textbook node counts)"}
+    )
+    table: bool = attrs.field(
+        default=False, metadata={"help": "keep a transposition table of bounds across searches"}
+    )
+    table_entries: int = attrs.field(
+        default=1 << 22, metadata={"help": "largest number of table entries before it is emptied"}
+    )
+    _tables: dict[tuple[Any, ...], TranspositionTable] = attrs.field(
+        init=False, factory=dict, eq=False, repr=False
+    )
+
+    def transposition_table(self, game: Game[Any]) -> TranspositionTable | None:
+        """Return this searcher's table for ``game``'s kind and size (``None`` if off)."""
+        if not self.table:
+            return None
+        identity = table_identity(game)
+        if identity not in self._tables:
+            self._tables[identity] = TranspositionTable(max_entries=self.table_entries)
+        return self._tables[identity]
+
+    def _root(
+        self, game: Game[Any], counters: Counters, move_values: bool, tracer: Tracer | None
+    ) -> RootAnswer:
+        return search_root(
+            game,
+            depth=self.depth,
+            scoring=self.scoring,
+            ordering=self.ordering,
+            fresh_window=self.root_window == "fresh" or move_values,
+            all_best=self.all_best,
+            table=self.transposition_table(game),
+            counters=counters,
+            tracer=tracer,
+            move_values=move_values,
+        )
+
+
+def search_root(
+    game: Game[Any],
+    *,
+    depth: int | None,
+    scoring: Scoring,
+    ordering: str,
+    fresh_window: bool,
+    all_best: bool,
+    table: TranspositionTable | None,
+    counters: Counters,
+    tracer: Tracer | None = None,
+    move_values: bool = False,
+    budget: Budget | None = None,
+    first_moves: tuple[Hashable, ...] = (),
+) -> RootAnswer:
+    """Alpha-beta search of the root of ``game``; fill ``counters``.
+
+    ``first_moves`` are tried first at the root (iterative deepening passes the last
+    iteration's best moves).
+
+    :raises BudgetExceededError: when ``budget`` runs out (``game`` is then left
+        with moves pushed; :meth:`Searcher.search` undoes them).
+    """
+    core = _make_core(game, scoring, ordering, table, tracer, budget)
+    horizon = float("inf") if depth is None else depth
+    root_ply = game.ply
+    maximizing = game.to_move() is Player.FIRST
+    moves = tuple(game.ordered_moves() if ordering == "game" else game.legal_moves())
+    if first_moves:
+        moves = tuple(first_moves) + tuple(move for move in moves if move not in first_moves)
+    if tracer is not None:
+        tracer.enter(None, root_ply, -INFINITY, INFINITY)
+    core.count_root()
+    try:
+        best: int | None = None
+        best_moves: list[Hashable] = []
+        values: list[tuple[Hashable, int]] = []
+        for move in moves:
+            if fresh_window or best is None:
+                alpha, beta = -INFINITY, INFINITY
+            elif maximizing:
+                alpha, beta = (best - 1 if all_best else best), INFINITY
+            else:
+                alpha, beta = -INFINITY, (best + 1 if all_best else best)
+            game.push(move)
+            if tracer is not None:
+                tracer.enter(move, root_ply + 1, alpha, beta)
+            value = core.search(root_ply + 1, horizon - 1, alpha, beta)
+            if tracer is not None:
+                tracer.leave(value)
+            game.undo()
+            values.append((move, value))
+            improves = best is None or (value > best if maximizing else value < best)
+            if improves:
+                best, best_moves = value, [move]
+            elif value == best and (fresh_window or all_best):
+                best_moves.append(move)
+        assert best is not None  # the root is unfinished, so it has a move
+        if tracer is not None:
+            tracer.leave(best)
+    finally:
+        core.flush(counters)
+    return RootAnswer(
+        value=best,
+        best_moves=tuple(best_moves),
+        move_values=tuple(values) if move_values else None,
+        is_exact=not core.horizon_reached(),
+        depth=counters.depth - root_ply,
+        depth_limit=depth,
+    )
+
+
+class _Core:
+    """The recursive search and its counters (returned by :func:`_make_core`)."""
+
+    def __init__(self, **parts: Any) -> None:
+        self.__dict__.update(parts)
+
+    search: Callable[[int, float, int, int], int]
+    count_root: Callable[[], None]
+    flush: Callable[[Counters], None]
+    horizon_reached: Callable[[], bool]
+
+
+def _make_core(
+    game: Game[Any],
+    scoring: Scoring,
+    ordering: str,
+    table: TranspositionTable | None,
+    tracer: Tracer | None,
+    budget: Budget | None,
+) -> _Core:
+    # Hot loop: bound methods in locals, counters in closure cells, every optional
+    # feature behind one test of a local, no allocation per node without a table.
+    push, undo, terminal, to_move = game.push, game.undo, game.terminal_sign, game.to_move
+    ordered = game.ordered_moves if ordering == "game" else game.legal_moves
+    evaluate, key = game.evaluate, game.key
+    first = Player.FIRST
+    win = game.win_score
+    distance = 1 if scoring is Scoring.DISTANCE else 0
+    entries = table.entries if table is not None else None
+    probe = entries.get if entries is not None else None
+    max_entries = table.max_entries if table is not None else 0
+    max_nodes = budget.max_nodes if budget is not None else float("inf")
+    deadline = budget.deadline if budget is not None else float("inf")
+    clock = time.perf_counter
+    next_check = min(max_nodes, CLOCK_INTERVAL) if budget is not None else float("inf")
+    nodes = leaves = cutoffs = hits = horizon = 0
+    deepest = game.ply
+
+    def over_budget() -> None:
+        nonlocal next_check
+        if nodes > max_nodes:
+            raise BudgetExceededError(f"node budget of {max_nodes:.0f} exhausted")
+        if clock() > deadline:
+            raise BudgetExceededError("time budget exhausted")
+        next_check = min(max_nodes, nodes + CLOCK_INTERVAL)
+
+    def search(ply: int, depth_left: float, alpha: int, beta: int) -> int:
+        nonlocal nodes, leaves, cutoffs, hits, horizon, deepest
+        nodes += 1
+        if nodes >= next_check:
+            over_budget()
+        sign = terminal()
+        if sign is not None:
+            leaves += 1
+            if ply > deepest:
+                deepest = ply
+            return sign * (win - distance * ply)
+        if depth_left == 0:
+            leaves += 1
+            horizon += 1
+            if ply > deepest:
+                deepest = ply
+            return evaluate()
+        if probe is not None:
+            position = key()
+            entry = probe(position)
+            if entry is not None and entry[0] == depth_left:
+                lower, upper = entry[1], entry[2]
+                if lower >= beta or lower == upper:
+                    hits += 1
+                    return lower
+                if upper <= alpha:
+                    hits += 1
+                    return upper
+                if lower > alpha:
+                    alpha = lower
+                if upper < beta:
+                    beta = upper
+        window_alpha, window_beta = alpha, beta
+        remaining = iter(ordered())
+        if to_move() is first:
+            best = -INFINITY
+            for move in remaining:
+                push(move)
+                if tracer is not None:
+                    tracer.enter(move, ply + 1, alpha, beta)
+                value = search(ply + 1, depth_left - 1, alpha, beta)
+                if tracer is not None:
+                    tracer.leave(value)
+                undo()
+                if value > best:
+                    best = value
+                    if value > alpha:
+                        alpha = value
+                        if alpha >= beta:
+                            cutoffs += 1
+                            if tracer is not None:
+                                tracer.prune(tuple(remaining))
+                            break
+        else:
+            best = INFINITY
+            for move in remaining:
+                push(move)
+                if tracer is not None:
+                    tracer.enter(move, ply + 1, alpha, beta)
+                value = search(ply + 1, depth_left - 1, alpha, beta)
+                if tracer is not None:
+                    tracer.leave(value)
+                undo()
+                if value < best:
+                    best = value
+                    if value < beta:
+                        beta = value
+                        if alpha >= beta:
+                            cutoffs += 1
+                            if tracer is not None:
+                                tracer.prune(tuple(remaining))
+                            break
+        if entries is not None:
+            if len(entries) >= max_entries:
+                entries.clear()
+            if best <= window_alpha:
+                entries[position] = (depth_left, -INFINITY, best)
+            elif best >= window_beta:
+                entries[position] = (depth_left, best, INFINITY)
+            else:
+                entries[position] = (depth_left, best, best)
+        return best
+
+    def count_root() -> None:
+        nonlocal nodes
+        nodes += 1
+
+    def flush(counters: Counters) -> None:
+        counters.nodes += nodes
+        counters.leaves += leaves
+        counters.cutoffs += cutoffs
+        counters.tt_hits += hits
+        counters.depth = max(counters.depth, deepest)
+
+    return _Core(
+        search=search,
+        count_root=count_root,
+        flush=flush,
+        horizon_reached=lambda: horizon > 0,
+    )

@@ -1,0 +1,325 @@
+"""What every searcher shares: the result record, statistics, options and the driver.
+
+A searcher is an immutable, configured object (attrs). Calling
+:meth:`Searcher.search` on a position returns a :class:`SearchResult` and leaves the
+position exactly as it was, also when the search raises or runs out of budget.
+"""
+
+from __future__ import annotations
+
+import abc
+import enum
+import random
+import time
+import types
+import typing
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any, ClassVar, Protocol
+
+import attrs
+
+from gamesearch.errors import InvalidOptionError
+from gamesearch.game import Game, Scoring
+
+#: larger than any value a game can produce: the open ends of a search window
+INFINITY = 1 << 60
+
+
+@attrs.frozen
+class SearchStats:
+    """How much work a search did."""
+
+    nodes: int = 0  #: positions entered, root included
+    leaves: int = 0  #: positions scored without expanding (game over or horizon)
+    cutoffs: int = 0  #: times the remaining moves of a position were skipped
+    tt_hits: int = 0  #: transposition-table probes that answered or narrowed the window
+    depth: int = 0  #: plies searched below the root (deepest completed iteration)
+    seconds: float = 0.0  #: wall-clock time of the search
+
+    @property
+    def nodes_per_second(self) -> float:
+        """Return nodes divided by seconds (0 when no time was measured)."""
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+
+@attrs.frozen
+class SearchResult:
+    """The answer of one search, values from the first player's point of view."""
+
+    searcher: str  #: name of the searcher that produced it
+    move: Hashable | None  #: the chosen move; ``None`` when the game is over
+    value: int  #: value of the position (exact unless ``is_exact`` is false)
+    best_moves: tuple[Hashable, ...]  #: every move of the optimal value, in move order
+    pv: tuple[Hashable, ...]  #: principal variation, starting with ``move``
+    move_values: tuple[tuple[Hashable, int], ...] | None  #: each root move's value, when asked
+    stats: SearchStats
+    is_exact: bool  #: true when the search reached the end of every line it relied on
+    is_game_over: bool  #: true when the position was already finished
+
+    def as_dict(self, game: Game[Any]) -> dict[str, Any]:
+        """Return the result as JSON-ready data, moves written in ``game``'s notation."""
+        fmt = game.format_move
+        return {
+            "searcher": self.searcher,
+            "move": None if self.move is None else fmt(self.move),
+            "value": self.value,
+            "best_moves": [fmt(move) for move in self.best_moves],
+            "pv": [fmt(move) for move in self.pv],
+            "moves": None
+            if self.move_values is None
+            else [{"move": fmt(move), "value": value} for move, value in self.move_values],
+            "stats": {**attrs.asdict(self.stats), "nodes_per_second": self.stats.nodes_per_second},
+            "is_exact": self.is_exact,
+            "is_game_over": self.is_game_over,
+        }
+
+
+class Tracer(Protocol):
+    """Receives every step of a search (for drawing the tree); ``None`` costs nothing."""
+
+    def enter(self, move: Hashable | None, depth: int, alpha: int, beta: int) -> None:
+        """A position is entered after ``move`` (``None`` for the root)."""
+
+    def leave(self, value: int) -> None:
+        """The position last entered is left with ``value``."""
+
+    def prune(self, moves: Sequence[Hashable]) -> None:
+        """The ``moves`` of the current position were cut off, never searched."""
+
+
+@attrs.define
+class Counters:
+    """Mutable tallies a search core fills in; frozen into :class:`SearchStats` at the end."""
+
+    nodes: int = 0
+    leaves: int = 0
+    cutoffs: int = 0
+    tt_hits: int = 0
+    depth: int = 0
+
+
+@attrs.frozen
+class RootAnswer:
+    """What a searcher's core found at the root, before tie-breaking and the PV."""
+
+    value: int
+    best_moves: tuple[Hashable, ...]
+    move_values: tuple[tuple[Hashable, int], ...] | None
+    is_exact: bool
+    depth: int  #: plies searched below the root
+    depth_limit: int | None = None  #: the horizon the root was searched with, if any
+
+
+def _scoring(value: Any) -> Scoring:
+    try:
+        return Scoring(value.value if isinstance(value, Scoring) else value)
+    except ValueError:
+        valid = ", ".join(member.value for member in Scoring)
+        raise InvalidOptionError(f"option 'scoring' must be one of {valid}: {value!r}") from None
+
+
+def _optional_seed(value: Any) -> int | None:
+    if value is None or value == "none":
+        return None
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise InvalidOptionError(f"option 'seed' must be an integer: {value!r}") from None
+
+
+@attrs.frozen(kw_only=True)
+class Searcher(abc.ABC):
+    """Base of every searcher: configure it, call :meth:`search`, read the result.
+
+    Subclasses are ``@attrs.frozen(kw_only=True)`` classes with a ``name``, a
+    one-line docstring (shown by ``gamesearch games``) and implement :meth:`_root`.
+    Each field's ``metadata={"help": ...}`` documents the option.
+    """
+
+    name: ClassVar[str]
+
+    scoring: Scoring = attrs.field(
+        default=Scoring.DISTANCE,
+        converter=_scoring,
+        metadata={"help": "distance: prefer fast wins and slow losses; plain: win/draw/loss"},
+    )
+    seed: int | None = attrs.field(
+        default=None,
+        converter=_optional_seed,
+        metadata={"help": "break ties at random from this seed (default: first best move)"},
+    )
+    _random: random.Random = attrs.field(init=False, eq=False, repr=False)
+
+    @_random.default
+    def _make_random(self) -> random.Random:
+        return random.Random(self.seed)
+
+    # ------------------------------------------------------------------ options
+    @classmethod
+    def option_fields(cls) -> tuple[attrs.Attribute, ...]:  # type: ignore[type-arg]
+        """Return the attrs fields a user may set (name, default, ``metadata['help']``)."""
+        attrs.resolve_types(cls)
+        return tuple(field for field in attrs.fields(cls) if field.init)
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> Searcher:
+        """Return a searcher built from option values, text ones converted.
+
+        :raises InvalidOptionError: for an unknown option or a bad value.
+        """
+        fields = {field.name.lstrip("_"): field for field in cls.option_fields()}
+        converted: dict[str, Any] = {}
+        for name, value in options.items():
+            if name not in fields:
+                valid = ", ".join(sorted(fields)) or "none"
+                raise InvalidOptionError(
+                    f"searcher {cls.name!r} has no option {name!r}; valid options: {valid}"
+                )
+            converted[name] = _convert_text(fields[name], value) if isinstance(value, str) else value
+        try:
+            return cls(**converted)
+        except InvalidOptionError:
+            raise
+        except (TypeError, ValueError) as error:
+            raise InvalidOptionError(f"searcher {cls.name!r}: {error}") from None
+
+    # ------------------------------------------------------------------- driver
+    def search(
+        self, game: Game[Any], *, move_values: bool = False, tracer: Tracer | None = None
+    ) -> SearchResult:
+        """Search ``game`` and return the result; ``game`` is left exactly as it was.
+
+        With ``move_values`` every root move gets its exact value (each is searched
+        with a full window). A finished position returns a result with no move.
+        """
+        started = time.perf_counter()
+        undo_depth = len(game.history)
+        counters = Counters()
+        try:
+            if game.terminal_sign() is not None:
+                value = game.score(self.scoring)
+                answer = RootAnswer(value, (), None, True, 0)
+                pv: tuple[Hashable, ...] = ()
+            else:
+                answer = self._root(game, counters, move_values, tracer)
+                move = self._break_tie(answer.best_moves)
+                pv = self._principal_variation(game, move, answer)
+        finally:
+            while len(game.history) > undo_depth:
+                game.undo()
+        seconds = time.perf_counter() - started
+        stats = SearchStats(
+            counters.nodes, counters.leaves, counters.cutoffs, counters.tt_hits,
+            answer.depth, seconds,
+        )  # fmt: skip
+        return SearchResult(
+            searcher=self.name,
+            move=pv[0] if pv else None,
+            value=answer.value,
+            best_moves=answer.best_moves,
+            pv=pv,
+            move_values=answer.move_values,
+            stats=stats,
+            is_exact=answer.is_exact,
+            is_game_over=not answer.best_moves,
+        )
+
+    @abc.abstractmethod
+    def _root(
+        self, game: Game[Any], counters: Counters, move_values: bool, tracer: Tracer | None
+    ) -> RootAnswer:
+        """Search the unfinished position ``game``; fill ``counters``; restore ``game``."""
+
+    def _break_tie(self, best_moves: Sequence[Hashable]) -> Hashable:
+        if self.seed is None or len(best_moves) == 1:
+            return best_moves[0]
+        return self._random.choice(best_moves)
+
+    def _principal_variation(
+        self, game: Game[Any], move: Hashable, answer: RootAnswer
+    ) -> tuple[Hashable, ...]:
+        """Return the line from ``move`` on, by searching each following position again.
+
+        The re-searches are not counted in the statistics. A depth-limited search
+        stops the line at its horizon.
+        """
+        line = [move]
+        game.push(move)
+        try:
+            limit = answer.depth_limit
+            remaining = None if limit is None else limit - 1
+            while game.terminal_sign() is None and (remaining is None or remaining > 0):
+                follow = self._follow_up(game, remaining)
+                line.append(follow)
+                game.push(follow)
+                remaining = None if remaining is None else remaining - 1
+        finally:
+            for _ in line:
+                game.undo()
+        return tuple(line)
+
+    def _follow_up(self, game: Game[Any], depth: int | None) -> Hashable:
+        """Return the first best move in ``game`` for a search ``depth`` plies deep."""
+        answer = self._root(game, Counters(), False, None) if depth is None else self._root_at_depth(game, depth)
+        return answer.best_moves[0]
+
+    def _root_at_depth(self, game: Game[Any], depth: int) -> RootAnswer:
+        """Return the root answer of a search limited to ``depth`` (for the PV)."""
+        return attrs.evolve(self, depth=depth)._root(game, Counters(), False, None)  # type: ignore[misc]
+
+
+def _convert_text(field: attrs.Attribute, text: str) -> Any:  # type: ignore[type-arg]
+    """Return option text converted to the field's annotated type."""
+    annotation = field.type
+    name = field.name.lstrip("_")
+    if field.converter is not None:
+        return text  # the field's own converter reads text
+    kinds = _annotation_kinds(annotation)
+    lowered = text.strip().lower()
+    if type(None) in kinds and lowered in ("none", "null", ""):
+        return None
+    for kind in kinds:
+        if kind is bool:
+            if lowered in ("1", "true", "yes", "on"):
+                return True
+            if lowered in ("0", "false", "no", "off"):
+                return False
+        elif kind in (int, float):
+            try:
+                return kind(text)
+            except ValueError:
+                continue
+        elif isinstance(kind, type) and issubclass(kind, enum.Enum):
+            try:
+                return kind(lowered)
+            except ValueError:
+                continue
+        elif kind is str:
+            return text
+    expected = " or ".join(getattr(kind, "__name__", str(kind)) for kind in kinds)
+    raise InvalidOptionError(f"option {name!r} must be {expected}: {text!r}")
+
+
+def _annotation_kinds(annotation: Any) -> tuple[Any, ...]:
+    if isinstance(annotation, types.UnionType) or typing.get_origin(annotation) is typing.Union:
+        return typing.get_args(annotation)
+    return (annotation,)
+
+
+def parse_searcher_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """Return the name and options of ``"name"`` or ``"name:key=value,key=value"``.
+
+    :raises InvalidOptionError: for a malformed spec.
+    """
+    name, _, rest = spec.strip().partition(":")
+    options: dict[str, str] = {}
+    for part in filter(None, (item.strip() for item in rest.split(","))):
+        key, equals, value = part.partition("=")
+        if not equals or not key.strip():
+            raise InvalidOptionError(
+                f"searcher option {part!r} in {spec!r} must be written key=value"
+            )
+        options[key.strip()] = value.strip()
+    if not name:
+        raise InvalidOptionError(f"searcher spec {spec!r} has no name")
+    return name, options

@@ -1,0 +1,22 @@
+"""The built-in searchers, registered as a plugin exactly like third-party ones."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pluggy
+
+from gamesearch.search.alphabeta import AlphaBeta
+from gamesearch.search.iterative import IterativeDeepening
+from gamesearch.search.minimax import Minimax
+
+hookimpl = pluggy.HookimplMarker("gamesearch")
+
+BUILTIN_SEARCHERS = (Minimax, AlphaBeta, IterativeDeepening)
+
+
+@hookimpl
+def gamesearch_register_searchers(registry: Any) -> None:
+    """Register minimax, alpha-beta and iterative deepening."""
+    for searcher_class in BUILTIN_SEARCHERS:
+        registry.add_searcher(searcher_class)

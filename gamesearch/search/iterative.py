@@ -1,0 +1,91 @@
+"""Iterative deepening: alpha-beta at depth 1, 2, 3, ... until a budget runs out.
+
+Each completed depth replaces the answer, and its best move is tried first at the
+next depth. When the budget (nodes or seconds) runs out mid-depth, that depth is
+thrown away and the last completed one answers, so a legal move always comes back:
+depth 1 is always completed, whatever the budget. Deepening stops early once a
+depth reaches the end of every line (the answer is then exact).
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from typing import Any, ClassVar
+
+import attrs
+
+from gamesearch.errors import BudgetExceededError
+from gamesearch.game import Game
+from gamesearch.search.alphabeta import Budget, search_root
+from gamesearch.search.base import Counters, RootAnswer, Searcher, Tracer
+from gamesearch.search.minimax import depth_field
+from gamesearch.search.table import TranspositionTable, table_identity
+
+
+def _positive_or_none(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
+    if value is not None and value <= 0:
+        raise ValueError(f"{attribute.name!r} must be > 0: {value!r}")
+
+
+@attrs.frozen(kw_only=True)
+class IterativeDeepening(Searcher):
+    """Iterative-deepening alpha-beta under a node or time budget; always answers."""
+
+    name: ClassVar[str] = "iterative"
+    max_depth: int | None = depth_field("deepest iteration (default: until exact or out of budget)")
+    max_nodes: int | None = attrs.field(
+        default=None, validator=_positive_or_none, metadata={"help": "node budget for the whole search"}
+    )
+    seconds: float | None = attrs.field(
+        default=None, validator=_positive_or_none, metadata={"help": "time budget in seconds"}
+    )
+    table: bool = attrs.field(
+        default=True, metadata={"help": "share a transposition table of bounds between iterations"}
+    )
+    _tables: dict[tuple[Any, ...], TranspositionTable] = attrs.field(
+        init=False, factory=dict, eq=False, repr=False
+    )
+
+    def _root(
+        self, game: Game[Any], counters: Counters, move_values: bool, tracer: Tracer | None
+    ) -> RootAnswer:
+        deadline = time.perf_counter() + self.seconds if self.seconds is not None else float("inf")
+        max_nodes = float(self.max_nodes) if self.max_nodes is not None else float("inf")
+        table = None
+        if self.table:
+            table = self._tables.setdefault(table_identity(game), TranspositionTable())
+        undo_depth = len(game.history)
+        answer: RootAnswer | None = None
+        depths = range(1, self.max_depth + 1) if self.max_depth is not None else itertools.count(1)
+        for depth in depths:
+            budget = None if answer is None else Budget(max_nodes - counters.nodes, deadline)
+            try:
+                answer = search_root(
+                    game,
+                    depth=depth,
+                    scoring=self.scoring,
+                    ordering="game",
+                    fresh_window=move_values,
+                    all_best=True,
+                    table=table,
+                    counters=counters,
+                    tracer=tracer,
+                    move_values=move_values,
+                    budget=budget,
+                    first_moves=answer.best_moves[:1] if answer is not None else (),
+                )
+            except BudgetExceededError:
+                while len(game.history) > undo_depth:
+                    game.undo()
+                break
+            if answer.is_exact:
+                break
+        assert answer is not None  # depth 1 runs without a budget
+        return answer
+
+    def _root_at_depth(self, game: Game[Any], depth: int) -> RootAnswer:
+        return search_root(
+            game, depth=depth, scoring=self.scoring, ordering="game", fresh_window=False,
+            all_best=False, table=None, counters=Counters(),
+        )  # fmt: skip

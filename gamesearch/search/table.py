@@ -1,0 +1,41 @@
+"""Transposition tables: bounds on a position's value, stored with the depth searched.
+
+An entry is ``(depth, lower, upper)``: the value of a search ``depth`` plies deep
+from the position (``inf`` for a search to the end of the game) lies in
+``[lower, upper]``. A probe answers only for the same depth, so a table kept across
+searches never changes a result: it only saves work (a depth-5 bound is never
+passed off as a depth-3 value, the mistake that makes easyAI's shared table change
+depth-limited answers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+import attrs
+
+
+@attrs.define
+class TranspositionTable:
+    """A bounded map from position keys to ``(depth, lower, upper)``.
+
+    When it holds ``max_entries`` it is emptied before the next store: simple,
+    and never wrong, because an entry only ever saves work.
+    """
+
+    max_entries: int = 1 << 22
+    entries: dict[Hashable, tuple[float, int, int]] = attrs.field(factory=dict)
+    stores: int = 0
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def clear(self) -> None:
+        """Forget every entry."""
+        self.entries.clear()
+
+
+def table_identity(game: Any) -> tuple[Any, ...]:
+    """Return what separates the key spaces of different games and board sizes."""
+    return (type(game), tuple(sorted(game.settings.items())))
