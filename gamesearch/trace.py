@@ -1,0 +1,162 @@
+"""Tracers: objects a search reports every step to (``searcher.search(game, tracer=...)``).
+
+:class:`TreeTracer` records the tree as the searcher walked it: each node's move, the
+alpha-beta window it was entered with, its value, and the moves cut off below it.
+:class:`NodeLimit` stops a search after a number of nodes, for searchers that have no
+budget of their own (``gamesearch compare`` uses it to give up on searches too big to
+finish). Without a tracer a search pays nothing for this (one test of a local per node).
+
+Tracing is not the hot path: it allocates a node object per position and may be slow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any
+
+import attrs
+
+from gamesearch.errors import BudgetExceededError
+from gamesearch.game import Game, Player
+from gamesearch.search.base import INFINITY
+
+
+@attrs.define(eq=False)
+class TraceNode:
+    """One position the search entered.
+
+    ``value`` is what the search returned for it: exact when it lies strictly inside
+    the window ``(alpha, beta)``, otherwise only a bound (see :attr:`bound`).
+    """
+
+    move: Hashable | None  #: the move that led here (``None`` for the root)
+    ply: int  #: plies from the game's start
+    alpha: int  #: the window's lower end on entry (``-INFINITY`` when open)
+    beta: int  #: the window's upper end on entry (``INFINITY`` when open)
+    to_move: Player | None = None  #: the side to move here, when the tracer knows the game
+    position: str | None = None  #: the position in the game's notation, when known
+    value: int | None = None  #: ``None`` while unfinished (or when the search was stopped)
+    children: list[TraceNode] = attrs.field(factory=list)
+    pruned: tuple[Hashable, ...] = ()  #: moves cut off here, never searched
+
+    @property
+    def bound(self) -> str:
+        """Return ``"exact"``, ``"upper"`` (failed low: value <= alpha), ``"lower"``
+        (failed high: value >= beta) or ``"unknown"`` (no value)."""
+        if self.value is None:
+            return "unknown"
+        if self.value <= self.alpha and self.alpha > -INFINITY:
+            return "upper"
+        if self.value >= self.beta and self.beta < INFINITY:
+            return "lower"
+        return "exact"
+
+    def walk(self) -> list[TraceNode]:
+        """Return this node and every recorded node below it, depth first."""
+        found = [self]
+        for child in self.children:
+            found.extend(child.walk())
+        return found
+
+    def as_dict(self, format_move: Callable[[Any], str] = str) -> dict[str, Any]:
+        """Return the subtree as JSON-ready data, moves written with ``format_move``.
+
+        Open window ends are written ``null``.
+        """
+        return {
+            "move": None if self.move is None else format_move(self.move),
+            "ply": self.ply,
+            "to_move": None if self.to_move is None else self.to_move.name.lower(),
+            "position": self.position,
+            "alpha": None if self.alpha <= -INFINITY else self.alpha,
+            "beta": None if self.beta >= INFINITY else self.beta,
+            "value": self.value,
+            "bound": self.bound,
+            "pruned": [format_move(move) for move in self.pruned],
+            "children": [child.as_dict(format_move) for child in self.children],
+        }
+
+
+class TreeTracer:
+    """Records the search tree; :attr:`roots` holds one root per search iteration.
+
+    Give it the ``game`` being searched to record each node's side to move and
+    position. After ``max_nodes`` recorded nodes it only counts: :attr:`nodes`
+    always equals the number of positions the search entered.
+    """
+
+    def __init__(self, game: Game[Any] | None = None, *, max_nodes: int | None = None) -> None:
+        self.game = game
+        self.max_nodes = max_nodes
+        self.roots: list[TraceNode] = []
+        self.nodes = 0  #: positions entered (recorded or not)
+        self.recorded = 0  #: positions kept in the tree
+        self._stack: list[TraceNode | None] = []  # None: entered but not recorded
+
+    @property
+    def is_truncated(self) -> bool:
+        """Return whether some entered positions were not recorded (``max_nodes``)."""
+        return self.recorded < self.nodes
+
+    def enter(self, move: Hashable | None, depth: int, alpha: int, beta: int) -> None:
+        """Record a new node below the current one (a new root when none is open)."""
+        self.nodes += 1
+        is_root = move is None
+        if is_root:  # a new search or iteration (a stopped one may have left nodes open)
+            self._stack.clear()
+        parent = self._stack[-1] if self._stack else None
+        full = self.max_nodes is not None and self.recorded >= self.max_nodes
+        if full or (parent is None and not is_root):
+            self._stack.append(None)
+            return
+        game = self.game
+        node = TraceNode(
+            move,
+            depth,
+            alpha,
+            beta,
+            to_move=None if game is None else game.to_move(),
+            position=None if game is None else game.to_text(),
+        )
+        self.recorded += 1
+        if parent is None:
+            self.roots.append(node)
+        else:
+            parent.children.append(node)
+        self._stack.append(node)
+
+    def leave(self, value: int) -> None:
+        """Give the current node its value and return to its parent."""
+        node = self._stack.pop()
+        if node is not None:
+            node.value = value
+
+    def prune(self, moves: Sequence[Hashable]) -> None:
+        """Mark ``moves`` of the current node as cut off."""
+        node = self._stack[-1] if self._stack else None
+        if node is not None:
+            node.pruned = node.pruned + tuple(moves)
+
+
+class NodeLimit:
+    """A tracer that stops the search once it enters more than ``max_nodes`` positions.
+
+    :raises BudgetExceededError: from :meth:`enter`, through the search (which leaves
+        the position as it found it).
+    """
+
+    def __init__(self, max_nodes: int) -> None:
+        self.max_nodes = max_nodes
+        self.nodes = 0
+
+    def enter(self, move: Hashable | None, depth: int, alpha: int, beta: int) -> None:
+        """Count a position; raise when the limit is passed."""
+        self.nodes += 1
+        if self.nodes > self.max_nodes:
+            raise BudgetExceededError(f"node limit of {self.max_nodes:,} exceeded")
+
+    def leave(self, value: int) -> None:
+        """Nothing to do."""
+
+    def prune(self, moves: Sequence[Hashable]) -> None:
+        """Nothing to do."""
