@@ -86,6 +86,19 @@ class _Geometry:
         return tuple(cell for cell in cells if not occupied >> cell & 1)
 
 
+def _square_size(cells: int, options: dict[str, Any]) -> dict[str, Any]:
+    """Return ``options`` with rows and cols of the square board of ``cells`` cells, when
+    there is one that k fits on (so "X.O.X...." is 3x3 and 16 cells are 4x4)."""
+    side = round(cells**0.5)
+    try:
+        k = int(options.get("k", 3))
+    except (TypeError, ValueError):
+        return options  # the bad k is reported when the game is built
+    if side * side == cells and side >= k:
+        return {**options, "rows": side, "cols": side}
+    return options
+
+
 @functools.cache
 def _geometry(rows: int, cols: int, k: int) -> _Geometry:
     return _Geometry(rows, cols, k)
@@ -117,7 +130,7 @@ class TicTacToe(Game[int]):
     # ----------------------------------------------------------------- creation
     @classmethod
     def new(cls, **options: Any) -> TicTacToe:
-        return cls(**options)
+        return cls(**resolve_options(cls.options, options))
 
     @classmethod
     def from_text(cls, text: str, **options: Any) -> TicTacToe:
@@ -137,10 +150,8 @@ class TicTacToe(Game[int]):
             if len(rows_text) > 1:
                 options = {**options, "rows": len(rows_text), "cols": len(rows_text[0])}
             else:
-                side = round(len(stripped) ** 0.5)
-                if side * side == len(stripped) and side > 0:
-                    options = {**options, "rows": side, "cols": side}
-        game = cls(**options)
+                options = _square_size(len(stripped), options)
+        game = cls.new(**options)
         rows, cols = game._geometry.rows, game._geometry.cols
         if len(rows_text) > 1 and (len(rows_text) != rows or any(len(row) != cols for row in rows_text)):
             raise InvalidPositionError(
@@ -168,10 +179,8 @@ class TicTacToe(Game[int]):
                     f"cell {index} is {cell!r}; cells must be 'X', 'O' or empty ('', '.', None)"
                 )
         if "rows" not in options and "cols" not in options:
-            side = round(len(symbols) ** 0.5)
-            if side * side == len(symbols) and side > 0:
-                options = {**options, "rows": side, "cols": side}
-        game = cls(**options)
+            options = _square_size(len(symbols), options)
+        game = cls.new(**options)
         game._set_cells("".join(symbols), cells)
         return game
 

@@ -1,0 +1,60 @@
+"""An independent test oracle: memoised minimax over the tic-tac-toe position graph."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from gamesearch import Game, Player, Scoring
+
+
+def solve_all(game: Game[int], scoring: Scoring = Scoring.DISTANCE) -> dict[object, int]:
+    """Return the exact value of every position reachable from ``game``, by key."""
+    values: dict[object, int] = {}
+
+    def value(position: Game[int]) -> int:
+        key = position.key()
+        if key in values:
+            return values[key]
+        if position.is_over():
+            result = position.score(scoring)
+        else:
+            children = []
+            for move in position.legal_moves():
+                position.push(move)
+                children.append(value(position))
+                position.undo()
+            result = max(children) if position.to_move() is Player.FIRST else min(children)
+        values[key] = result
+        return result
+
+    value(game)
+    return values
+
+
+def reachable(game: Game[int]) -> list[Game[int]]:
+    """Return a copy of every position reachable from ``game`` (each once)."""
+    seen: dict[object, Game[int]] = {}
+
+    def visit(position: Game[int]) -> None:
+        if position.key() in seen:
+            return
+        seen[position.key()] = position.copy()
+        for move in position.legal_moves():
+            position.push(move)
+            visit(position)
+            position.undo()
+
+    visit(game)
+    return list(seen.values())
+
+
+def best_moves(position: Game[int], values: dict[object, int]) -> tuple[int, ...]:
+    """Return the exact set of optimal moves of ``position`` in legal-move order."""
+    children: list[tuple[int, int]] = []
+    for move in position.legal_moves():
+        position.push(move)
+        children.append((move, values[position.key()]))
+        position.undo()
+    pick: Callable[..., int] = max if position.to_move() is Player.FIRST else min
+    best = pick(value for _, value in children)
+    return tuple(move for move, value in children if value == best)

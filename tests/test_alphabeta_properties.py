@@ -1,0 +1,42 @@
+"""hypothesis: alpha-beta with every switch combination equals minimax on 4x4 boards."""
+
+from __future__ import annotations
+
+import itertools
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.tictactoe import TicTacToe
+from gamesearch import AlphaBeta, Minimax
+
+SWITCHES = [
+    AlphaBeta(ordering=ordering, root_window=window, all_best=all_best, table=table)
+    for ordering, window, all_best, table in itertools.product(
+        ("game", "natural"), ("shared", "fresh"), (True, False), (False, True)
+    )
+]
+
+
+@st.composite
+def crowded_positions(draw: st.DrawFn, k: int) -> TicTacToe:
+    """A 4x4 position reached by legal play with at least 7 marks (small enough to solve)."""
+    game = TicTacToe(rows=4, cols=4, k=k)
+    marks = draw(st.integers(min_value=7, max_value=15))
+    while game.ply < marks and not game.is_over():
+        moves = game.legal_moves()
+        game.push(moves[draw(st.integers(min_value=0, max_value=len(moves) - 1))])
+    return game
+
+
+@settings(max_examples=25)
+@given(game=st.one_of(crowded_positions(k=3), crowded_positions(k=4)))
+def test_every_alphabeta_switch_combination_equals_minimax(game: TicTacToe) -> None:
+    reference = Minimax().search(game)
+    for searcher in SWITCHES:
+        result = searcher.search(game)
+        assert result.value == reference.value, searcher
+        if searcher.all_best or searcher.root_window == "fresh":
+            assert sorted(result.best_moves) == sorted(reference.best_moves), searcher
+        else:
+            assert set(result.best_moves) <= set(reference.best_moves), searcher

@@ -1,0 +1,79 @@
+"""`gamesearch games` and `gamesearch analyze`, in-process and as the installed command."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from gamesearch.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_analyze_json_has_the_documented_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "analyze", "tictactoe", "--position", "XX./OO./...", "--json")
+    data = json.loads(out)
+    assert status == 0
+    assert {"game", "position", "to_move", "move", "value", "best_moves", "pv", "moves", "stats"} <= set(data)
+    assert set(data["stats"]) == {"nodes", "leaves", "cutoffs", "tt_hits", "depth", "seconds"}
+    assert data["move"] == "2" and data["best_moves"] == ["2"] and data["to_move"] == "X"
+    assert {entry["move"]: entry["value"] for entry in data["moves"]}["2"] == 995
+    assert len(data["moves"]) == 5
+
+
+def test_analyze_prints_value_best_moves_and_statistics(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "analyze", "tictactoe", "--searcher", "minimax:scoring=plain")
+    assert status == 0
+    assert "Value 0: draw" in out
+    assert "549,946 nodes" in out
+
+
+def test_analyze_with_depth_and_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "analyze", "tictactoe", "-o", "rows=4", "-o", "cols=4", "--depth", "2", "--seed", "1", "--json")
+    data = json.loads(out)
+    assert status == 0 and data["stats"]["depth"] == 2 and data["is_exact"] is False
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["analyze", "chess"], "unknown game 'chess'"),
+        (["analyze", "tictactoe", "--position", "XXXX"], "position 'XXXX' has 4 cells"),
+        (["analyze", "tictactoe", "--searcher", "oracle"], "unknown searcher 'oracle'"),
+        (["analyze", "tictactoe", "-o", "rows"], "option 'rows' must be written KEY=VALUE"),
+        (["analyze", "tictactoe", "--depth", "0"], "'depth' must be >= 1: 0"),
+        (["analyze", "tictactoe", "--searcher", "iterative", "--depth", "2"], "has no option 'depth'"),
+    ],
+)
+def test_bad_input_is_one_line_on_stderr_and_status_2(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    status, out, err = run(capsys, *argv)
+    assert status == 2
+    assert message in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_games_lists_games_and_searchers(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "games", "--json")
+    data = json.loads(out)
+    assert status == 0
+    assert "tictactoe" in data["games"] and "alphabeta" in data["searchers"]
+    assert {option["name"] for option in data["games"]["tictactoe"]["options"]} == {"rows", "cols", "k"}
+
+
+def test_the_installed_console_script_runs() -> None:
+    command = shutil.which("gamesearch") or str(__import__("pathlib").Path(sys.executable).parent / "gamesearch")
+    done = subprocess.run([command, "analyze", "tictactoe", "--json"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["value"] == 0
+    bad = subprocess.run([command, "analyze", "chess"], capture_output=True, text=True, check=False)
+    assert bad.returncode == 2 and bad.stderr.startswith("gamesearch: error: unknown game 'chess'")

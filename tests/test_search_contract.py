@@ -1,0 +1,169 @@
+"""What every search promises besides its value: position untouched, stats, ties, budgets."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from games.tictactoe import TicTacToe
+from gamesearch import AlphaBeta, IterativeDeepening, Minimax, Scoring, Searcher
+from gamesearch.errors import InvalidOptionError
+
+SEARCHERS: list[Searcher] = [
+    Minimax(),
+    Minimax(depth=2),
+    AlphaBeta(),
+    AlphaBeta(depth=2, table=True),
+    IterativeDeepening(max_nodes=500),
+]
+
+
+@pytest.mark.parametrize("searcher", SEARCHERS, ids=repr)
+def test_a_search_leaves_the_position_exactly_as_it_found_it(searcher: Searcher) -> None:
+    game = TicTacToe.from_text("X../.O./...")
+    game.play("8")
+    before = (game.key(), game.to_text(), game.history, game.ply)
+    searcher.search(game, move_values=True)
+    assert (game.key(), game.to_text(), game.history, game.ply) == before
+
+
+class Explodes:
+    """A tracer that stops the search half-way, as a crash inside a search would."""
+
+    def __init__(self, after: int) -> None:
+        self.entered = 0
+        self.after = after
+
+    def enter(self, move: Any, depth: int, alpha: int, beta: int) -> None:
+        self.entered += 1
+        if self.entered > self.after:
+            raise RuntimeError("boom")
+
+    def leave(self, value: int) -> None:
+        pass
+
+    def prune(self, moves: Any) -> None:
+        pass
+
+
+@pytest.mark.parametrize("searcher", [Minimax(), AlphaBeta(table=True)], ids=repr)
+def test_a_search_that_raises_still_restores_the_position(searcher: Searcher) -> None:
+    game = TicTacToe.from_text("X........")
+    before = (game.key(), game.history)
+    with pytest.raises(RuntimeError, match="boom"):
+        searcher.search(game, tracer=Explodes(after=50))
+    assert (game.key(), game.history) == before
+
+
+@pytest.mark.parametrize("searcher", SEARCHERS, ids=repr)
+def test_a_finished_game_gets_no_move_and_its_score(searcher: Searcher) -> None:
+    game = TicTacToe.from_text("XXX/OO./...")
+    result = searcher.search(game)
+    assert result.is_game_over
+    assert result.move is None and result.best_moves == () and result.pv == ()
+    assert result.value == 1000 - 5
+
+
+def test_the_principal_variation_starts_with_the_move_and_is_legal() -> None:
+    game = TicTacToe.from_text("XX./OO./...")
+    result = AlphaBeta().search(game)
+    assert result.move == 2 and result.pv == (2,)
+    line = AlphaBeta().search(TicTacToe()).pv
+    replay = TicTacToe()
+    for move in line:
+        replay.apply(move)
+    assert replay.outcome() is not None
+
+
+def test_the_fastest_win_is_preferred_and_the_slowest_loss() -> None:
+    # X can win now at 2 or later; distance scoring takes the immediate win.
+    game = TicTacToe.from_text("XX./OO./...")
+    assert AlphaBeta().search(game).best_moves == (2,)
+    plain = AlphaBeta(scoring=Scoring.PLAIN).search(game)
+    assert plain.value == 1000
+
+
+def test_ties_are_deterministic_by_default_and_random_from_a_seed() -> None:
+    game = TicTacToe()
+    assert {AlphaBeta().search(game).move for _ in range(5)} == {4}
+    chosen = [AlphaBeta(seed=seed).search(game).move for seed in range(30)]
+    assert len(set(chosen)) > 1
+    assert chosen == [AlphaBeta(seed=seed).search(game).move for seed in range(30)]
+    assert set(chosen) <= set(AlphaBeta().search(game).best_moves)
+
+
+def test_depth_limited_alphabeta_equals_depth_limited_minimax() -> None:
+    rng = random.Random(5)
+    for _ in range(40):
+        game = TicTacToe(rows=4, cols=4, k=3)
+        for _ in range(rng.randrange(0, 6)):
+            if game.is_over():
+                break
+            game.push(rng.choice(game.legal_moves()))
+        if game.is_over():
+            continue
+        for depth in (1, 2, 3):
+            reference = Minimax(depth=depth).search(game)
+            for table in (False, True):
+                result = AlphaBeta(depth=depth, table=table).search(game)
+                assert result.value == reference.value
+                assert sorted(result.best_moves) == sorted(reference.best_moves)
+
+
+def test_a_transposition_table_kept_across_searches_never_changes_a_result() -> None:
+    rng = random.Random(11)
+    shared = AlphaBeta(depth=3, table=True)
+    searched = 0
+    while searched < 300:
+        game = TicTacToe(rows=4, cols=4, k=3)
+        for _ in range(rng.randrange(0, 8)):
+            if game.is_over():
+                break
+            game.push(rng.choice(game.legal_moves()))
+        if game.is_over():
+            continue
+        depth = rng.choice((1, 2, 3))
+        with_table = shared if depth == 3 else AlphaBeta(depth=depth, table=True)
+        fresh = AlphaBeta(depth=depth).search(game)
+        reused = with_table.search(game)
+        assert (reused.value, reused.best_moves) == (fresh.value, fresh.best_moves)
+        searched += 1
+    assert len(shared.transposition_table(TicTacToe(rows=4, cols=4, k=3)) or ()) > 0
+
+
+def test_iterative_deepening_always_returns_a_legal_move_within_a_tiny_budget() -> None:
+    game = TicTacToe(rows=5, cols=5, k=4)
+    result = IterativeDeepening(max_nodes=1).search(game)
+    assert result.move in game.legal_moves()
+    assert result.stats.depth >= 1
+    timed = IterativeDeepening(seconds=0.05).search(game)
+    assert timed.move in game.legal_moves()
+
+
+def test_iterative_deepening_stops_once_the_answer_is_exact() -> None:
+    result = IterativeDeepening().search(TicTacToe.from_text("XO./XO./..."))
+    assert result.is_exact and result.best_moves == (6,)
+
+
+def test_stats_count_nodes_leaves_cutoffs_and_time() -> None:
+    stats = AlphaBeta(table=True).search(TicTacToe()).stats
+    assert stats.nodes > stats.leaves > 0
+    assert stats.cutoffs > 0 and stats.tt_hits > 0
+    assert stats.depth == 9
+    assert stats.seconds > 0 and stats.nodes_per_second > 0
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda: AlphaBeta(depth=0), r"'depth' must be >= 1: 0"),
+        (lambda: AlphaBeta(ordering="random"), r"option 'ordering' must be one of game, natural: 'random'"),
+        (lambda: AlphaBeta(scoring="fast"), r"option 'scoring' must be one of distance, plain: 'fast'"),
+        (lambda: IterativeDeepening(seconds=-1), r"'seconds' must be > 0: -1"),
+    ],
+)
+def test_bad_searcher_options_are_refused_with_a_clear_message(make: Any, message: str) -> None:
+    with pytest.raises((ValueError, InvalidOptionError), match=message):
+        make()
