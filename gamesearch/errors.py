@@ -51,3 +51,7 @@ class DuplicateNameError(GameSearchError, ValueError):
 
 class BudgetExceededError(GameSearchError, RuntimeError):
     """A search ran out of its node or time budget before finishing a depth."""
+
+
+class MissingDependencyError(GameSearchError, RuntimeError):
+    """An optional program or package (Graphviz, matplotlib) is not installed."""

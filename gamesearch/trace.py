@@ -25,8 +25,8 @@ from gamesearch.search.base import INFINITY
 class TraceNode:
     """One position the search entered.
 
-    ``value`` is what the search returned for it: exact when it lies strictly inside
-    the window ``(alpha, beta)``, otherwise only a bound (see :attr:`bound`).
+    ``value`` is what the search returned for it: exact for a leaf or when it lies
+    strictly inside the window ``(alpha, beta)``, otherwise only a bound (see :attr:`bound`).
     """
 
     move: Hashable | None  #: the move that led here (``None`` for the root)
@@ -38,6 +38,7 @@ class TraceNode:
     value: int | None = None  #: ``None`` while unfinished (or when the search was stopped)
     children: list[TraceNode] = attrs.field(factory=list)
     pruned: tuple[Hashable, ...] = ()  #: moves cut off here, never searched
+    is_expanded: bool = False  #: true when the search entered a child (recorded or not)
 
     @property
     def bound(self) -> str:
@@ -45,6 +46,8 @@ class TraceNode:
         (failed high: value >= beta) or ``"unknown"`` (no value)."""
         if self.value is None:
             return "unknown"
+        if not self.is_expanded:  # a leaf: the game's score or the heuristic, as it is
+            return "exact"
         if self.value <= self.alpha and self.alpha > -INFINITY:
             return "upper"
         if self.value >= self.beta and self.beta < INFINITY:
@@ -72,6 +75,7 @@ class TraceNode:
             "beta": None if self.beta >= INFINITY else self.beta,
             "value": self.value,
             "bound": self.bound,
+            "is_leaf": not self.is_expanded,
             "pruned": [format_move(move) for move in self.pruned],
             "children": [child.as_dict(format_move) for child in self.children],
         }
@@ -82,12 +86,20 @@ class TreeTracer:
 
     Give it the ``game`` being searched to record each node's side to move and
     position. After ``max_nodes`` recorded nodes it only counts: :attr:`nodes`
-    always equals the number of positions the search entered.
+    always equals the number of positions the search entered. With ``stop_after`` it
+    raises :class:`BudgetExceededError` (through the search) on entering one more.
     """
 
-    def __init__(self, game: Game[Any] | None = None, *, max_nodes: int | None = None) -> None:
+    def __init__(
+        self,
+        game: Game[Any] | None = None,
+        *,
+        max_nodes: int | None = None,
+        stop_after: int | None = None,
+    ) -> None:
         self.game = game
         self.max_nodes = max_nodes
+        self.stop_after = stop_after
         self.roots: list[TraceNode] = []
         self.nodes = 0  #: positions entered (recorded or not)
         self.recorded = 0  #: positions kept in the tree
@@ -99,12 +111,22 @@ class TreeTracer:
         return self.recorded < self.nodes
 
     def enter(self, move: Hashable | None, depth: int, alpha: int, beta: int) -> None:
-        """Record a new node below the current one (a new root when none is open)."""
+        """Record a new node below the current one (a new root when none is open).
+
+        :raises BudgetExceededError: past ``stop_after`` positions.
+        """
         self.nodes += 1
+        if self.stop_after is not None and self.nodes > self.stop_after:
+            raise BudgetExceededError(
+                f"the search entered more than {self.stop_after:,} positions; "
+                "give a depth limit or a position nearer the end"
+            )
         is_root = move is None
         if is_root:  # a new search or iteration (a stopped one may have left nodes open)
             self._stack.clear()
         parent = self._stack[-1] if self._stack else None
+        if parent is not None:
+            parent.is_expanded = True
         full = self.max_nodes is not None and self.recorded >= self.max_nodes
         if full or (parent is None and not is_root):
             self._stack.append(None)

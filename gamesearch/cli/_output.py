@@ -1,0 +1,72 @@
+"""Terminal output the subcommands share: rich consoles, tables, progress, small formats."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Callable
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from gamesearch.errors import InvalidOptionError
+
+#: width of tables written to a file or a pipe (no terminal to measure)
+PIPE_WIDTH = 160
+
+
+def console() -> Console:
+    """Return a console on standard output; wide and plain when it is not a terminal."""
+    plain = Console(highlight=False)
+    if plain.is_terminal or "COLUMNS" in os.environ:
+        return plain
+    return Console(highlight=False, width=PIPE_WIDTH)
+
+
+def table(title: str | None, columns: Sequence[str], *, numeric_from: int = 1) -> Table:
+    """Return a rich table with ``columns``; those from ``numeric_from`` on are right-aligned."""
+    grid = Table(title=title, title_justify="left", header_style="bold")
+    for index, column in enumerate(columns):
+        grid.add_column(column, justify="right" if index >= numeric_from else "left")
+    return grid
+
+
+@contextmanager
+def progress(description: str, total: int) -> Iterator[Callable[[str], None]]:
+    """Show a progress bar on standard error (terminals only) while the body runs.
+
+    Yields a function to call once per finished step with the step's description.
+    """
+    errors = Console(stderr=True)
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=errors,
+        transient=True,
+        disable=not errors.is_terminal,
+    )
+    with bar:
+        task = bar.add_task(description, total=total)
+
+        def advance(step: str) -> None:
+            bar.update(task, advance=1, description=f"{description}: {step}")
+
+        yield advance
+
+
+def milliseconds(seconds: float) -> str:
+    """Return seconds written as milliseconds with three significant figures."""
+    return f"{seconds * 1000:.3g}"
+
+
+def check_at_least(name: str, value: int | None, minimum: int = 1) -> None:
+    """Raise unless ``value`` is ``None`` or at least ``minimum``.
+
+    :raises InvalidOptionError: naming the option and the value.
+    """
+    if value is not None and value < minimum:
+        raise InvalidOptionError(f"{name} must be >= {minimum}: {value!r}")

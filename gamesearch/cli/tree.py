@@ -1,0 +1,237 @@
+"""``gamesearch tree``: the search tree as a searcher walked it, with its alpha-beta windows."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from rich.text import Text
+from rich.tree import Tree
+
+from gamesearch.cli._common import add_game_arguments, load_game, load_searcher, print_json
+from gamesearch.cli._output import check_at_least, console
+from gamesearch.errors import BudgetExceededError, MissingDependencyError
+from gamesearch.game import Game, Player, describe_value
+from gamesearch.search import Minimax
+from gamesearch.search.base import INFINITY, SearchResult, Searcher
+from gamesearch.trace import NodeLimit, TraceNode, TreeTracer
+
+FORMATS = ("text", "dot", "json", "svg")
+#: positions a search may enter before `tree` gives up on it
+SEARCH_LIMIT = 2_000_000
+GRAPHVIZ_HINT = (
+    "graphviz's 'dot' program is needed for --format svg but was not found on PATH; "
+    "install it (Debian/Ubuntu: apt-get install graphviz; macOS: brew install graphviz) "
+    "or write Graphviz source with --format dot"
+)
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "tree",
+        help="draw the search tree: each node's move, window on entry, value, pruned moves",
+        description="Search one position with a tracer and draw the tree the searcher walked: "
+        "each node's move, the alpha-beta window it was entered with, the value it returned "
+        "(a bound when it fell outside the window) and the moves cut off unsearched. The "
+        "header compares the node count with the full minimax tree.",
+        epilog="examples:\n"
+        "  gamesearch tree tictactoe --position XOX/O.O/.X.\n"
+        "  gamesearch tree tictactoe --position XOX/O.O/.X. --searcher minimax --format json\n"
+        "  gamesearch tree tictactoe --position XO./.X./... --format svg --output tree.svg",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_game_arguments(parser)
+    parser.add_argument(
+        "-s", "--searcher", default="alphabeta", metavar="NAME[:KEY=VALUE,...]",
+        help="searcher and its options (default: alphabeta)",
+    )  # fmt: skip
+    parser.add_argument("-d", "--depth", type=int, help="search depth in plies (searchers that take one)")
+    parser.add_argument("-f", "--format", choices=FORMATS, default="text", help="output format (default: text)")
+    parser.add_argument(
+        "--max-nodes", type=int, default=200, metavar="N",
+        help="draw at most N nodes; the rest are counted, not drawn (default: 200)",
+    )  # fmt: skip
+    parser.add_argument("--output", metavar="FILE", help="write to FILE instead of standard output")
+    parser.set_defaults(handler=run)
+
+
+def trace(game: Game[Any], searcher: Searcher, max_nodes: int | None) -> tuple[SearchResult, TreeTracer]:
+    """Return the result of ``searcher`` on ``game`` and the tracer that recorded it.
+
+    :raises BudgetExceededError: when the search enters more than :data:`SEARCH_LIMIT` positions.
+    """
+    tracer = TreeTracer(game, max_nodes=max_nodes, stop_after=SEARCH_LIMIT)
+    return searcher.search(game, tracer=tracer), tracer
+
+
+def full_tree_nodes(game: Game[Any], depth: int | None) -> int | None:
+    """Return the nodes plain minimax visits (the full tree), or ``None`` when too many."""
+    try:
+        return Minimax(depth=depth).search(game, tracer=NodeLimit(SEARCH_LIMIT)).stats.nodes
+    except BudgetExceededError:
+        return None
+
+
+def run(args: argparse.Namespace) -> int:
+    check_at_least("--max-nodes", args.max_nodes)
+    game = load_game(args)
+    searcher = load_searcher(args.searcher, **({} if args.depth is None else {"depth": args.depth}))
+    if args.format == "svg" and shutil.which("dot") is None:
+        raise MissingDependencyError(GRAPHVIZ_HINT)
+    result, tracer = trace(game, searcher, args.max_nodes)
+    depth = getattr(searcher, "depth", None)
+    full = full_tree_nodes(game, depth) if searcher.name != "minimax" else result.stats.nodes
+    if args.format == "json":
+        data = tree_data(game, searcher, result, tracer, full)
+        if args.output:
+            Path(args.output).write_text(json.dumps(data, indent=2) + "\n")
+        else:
+            print_json(data)
+        return 0
+    if args.format in ("dot", "svg"):
+        source = to_dot(game, tracer)
+        output = source if args.format == "dot" else render_svg(source)
+        if args.output:
+            Path(args.output).write_text(output)
+        else:
+            sys.stdout.write(output)
+        return 0
+    out = console()
+    out.print(game.render())
+    out.print(summary(game, searcher, result, tracer, full))
+    for root in tracer.roots:
+        out.print(to_rich_tree(game, root))
+    if tracer.is_truncated:
+        out.print(f"... {tracer.nodes - tracer.recorded:,} more nodes not drawn (--max-nodes {args.max_nodes})")
+    return 0
+
+
+def summary(game: Game[Any], searcher: Searcher, result: SearchResult, tracer: TreeTracer, full: int | None) -> str:
+    """Return the header line: the searcher's own counts and the full tree's size."""
+    stats = result.stats
+    words = describe_value(game, result.value, is_exact=result.is_exact)
+    line = (
+        f"{searcher.name} on {game.to_text()}: value {result.value} ({words}), best "
+        f"{', '.join(game.format_move(move) for move in result.best_moves) or 'none'}\n"
+        f"{tracer.nodes:,} nodes traced, the searcher counted {stats.nodes:,} "
+        f"({stats.leaves:,} leaves, {stats.cutoffs:,} cut-offs, {stats.tt_hits:,} table hits)"
+    )
+    if full is not None and searcher.name != "minimax":
+        line += f"; the full minimax tree has {full:,} nodes ({stats.nodes / full:.0%} visited)"
+    return line
+
+
+def _window(node: TraceNode) -> str:
+    low = "-inf" if node.alpha <= -INFINITY else str(node.alpha)
+    high = "+inf" if node.beta >= INFINITY else str(node.beta)
+    return f"[{low}, {high}]"
+
+
+def _value_text(node: TraceNode) -> str:
+    if node.value is None:
+        return "?"
+    return {"exact": "", "upper": "<= ", "lower": ">= "}.get(node.bound, "") + str(node.value)
+
+
+def _mover(game: Game[Any], player: Player | None) -> str:
+    return "" if player is None else game.player_names[player]
+
+
+def _node_label(game: Game[Any], node: TraceNode, mover: Player | None) -> Text:
+    """Return one node's line: the move and who played it, window, value."""
+    label = Text()
+    if node.move is None:
+        label.append("root", style="bold")
+        label.append(f" ({_mover(game, node.to_move)} to move)")
+    else:
+        label.append(f"{_mover(game, mover)} {game.format_move(node.move)}".strip(), style="bold")
+    label.append(f"  window {_window(node)}  value {_value_text(node)}")
+    if node.bound != "exact" and node.value is not None:
+        label.append(f" ({node.bound} bound)", style="dim")
+    if not node.is_expanded and node.value is not None:
+        label.append("  leaf", style="dim")
+    return label
+
+
+def to_rich_tree(game: Game[Any], root: TraceNode) -> Tree:
+    """Return ``root``'s subtree drawn with indentation guides (pruned moves in red)."""
+    drawing = Tree(_node_label(game, root, None))
+    pending = [(root, drawing)]
+    while pending:
+        node, branch = pending.pop()
+        for child in node.children:
+            pending.append((child, branch.add(_node_label(game, child, node.to_move))))
+        if node.pruned:
+            moves = ", ".join(game.format_move(move) for move in node.pruned)
+            branch.add(Text(f"pruned: {moves} (never searched)", style="red"))
+    return drawing
+
+
+def to_dot(game: Game[Any], tracer: TreeTracer) -> str:
+    """Return Graphviz source of the traced tree: boxes where the first player moves,
+    ellipses where the second does, pruned moves as dashed grey nodes."""
+    lines = [
+        "digraph search {",
+        '  node [fontname="Helvetica", fontsize=10];',
+        '  edge [fontname="Helvetica", fontsize=9];',
+    ]
+    numbers: dict[int, str] = {}
+
+    def name(node: TraceNode) -> str:
+        return numbers.setdefault(id(node), f"n{len(numbers)}")
+
+    for root in tracer.roots:
+        for node in root.walk():
+            shape = "box" if node.to_move is Player.FIRST else "ellipse"
+            fill = ', style=filled, fillcolor="#eeeeee"' if not node.is_expanded else ""
+            label = f"{_value_text(node)}\\n{_window(node)}"
+            lines.append(f'  {name(node)} [shape={shape}, label="{label}"{fill}];')
+            for child in node.children:
+                lines.append(f'  {name(node)} -> {name(child)} [label="{game.format_move(child.move)}"];')
+            for move in node.pruned:
+                cut = f"{name(node)}_cut_{len(lines)}"
+                lines.append(f'  {cut} [shape=plaintext, fontcolor=grey, label="pruned"];')
+                lines.append(
+                    f'  {name(node)} -> {cut} [style=dashed, color=grey, label="{game.format_move(move)}"];'
+                )
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def render_svg(source: str) -> str:
+    """Return ``source`` laid out as SVG by Graphviz's ``dot``.
+
+    :raises MissingDependencyError: when ``dot`` is not installed (or fails).
+    """
+    program = shutil.which("dot")
+    if program is None:
+        raise MissingDependencyError(GRAPHVIZ_HINT)
+    done = subprocess.run([program, "-Tsvg"], input=source, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise MissingDependencyError(f"graphviz's 'dot' failed: {done.stderr.strip()!r}")
+    return done.stdout
+
+
+def tree_data(
+    game: Game[Any], searcher: Searcher, result: SearchResult, tracer: TreeTracer, full: int | None
+) -> dict[str, Any]:
+    """Return the ``tree --json`` object."""
+    stats = result.as_dict(game)["stats"]
+    return {
+        "game": game.name,
+        "position": game.to_text(),
+        "searcher": searcher.name,
+        "value": result.value,
+        "best_moves": [game.format_move(move) for move in result.best_moves],
+        "nodes": tracer.nodes,
+        "recorded": tracer.recorded,
+        "is_truncated": tracer.is_truncated,
+        "full_tree_nodes": full,
+        "stats": stats,
+        "trees": [root.as_dict(game.format_move) for root in tracer.roots],
+    }
