@@ -1,0 +1,430 @@
+"""Connect Four on a ``width`` x ``height`` board (7x6 by default), four in a row wins.
+
+Moves are column indices from 0 inside the program and written ``1`` .. ``width``
+(1 = leftmost) in text. A position is text in one of two notations:
+
+- the community's move sequence, the columns played from the empty board, first
+  player first: ``"4453"``;
+- a grid of rows from top to bottom, ``.`` empty, ``X`` first player, ``O`` second,
+  rows separated by ``/`` or new lines: ``"......./......./.../...XO.."``.
+
+The board is two integers (Pascal Pons' layout): ``mask`` has a bit for every
+stone and ``current`` one for every stone of the player to move. Each column takes
+``height + 1`` bits, bottom first; the extra bit stays empty so that shifts along a
+line never wrap into the next column.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from typing import Any
+
+from gamesearch.errors import (
+    InvalidMoveError,
+    InvalidPositionError,
+    NothingToUndoError,
+)
+from gamesearch.game import BoardView, Game, Option, Player, resolve_options
+from gamesearch.plugins import hookimpl
+
+EMPTY, CROSS, NOUGHT = ".", "X", "O"
+#: heuristic points for a window of four holding only one side's stones, by stone count
+WINDOW_POINTS = (0, 1, 4, 16)
+#: heuristic points for each stone in the centre column
+CENTRE_POINTS = 3
+
+
+class _Geometry:
+    """Masks and orders that depend only on the board size, built once per size."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self.width, self.height = width, height
+        self.cells = width * height
+        stride = height + 1
+        self.stride = stride
+        column = (1 << height) - 1
+        self.column_masks = tuple(column << (col * stride) for col in range(width))
+        self.bottoms = tuple(1 << (col * stride) for col in range(width))
+        self.tops = tuple(1 << (col * stride + height - 1) for col in range(width))
+        self.bottom_mask = sum(self.bottoms)
+        self.board_mask = self.bottom_mask * column
+        centre = (width - 1) / 2
+        self.order = tuple(sorted(range(width), key=lambda col: (abs(col - centre), col)))
+        self.windows = tuple(self._windows())
+        middle = width // 2
+        self.centre_mask = self.column_masks[middle] if width % 2 else 0
+
+    def _windows(self) -> Sequence[int]:
+        """Return every line of four cells as a bit mask."""
+        stride, windows = self.stride, []
+        for col in range(self.width):
+            for row in range(self.height):
+                for d_col, d_row in ((1, 0), (0, 1), (1, 1), (1, -1)):
+                    end_col, end_row = col + 3 * d_col, row + 3 * d_row
+                    if 0 <= end_col < self.width and 0 <= end_row < self.height:
+                        windows.append(
+                            sum(1 << ((col + i * d_col) * stride + row + i * d_row) for i in range(4))
+                        )
+        return windows
+
+    def bit(self, col: int, row: int) -> int:
+        """Return the bit of the cell in column ``col``, row ``row`` (0 = bottom)."""
+        return 1 << (col * self.stride + row)
+
+
+@functools.cache
+def _geometry(width: int, height: int) -> _Geometry:
+    return _Geometry(width, height)
+
+
+def winning_cells(stones: int, mask: int, geometry: _Geometry) -> int:
+    """Return the empty cells where one more stone would give ``stones`` four in a row.
+
+    Hot path (move ordering and threat pruning): straight-line shifts, no loop.
+    """
+    height = geometry.height
+    # vertical: three stones right below
+    found = (stones << 1) & (stones << 2) & (stones << 3)
+    for step in (height + 1, height, height + 2):  # horizontal, both diagonals
+        pair = (stones << step) & (stones << 2 * step)
+        found |= pair & (stones << 3 * step)
+        found |= pair & (stones >> step)
+        pair = (stones >> step) & (stones >> 2 * step)
+        found |= pair & (stones << step)
+        found |= pair & (stones >> 3 * step)
+    return found & (geometry.board_mask ^ mask)
+
+
+def has_four(stones: int, geometry: _Geometry) -> bool:
+    """Return whether ``stones`` hold four in a row."""
+    for step in (1, geometry.height + 1, geometry.height, geometry.height + 2):
+        pair = stones & (stones >> step)
+        if pair & (pair >> 2 * step):
+            return True
+    return False
+
+
+class ConnectFour(Game[int]):
+    """Connect Four: drop stones into columns, four in a row wins (7x6 by default)."""
+
+    name = "connect4"
+    player_names = (CROSS, NOUGHT)
+    options = (
+        Option("width", int, 7, "columns", minimum=4, maximum=9),
+        Option("height", int, 6, "rows", minimum=4, maximum=12),
+    )
+
+    __slots__ = ("_geometry", "_current", "_mask", "_ply", "_history", "_origin")
+
+    def __init__(self, width: int = 7, height: int = 6) -> None:
+        settings = resolve_options(self.options, {"width": width, "height": height})
+        self._geometry = _geometry(settings["width"], settings["height"])
+        self._current = 0  # stones of the player to move
+        self._mask = 0  # every stone
+        self._ply = 0
+        self._history: list[int] = []
+        #: the moves from the empty board to the start of ``_history``; None if unknown
+        self._origin: tuple[int, ...] | None = ()
+
+    # ----------------------------------------------------------------- creation
+    @classmethod
+    def new(cls, **options: Any) -> ConnectFour:
+        return cls(**options)
+
+    @classmethod
+    def from_text(cls, text: str, **options: Any) -> ConnectFour:
+        """Return the position written as a move sequence (``"4453"``) or a grid.
+
+        Text made only of digits (or empty) is a move sequence; text with ``.``,
+        ``X``, ``O``, ``/`` or line breaks is a grid of rows from the top, whose size
+        gives the board size unless options say otherwise.
+
+        :raises InvalidPositionError: naming the bad character, column or row.
+        :raises InvalidOptionError: for a bad width or height.
+        """
+        if not isinstance(text, str):
+            raise InvalidPositionError(f"a position must be text, not {type(text).__name__}: {text!r}")
+        stripped = text.strip()
+        if not stripped or (stripped.isascii() and stripped.isdigit()):
+            return cls.from_moves(stripped, **options)
+        return cls.from_grid(stripped, **options)
+
+    @classmethod
+    def from_moves(cls, moves: str, **options: Any) -> ConnectFour:
+        """Return the position after the columns ``moves`` (``"4453"``) from the empty board.
+
+        :raises InvalidPositionError: for a character that is not a column, a column
+            off the board or full, or a move after the game has ended.
+        """
+        game = cls(**options)
+        width = game._geometry.width
+        for index, char in enumerate(moves):
+            where = f"move {index + 1} of {moves!r}"
+            if not "1" <= char <= str(width):
+                raise InvalidPositionError(f"{where} is {char!r}; columns are 1 to {width}")
+            column = int(char) - 1
+            if game.is_over():
+                raise InvalidPositionError(f"{where} comes after the game has ended")
+            if game._mask & game._geometry.tops[column]:
+                raise InvalidPositionError(f"{where} plays column {char} which is full")
+            game.push(column)
+        game._origin, game._history = tuple(game._history), []
+        return game
+
+    @classmethod
+    def from_grid(cls, grid: str, **options: Any) -> ConnectFour:
+        """Return the position drawn as rows from the top (``/`` or new line between rows).
+
+        :raises InvalidPositionError: for a bad character, rows of unequal length,
+            floating stones, impossible stone counts or winners.
+        """
+        rows = [row.strip() for row in grid.replace("\n", "/").strip().strip("/").split("/")]
+        if "width" not in options and "height" not in options:
+            options = {**options, "width": len(rows[0]), "height": len(rows)}
+        game = cls(**options)
+        geometry = game._geometry
+        if len(rows) != geometry.height or any(len(row) != geometry.width for row in rows):
+            raise InvalidPositionError(
+                f"grid {grid!r} must have {geometry.height} rows of {geometry.width} cells"
+            )
+        stones = [0, 0]
+        for top_index, row_text in enumerate(rows):
+            row = geometry.height - 1 - top_index
+            for col, symbol in enumerate(row_text):
+                if symbol.upper() in (CROSS, NOUGHT):
+                    stones[symbol.upper() == NOUGHT] |= geometry.bit(col, row)
+                elif symbol != EMPTY:
+                    raise InvalidPositionError(
+                        f"grid {grid!r} has {symbol!r} in row {top_index + 1}; use 'X', 'O' or '.'"
+                    )
+        game._set_stones(stones[0], stones[1], grid)
+        return game
+
+    def _set_stones(self, crosses: int, noughts: int, original: str) -> None:
+        geometry = self._geometry
+        mask = crosses | noughts
+        for col, column_mask in enumerate(geometry.column_masks):
+            column = (mask & column_mask) >> (col * geometry.stride)
+            if column & (column + 1):  # not a run of ones from the bottom
+                raise InvalidPositionError(f"grid {original!r} has a floating stone in column {col + 1}")
+        count_x, count_o = crosses.bit_count(), noughts.bit_count()
+        if count_x not in (count_o, count_o + 1):
+            raise InvalidPositionError(
+                f"grid {original!r} has {count_x} X and {count_o} O; X moves first, so X must "
+                "have as many stones as O or one more"
+            )
+        x_wins, o_wins = has_four(crosses, geometry), has_four(noughts, geometry)
+        if x_wins and o_wins:
+            raise InvalidPositionError(f"grid {original!r} has both X and O with four in a row")
+        if x_wins and count_x != count_o + 1:
+            raise InvalidPositionError(
+                f"grid {original!r} has X with four in a row but O has moved since"
+            )
+        if o_wins and count_x != count_o:
+            raise InvalidPositionError(
+                f"grid {original!r} has O with four in a row but X has moved since"
+            )
+        self._ply = count_x + count_o
+        self._mask = mask
+        self._current = noughts if self._ply & 1 else crosses
+        self._history = []
+        self._origin = None
+
+    def copy(self) -> ConnectFour:
+        twin = object.__new__(ConnectFour)
+        twin._geometry = self._geometry
+        twin._current, twin._mask, twin._ply = self._current, self._mask, self._ply
+        twin._history = self._history.copy()
+        twin._origin = self._origin
+        return twin
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        return {"width": self._geometry.width, "height": self._geometry.height}
+
+    # ------------------------------------------------------------ state queries
+    @property
+    def ply(self) -> int:
+        return self._ply
+
+    @property
+    def max_plies(self) -> int:
+        return self._geometry.cells
+
+    def to_move(self) -> Player:
+        return Player.SECOND if self._ply & 1 else Player.FIRST
+
+    def stones(self, player: Player) -> int:
+        """Return the bitboard of ``player``'s stones."""
+        mover_is_second = self._ply & 1
+        if int(player) == mover_is_second:
+            return self._current
+        return self._current ^ self._mask
+
+    def legal_moves(self) -> Sequence[int]:
+        if self.terminal_sign() is not None:
+            return ()
+        mask, tops = self._mask, self._geometry.tops
+        return tuple(col for col in range(self._geometry.width) if not mask & tops[col])
+
+    def ordered_moves(self) -> Sequence[int]:
+        """Return the legal columns from the centre outwards."""
+        if self.terminal_sign() is not None:
+            return ()
+        mask, tops = self._mask, self._geometry.tops
+        return tuple(col for col in self._geometry.order if not mask & tops[col])
+
+    # Hot path from here to undo(): bit operations, no allocation beyond ints.
+    def terminal_sign(self) -> int | None:
+        if has_four(self._current ^ self._mask, self._geometry):
+            return 1 if self._ply & 1 else -1  # the player who just moved has won
+        return 0 if self._ply == self._geometry.cells else None
+
+    def key(self) -> int:
+        # Unique per position (Pons): mask + current + bottom row encodes every
+        # column's stones and height, and the stone count gives the side to move.
+        return self._current + self._mask
+
+    def push(self, move: int) -> None:
+        mask = self._mask
+        self._current ^= mask
+        self._mask = mask | (mask + self._geometry.bottoms[move])
+        self._ply += 1
+        self._history.append(move)
+
+    def undo(self) -> int:
+        if not self._history:
+            raise NothingToUndoError(f"no move to undo in {self.to_text()!r}")
+        move = self._history.pop()
+        column = self._mask & self._geometry.column_masks[move]
+        self._mask ^= 1 << (column.bit_length() - 1)
+        self._current ^= self._mask
+        self._ply -= 1
+        return move
+
+    def winning_moves(self) -> Sequence[int]:
+        """Return the columns where the player to move completes four at once."""
+        geometry, mask = self._geometry, self._mask
+        playable = (mask + geometry.bottom_mask) & geometry.board_mask
+        wins = winning_cells(self._current, mask, geometry) & playable
+        if not wins:
+            return ()
+        return tuple(col for col in geometry.order if wins & geometry.column_masks[col])
+
+    def non_losing_moves(self) -> Sequence[int]:
+        """Return the moves that leave the opponent no win at once, best first.
+
+        A move is dropped when the opponent could then win at once: beside an
+        opponent threat (unless it blocks one) or right under one. With two
+        threats to block there is nothing left. The rest are ordered by the
+        threats the move creates for its player (Pons' move score), then centre first.
+        """
+        geometry, mask, current = self._geometry, self._mask, self._current
+        playable = (mask + geometry.bottom_mask) & geometry.board_mask
+        opponent_wins = winning_cells(current ^ mask, mask, geometry)
+        forced = playable & opponent_wins
+        if forced:
+            if forced & (forced - 1):  # two threats: one cannot block both
+                return ()
+            playable = forced
+        playable &= ~(opponent_wins >> 1)  # never play right under an opponent threat
+        if not playable:
+            return ()
+        column_masks, ranked = geometry.column_masks, []
+        for rank, col in enumerate(geometry.order):
+            move = playable & column_masks[col]
+            if move:
+                threats = winning_cells(current | move, mask, geometry).bit_count()
+                ranked.append((threats << 4) | (15 - rank))
+        order = geometry.order
+        if len(ranked) == 1:
+            return (order[15 - (ranked[0] & 15)],)
+        ranked.sort(reverse=True)
+        return [order[15 - (item & 15)] for item in ranked]
+
+    @property
+    def history(self) -> tuple[int, ...]:
+        return tuple(self._history)
+
+    # ---------------------------------------------------------------- heuristic
+    def evaluate(self) -> int:
+        """Return windows of four held by one side only (1, 4, 16 points for 1-3 stones)
+        plus 3 points per stone in the centre column, first player minus second."""
+        crosses, noughts = self.stones(Player.FIRST), self.stones(Player.SECOND)
+        total = 0
+        for window in self._geometry.windows:
+            mine, theirs = crosses & window, noughts & window
+            if mine:
+                if not theirs:
+                    total += WINDOW_POINTS[mine.bit_count()]
+            elif theirs:
+                total -= WINDOW_POINTS[theirs.bit_count()]
+        centre = self._geometry.centre_mask
+        total += CENTRE_POINTS * ((crosses & centre).bit_count() - (noughts & centre).bit_count())
+        bound = self.eval_bound - 1
+        return max(-bound, min(bound, total))
+
+    # --------------------------------------------------------------------- text
+    def cell(self, col: int, row: int) -> str:
+        """Return ``"X"``, ``"O"`` or ``"."`` for the cell at column ``col``, row ``row`` (0 = bottom)."""
+        bit = self._geometry.bit(col, row)
+        if not self._mask & bit:
+            return EMPTY
+        return CROSS if self.stones(Player.FIRST) & bit else NOUGHT
+
+    def move_sequence(self) -> str | None:
+        """Return the columns played from the empty board (``"4453"``), or ``None`` when
+        the position was given as a grid and its move order is unknown."""
+        if self._origin is None:
+            return None
+        return "".join(str(col + 1) for col in (*self._origin, *self._history))
+
+    def to_grid(self) -> str:
+        """Return the rows from the top, ``/`` between rows (``"......./...X..."``)."""
+        geometry = self._geometry
+        return "/".join(
+            "".join(self.cell(col, row) for col in range(geometry.width))
+            for row in reversed(range(geometry.height))
+        )
+
+    def to_text(self) -> str:
+        """Return the move sequence when known (built from moves), else the grid."""
+        sequence = self.move_sequence()
+        return self.to_grid() if sequence is None else sequence
+
+    def render(self) -> str:
+        geometry = self._geometry
+        lines = [
+            " ".join(self.cell(col, row) for col in range(geometry.width))
+            for row in reversed(range(geometry.height))
+        ]
+        lines.append(" ".join(str(col + 1) for col in range(geometry.width)))
+        return "\n".join(lines)
+
+    def board_view(self) -> BoardView:
+        """Return the grid; a click on any cell of a column plays it while it is not full."""
+        geometry = self._geometry
+        legal = set(self.legal_moves())
+        symbols, moves = [], []
+        for row in reversed(range(geometry.height)):
+            for col in range(geometry.width):
+                symbols.append(self.cell(col, row).replace(EMPTY, ""))
+                moves.append(str(col + 1) if col in legal else None)
+        return BoardView(geometry.height, geometry.width, tuple(symbols), tuple(moves))
+
+    def parse_move(self, text: str) -> int:
+        width = self._geometry.width
+        stripped = str(text).strip()
+        if not (stripped.isascii() and stripped.isdigit()) or not 1 <= int(stripped) <= width:
+            raise InvalidMoveError(f"move {text!r} is not a column; use a number from 1 to {width}")
+        return int(stripped) - 1
+
+    def format_move(self, move: int) -> str:
+        return str(move + 1)
+
+
+@hookimpl
+def gamesearch_register_games(registry: Any) -> None:
+    """Register Connect Four."""
+    registry.add_game(ConnectFour)
