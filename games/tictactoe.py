@@ -61,9 +61,13 @@ class _Geometry:
         self.order = tuple(sorted(range(self.cells), key=priority))
         if self.cells <= TABLE_CELLS:
             size = 1 << self.cells
-            self.wins: Any = [self._has_line(board) for board in range(size)]
-            self.natural_moves: Any = [self._empty(board, range(self.cells)) for board in range(size)]
-            self.ordered_moves: Any = [self._empty(board, self.order) for board in range(size)]
+            self.wins: list[bool] | _LineScan = [self._has_line(board) for board in range(size)]
+            self.natural_moves: list[tuple[int, ...]] | None = [
+                self._empty(board, range(self.cells)) for board in range(size)
+            ]
+            self.ordered_moves: list[tuple[int, ...]] | None = [
+                self._empty(board, self.order) for board in range(size)
+            ]
         else:
             self.wins = _LineScan(self.lines)
             self.natural_moves = None

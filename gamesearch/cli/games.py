@@ -38,7 +38,7 @@ def catalogue() -> dict[str, Any]:
             "options": [
                 {
                     "name": field.name.lstrip("_"),
-                    "default": field.default.value if hasattr(field.default, "value") else field.default,
+                    "default": getattr(field.default, "value", field.default),
                     "help": field.metadata.get("help", ""),
                 }
                 for field in cls.option_fields()

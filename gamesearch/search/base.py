@@ -265,7 +265,7 @@ class Searcher(abc.ABC):
 
     def _root_at_depth(self, game: Game[Any], depth: int) -> RootAnswer:
         """Return the root answer of a search limited to ``depth`` (for the PV)."""
-        return attrs.evolve(self, depth=depth)._root(game, Counters(), False, None)  # type: ignore[misc]
+        return attrs.evolve(self, depth=depth)._root(game, Counters(), False, None)  # type: ignore[call-arg]
 
 
 def _convert_text(field: attrs.Attribute, text: str) -> Any:  # type: ignore[type-arg]
