@@ -8,7 +8,7 @@ import pytest
 
 from games.tictactoe import TicTacToe
 from gamesearch import AlphaBeta, IterativeDeepening, Minimax, Scoring, Searcher
-from tests.oracle import best_moves, reachable, solve_all
+from oracle import best_moves, reachable, solve_all
 
 POSITIONS = reachable(TicTacToe())
 VALUES = {scoring: solve_all(TicTacToe(), scoring) for scoring in Scoring}
