@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from tests.clirun import assert_usage_error, run_cli, run_script
+from clirun import assert_usage_error, run_cli, run_script
 
 
 def test_minimax_against_alphabeta_is_all_draws(capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,7 +8,7 @@ import stat
 from pathlib import Path
 
 import pytest
-from tests.clirun import assert_usage_error, run_cli, run_script
+from clirun import assert_usage_error, run_cli, run_script
 
 from games.tictactoe import TicTacToe
 from gamesearch.cli import tree
