@@ -24,6 +24,7 @@ from gamesearch.game import BoardView, Game, Option, Player, resolve_options
 from gamesearch.plugins import hookimpl
 
 EMPTY, CROSS, NOUGHT = ".", "X", "O"
+_MOVERS = (Player.FIRST, Player.SECOND)  # indexed by ply parity
 #: boards with at most this many cells get full lookup tables (2**cells entries)
 TABLE_CELLS = 16
 
@@ -119,17 +120,25 @@ class TicTacToe(Game[int]):
         Option("k", int, 3, "marks in a row that win", minimum=1, maximum=20),
     )
 
-    __slots__ = ("_geometry", "_boards", "_ply", "_history")
+    # _wins, _cells, _natural and _ordered repeat _geometry's tables for the hot path.
+    __slots__ = ("_geometry", "_boards", "_ply", "_history", "_wins", "_cells", "_natural", "_ordered")
 
     def __init__(self, rows: int = 3, cols: int = 3, k: int = 3) -> None:
         settings = resolve_options(self.options, {"rows": rows, "cols": cols, "k": k})
         longest = max(settings["rows"], settings["cols"])
         if settings["k"] > longest:
             raise InvalidOptionError(f"option 'k' must fit on the board (at most {longest}): {k!r}")
-        self._geometry = _geometry(settings["rows"], settings["cols"], settings["k"])
+        self._use_geometry(_geometry(settings["rows"], settings["cols"], settings["k"]))
         self._boards = [0, 0]  # X marks, O marks
         self._ply = 0
         self._history: list[int] = []
+
+    def _use_geometry(self, geometry: _Geometry) -> None:
+        self._geometry = geometry
+        self._wins = geometry.wins
+        self._cells = geometry.cells
+        self._natural = geometry.natural_moves
+        self._ordered = geometry.ordered_moves
 
     # ----------------------------------------------------------------- creation
     @classmethod
@@ -228,7 +237,7 @@ class TicTacToe(Game[int]):
 
     def copy(self) -> TicTacToe:
         twin = object.__new__(TicTacToe)
-        twin._geometry = self._geometry
+        twin._use_geometry(self._geometry)
         twin._boards = self._boards.copy()
         twin._ply = self._ply
         twin._history = self._history.copy()
@@ -249,36 +258,36 @@ class TicTacToe(Game[int]):
         return self._geometry.cells
 
     def to_move(self) -> Player:
-        return Player.SECOND if self._ply & 1 else Player.FIRST
+        return _MOVERS[self._ply & 1]
 
-    # Hot path from here to undo(): table look-ups, no allocation.
+    # Hot path from here to undo(): table look-ups, no allocation, no nested calls.
     def legal_moves(self) -> Sequence[int]:
-        if self.terminal_sign() is not None:
-            return ()
-        occupied = self._boards[0] | self._boards[1]
-        table = self._geometry.natural_moves
+        boards, ply = self._boards, self._ply
+        if self._wins[boards[(ply - 1) & 1]]:
+            return ()  # a full board has no empty cell: the tables give () already
+        table = self._natural
         if table is not None:
-            return table[occupied]
-        return _Geometry._empty(occupied, range(self._geometry.cells))
+            return table[boards[0] | boards[1]]
+        return _Geometry._empty(boards[0] | boards[1], range(self._cells))
 
     def ordered_moves(self) -> Sequence[int]:
-        if self.terminal_sign() is not None:
+        boards, ply = self._boards, self._ply
+        if self._wins[boards[(ply - 1) & 1]]:
             return ()
-        occupied = self._boards[0] | self._boards[1]
-        table = self._geometry.ordered_moves
+        table = self._ordered
         if table is not None:
-            return table[occupied]
-        return _Geometry._empty(occupied, self._geometry.order)
+            return table[boards[0] | boards[1]]
+        return _Geometry._empty(boards[0] | boards[1], self._geometry.order)
 
     def terminal_sign(self) -> int | None:
         ply = self._ply
         # Only the player who moved last can have just completed a line.
-        if self._geometry.wins[self._boards[(ply - 1) & 1]]:
+        if self._wins[self._boards[(ply - 1) & 1]]:
             return 1 if ply & 1 else -1
-        return 0 if ply == self._geometry.cells else None
+        return 0 if ply == self._cells else None
 
     def key(self) -> int:
-        return self._boards[0] | self._boards[1] << self._geometry.cells
+        return self._boards[0] | self._boards[1] << self._cells
 
     def push(self, move: int) -> None:
         ply = self._ply
@@ -287,11 +296,12 @@ class TicTacToe(Game[int]):
         self._history.append(move)
 
     def undo(self) -> int:
-        if not self._history:
-            raise NothingToUndoError(f"no move to undo in {self.to_text()!r}")
-        move = self._history.pop()
+        try:
+            move = self._history.pop()
+        except IndexError:
+            raise NothingToUndoError(f"no move to undo in {self.to_text()!r}") from None
         ply = self._ply - 1
-        self._boards[ply & 1] &= ~(1 << move)
+        self._boards[ply & 1] ^= 1 << move  # the bit is set: it was pushed
         self._ply = ply
         return move
 

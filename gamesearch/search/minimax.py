@@ -36,38 +36,44 @@ class Minimax(Searcher):
     def _root(
         self, game: Game[Any], counters: Counters, move_values: bool, tracer: Tracer | None
     ) -> RootAnswer:
-        # Hot loop: bound methods in locals, counters in closure cells.
+        # Hot loop: bound methods in locals, counters in closure cells. A child that
+        # is over (or at the horizon) is scored in its parent's loop, without a call;
+        # nodes are counted per expansion, leaves as nodes minus expanded positions.
         push, undo, terminal = game.push, game.undo, game.terminal_sign
         legal_moves, to_move, evaluate = game.legal_moves, game.to_move, game.evaluate
         first = Player.FIRST
         win = game.win_score
         distance = 1 if self.scoring is Scoring.DISTANCE else 0
-        nodes = leaves = 0
-        deepest = root_ply = game.ply
+        nodes = expanded = 0
+        root_ply = game.ply
+        deepest = root_ply + 1  # the root is unfinished: it has children
         horizon_reached = False
 
-        def value(ply: int, depth_left: float) -> int:
-            nonlocal nodes, leaves, horizon_reached, deepest
-            nodes += 1
-            sign = terminal()
-            if sign is not None:
-                leaves += 1
-                if ply > deepest:
-                    deepest = ply
-                return sign * (win - distance * ply)
-            if depth_left == 0:
-                leaves += 1
-                horizon_reached = True
-                if ply > deepest:
-                    deepest = ply
-                return evaluate()
+        def expand(ply: int, depth_left: float) -> int:
+            """Return the value of the unfinished position at ``ply`` (``depth_left`` >= 1)."""
+            nonlocal nodes, expanded, horizon_reached, deepest
+            child_ply = ply + 1
+            if child_ply > deepest:
+                deepest = child_ply
+            won = win - distance * child_ply  # a finished child is worth +won or -won
+            moves = legal_moves()
+            nodes += len(moves)
+            expanded += 1
             maximizing = to_move() is first
             best = -INFINITY if maximizing else INFINITY
-            for move in legal_moves():
+            for move in moves:
                 push(move)
                 if tracer is not None:
-                    tracer.enter(move, ply + 1, -INFINITY, INFINITY)
-                child = value(ply + 1, depth_left - 1)
+                    tracer.enter(move, child_ply, -INFINITY, INFINITY)
+                # settle(), inlined for speed
+                sign = terminal()
+                if sign is not None:
+                    child = sign * won
+                elif depth_left == 1:
+                    horizon_reached = True
+                    child = evaluate()
+                else:
+                    child = expand(child_ply, depth_left - 1)
                 if tracer is not None:
                     tracer.leave(child)
                 undo()
@@ -78,16 +84,27 @@ class Minimax(Searcher):
                     best = child
             return best
 
+        def settle(ply: int, depth_left: float) -> int:
+            """Return the value of the position just reached at ``ply``."""
+            nonlocal horizon_reached
+            sign = terminal()
+            if sign is not None:
+                return sign * (win - distance * ply)
+            if depth_left == 0:
+                horizon_reached = True
+                return evaluate()
+            return expand(ply, depth_left)
+
         depth = float("inf") if self.depth is None else self.depth
         if tracer is not None:
-            tracer.enter(None, game.ply, -INFINITY, INFINITY)
-        nodes += 1  # the root
+            tracer.enter(None, root_ply, -INFINITY, INFINITY)
         root_values: list[tuple[Hashable, int]] = []
-        for move in legal_moves():
+        moves = legal_moves()
+        for move in moves:
             push(move)
             if tracer is not None:
-                tracer.enter(move, game.ply, -INFINITY, INFINITY)
-            child = value(game.ply, depth - 1)
+                tracer.enter(move, root_ply + 1, -INFINITY, INFINITY)
+            child = settle(root_ply + 1, depth - 1)
             if tracer is not None:
                 tracer.leave(child)
             undo()
@@ -96,7 +113,8 @@ class Minimax(Searcher):
         best_value = sign * max(sign * child for _, child in root_values)
         if tracer is not None:
             tracer.leave(best_value)
-        counters.nodes, counters.leaves = nodes, leaves
+        nodes += 1 + len(moves)  # the root and its children
+        counters.nodes, counters.leaves = nodes, nodes - expanded - 1
         return RootAnswer(
             value=best_value,
             best_moves=tuple(move for move, child in root_values if child == best_value),
