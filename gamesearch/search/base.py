@@ -35,11 +35,22 @@ class SearchStats:
     tt_hits: int = 0  #: transposition-table probes that answered or narrowed the window
     depth: int = 0  #: plies searched below the root (deepest completed iteration)
     seconds: float = 0.0  #: wall-clock time of the search
+    playout_plies: int = 0  #: random moves played in playouts (Monte Carlo searchers)
 
     @property
     def nodes_per_second(self) -> float:
         """Return nodes divided by seconds (0 when no time was measured)."""
         return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+
+@attrs.frozen
+class MoveVisits:
+    """How often a sampling searcher (MCTS) tried one root move, and how it fared."""
+
+    move: Hashable
+    visits: int  #: simulations that went through this move
+    mean: float  #: mean playout result in [-1, 1], first player's point of view
+    proven: int | None  #: the move's exact value once proven, else ``None``
 
 
 @attrs.frozen
@@ -55,6 +66,7 @@ class SearchResult:
     stats: SearchStats
     is_exact: bool  #: true when the search reached the end of every line it relied on
     is_game_over: bool  #: true when the position was already finished
+    visits: tuple[MoveVisits, ...] | None = None  #: root moves' visits (sampling searchers)
 
     def as_dict(self, game: Game[Any]) -> dict[str, Any]:
         """Return the result as JSON-ready data, moves written in ``game``'s notation."""
@@ -71,6 +83,9 @@ class SearchResult:
             "stats": {**attrs.asdict(self.stats), "nodes_per_second": self.stats.nodes_per_second},
             "is_exact": self.is_exact,
             "is_game_over": self.is_game_over,
+            "visits": None
+            if self.visits is None
+            else [{**attrs.asdict(entry), "move": fmt(entry.move)} for entry in self.visits],
         }
 
 
@@ -96,6 +111,7 @@ class Counters:
     cutoffs: int = 0
     tt_hits: int = 0
     depth: int = 0
+    playout_plies: int = 0
 
 
 @attrs.frozen
@@ -108,6 +124,7 @@ class RootAnswer:
     is_exact: bool
     depth: int  #: plies searched below the root
     depth_limit: int | None = None  #: the horizon the root was searched with, if any
+    visits: tuple[MoveVisits, ...] | None = None  #: root moves' visits (sampling searchers)
 
 
 def _scoring(value: Any) -> Scoring:
@@ -210,7 +227,7 @@ class Searcher(abc.ABC):
         seconds = time.perf_counter() - started
         stats = SearchStats(
             counters.nodes, counters.leaves, counters.cutoffs, counters.tt_hits,
-            answer.depth, seconds,
+            answer.depth, seconds, counters.playout_plies,
         )  # fmt: skip
         return SearchResult(
             searcher=self.name,
@@ -222,6 +239,7 @@ class Searcher(abc.ABC):
             stats=stats,
             is_exact=answer.is_exact,
             is_game_over=not answer.best_moves,
+            visits=answer.visits,
         )
 
     @abc.abstractmethod

@@ -8,15 +8,16 @@ import pluggy
 
 from gamesearch.search.alphabeta import AlphaBeta
 from gamesearch.search.iterative import IterativeDeepening
+from gamesearch.search.mcts import MonteCarlo
 from gamesearch.search.minimax import Minimax
 
 hookimpl = pluggy.HookimplMarker("gamesearch")
 
-BUILTIN_SEARCHERS = (Minimax, AlphaBeta, IterativeDeepening)
+BUILTIN_SEARCHERS = (Minimax, AlphaBeta, IterativeDeepening, MonteCarlo)
 
 
 @hookimpl
 def gamesearch_register_searchers(registry: Any) -> None:
-    """Register minimax, alpha-beta and iterative deepening."""
+    """Register minimax, alpha-beta, iterative deepening and Monte Carlo tree search."""
     for searcher_class in BUILTIN_SEARCHERS:
         registry.add_searcher(searcher_class)

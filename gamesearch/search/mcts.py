@@ -1,0 +1,363 @@
+"""Monte Carlo tree search: UCT selection, random playouts, MCTS-Solver proofs.
+
+One simulation walks down the tree, at each position taking the child with the
+best UCT score (Kocsis & Szepesvári, 2006): its mean result for the player to move
+plus ``exploration * sqrt(ln(parent visits) / visits)``. The first position it
+reaches outside the tree is expanded (all its children at once); from one new
+child, random moves are played to the end of the game, and the result (+1, 0, -1
+for the first player) is added to every position on the path. The position is
+walked with ``push``/``undo``; nothing is copied per simulation.
+
+Proofs, MCTS-Solver style (Winands, Björnsson & Saito, 2008) with score bounds
+(Cazenave & Saffidine, 2010): every tree node keeps a lower and an upper bound on
+its minimax value, in the game's own scoring. A finished position's bounds are its
+score; a position still running at ply ``p`` can at best end at ply ``p + 1``, so
+its bounds start at ``±(win_score - (p + 1))`` (``±win_score`` with plain scoring).
+An expanded node's bounds are the max (first player to move) or min of its
+children's. When the bounds meet, the node is proven and its value is exactly the
+one minimax gives, distance to the end included. Selection skips children that
+cannot change their parent's value. Once the root is proven, the simulations go on
+only below root moves that might equal its value, and the search stops when each
+root move is proven or proven worse: the best moves are then exactly minimax's.
+
+Statistics, in the fields every searcher shares: ``nodes`` counts tree nodes
+(the root included), ``leaves`` counts simulations (each scores one finished game
+or one proven node), ``depth`` is the deepest tree node below the root,
+``playout_plies`` the random moves played; there are no cut-offs or table hits.
+
+The reported value is exact when the root is proven. Otherwise it is the chosen
+move's mean result scaled to the heuristic range (``mean * (eval_bound - 1)``)
+and clipped to the root's proven bounds, so it never contradicts a proof.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Hashable
+from typing import Any, ClassVar
+
+import attrs
+
+from gamesearch.game import Game, Player, Scoring
+from gamesearch.search.base import Counters, MoveVisits, RootAnswer, Searcher, Tracer
+
+#: simulations of a search given neither a simulation nor a time budget
+DEFAULT_SIMULATIONS = 1000
+#: how often (in simulations) a search with a time budget looks at the clock
+CLOCK_INTERVAL = 16
+
+
+def _positive_or_none(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
+    if value is not None and value <= 0:
+        raise ValueError(f"{attribute.name!r} must be > 0: {value!r}")
+
+
+def _not_negative(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
+    if value < 0:
+        raise ValueError(f"{attribute.name!r} must be >= 0: {value!r}")
+
+
+class _Node:
+    """One position of the search tree; bounds and sums from the first player's view."""
+
+    __slots__ = ("move", "index", "is_max", "children", "visits", "total", "lower", "upper")
+
+    def __init__(self, move: Hashable, index: int, is_max: bool, lower: int, upper: int) -> None:
+        self.move = move
+        self.index = index  #: the move's place in the parent's legal-move order
+        self.is_max = is_max  #: the first player is to move here
+        self.children: list[_Node] | None = None  #: None until expanded
+        self.visits = 0
+        self.total = 0  #: sum of playout results (+1, 0, -1) through this node
+        self.lower = lower
+        self.upper = upper
+
+    @property
+    def mean(self) -> float:
+        """Return the mean playout result through this node (0 before any visit)."""
+        return self.total / self.visits if self.visits else 0.0
+
+    @property
+    def is_proven(self) -> bool:
+        """Return whether the node's minimax value is known exactly."""
+        return self.lower == self.upper
+
+
+@attrs.frozen
+class _TreeAnswer(RootAnswer):
+    """A root answer that keeps the tree, so the principal variation can be read off it."""
+
+    tree: _Node | None = attrs.field(default=None, eq=False, repr=False)
+
+
+@attrs.frozen(kw_only=True)
+class MonteCarlo(Searcher):
+    """Monte Carlo tree search (UCT, random playouts, MCTS-Solver proofs)."""
+
+    name: ClassVar[str] = "mcts"
+    simulations: int | None = attrs.field(
+        default=None,
+        validator=_positive_or_none,
+        metadata={"help": f"simulation budget (default: {DEFAULT_SIMULATIONS} unless seconds is set)"},
+    )
+    seconds: float | None = attrs.field(
+        default=None, validator=_positive_or_none, metadata={"help": "time budget in seconds"}
+    )
+    exploration: float = attrs.field(
+        default=1.4,
+        validator=_not_negative,
+        metadata={"help": "UCT exploration constant c (results are in [-1, 1])"},
+    )
+
+    def _root(
+        self, game: Game[Any], counters: Counters, move_values: bool, tracer: Tracer | None
+    ) -> RootAnswer:
+        """Run the simulations; ``tracer`` is not used (there is no depth-first tree to draw)."""
+        simulator = _Simulator(game, self.scoring, self.exploration, random.Random(self.seed))
+        root = simulator.new_root()
+        limit = self.simulations
+        if limit is None and self.seconds is None:
+            limit = DEFAULT_SIMULATIONS
+        deadline = time.perf_counter() + self.seconds if self.seconds is not None else math.inf
+        done = 0
+        while not _is_settled(root) and (limit is None or done < limit):
+            if done % CLOCK_INTERVAL == 0 and done and time.perf_counter() > deadline:
+                break
+            simulator.simulate(root)
+            done += 1
+        counters.nodes += simulator.nodes
+        counters.leaves += done
+        counters.playout_plies += simulator.playout_plies
+        return _answer(game, root, move_values, depth=simulator.deepest - game.ply)
+
+    def _principal_variation(
+        self, game: Game[Any], move: Hashable, answer: RootAnswer
+    ) -> tuple[Hashable, ...]:
+        """Return the line from ``move`` on, following the tree's choices while it lasts."""
+        assert isinstance(answer, _TreeAnswer) and answer.tree is not None
+        node = next(child for child in answer.tree.children or () if child.move == move)
+        line = [move]
+        while node.children:
+            node = _choose(node)
+            line.append(node.move)
+        return tuple(line)
+
+
+def _answer(game: Game[Any], root: _Node, move_values: bool, depth: int) -> _TreeAnswer:
+    """Return the root answer read off the finished tree (moves in legal-move order)."""
+    children = sorted(root.children or (), key=lambda child: child.index)
+    if root.is_proven:
+        best = [child for child in children if child.is_proven and child.lower == root.lower]
+    else:
+        best = [_choose(root)]
+    scale = game.eval_bound - 1
+    return _TreeAnswer(
+        value=root.lower if root.is_proven else _estimate(best[0], scale, root),
+        best_moves=tuple(child.move for child in best),
+        move_values=tuple((child.move, _estimate(child, scale, child)) for child in children)
+        if move_values
+        else None,
+        is_exact=root.is_proven,
+        depth=depth,
+        visits=tuple(
+            MoveVisits(child.move, child.visits, child.mean, child.lower if child.is_proven else None)
+            for child in children
+        ),
+        tree=root,
+    )
+
+
+def _is_settled(root: _Node) -> bool:
+    """Return whether ``root`` is proven and each child is proven or proven worse."""
+    if not root.is_proven:
+        return False
+    value, children = root.lower, root.children or ()
+    if root.is_max:
+        return all(child.is_proven or child.upper < value for child in children)
+    return all(child.is_proven or child.lower > value for child in children)
+
+
+def _estimate(node: _Node, scale: int, bounds: _Node) -> int:
+    """Return ``node``'s value: exact if proven, else its scaled mean clipped to ``bounds``'s bounds."""
+    if node.is_proven:
+        return node.lower
+    return max(bounds.lower, min(bounds.upper, round(node.mean * scale)))
+
+
+def _choose(node: _Node) -> _Node:
+    """Return the child to play from an expanded ``node``.
+
+    In a proven position: a child proven to keep its value. Otherwise, when a child
+    secures a proven win, one of those; else the most visited of the children not
+    proven worse than another. Ties go to the better mean, then to the earlier move.
+    """
+    children = node.children
+    assert children
+    if node.is_proven:
+        candidates = [child for child in children if child.is_proven and child.lower == node.lower]
+    elif node.is_max:
+        if node.lower > 0:
+            candidates = [child for child in children if child.lower == node.lower]
+        else:
+            candidates = [child for child in children if child.upper >= node.lower]
+    elif node.upper < 0:
+        candidates = [child for child in children if child.upper == node.upper]
+    else:
+        candidates = [child for child in children if child.lower <= node.upper]
+    sign = 1 if node.is_max else -1
+    return max(candidates, key=lambda child: (child.visits, sign * child.mean, -child.index))
+
+
+class _Simulator:
+    """Runs simulations on one tree.
+
+    Hot loop (every method but :meth:`new_root`): bound methods held as attributes,
+    no allocation in the playouts, children allocated once per expansion.
+    """
+
+    def __init__(self, game: Game[Any], scoring: Scoring, exploration: float, rng: random.Random) -> None:
+        self.push, self.undo, self.terminal = game.push, game.undo, game.terminal_sign
+        self.legal_moves, self.to_move = game.legal_moves, game.to_move
+        self.game = game
+        self.win = game.win_score
+        self.distance = 1 if scoring is Scoring.DISTANCE else 0
+        self.exploration = exploration
+        self.rng = rng
+        self.nodes = 0  #: tree nodes created, the root included
+        self.playout_plies = 0
+        self.deepest = game.ply  #: ply of the deepest tree node
+
+    def new_root(self) -> _Node:
+        """Return the unexpanded root node of the game's current (unfinished) position."""
+        self.nodes += 1
+        reach = self.win - self.distance * (self.game.ply + 1)
+        return _Node(None, 0, self.to_move() is Player.FIRST, -reach, reach)
+
+    def simulate(self, root: _Node) -> None:
+        """Run one simulation from ``root``: select, expand, play out, back up."""
+        push = self.push
+        node = root
+        path = [root]
+        if root.is_proven:  # only the root's other best moves are left to prove
+            node = self._select(root, slack=1)
+            push(node.move)
+            path.append(node)
+        while node.children is not None:
+            node = self._select(node)
+            push(node.move)
+            path.append(node)
+        expanded = len(path) - 1
+        self._expand(node)
+        if node.lower == node.upper:
+            result = (node.lower > 0) - (node.lower < 0)
+        else:
+            node = self._select(node)
+            push(node.move)
+            path.append(node)
+            result = self._playout()
+        ply = self.game.ply
+        if ply > self.deepest:
+            self.deepest = ply
+        for member in path:
+            member.visits += 1
+            member.total += result
+        for index in range(expanded - 1, -1, -1):
+            if not _tighten(path[index]):
+                break
+        undo = self.undo
+        for _ in range(len(path) - 1):
+            undo()
+
+    def _select(self, node: _Node, slack: int = 0) -> _Node:
+        """Return the child with the best UCT score, an unvisited one first.
+
+        Proven children and those that cannot change ``node``'s value (their bound
+        is no better than what ``node`` already has) are skipped; with ``slack=1``
+        the children that could equal it are kept.
+        """
+        parent_visits = node.visits
+        explore = self.exploration * math.sqrt(math.log(parent_visits)) if parent_visits else 0.0
+        sqrt = math.sqrt
+        best = None
+        best_score = -math.inf
+        if node.is_max:
+            floor = node.lower - slack
+            for child in node.children:  # type: ignore[union-attr]
+                if child.upper <= floor or child.lower == child.upper:
+                    continue
+                visits = child.visits
+                if not visits:
+                    return child
+                score = child.total / visits + explore / sqrt(visits)
+                if score > best_score:
+                    best_score, best = score, child
+        else:
+            ceiling = node.upper + slack
+            for child in node.children:  # type: ignore[union-attr]
+                if child.lower >= ceiling or child.lower == child.upper:
+                    continue
+                visits = child.visits
+                if not visits:
+                    return child
+                score = -child.total / visits + explore / sqrt(visits)
+                if score > best_score:
+                    best_score, best = score, child
+        assert best is not None  # an unproven node has a child that can change its value
+        return best
+
+    def _expand(self, node: _Node) -> None:
+        """Give ``node`` (the game's current position) its children, in random order."""
+        push, undo, terminal, to_move = self.push, self.undo, self.terminal, self.to_move
+        first = Player.FIRST
+        ply = self.game.ply + 1
+        ending = self.win - self.distance * ply
+        reach = self.win - self.distance * (ply + 1)
+        children = []
+        for index, move in enumerate(self.legal_moves()):
+            push(move)
+            sign = terminal()
+            if sign is None:
+                child = _Node(move, index, to_move() is first, -reach, reach)
+            else:
+                child = _Node(move, index, to_move() is first, sign * ending, sign * ending)
+            undo()
+            children.append(child)
+        self.rng.shuffle(children)
+        node.children = children
+        self.nodes += len(children)
+        _tighten(node)
+
+    def _playout(self) -> int:
+        """Play random moves to the end, take them back, return the result's sign."""
+        push, terminal, legal_moves = self.push, self.terminal, self.legal_moves
+        random = self.rng.random
+        plies = 0
+        sign = terminal()
+        while sign is None:
+            moves = legal_moves()
+            push(moves[int(random() * len(moves))])
+            plies += 1
+            sign = terminal()
+        undo = self.undo
+        for _ in range(plies):
+            undo()
+        self.playout_plies += plies
+        return sign
+
+
+def _tighten(node: _Node) -> bool:
+    """Recompute an expanded ``node``'s bounds from its children; return whether they changed."""
+    children = node.children
+    assert children is not None
+    if node.is_max:
+        lower = max(child.lower for child in children)
+        upper = max(child.upper for child in children)
+    else:
+        lower = min(child.lower for child in children)
+        upper = min(child.upper for child in children)
+    if lower == node.lower and upper == node.upper:
+        return False
+    node.lower, node.upper = lower, upper
+    return True
