@@ -18,7 +18,9 @@ children's. When the bounds meet, the node is proven and its value is exactly th
 one minimax gives, distance to the end included. Selection skips children that
 cannot change their parent's value. Once the root is proven, the simulations go on
 only below root moves that might equal its value, and the search stops when each
-root move is proven or proven worse: the best moves are then exactly minimax's.
+root move is proven or proven worse: the best moves are then exactly minimax's (if
+the budget runs out first, the value is still exact but the best moves are only
+those proven so far).
 
 Statistics, in the fields every searcher shares: ``nodes`` counts tree nodes
 (the root included), ``leaves`` counts simulations (each scores one finished game
@@ -94,7 +96,11 @@ class _TreeAnswer(RootAnswer):
 
 @attrs.frozen(kw_only=True)
 class MonteCarlo(Searcher):
-    """Monte Carlo tree search (UCT, random playouts, MCTS-Solver proofs)."""
+    """Monte Carlo tree search (UCT, random playouts, MCTS-Solver proofs).
+
+    ``seed`` also seeds the playouts: the same seed gives the same move and statistics;
+    without one, every search draws fresh randomness.
+    """
 
     name: ClassVar[str] = "mcts"
     simulations: int | None = attrs.field(
@@ -154,9 +160,9 @@ def _answer(game: Game[Any], root: _Node, move_values: bool, depth: int) -> _Tre
         best = [_choose(root)]
     scale = game.eval_bound - 1
     return _TreeAnswer(
-        value=root.lower if root.is_proven else _estimate(best[0], scale, root),
+        value=root.lower if root.is_proven else _clip(_estimate(best[0], scale), root),
         best_moves=tuple(child.move for child in best),
-        move_values=tuple((child.move, _estimate(child, scale, child)) for child in children)
+        move_values=tuple((child.move, _estimate(child, scale)) for child in children)
         if move_values
         else None,
         is_exact=root.is_proven,
@@ -179,11 +185,16 @@ def _is_settled(root: _Node) -> bool:
     return all(child.is_proven or child.lower > value for child in children)
 
 
-def _estimate(node: _Node, scale: int, bounds: _Node) -> int:
-    """Return ``node``'s value: exact if proven, else its scaled mean clipped to ``bounds``'s bounds."""
+def _estimate(node: _Node, scale: int) -> int:
+    """Return ``node``'s value: exact if proven, else its scaled mean clipped to its bounds."""
     if node.is_proven:
         return node.lower
-    return max(bounds.lower, min(bounds.upper, round(node.mean * scale)))
+    return _clip(round(node.mean * scale), node)
+
+
+def _clip(value: int, bounds: _Node) -> int:
+    """Return ``value`` moved inside the proven bounds of ``bounds``."""
+    return max(bounds.lower, min(bounds.upper, value))
 
 
 def _choose(node: _Node) -> _Node:

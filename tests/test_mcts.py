@@ -1,0 +1,188 @@
+"""Monte Carlo tree search: proofs agree with minimax, seeded runs repeat, budgets hold."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games.tictactoe import TicTacToe
+from gamesearch import InvalidOptionError, Outcome, Player, Scoring, default_registry
+from gamesearch.search.mcts import DEFAULT_SIMULATIONS, MonteCarlo
+from tests.oracle import best_moves, reachable, solve_all
+
+UNFINISHED = [position for position in reachable(TicTacToe()) if not position.is_over()]
+
+
+def test_a_forced_win_is_proven_with_its_exact_distance() -> None:
+    # X to move wins at once at 2; a later win is worth less.
+    result = MonteCarlo(seed=1).search(TicTacToe.from_text("XX./OO./..."))
+    assert result.is_exact
+    assert result.value == 1000 - 5
+    assert result.best_moves == (2,) and result.pv == (2,)
+
+
+def test_a_win_in_three_plies_is_proven_with_its_exact_value() -> None:
+    # X plays 4 (the fork: 3-4-5 and 0-4-8 and 1-4-7); O cannot stop both.
+    game = TicTacToe.from_text("X../.../O.X")
+    values = solve_all(game)
+    result = MonteCarlo(seed=2, simulations=5_000).search(game)
+    assert result.is_exact
+    assert result.value == values[game.key()] > 0
+    assert sorted(result.best_moves) == sorted(best_moves(game, values))
+
+
+def test_the_forced_block_is_the_only_move_that_does_not_lose() -> None:
+    # O to move must block X's row at 2; every other move loses at once.
+    game = TicTacToe.from_text("XX./O../...")
+    values = solve_all(game)
+    result = MonteCarlo(seed=3, simulations=5_000).search(game)
+    assert result.move == 2
+    assert result.is_exact and result.value == values[game.key()]
+    assert result.best_moves == (2,)
+    losing = [entry.proven for entry in result.visits or () if entry.move != 2]
+    assert all(value == 1000 - 5 for value in losing)
+
+
+def test_a_drawn_position_is_proven_a_draw_with_every_drawing_move() -> None:
+    game = TicTacToe.from_text("X../.O./..X")
+    result = MonteCarlo(seed=4, simulations=5_000).search(game)
+    assert result.is_exact and result.value == 0
+    assert sorted(result.best_moves) == [1, 3, 5, 7]
+
+
+@pytest.mark.parametrize("scoring", list(Scoring), ids=lambda scoring: scoring.value)
+def test_no_proven_value_contradicts_minimax_on_any_reachable_position(scoring: Scoring) -> None:
+    values = solve_all(TicTacToe(), scoring)
+    searcher = MonteCarlo(simulations=150, seed=5, scoring=scoring)
+    proven_roots = proven_moves = settled = 0
+    for position in UNFINISHED:
+        result = searcher.search(position)
+        if result.is_exact:
+            proven_roots += 1
+            assert result.value == values[position.key()], position.to_text()
+            expected = best_moves(position, values)
+            assert set(result.best_moves) <= set(expected), position.to_text()
+            if result.stats.leaves < 150:  # settled before the budget ran out: every best move
+                settled += 1
+                assert sorted(result.best_moves) == sorted(expected), position.to_text()
+        assert result.move in position.legal_moves()
+        for entry in result.visits or ():
+            if entry.proven is not None:
+                proven_moves += 1
+                position.push(entry.move)
+                assert entry.proven == values[position.key()], (position.to_text(), entry)
+                position.undo()
+    # The check means something only if most positions were proven within the budget.
+    assert proven_roots > len(UNFINISHED) * 9 // 10
+    assert settled > len(UNFINISHED) * 9 // 10
+    assert proven_moves > proven_roots
+
+
+def human_wins(game: TicTacToe, engine: MonteCarlo, side: Player, choices: dict[Any, int]) -> list[str]:
+    """Return every line in which a human trying all replies beats the engine."""
+    outcome = game.outcome()
+    if outcome is not None:
+        lost = Outcome.SECOND_WINS if side is Player.FIRST else Outcome.FIRST_WINS
+        return [" ".join(map(str, game.history))] if outcome is lost else []
+    if game.to_move() is side:
+        if game.key() not in choices:  # a seeded search repeats: ask once per position
+            choices[game.key()] = engine.search(game).move
+        game.push(choices[game.key()])
+        found = human_wins(game, engine, side, choices)
+        game.undo()
+        return found
+    found = []
+    for move in game.legal_moves():
+        game.push(move)
+        found += human_wins(game, engine, side, choices)
+        game.undo()
+    return found
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("side", list(Player), ids=lambda player: player.name)
+def test_with_2000_simulations_no_human_line_beats_mcts(side: Player, seed: int) -> None:
+    engine = MonteCarlo(simulations=2_000, seed=seed)
+    assert human_wins(TicTacToe(), engine, side, {}) == []
+
+
+def test_the_same_seed_repeats_the_move_and_the_statistics() -> None:
+    game = TicTacToe(rows=4, cols=4, k=3)
+    first, again = (MonteCarlo(simulations=400, seed=9).search(game) for _ in range(2))
+    assert (first.move, first.value, first.pv, first.visits) == (again.move, again.value, again.pv, again.visits)
+    keep = ("nodes", "leaves", "depth", "playout_plies")
+    assert [getattr(first.stats, name) for name in keep] == [getattr(again.stats, name) for name in keep]
+    other = MonteCarlo(simulations=400, seed=10).search(game)
+    assert other.visits != first.visits
+
+
+def test_statistics_count_simulations_tree_nodes_and_playout_plies() -> None:
+    result = MonteCarlo(simulations=300, seed=1).search(TicTacToe(rows=4, cols=4, k=3))
+    stats = result.stats
+    assert stats.leaves == 300  # one scored game per simulation
+    assert stats.nodes > 300  # children are created a whole position at a time
+    assert stats.playout_plies > 0 and 1 <= stats.depth <= 16
+    assert stats.cutoffs == stats.tt_hits == 0
+    assert result.visits is not None
+    assert sum(entry.visits for entry in result.visits) == 300
+    assert [entry.move for entry in result.visits] == list(range(16))
+    assert all(-1 <= entry.mean <= 1 for entry in result.visits)
+    chosen = max(result.visits, key=lambda entry: entry.visits)
+    assert result.move == chosen.move  # nothing proven here: the most visited move
+
+
+def test_the_default_budget_and_a_time_budget() -> None:
+    game = TicTacToe(rows=4, cols=4, k=4)
+    assert MonteCarlo(seed=1).search(game).stats.leaves == DEFAULT_SIMULATIONS
+    timed = MonteCarlo(seconds=0.05, seed=1).search(game)
+    assert timed.move in game.legal_moves() and timed.stats.leaves > 0
+    both = MonteCarlo(seconds=60, simulations=50, seed=1).search(game)
+    assert both.stats.leaves == 50
+
+
+def test_an_unproven_value_is_a_heuristic_inside_the_bounds() -> None:
+    game = TicTacToe(rows=4, cols=4, k=4)
+    result = MonteCarlo(simulations=200, seed=1).search(game, move_values=True)
+    assert not result.is_exact
+    assert abs(result.value) < game.eval_bound
+    assert result.move_values is not None and len(result.move_values) == 16
+    assert all(abs(value) < game.eval_bound for _, value in result.move_values)
+
+
+def test_a_search_leaves_the_position_as_it_found_it() -> None:
+    game = TicTacToe.from_text("X../.O./...")
+    game.play("8")
+    before = (game.key(), game.history, game.ply)
+    MonteCarlo(simulations=500, seed=1).search(game, move_values=True)
+    assert (game.key(), game.history, game.ply) == before
+
+
+def test_a_finished_game_gets_no_move() -> None:
+    result = MonteCarlo(seed=1).search(TicTacToe.from_text("XXX/OO./..."))
+    assert result.is_game_over and result.move is None and result.value == 1000 - 5
+
+
+def test_it_is_registered_and_reports_visits_in_json() -> None:
+    searcher = default_registry().new_searcher("mcts:simulations=50,seed=2,exploration=0.5")
+    assert isinstance(searcher, MonteCarlo)
+    assert (searcher.simulations, searcher.seed, searcher.exploration) == (50, 2, 0.5)
+    game = TicTacToe()
+    data = searcher.search(game).as_dict(game)
+    assert sum(entry["visits"] for entry in data["visits"]) == 50
+    assert {entry["move"] for entry in data["visits"]} == {str(move) for move in range(9)}
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"simulations": "0"}, r"'simulations' must be > 0: 0"),
+        ({"seconds": "-1"}, r"'seconds' must be > 0: -1.0"),
+        ({"exploration": "-0.5"}, r"'exploration' must be >= 0: -0.5"),
+        ({"simulations": "many"}, r"option 'simulations' must be int or NoneType: 'many'"),
+        ({"playouts": "3"}, r"searcher 'mcts' has no option 'playouts'"),
+    ],
+)
+def test_bad_options_are_refused_with_a_clear_message(options: dict[str, str], message: str) -> None:
+    with pytest.raises(InvalidOptionError, match=message):
+        MonteCarlo.from_options(options)
