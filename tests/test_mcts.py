@@ -9,7 +9,7 @@ import pytest
 from games.tictactoe import TicTacToe
 from gamesearch import InvalidOptionError, Outcome, Player, Scoring, default_registry
 from gamesearch.search.mcts import DEFAULT_SIMULATIONS, MonteCarlo
-from tests.oracle import best_moves, reachable, solve_all
+from oracle import best_moves, reachable, solve_all
 
 UNFINISHED = [position for position in reachable(TicTacToe()) if not position.is_over()]
 
