@@ -55,3 +55,19 @@ class BudgetExceededError(GameSearchError, RuntimeError):
 
 class MissingDependencyError(GameSearchError, RuntimeError):
     """An optional program or package (Graphviz, matplotlib) is not installed."""
+
+
+class InvalidRequestError(GameSearchError, ValueError):
+    """A web API request whose body is not the JSON object the endpoint reads."""
+
+
+class BodyTooLargeError(InvalidRequestError):
+    """A web API request body longer than the server's limit."""
+
+
+class ServerBusyError(GameSearchError, RuntimeError):
+    """The web server has too many searches running or waiting to take another."""
+
+
+class ServeError(GameSearchError, OSError):
+    """The web server cannot listen on the address it was given."""

@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from gamesearch.cli._common import print_json, registry
+from gamesearch.plugins import Registry
 
 
 def register(subparsers: Any) -> None:
@@ -19,9 +20,9 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
-def catalogue() -> dict[str, Any]:
-    """Return the games and searchers with their options as JSON-ready data."""
-    found = registry()
+def catalogue(found: Registry | None = None) -> dict[str, Any]:
+    """Return the games and searchers of ``found`` (default: installed plugins) as JSON-ready data."""
+    found = found if found is not None else registry()
     games = {
         name: {
             "description": _first_line(cls.__doc__),

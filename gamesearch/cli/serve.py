@@ -1,0 +1,55 @@
+"""``gamesearch serve``: the browser board and its JSON API on a local web server."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import webbrowser
+from typing import Any
+
+from gamesearch.web.server import bind, is_loopback, require_web_extra, serve, url_of
+from gamesearch.web.service import Limits
+
+
+def register(subparsers: Any) -> None:
+    defaults = Limits()
+    parser = subparsers.add_parser(
+        "serve",
+        help="play any game against any searcher in the browser, and watch the search",
+        description="Serve the browser board and its JSON API (see docs/web.md). Every search "
+        "runs in a worker thread under the server's node and time budget. Needs the 'web' "
+        "extra: pip install 'gamesearch[web]'.",
+        epilog="examples:\n  gamesearch serve --open\n"
+        "  gamesearch serve --port 8080 --max-nodes 200000 --max-seconds 1",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine only)")
+    parser.add_argument("--port", type=int, default=8000, help="port to listen on, 0 for any free one (default: 8000)")
+    parser.add_argument("--open", action="store_true", help="open the board in the web browser once the server is up")
+    parser.add_argument("--max-nodes", type=int, default=defaults.max_nodes, metavar="N",
+                        help=f"node budget of every search (default: {defaults.max_nodes:,})")
+    parser.add_argument("--max-seconds", type=float, default=defaults.seconds, metavar="S",
+                        help=f"time budget of every search in seconds (default: {defaults.seconds:g})")
+    parser.add_argument("--tree-nodes", type=int, default=defaults.tree_nodes, metavar="N",
+                        help=f"largest search tree the explorer draws (default: {defaults.tree_nodes:,})")
+    parser.add_argument("--workers", type=int, default=defaults.workers, metavar="N",
+                        help=f"searches that run at once; more wait in a queue (default: {defaults.workers})")
+    parser.set_defaults(handler=run)  # fmt: skip
+
+
+def run(args: argparse.Namespace) -> int:
+    require_web_extra()
+    from gamesearch.web.app import create_app
+
+    limits = Limits(
+        max_nodes=args.max_nodes, seconds=args.max_seconds, tree_nodes=args.tree_nodes, workers=args.workers
+    )
+    app = create_app(limits=limits)
+    sock = bind(args.host, args.port)
+    url = url_of(sock)
+    print(f"gamesearch board on {url}  (Ctrl-C stops it)", flush=True)
+    if not is_loopback(args.host):
+        print(f"warning: {args.host} is reachable from other machines", file=sys.stderr)
+    serve(app, sock, on_started=(lambda: webbrowser.open(url)) if args.open else None)
+    print("gamesearch board stopped", flush=True)
+    return 0

@@ -1,0 +1,296 @@
+"""The web board's JSON API, through Starlette's test client and a real local server."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, ClassVar
+
+import attrs
+import pytest
+
+from gamesearch.cli import main
+from gamesearch.game import Game
+from gamesearch.plugins import build_registry, default_registry, hookimpl, make_plugin_manager
+from gamesearch.search.base import Counters, RootAnswer, Searcher, Tracer
+
+pytest.importorskip("starlette", reason="the web extra is not installed")
+from starlette.testclient import TestClient  # noqa: E402
+
+from gamesearch.web.app import create_app  # noqa: E402
+from gamesearch.web.server import BackgroundServer  # noqa: E402
+from gamesearch.web.service import Limits  # noqa: E402
+
+SMALL = Limits(max_nodes=20_000, seconds=5.0, body_bytes=2_000, text_chars=200)
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(limits=SMALL)) as test_client:
+        yield test_client
+
+
+def post(client: TestClient, path: str, **body: Any) -> Any:
+    response = client.post(path, json=body)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+# ------------------------------------------------------------------- answers
+def test_games_lists_every_game_and_searcher_with_its_options_and_the_limits(client: TestClient) -> None:
+    data = client.get("/api/games").json()
+    registry = default_registry()
+    assert set(data["games"]) == set(registry.games)
+    assert set(data["searchers"]) == set(registry.searchers)
+    tictactoe = data["games"]["tictactoe"]
+    assert tictactoe["player_names"] == ["X", "O"]
+    assert {"name": "rows", "type": "int", "default": 3, "help": "board rows", "minimum": 1, "maximum": 20} in tictactoe["options"]
+    assert data["searchers"]["iterative"]["has_budget"] is True
+    assert data["searchers"]["minimax"]["has_budget"] is False
+    assert data["limits"]["max_nodes"] == SMALL.max_nodes
+
+
+def test_new_game_draws_an_empty_board_where_every_cell_is_a_move(client: TestClient) -> None:
+    state = post(client, "/api/new", game="tictactoe", options={"rows": 3, "cols": 4, "k": 3})
+    assert state["position"] == "..../..../...."
+    assert state["status"] == "X to move"
+    board = state["board"]
+    assert (board["rows"], board["cols"]) == (3, 4)
+    assert [cell["move"] for cell in board["cells"]] == [str(index) for index in range(12)]
+    assert {cell["symbol"] for cell in board["cells"]} == {""}
+
+
+def test_play_returns_the_next_position_and_leaves_no_move_on_occupied_cells(client: TestClient) -> None:
+    state = post(client, "/api/play", game="tictactoe", position="X../.O./...", move="8")
+    assert state["position"] == "X../.O./..X"
+    assert state["to_move"] == "O"
+    cells = state["board"]["cells"]
+    assert [cells[index]["move"] for index in (0, 4, 8)] == [None, None, None]
+    assert cells[8]["symbol"] == "X"
+
+
+@pytest.mark.parametrize(
+    ("position", "status", "winner"),
+    [("XXX/OO./...", "X wins", "X"), ("XXO/OOX/XOX", "draw", None), ("X../.O./...", "X to move", None)],
+)
+def test_position_reports_whose_turn_it_is_and_how_the_game_ended(
+    client: TestClient, position: str, status: str, winner: str | None
+) -> None:
+    state = post(client, "/api/position", game="tictactoe", position=position)
+    assert (state["status"], state["winner"]) == (status, winner)
+    assert state["is_over"] is (status != "X to move")
+    if state["is_over"]:
+        assert state["legal_moves"] == []
+        assert all(cell["move"] is None for cell in state["board"]["cells"])
+
+
+def test_analyze_answers_the_same_fields_as_the_analyze_command(
+    client: TestClient, capsys: pytest.CaptureFixture[str]
+) -> None:
+    position = "X.O/.X./..."
+    assert main(["analyze", "tictactoe", "--position", position, "--json"]) == 0
+    expected = json.loads(capsys.readouterr().out)
+    answer = post(client, "/api/analyze", game="tictactoe", position=position)
+    for data in (expected, answer):
+        data["stats"].pop("seconds")
+    assert answer == expected
+    assert answer["best_moves"] == ["8"]
+
+
+def test_engine_move_plays_the_move_that_stops_the_threat(client: TestClient) -> None:
+    answer = post(client, "/api/move", game="tictactoe", position="X.O/.X./...", searcher="minimax")
+    assert answer["move"] == "8"
+    assert answer["state"]["position"] == "X.O/.X./..O"
+    assert answer["search"]["description"] == "draw"
+
+
+def test_searcher_options_reach_the_searcher(client: TestClient) -> None:
+    answer = post(
+        client, "/api/analyze", game="tictactoe", searcher="alphabeta", searcher_options={"depth": 1}
+    )
+    assert answer["stats"]["depth"] == 1
+    assert answer["is_exact"] is False
+
+
+# -------------------------------------------------------------------- budget
+def test_a_searcher_with_a_budget_of_its_own_answers_within_the_servers_node_budget() -> None:
+    limits = Limits(max_nodes=3_000, seconds=30.0)
+    with TestClient(create_app(limits=limits)) as small_client:
+        body = {"game": "tictactoe", "options": {"rows": 5, "cols": 5, "k": 4}, "searcher": "iterative"}
+        answer = post(small_client, "/api/analyze", **body)
+    assert answer["move"] in [str(cell) for cell in range(25)]
+    assert answer["stats"]["nodes"] <= limits.max_nodes + 1
+    assert answer["is_exact"] is False
+
+
+@pytest.mark.skipif("connect4" not in default_registry().games, reason="the connect4 plugin is not installed")
+def test_a_budget_limited_search_of_the_empty_connect_four_board_returns_a_legal_move() -> None:
+    limits = Limits(max_nodes=5_000, seconds=30.0)
+    with TestClient(create_app(limits=limits)) as small_client:
+        state = post(small_client, "/api/new", game="connect4")
+        answer = post(small_client, "/api/move", game="connect4", searcher="iterative")
+    assert answer["move"] in state["legal_moves"]
+    assert answer["search"]["stats"]["nodes"] <= limits.max_nodes + 1
+    assert answer["state"]["ply"] == 1
+
+
+def test_an_exhaustive_search_that_outgrows_the_budget_is_stopped_with_a_422(client: TestClient) -> None:
+    response = client.post("/api/analyze", json={"game": "tictactoe", "searcher": "minimax"})
+    assert response.status_code == 422
+    assert response.json()["type"] == "BudgetExceededError"
+    assert "after 20,000 nodes" in response.json()["error"]
+
+
+# -------------------------------------------------------------------- errors
+ERRORS = [
+    ("/api/new", {"game": "chess"}, 422, r"unknown game 'chess'; available games: .*tictactoe"),
+    ("/api/new", {}, 400, r"field 'game' is required"),
+    ("/api/new", {"game": 3}, 400, r"field 'game' must be a string: 3"),
+    ("/api/new", {"game": "tictactoe", "options": {"rows": 0}}, 422, r"option 'rows' must be >= 1: 0"),
+    ("/api/new", {"game": "tictactoe", "options": {"size": 3}}, 422, r"unknown option 'size'"),
+    ("/api/new", {"game": "tictactoe", "options": {"rows": [3]}}, 400, r"options value 'rows' must be a string"),
+    ("/api/new", {"game": "tictactoe", "options": "rows=3"}, 400, r"field 'options' must be an object"),
+    ("/api/position", {"game": "tictactoe", "position": "XXX/XXX/..."}, 422, r"has 6 X and 0 O"),
+    ("/api/position", {"game": "tictactoe", "position": "X" * 300}, 400, r"'position' has 300 characters; at most 200"),
+    ("/api/play", {"game": "tictactoe", "position": "X../.../...", "move": "0"}, 422, r"illegal move '0'"),
+    ("/api/play", {"game": "tictactoe", "move": "centre"}, 422, r"move 'centre' is not a cell index"),
+    ("/api/play", {"game": "tictactoe"}, 400, r"field 'move' is required"),
+    ("/api/play", {"game": "tictactoe", "position": "XXX/OO./...", "move": "8"}, 422, r"the game is over"),
+    ("/api/move", {"game": "tictactoe", "position": "XXX/OO./..."}, 422, r"the game is over .*no move to make"),
+    ("/api/analyze", {"game": "tictactoe", "searcher": "oracle"}, 422, r"unknown searcher 'oracle'"),
+    ("/api/analyze", {"game": "tictactoe", "searcher_options": {"depth": 0}}, 422, r"'depth' must be >= 1"),
+    ("/api/analyze", {"game": "tictactoe", "searcher": "iterative", "searcher_options": {"max_nodes": 10**9}},
+     422, r"option 'max_nodes' asks for 1000000000; this server allows at most 20000"),
+    ("/api/analyze", {"game": "tictactoe", "searcher": "iterative", "searcher_options": {"seconds": 60}},
+     422, r"option 'seconds' asks for 60; this server allows at most 5.0"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("path", "body", "status", "message"), ERRORS)
+def test_a_bad_request_gets_a_json_error_naming_the_problem(
+    client: TestClient, path: str, body: dict[str, Any], status: int, message: str
+) -> None:
+    response = client.post(path, json=body)
+    assert response.status_code == status
+    assert response.headers["content-type"] == "application/json"
+    assert "error" in response.json()
+    assert re.search(message, response.json()["error"]), response.json()
+
+
+@pytest.mark.parametrize(
+    ("content", "status", "message"),
+    [
+        (b"{", 400, r"the request body is not valid JSON"),
+        (b"[1, 2]", 400, r"the request body must be a JSON object, not list"),
+        (b"\xff\xfe", 400, r"the request body is not valid JSON"),
+        (b" " * 3_000, 413, r"request body of 3,000 bytes is over this server's limit of 2,000"),
+    ],
+)
+def test_a_body_that_is_not_a_small_json_object_is_refused(
+    client: TestClient, content: bytes, status: int, message: str
+) -> None:
+    response = client.post("/api/analyze", content=content, headers={"content-type": "application/json"})
+    assert response.status_code == status
+    assert re.search(message, response.json()["error"]), response.json()
+
+
+def test_unknown_routes_and_methods_answer_json_errors(client: TestClient) -> None:
+    missing = client.get("/api/nothing")
+    assert (missing.status_code, missing.json()["error"]) == (404, "not found")
+    wrong_method = client.get("/api/analyze")
+    assert (wrong_method.status_code, wrong_method.json()["error"]) == (405, "method not allowed")
+
+
+def test_the_page_and_its_static_files_are_served(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200
+    assert 'role="status"' in page.text and "/static/board.js" in page.text
+    assert client.get("/static/board.js").status_code == 200
+    assert client.get("/static/board.css").status_code == 200
+
+
+# ------------------------------------------------------- concurrency, threads
+def gated_registry(started: threading.Event, release: threading.Event) -> Any:
+    """Return a registry with tic-tac-toe and a 'gate' searcher that waits for ``release``."""
+
+    @attrs.frozen(kw_only=True)
+    class Gate(Searcher):
+        """Waits until the test opens the gate, then plays the first legal move."""
+
+        name: ClassVar[str] = "gate"
+
+        def _root(self, game: Game[Any], counters: Counters, move_values: bool, tracer: Tracer | None) -> RootAnswer:
+            started.set()
+            release.wait(timeout=60)
+            return RootAnswer(0, (game.legal_moves()[0],), None, False, 1, depth_limit=1)
+
+    class GatePlugin:
+        @hookimpl
+        def gamesearch_register_searchers(self, registry: Any) -> None:
+            registry.add_searcher(Gate)
+
+    return build_registry(make_plugin_manager(plugins=[GatePlugin()]))
+
+
+def fetch(url: str, body: dict[str, Any] | None = None) -> tuple[int, Any]:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, headers={"content-type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, json.load(response)
+    except urllib.error.HTTPError as error:
+        return error.code, json.load(error)
+
+
+def test_a_long_search_runs_off_the_event_loop_and_other_requests_are_answered_meanwhile() -> None:
+    started, release = threading.Event(), threading.Event()
+    app = create_app(gated_registry(started, release), Limits(workers=1))
+    with BackgroundServer(app) as url, ThreadPoolExecutor(max_workers=1) as pool:
+        long_search = pool.submit(fetch, f"{url}/api/move", {"game": "tictactoe", "searcher": "gate"})
+        assert started.wait(timeout=30)
+        # The gated search holds its worker until release: these answers prove the loop is free.
+        assert fetch(f"{url}/api/health")[1]["searches_in_flight"] == 1
+        assert fetch(f"{url}/api/new", {"game": "tictactoe"})[0] == 200
+        assert not long_search.done()
+        release.set()
+        status, answer = long_search.result(timeout=60)
+    assert (status, answer["move"]) == (200, "0")
+
+
+def test_searches_beyond_the_workers_and_the_queue_get_a_503() -> None:
+    started, release = threading.Event(), threading.Event()
+    app = create_app(gated_registry(started, release), Limits(workers=1, queue=1))
+    body = {"game": "tictactoe", "searcher": "gate"}
+    with BackgroundServer(app) as url, ThreadPoolExecutor(max_workers=2) as pool:
+        try:
+            waiting = [pool.submit(fetch, f"{url}/api/move", body) for _ in range(2)]
+            assert started.wait(timeout=30)
+            while fetch(f"{url}/api/health")[1]["searches_in_flight"] < 2:
+                threading.Event().wait(0.01)
+            status, error = fetch(f"{url}/api/move", body)
+        finally:
+            release.set()
+        assert [future.result(timeout=60)[0] for future in waiting] == [200, 200]
+    assert status == 503
+    assert error["error"] == "2 searches are running or waiting, this server's limit; try again shortly"
+
+
+def test_concurrent_requests_each_get_the_answer_for_their_own_position() -> None:
+    positions = ["X../.../...", ".X./.../...", "X.O/.X./...", "XO./.X./..O", "X../.O./..X", "XOX/.O./..."]
+    registry = default_registry()
+    searcher = registry.new_searcher("alphabeta")
+    expected = {text: searcher.search(registry.new_game("tictactoe", text), move_values=True) for text in positions}
+    with BackgroundServer(create_app(limits=Limits(workers=4))) as url, ThreadPoolExecutor(max_workers=8) as pool:
+        bodies = [{"game": "tictactoe", "position": text} for text in positions * 5]
+        answers = list(pool.map(lambda body: fetch(f"{url}/api/analyze", body), bodies))
+    for body, (status, answer) in zip(bodies, answers):
+        result = expected[body["position"]]
+        assert status == 200
+        assert answer["position"] == body["position"]
+        assert (answer["value"], answer["best_moves"]) == (result.value, [str(move) for move in result.best_moves])
+        assert [entry["value"] for entry in answer["moves"]] == [value for _, value in result.move_values]

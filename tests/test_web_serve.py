@@ -1,0 +1,85 @@
+"""The ``gamesearch serve`` command: help, errors, and a real server process."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from gamesearch.cli import main
+from gamesearch.web.server import bind, is_loopback, url_of
+
+GAMESEARCH = Path(sys.executable).with_name("gamesearch")
+
+
+def test_serve_help_explains_the_budget_and_gives_an_example(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["serve", "--help"])
+    assert exit_info.value.code == 0
+    help_text = capsys.readouterr().out
+    assert "--max-nodes" in help_text and "--max-seconds" in help_text
+    assert "gamesearch serve --open" in help_text
+
+
+def test_serve_on_a_port_in_use_is_one_line_and_exit_status_2(capsys: pytest.CaptureFixture[str]) -> None:
+    taken = bind("127.0.0.1", 0)
+    try:
+        port = taken.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 2
+    finally:
+        taken.close()
+    error = capsys.readouterr().err
+    assert error.startswith(f"gamesearch: error: cannot listen on 127.0.0.1:{port}: ")
+    assert error.count("\n") == 1
+
+
+def test_serve_without_the_web_extra_names_the_extra(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # makes `import uvicorn` fail
+    assert main(["serve"]) == 2
+    assert "pip install 'gamesearch[web]'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("host", "expected"), [("127.0.0.1", True), ("127.8.0.1", True), ("::1", True), ("localhost", True),
+                           ("0.0.0.0", False), ("192.168.1.4", False), ("example.org", False)]
+)  # fmt: skip
+def test_only_loopback_addresses_count_as_this_machine_only(host: str, expected: bool) -> None:
+    assert is_loopback(host) is expected
+
+
+def test_the_console_script_serves_the_api_until_interrupted() -> None:
+    process = subprocess.Popen(
+        [str(GAMESEARCH), "serve", "--port", "0", "--max-nodes", "5000"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        assert process.stdout is not None
+        first_line = process.stdout.readline()
+        assert first_line.startswith("gamesearch board on http://127.0.0.1:"), first_line
+        url = first_line.split()[3]
+        with urllib.request.urlopen(f"{url}/api/health", timeout=30) as response:
+            health = json.load(response)
+        assert health["limits"]["max_nodes"] == 5000
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=30)
+    assert process.returncode == 0
+
+
+def test_url_of_a_bound_socket_names_its_port() -> None:
+    sock = bind("127.0.0.1", 0)
+    try:
+        assert url_of(sock) == f"http://127.0.0.1:{sock.getsockname()[1]}"
+    finally:
+        sock.close()
