@@ -117,6 +117,31 @@ def test_searcher_options_reach_the_searcher(client: TestClient) -> None:
     assert answer["is_exact"] is False
 
 
+# ---------------------------------------------------------------------- tree
+def count_nodes(node: dict[str, Any]) -> int:
+    return 1 + sum(count_nodes(child) for child in node["children"])
+
+
+@pytest.mark.parametrize(("searcher", "nodes", "pruned"), [("minimax", 14, 0), ("alphabeta", 10, 2)])
+def test_tree_of_a_three_empty_square_position_has_14_nodes_and_alpha_beta_visits_10(
+    client: TestClient, searcher: str, nodes: int, pruned: int
+) -> None:
+    tree = post(client, "/api/tree", game="tictactoe", position=".../OOX/XXO", searcher=searcher)
+    assert (tree["nodes"], tree["pruned"], tree["value"]) == (nodes, pruned, 0)
+    assert count_nodes(tree["root"]) == nodes
+    root = tree["root"]
+    assert (root["move"], root["position"], root["alpha"], root["beta"]) == (None, ".../OOX/XXO", None, None)
+    assert sorted(child["move"] for child in root["children"]) == ["0", "1", "2"]
+    direct = default_registry().new_searcher(searcher).search(default_registry().new_game("tictactoe", ".../OOX/XXO"))
+    assert direct.stats.nodes == nodes
+
+
+def test_a_tree_larger_than_the_server_draws_is_refused(client: TestClient) -> None:
+    response = client.post("/api/tree", json={"game": "tictactoe", "searcher": "minimax"})
+    assert response.status_code == 422
+    assert response.json()["error"].startswith("the search tree has more than 2,000 nodes")
+
+
 # -------------------------------------------------------------------- budget
 def test_a_searcher_with_a_budget_of_its_own_answers_within_the_servers_node_budget() -> None:
     limits = Limits(max_nodes=3_000, seconds=30.0)
@@ -128,7 +153,6 @@ def test_a_searcher_with_a_budget_of_its_own_answers_within_the_servers_node_bud
     assert answer["is_exact"] is False
 
 
-@pytest.mark.skipif("connect4" not in default_registry().games, reason="the connect4 plugin is not installed")
 def test_a_budget_limited_search_of_the_empty_connect_four_board_returns_a_legal_move() -> None:
     limits = Limits(max_nodes=5_000, seconds=30.0)
     with TestClient(create_app(limits=limits)) as small_client:
@@ -143,7 +167,10 @@ def test_an_exhaustive_search_that_outgrows_the_budget_is_stopped_with_a_422(cli
     response = client.post("/api/analyze", json={"game": "tictactoe", "searcher": "minimax"})
     assert response.status_code == 422
     assert response.json()["type"] == "BudgetExceededError"
-    assert "after 20,000 nodes" in response.json()["error"]
+    assert response.json()["error"] == (
+        "search stopped: node limit of 20,000 exceeded (this server's budget); "
+        "set a depth or use the 'iterative' searcher"
+    )
 
 
 # -------------------------------------------------------------------- errors

@@ -156,6 +156,7 @@ def create_app(registry: Registry | None = None, limits: Limits | None = None) -
         Route("/api/play", position_route(service.play), methods=["POST"]),
         Route("/api/analyze", search_route(service.analyze), methods=["POST"]),
         Route("/api/move", search_route(service.engine_move), methods=["POST"]),
+        Route("/api/tree", search_route(service.search_tree), methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(

@@ -14,7 +14,7 @@ budget as its ceiling and always answers; any other searcher is watched by a
 from __future__ import annotations
 
 import time
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 import attrs
@@ -30,6 +30,7 @@ from gamesearch.errors import (
 from gamesearch.game import Game, Outcome, describe_outcome, resolve_options
 from gamesearch.plugins import Registry
 from gamesearch.search.base import Searcher, SearchResult, Tracer
+from gamesearch.trace import NodeLimit, TraceNode, TreeTracer
 
 #: the searcher options through which a searcher takes a budget of its own
 NATIVE_BUDGET = frozenset({"max_nodes", "seconds"})
@@ -66,37 +67,22 @@ class Limits:
         return attrs.asdict(self)
 
 
-class NodeBudget:
-    """A tracer that stops the search it watches once ``max_nodes`` or ``seconds`` are spent.
+class NodeBudget(NodeLimit):
+    """A :class:`NodeLimit` that also stops the search once ``seconds`` have passed.
 
-    It counts the positions a searcher reports entering; the clock starts when it is made.
+    The clock starts when it is made and is read every :data:`CLOCK_INTERVAL` nodes.
     """
 
     def __init__(self, max_nodes: int, seconds: float) -> None:
-        self.max_nodes = max_nodes
+        super().__init__(max_nodes)
         self.seconds = seconds
         self.deadline = time.perf_counter() + seconds
-        self.nodes = 0
 
     def enter(self, move: Hashable | None, depth: int, alpha: int, beta: int) -> None:
-        """Count a node; raise :class:`BudgetExceededError` when the budget is spent."""
-        self.nodes += 1
-        if self.nodes > self.max_nodes:
-            raise BudgetExceededError(
-                f"search stopped after {self.max_nodes:,} nodes, this server's budget; "
-                "set a depth or use the 'iterative' searcher"
-            )
+        """Count a position; raise :class:`BudgetExceededError` when the budget is spent."""
+        super().enter(move, depth, alpha, beta)
         if self.nodes % CLOCK_INTERVAL == 0 and time.perf_counter() > self.deadline:
-            raise BudgetExceededError(
-                f"search stopped after {self.seconds:g} s, this server's budget; "
-                "set a depth or use the 'iterative' searcher"
-            )
-
-    def leave(self, value: int) -> None:
-        """Nothing to do when a node is left."""
-
-    def prune(self, moves: Sequence[Hashable]) -> None:
-        """Nothing to do for pruned moves."""
+            raise BudgetExceededError(f"time limit of {self.seconds:g} s exceeded")
 
 
 @attrs.frozen
@@ -113,7 +99,13 @@ class SearchRequest:
         :raises BudgetExceededError: when a watched searcher runs out of budget.
         """
         tracer: Tracer | None = NodeBudget(limits.max_nodes, limits.seconds) if self.watched else None
-        return self.searcher.search(self.game, move_values=move_values, tracer=tracer)
+        try:
+            return self.searcher.search(self.game, move_values=move_values, tracer=tracer)
+        except BudgetExceededError as error:
+            raise BudgetExceededError(
+                f"search stopped: {error} (this server's budget); "
+                "set a depth or use the 'iterative' searcher"
+            ) from None
 
 
 # --------------------------------------------------------------------- reading
@@ -287,3 +279,34 @@ def engine_move(search: SearchRequest, limits: Limits) -> dict[str, Any]:
     summary = analysis(game, result)
     game.push(result.move)
     return {"move": summary["move"], "search": summary, "state": describe_state(game)}
+
+
+def search_tree(search: SearchRequest, limits: Limits) -> dict[str, Any]:
+    """Return the tree the searcher walked from the request's position (blocking).
+
+    ``nodes`` counts every position entered, ``pruned`` the moves cut off unsearched;
+    ``root`` is the tree (:meth:`TraceNode.as_dict`); for iterative deepening, the
+    deepest iteration that finished.
+
+    :raises BudgetExceededError: when the tree has more than ``limits.tree_nodes`` nodes.
+    """
+    game = search.game
+    tracer = TreeTracer(game, stop_after=limits.tree_nodes)
+    try:
+        result = search.searcher.search(game, tracer=tracer)
+    except BudgetExceededError:
+        raise BudgetExceededError(
+            f"the search tree has more than {limits.tree_nodes:,} nodes, more than this server "
+            "draws; explore a position nearer the end or set a depth"
+        ) from None
+    finished = [root for root in tracer.roots if root.value is not None]
+    root: TraceNode = finished[-1]
+    return {
+        "searcher": search.searcher.name,
+        "position": game.to_text(),
+        "nodes": tracer.nodes,
+        "pruned": sum(len(node.pruned) for node in root.walk()),
+        "value": result.value,
+        "move": None if result.move is None else game.format_move(result.move),
+        "root": root.as_dict(game.format_move),
+    }

@@ -147,15 +147,23 @@ function buildBoard(board) {
   element.dataset.shape = `${board.rows}x${board.cols}`;
 }
 
+// Arrow keys move between cells: left and right in reading order (wrapping round the
+// board), up and down by columns; Home and End go to the first and last cell.
 function moveFocus(event, index) {
   const { rows, cols } = page.current.board;
-  const steps = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -cols, ArrowDown: cols };
-  if (!(event.key in steps)) return;
-  const target = index + steps[event.key];
-  const sameRow = Math.floor(target / cols) === Math.floor(index / cols);
-  if (target < 0 || target >= rows * cols || (Math.abs(steps[event.key]) === 1 && !sameRow)) return;
+  const count = rows * cols;
+  const targets = {
+    ArrowLeft: (index + count - 1) % count,
+    ArrowRight: (index + 1) % count,
+    ArrowUp: index - cols,
+    ArrowDown: index + cols,
+    Home: 0,
+    End: count - 1,
+  };
+  if (!(event.key in targets)) return;
+  const target = targets[event.key];
   event.preventDefault();
-  $("board").children[target].focus();
+  if (target >= 0 && target < count) $("board").children[target].focus();
 }
 
 function render() {
@@ -200,13 +208,15 @@ function statusText() {
 }
 
 // ------------------------------------------------------------------ playing
-async function newGame() {
+async function newGame(position) {
   showError(null);
   page.generation += 1;
   page.busy = false;
-  const game = $("game-select").value;
+  const request = { game: $("game-select").value, options: readInputs($("game-options")) };
   try {
-    page.current = await api("/api/new", { game, options: readInputs($("game-options")) });
+    page.current = position
+      ? await api("/api/position", { ...request, position })
+      : await api("/api/new", request);
   } catch (error) {
     showError(error);
     return;
@@ -312,61 +322,76 @@ function bound(value, infinity) {
 async function explore() {
   showError(null);
   const pruning = $("pruning").checked;
+  let tree;
   try {
-    page.tree = await api("/api/tree", searchRequest(pruning ? "alphabeta" : "minimax"));
+    tree = await api("/api/tree", searchRequest(pruning ? "alphabeta" : "minimax"));
   } catch (error) {
     clearTree();
-    $("tree-summary").textContent = "";
     showError(error);
     return;
   }
-  const tree = page.tree;
+  page.tree = tree;
+  tree.shown = numberNodes(tree.root, 0);
   $("tree-summary").textContent =
     `${pruning ? "Alpha-beta" : "Minimax"} visited ${tree.nodes} nodes` +
-    (pruning ? `, cut off ${tree.pruned} branches` : "") + `; value ${tree.root.value}.`;
-  page.step = tree.nodes;
+    (pruning ? ` and cut off ${tree.pruned} ${tree.pruned === 1 ? "branch" : "branches"}` : "") +
+    `; value ${tree.value}, best move ${tree.move}.`;
+  page.step = tree.shown;
   $("steps").hidden = false;
   drawTree();
+}
+
+// Number the nodes in the order the search entered them (depth first); return the count.
+function numberNodes(node, next) {
+  node.step = next;
+  let after = next + 1;
+  for (const child of node.children) after = numberNodes(child, after);
+  node.lastStep = after - 1;
+  return after;
 }
 
 function drawTree() {
   const list = document.createElement("ul");
   list.className = "tree";
-  list.append(treeItem(page.tree.root, null));
+  list.append(treeItem(page.tree.root));
   $("tree").replaceChildren(list);
-  $("step-count").textContent = `Node ${page.step} of ${page.tree.nodes}`;
+  $("step-count").textContent = `Node ${page.step} of ${page.tree.shown}`;
 }
 
-function treeItem(node, parentDone) {
+function valueText(node) {
+  if (node.value === null) return "?";
+  if (node.bound === "upper") return `≤ ${node.value}`;
+  if (node.bound === "lower") return `≥ ${node.value}`;
+  return String(node.value);
+}
+
+function treeItem(node) {
   const item = document.createElement("li");
   const label = document.createElement("span");
   label.className = "node";
-  if (node.pruned) {
-    label.classList.add("pruned");
-    label.textContent = `${node.move} pruned`;
-    item.hidden = !parentDone;
-    item.append(label);
-    return item;
-  }
-  const entered = node.step < page.step;
-  const done = node.last_step < page.step;
-  item.hidden = !entered;
+  const done = node.lastStep < page.step;
+  item.hidden = node.step >= page.step;
   if (node.step === page.step - 1) label.classList.add("current");
-  const move = node.move === null ? "root" : node.move;
-  const value = done ? node.value : "…";
-  label.textContent = `${move}: value ${value} (α ${bound(node.alpha, "−∞")}, β ${bound(node.beta, "+∞")})`;
+  const move = node.move === null ? "start" : `move ${node.move}`;
+  const value = done ? valueText(node) : "…";
+  label.textContent = `${move}: value ${value}  (α ${bound(node.alpha, "−∞")}, β ${bound(node.beta, "+∞")})`;
   item.append(label);
-  if (node.children.length > 0) {
-    const children = document.createElement("ul");
-    for (const child of node.children) children.append(treeItem(child, done));
-    item.append(children);
+  const children = document.createElement("ul");
+  for (const child of node.children) children.append(treeItem(child));
+  for (const pruned of node.pruned) {
+    const cut = document.createElement("li");
+    cut.className = "node pruned";
+    cut.textContent = `move ${pruned}: pruned`;
+    cut.hidden = !done;
+    children.append(cut);
   }
+  if (children.childElementCount > 0) item.append(children);
   return item;
 }
 
 function setStep(step) {
   if (page.tree === null) return;
-  page.step = Math.max(1, Math.min(page.tree.nodes, step));
+  page.step = Math.max(1, Math.min(page.tree.shown, step));
   drawTree();
 }
 
@@ -390,7 +415,13 @@ async function start() {
   $("limits-note").textContent =
     `This server stops every search after ${limits.max_nodes.toLocaleString("en")} nodes ` +
     `or ${limits.seconds} s, and draws trees of up to ${limits.tree_nodes.toLocaleString("en")} nodes.`;
+  // A link can name the game, its options and a position: /?game=tictactoe&position=X../.O./...
+  const params = new URLSearchParams(window.location.search);
+  if (params.get("game") in catalogue.games) $("game-select").value = params.get("game");
   fillGameOptions();
+  for (const input of $("game-options").querySelectorAll("input")) {
+    if (params.has(input.name)) input.value = params.get(input.name);
+  }
   fillSearcherOptions();
   $("game-select").addEventListener("change", () => {
     fillGameOptions();
@@ -401,7 +432,7 @@ async function start() {
     event.preventDefault();
     newGame();
   });
-  $("new-game").addEventListener("click", newGame);
+  $("new-game").addEventListener("click", () => newGame());
   $("undo").addEventListener("click", undo);
   $("hint").addEventListener("click", hint);
   $("engine-move").addEventListener("click", engineMove);
@@ -412,8 +443,8 @@ async function start() {
   $("step-first").addEventListener("click", () => setStep(1));
   $("step-back").addEventListener("click", () => setStep(page.step - 1));
   $("step-next").addEventListener("click", () => setStep(page.step + 1));
-  $("step-all").addEventListener("click", () => setStep(page.tree.nodes));
-  await newGame();
+  $("step-all").addEventListener("click", () => setStep(page.tree.shown));
+  await newGame(params.get("position"));
 }
 
 start();
