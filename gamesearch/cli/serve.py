@@ -50,6 +50,10 @@ def run(args: argparse.Namespace) -> int:
     print(f"gamesearch board on {url}  (Ctrl-C stops it)", flush=True)
     if not is_loopback(args.host):
         print(f"warning: {args.host} is reachable from other machines", file=sys.stderr)
-    serve(app, sock, on_started=(lambda: webbrowser.open(url)) if args.open else None)
+
+    def open_browser() -> None:
+        webbrowser.open(url)
+
+    serve(app, sock, on_started=open_browser if args.open else None)
     print("gamesearch board stopped", flush=True)
     return 0

@@ -128,14 +128,19 @@ def _scalars(body: Mapping[str, Any], name: str) -> dict[str, Any]:
     return dict(values)
 
 
-def _text(body: Mapping[str, Any], name: str, limits: Limits, *, required: bool) -> str | None:
-    value = _field(body, name, str, None)
-    if value is None and required:
-        raise InvalidRequestError(f"field {name!r} is required")
+def _text(body: Mapping[str, Any], name: str, limits: Limits) -> str | None:
+    value: str | None = _field(body, name, str, None)
     if value is not None and len(value) > limits.text_chars:
         raise InvalidRequestError(
             f"field {name!r} has {len(value):,} characters; at most {limits.text_chars:,} are allowed"
         )
+    return value
+
+
+def _required_text(body: Mapping[str, Any], name: str, limits: Limits) -> str:
+    value = _text(body, name, limits)
+    if value is None:
+        raise InvalidRequestError(f"field {name!r} is required")
     return value
 
 
@@ -155,9 +160,9 @@ def read_position(registry: Registry, body: Mapping[str, Any], limits: Limits) -
     :raises InvalidRequestError: for a missing or mistyped field.
     :raises GameSearchError: for an unknown game, a bad option or bad position text.
     """
-    name = _text(body, "game", limits, required=True)
+    name = _required_text(body, "game", limits)
     options = _scalars(body, "options")
-    position = _text(body, "position", limits, required=False)
+    position = _text(body, "position", limits)
     # Checked here too, so that a plugin that forgets to check gives the same clear error.
     resolve_options(registry.game_class(name).options, options)
     return registry.new_game(name, position, **options)
@@ -173,7 +178,7 @@ def read_search(registry: Registry, body: Mapping[str, Any], limits: Limits) -> 
     :raises GameSearchError: for anything else wrong with the position or searcher.
     """
     game = read_position(registry, body, limits)
-    name = _text(body, "searcher", limits, required=False) or DEFAULT_SEARCHER
+    name = _text(body, "searcher", limits) or DEFAULT_SEARCHER
     searcher = registry.new_searcher(name, **_scalars(body, "searcher_options"))
     fields = {field.name.lstrip("_") for field in type(searcher).option_fields()}
     if not NATIVE_BUDGET <= fields:
@@ -239,7 +244,7 @@ def play(registry: Registry, body: Mapping[str, Any], limits: Limits) -> dict[st
     :raises GameSearchError: for a bad move, an illegal one or one after the game ended.
     """
     game = read_position(registry, body, limits)
-    move = _text(body, "move", limits, required=True)
+    move = _required_text(body, "move", limits)
     game.play(move)
     return describe_state(game)
 
