@@ -236,7 +236,7 @@ class TicTacToe(Game[int]):
         self._history = []
 
     def copy(self) -> TicTacToe:
-        twin = object.__new__(TicTacToe)
+        twin = object.__new__(type(self))
         twin._use_geometry(self._geometry)
         twin._boards = self._boards.copy()
         twin._ply = self._ply

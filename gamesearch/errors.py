@@ -71,3 +71,7 @@ class ServerBusyError(GameSearchError, RuntimeError):
 
 class ServeError(GameSearchError, OSError):
     """The web server cannot listen on the address it was given."""
+
+
+class ConformanceError(GameSearchError, AssertionError):
+    """A game or searcher breaks the protocol; raised by the ``gamesearch.testing`` kit."""

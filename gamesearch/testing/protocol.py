@@ -1,0 +1,410 @@
+"""Protocol checks: does a game keep every promise of :class:`gamesearch.game.Game`?
+
+:func:`check_position` checks one position; :func:`check_game` walks the positions
+of a game (all of them when there are few, a depth-first slice plus random playouts
+otherwise) and checks each, and checks keys across positions: two different
+positions must not share a key, and one position reached by two move orders must
+not get two keys.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable, Iterable, Mapping
+from typing import Any
+
+import attrs
+
+from gamesearch.errors import (
+    ConformanceError,
+    IllegalMoveError,
+    InvalidMoveError,
+    NothingToUndoError,
+)
+from gamesearch.game import Game, Outcome, Player, Scoring
+from gamesearch.testing.positions import GameLike, start_position
+
+#: move text no game should accept
+NONSENSE_MOVE = "not a move!"
+#: how many moves of other positions are tried as illegal moves in each position
+ILLEGAL_TRIES = 3
+
+
+class _NotAMove:
+    """A value that is a move of no game: ``apply`` must refuse it."""
+
+    def __repr__(self) -> str:
+        return "<not a move>"
+
+
+NOT_A_MOVE = _NotAMove()
+
+
+@attrs.frozen
+class Snapshot:
+    """Everything observable about a position, to tell whether something changed it."""
+
+    text: str
+    key: Hashable
+    to_move: Player
+    ply: int
+    history: tuple[Hashable, ...]
+    legal_moves: tuple[Hashable, ...]
+    terminal_sign: int | None
+
+    @classmethod
+    def of(cls, game: Game[Any]) -> Snapshot:
+        """Return the snapshot of ``game`` now."""
+        return cls(
+            game.to_text(), game.key(), game.to_move(), game.ply, tuple(game.history),
+            tuple(game.legal_moves()), game.terminal_sign(),
+        )  # fmt: skip
+
+    def differences(self, other: Snapshot) -> list[str]:
+        """Return ``"field: mine -> other's"`` for each field that differs."""
+        return [
+            f"{field.name} {getattr(self, field.name)!r} became {getattr(other, field.name)!r}"
+            for field in attrs.fields(Snapshot)
+            if getattr(self, field.name) != getattr(other, field.name)
+        ]
+
+
+@attrs.frozen
+class GameReport:
+    """What :func:`check_game` checked."""
+
+    game: str  #: the game's registered name
+    positions: int  #: distinct positions checked
+    terminal: int  #: of which finished games
+    is_exhaustive: bool  #: true when every position reachable from the start was checked
+    longest: int  #: the highest ply seen
+
+
+def fail(game: Game[Any], text: str, problem: str) -> ConformanceError:
+    """Return the error for ``problem`` found in ``game`` at the position ``text``."""
+    return ConformanceError(f"{game.name} at {text!r}: {problem}")
+
+
+def require_unchanged(game: Game[Any], before: Snapshot, action: str) -> None:
+    """Raise unless ``game`` looks exactly as in ``before``.
+
+    :raises ConformanceError: naming ``action`` and every field that changed.
+    """
+    after = Snapshot.of(game)
+    changes = before.differences(after)
+    if changes:
+        raise fail(game, before.text, f"{action} changed the position: " + "; ".join(changes))
+
+
+def check_position(game: Game[Any], *, other_moves: Iterable[Hashable] = ()) -> None:
+    """Check every promise of the protocol on the position ``game``; leave it as it was.
+
+    ``other_moves`` are moves seen in other positions: those not legal here are
+    tried and must be refused.
+
+    :raises ConformanceError: naming the position and the broken promise.
+    """
+    before = Snapshot.of(game)
+    _check_state(game, before)
+    _check_moves(game, before)
+    _check_text(game, before)
+    for move in before.legal_moves:
+        _check_apply_and_undo(game, before, move)
+    _check_illegal_moves(game, before, other_moves)
+    _check_copy(game, before)
+    _check_board_view(game, before)
+    require_unchanged(game, before, "checking it")
+
+
+def _check_state(game: Game[Any], before: Snapshot) -> None:
+    text, sign = before.text, before.terminal_sign
+    if not isinstance(before.to_move, Player):
+        raise fail(game, text, f"to_move() returned {before.to_move!r}, not a Player")
+    if not 0 <= before.ply <= game.max_plies:
+        raise fail(game, text, f"ply {before.ply} is outside 0..max_plies ({game.max_plies})")
+    if sign not in (None, -1, 0, 1):
+        raise fail(game, text, f"terminal_sign() returned {sign!r}; expected None, 1, -1 or 0")
+    outcome = game.outcome()
+    if outcome != (None if sign is None else Outcome(sign)) or game.is_over() != (sign is not None):
+        raise fail(game, text, f"outcome() {outcome!r} disagrees with terminal_sign() {sign!r}")
+    if sign is None:
+        _check_unfinished(game, before)
+    else:
+        _check_finished(game, before, sign)
+
+
+def _check_unfinished(game: Game[Any], before: Snapshot) -> None:
+    text = before.text
+    if not before.legal_moves:
+        raise fail(game, text, "the game is not over but legal_moves() is empty")
+    value = game.evaluate()
+    bound = game.eval_bound
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise fail(game, text, f"evaluate() returned {value!r}, not an int")
+    if not -bound < value < bound:
+        raise fail(
+            game, text,
+            f"evaluate() returned {value}, outside the open interval ({-bound}, {bound}) that "
+            "keeps heuristic values apart from won and lost games (eval_bound)",
+        )  # fmt: skip
+    try:
+        score = game.score()
+    except ValueError:
+        return
+    raise fail(game, text, f"score() returned {score!r} although the game is not over")
+
+
+def _check_finished(game: Game[Any], before: Snapshot, sign: int) -> None:
+    text = before.text
+    if before.legal_moves:
+        raise fail(game, text, f"the game is over but legal_moves() returned {before.legal_moves!r}")
+    for scoring in Scoring:
+        score = game.score(scoring)
+        if sign == 0:
+            is_valid = score == 0
+        else:
+            is_valid = score * sign > 0 and game.eval_bound <= abs(score) <= game.win_score
+        if not is_valid:
+            raise fail(
+                game, text,
+                f"score({scoring.value}) returned {score!r} for terminal_sign() {sign}; a win "
+                f"must lie in [eval_bound, win_score] = [{game.eval_bound}, {game.win_score}] "
+                "with the winner's sign, a draw 0",
+            )  # fmt: skip
+
+
+def _check_moves(game: Game[Any], before: Snapshot) -> None:
+    text, moves = before.text, before.legal_moves
+    if len(set(moves)) != len(moves):
+        repeated = sorted({game.format_move(move) for move in moves if moves.count(move) > 1})
+        raise fail(game, text, f"legal_moves() lists {', '.join(repeated)} more than once")
+    ordered = tuple(game.ordered_moves())
+    if len(ordered) != len(moves) or set(ordered) != set(moves):
+        raise fail(game, text, f"ordered_moves() {ordered!r} is not a reordering of legal_moves() {moves!r}")
+    written: dict[str, Hashable] = {}
+    for move in moves:
+        move_text = game.format_move(move)
+        if not isinstance(move_text, str) or not move_text.strip():
+            raise fail(game, text, f"format_move({move!r}) returned {move_text!r}, not move text")
+        if move_text in written:
+            raise fail(game, text, f"moves {written[move_text]!r} and {move!r} are both written {move_text!r}")
+        written[move_text] = move
+        parsed = game.parse_move(move_text)
+        if parsed != move:
+            raise fail(game, text, f"parse_move({move_text!r}) returned {parsed!r}, not the move {move!r}")
+    try:
+        parsed = game.parse_move(NONSENSE_MOVE)
+    except InvalidMoveError:
+        return
+    except Exception as error:
+        raise fail(
+            game, text,
+            f"parse_move({NONSENSE_MOVE!r}) raised {type(error).__name__}, not InvalidMoveError",
+        ) from error  # fmt: skip
+    raise fail(game, text, f"parse_move({NONSENSE_MOVE!r}) accepted the nonsense as {parsed!r}")
+
+
+def _check_text(game: Game[Any], before: Snapshot) -> None:
+    text = before.text
+    if not isinstance(text, str) or not text:
+        raise fail(game, repr(text), "to_text() must return non-empty text")
+    twin = type(game).from_text(text, **game.settings)
+    changes = [
+        change
+        for change in before.differences(Snapshot.of(twin))
+        if not change.startswith("history ")  # text carries no history
+    ]
+    if changes:
+        raise fail(game, text, "from_text(to_text()) gives another position: " + "; ".join(changes))
+    if twin.settings != game.settings:
+        raise fail(game, text, f"from_text(to_text()) has settings {twin.settings!r}, not {game.settings!r}")
+
+
+def _check_copy(game: Game[Any], before: Snapshot) -> None:
+    text = before.text
+    twin = game.copy()
+    if type(twin) is not type(game):
+        raise fail(game, text, f"copy() returned a {type(twin).__name__}, not a {type(game).__name__}")
+    changes = before.differences(Snapshot.of(twin))
+    if changes:
+        raise fail(game, text, "copy() differs from the original: " + "; ".join(changes))
+    if before.legal_moves:
+        move = before.legal_moves[0]
+        written = game.format_move(move)
+        twin.push(move)
+        require_unchanged(game, before, f"push({written}) on its copy()")
+        twin.undo()
+        game.push(move)
+        try:
+            require_unchanged(twin, before, f"push({written}) on the original, seen from its copy(),")
+        finally:
+            game.undo()
+    elif before.history:
+        twin.undo()
+        require_unchanged(game, before, "undo() on its copy()")
+
+
+def _check_board_view(game: Game[Any], before: Snapshot) -> None:
+    view = game.board_view()
+    if view is None:
+        return
+    text = before.text
+    cells = view.rows * view.cols
+    if len(view.symbols) != cells or len(view.moves) != cells:
+        raise fail(
+            game, text,
+            f"board_view() is {view.rows}x{view.cols} but has {len(view.symbols)} symbols "
+            f"and {len(view.moves)} moves",
+        )  # fmt: skip
+    for index, move_text in enumerate(view.moves):
+        if move_text is not None and game.parse_move(move_text) not in before.legal_moves:
+            raise fail(game, text, f"board_view() cell {index} plays {move_text!r}, which is not legal")
+
+
+def _check_apply_and_undo(game: Game[Any], before: Snapshot, move: Hashable) -> None:
+    text = before.text
+    written = game.format_move(move)
+    game.apply(move)
+    after = Snapshot.of(game)
+    if after.ply != before.ply + 1 or after.history != before.history + (move,):
+        game.undo()
+        raise fail(
+            game, text,
+            f"apply({written}) gave ply {after.ply} and history {after.history!r}; expected "
+            f"ply {before.ply + 1} and the move added to the history",
+        )  # fmt: skip
+    if after.key == before.key:
+        game.undo()
+        raise fail(game, text, f"apply({written}) left the key unchanged ({after.key!r})")
+    returned = game.undo()
+    if returned != move:
+        raise fail(game, text, f"undo() after apply({written}) returned {returned!r}, not {move!r}")
+    require_unchanged(game, before, f"apply({written}) then undo()")
+    game.push(move)
+    pushed = Snapshot.of(game)
+    game.undo()
+    if pushed != after:
+        raise fail(game, text, f"push({written}) and apply({written}) give different positions: "
+                   + "; ".join(after.differences(pushed)))  # fmt: skip
+    require_unchanged(game, before, f"push({written}) then undo()")
+
+
+def _check_illegal_moves(game: Game[Any], before: Snapshot, other_moves: Iterable[Hashable]) -> None:
+    legal = set(before.legal_moves)
+    candidates = [move for move in other_moves if move not in legal][:ILLEGAL_TRIES]
+    for move in [*candidates, NOT_A_MOVE]:
+        try:
+            game.apply(move)
+        except IllegalMoveError:
+            require_unchanged(game, before, f"the refused illegal move {move!r}")
+            continue
+        except Exception as error:
+            require_unchanged(game, before, f"the refused illegal move {move!r}")
+            raise fail(
+                game, before.text,
+                f"apply({move!r}) of an illegal move raised {type(error).__name__}, not IllegalMoveError",
+            ) from error  # fmt: skip
+        game.undo()
+        raise fail(game, before.text, f"apply({move!r}) accepted a move that is not in legal_moves()")
+
+
+def check_game(
+    game: GameLike,
+    *,
+    options: Mapping[str, Any] | None = None,
+    max_positions: int = 6000,
+    playouts: int = 20,
+    seed: int = 0,
+) -> GameReport:
+    """Check the protocol on the positions of ``game`` (a class, a registered name or a position).
+
+    Positions are visited depth first from the start (``game.new(**options)`` or
+    the position given) until ``max_positions`` distinct ones are checked; then
+    ``playouts`` random games from the start are checked move by move. Across all
+    positions, equal keys must mean equal positions and equal positions equal keys.
+
+    :returns: what was checked.
+    :raises ConformanceError: naming the first broken promise.
+    """
+    start = start_position(game, options)
+    walker = _Walker(start)
+    if not start.history:
+        try:
+            start.copy().undo()
+        except NothingToUndoError:
+            pass
+        except Exception as error:
+            raise fail(
+                start, start.to_text(),
+                f"undo() with no move history raised {type(error).__name__}, not NothingToUndoError",
+            ) from error  # fmt: skip
+        else:
+            raise fail(start, start.to_text(), "undo() with no move history did not raise NothingToUndoError")
+    is_exhaustive = walker.walk_depth_first(start, max_positions)
+    chooser = random.Random(seed)
+    for _ in range(playouts):
+        walker.walk_random_game(start.copy(), chooser)
+    return GameReport(
+        game=start.name,
+        positions=len(walker.texts_by_key),
+        terminal=walker.terminal,
+        is_exhaustive=is_exhaustive,
+        longest=walker.longest,
+    )
+
+
+class _Walker:
+    """Visits positions once each, checks them and cross-checks their keys."""
+
+    def __init__(self, start: Game[Any]) -> None:
+        self.start = start
+        self.texts_by_key: dict[Hashable, str] = {}
+        self.keys_by_text: dict[str, Hashable] = {}
+        self.moves_seen: dict[Hashable, None] = {}  # insertion-ordered set
+        self.terminal = 0
+        self.longest = start.ply
+
+    def visit(self, game: Game[Any]) -> bool:
+        """Check ``game`` unless seen before; return whether it was new."""
+        key, text = game.key(), game.to_text()
+        known_text = self.texts_by_key.get(key)
+        if known_text is not None and known_text != text:
+            raise fail(game, text, f"it shares the key {key!r} with the different position {known_text!r}")
+        known_key = self.keys_by_text.get(text, key)
+        if known_key != key:
+            raise fail(
+                game, text,
+                f"the same position has two keys, {known_key!r} and {key!r}, by two move orders",
+            )  # fmt: skip
+        if known_text is not None:
+            return False
+        self.texts_by_key[key] = text
+        self.keys_by_text[text] = key
+        check_position(game, other_moves=reversed(self.moves_seen))
+        moves = game.legal_moves()
+        self.moves_seen.update(dict.fromkeys(moves))
+        self.terminal += not moves
+        self.longest = max(self.longest, game.ply)
+        return True
+
+    def walk_depth_first(self, game: Game[Any], max_positions: int) -> bool:
+        """Visit positions below ``game`` until ``max_positions``; return whether all were."""
+        if not self.visit(game):
+            return True
+        complete = True
+        for move in game.legal_moves():
+            if len(self.texts_by_key) >= max_positions:
+                return False
+            game.push(move)
+            try:
+                complete = self.walk_depth_first(game, max_positions) and complete
+            finally:
+                game.undo()
+        return complete
+
+    def walk_random_game(self, game: Game[Any], chooser: random.Random) -> None:
+        """Visit every position of one random game from ``game``."""
+        self.visit(game)
+        while moves := game.legal_moves():
+            game.apply(chooser.choice(list(moves)))
+            self.visit(game)

@@ -1,0 +1,214 @@
+"""The searcher check: any searcher must agree with the reference :class:`Minimax`.
+
+Agreement means, in every position checked: the same value, the same *set* of best
+moves, a chosen move from that set, a principal variation that is a legal line,
+the same value for every root move when asked (``search(game, move_values=True)``),
+and the position left exactly as it was. A depth-limited searcher is compared with
+minimax limited to the same depth.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Sequence
+from typing import Any
+
+import attrs
+
+from gamesearch.errors import ConformanceError, IllegalMoveError, InvalidOptionError
+from gamesearch.game import Game, Scoring
+from gamesearch.search.base import SearchResult, Searcher
+from gamesearch.search.minimax import Minimax
+from gamesearch.search.table import table_identity
+from gamesearch.testing.protocol import Snapshot, require_unchanged
+
+#: the options by which a searcher stops at a depth, in the order they are looked for
+DEPTH_OPTIONS = ("depth", "max_depth")
+
+
+def horizon(searcher: Searcher) -> int | None:
+    """Return the depth limit ``searcher`` was configured with (``None``: to the end)."""
+    for name in DEPTH_OPTIONS:
+        depth = getattr(searcher, name, None)
+        if depth is not None:
+            return int(depth)
+    return None
+
+
+def with_depth(searcher_class: type[Searcher], depth: int | None, **options: Any) -> Searcher:
+    """Return ``searcher_class(**options)`` limited to ``depth`` plies (``None``: unlimited).
+
+    :raises InvalidOptionError: when the class has no depth option.
+    """
+    fields = {field.name for field in searcher_class.option_fields()}
+    for name in DEPTH_OPTIONS:
+        if name in fields:
+            return searcher_class(**{name: depth}, **options)
+    raise InvalidOptionError(
+        f"searcher {searcher_class.name!r} has no depth option; expected one of {', '.join(DEPTH_OPTIONS)}"
+    )
+
+
+class Reference:
+    """Minimax's answers, searched once per position and kept.
+
+    Share one reference between the searchers you check on the same positions:
+    minimax is the slow part. Positions are told apart by game, settings and key,
+    so check the game with :func:`check_game` first.
+    """
+
+    def __init__(self, *, scoring: Scoring = Scoring.DISTANCE, depth: int | None = None) -> None:
+        self.minimax = Minimax(scoring=scoring, depth=depth)
+        self._answers: dict[tuple[Any, ...], SearchResult] = {}
+
+    @classmethod
+    def like(cls, searcher: Searcher) -> Reference:
+        """Return the reference for ``searcher``: minimax with its scoring and depth limit."""
+        return cls(scoring=searcher.scoring, depth=horizon(searcher))
+
+    def matches(self, searcher: Searcher) -> bool:
+        """Return whether this reference searches like ``searcher`` (same scoring and depth)."""
+        return self.minimax.scoring is searcher.scoring and self.minimax.depth == horizon(searcher)
+
+    def answer(self, game: Game[Any]) -> SearchResult:
+        """Return minimax's result for ``game``, with every root move's value."""
+        identity = (table_identity(game), game.key())
+        if identity not in self._answers:
+            self._answers[identity] = self.minimax.search(game, move_values=True)
+        return self._answers[identity]
+
+
+@attrs.frozen
+class SearcherReport:
+    """What :func:`check_searcher` checked, and the work done."""
+
+    searcher: str
+    positions: int  #: positions checked
+    nodes: int  #: nodes the searcher visited (first search of each position)
+    reference_nodes: int  #: nodes minimax visited in the same positions
+
+
+def _moves(game: Game[Any], moves: Iterable[Hashable]) -> str:
+    return "[" + ", ".join(game.format_move(move) for move in moves) + "]"
+
+
+def check_search(
+    searcher: Searcher,
+    game: Game[Any],
+    reference: Reference | None = None,
+    *,
+    exact_best_moves: bool = True,
+    move_values: bool = True,
+) -> SearchResult:
+    """Check one search of ``game`` by ``searcher`` against minimax; return its result.
+
+    With ``exact_best_moves`` false the searcher may report only some of the best
+    moves (alpha-beta with ``all_best=False`` knows one). With ``move_values`` the
+    position is searched a second time with ``move_values=True`` and every root
+    move's value is compared too.
+
+    :raises ConformanceError: listing every disagreement, with the position.
+    """
+    reference = reference if reference is not None else Reference.like(searcher)
+    if not reference.matches(searcher):
+        raise ConformanceError(
+            f"the reference searches with {reference.minimax!r}, unlike {searcher!r}: "
+            "compare searchers with the same scoring and depth limit"
+        )
+    name = getattr(searcher, "name", type(searcher).__name__)
+    before = Snapshot.of(game)
+    result = searcher.search(game)
+    require_unchanged(game, before, f"searcher {name!r}")
+    expected = reference.answer(game)
+    problems = _disagreements(game, result, expected, exact_best_moves)
+    if move_values and not expected.is_game_over:
+        problems += _move_value_disagreements(game, searcher.search(game, move_values=True), expected)
+        require_unchanged(game, before, f"searcher {name!r} with move_values=True")
+    if problems:
+        to_move = game.player_names[game.to_move()]
+        raise ConformanceError(
+            f"searcher {name!r} disagrees with minimax on {game.name} {before.text!r} "
+            f"({to_move} to move): " + "; ".join(problems)
+        )
+    return result
+
+
+def _disagreements(
+    game: Game[Any], result: SearchResult, expected: SearchResult, exact_best_moves: bool
+) -> list[str]:
+    problems = []
+    if result.value != expected.value:
+        problems.append(f"value {result.value}, minimax {expected.value}")
+    found, best = set(result.best_moves), set(expected.best_moves)
+    # Without exact_best_moves, some (at least one, unless the game is over) will do.
+    agrees = found == best if exact_best_moves else found <= best and bool(found) == bool(best)
+    if not agrees:
+        problems.append(
+            f"best moves {_moves(game, result.best_moves)}, minimax {_moves(game, expected.best_moves)}"
+        )
+    if expected.is_game_over:
+        if result.move is not None or not result.is_game_over:
+            problems.append(f"the game is over but the searcher chose {result.move!r}")
+        return problems
+    if result.move not in best:
+        problems.append(f"chosen move {_moves(game, [result.move])} is not one of the best")
+    if not result.pv or result.pv[0] != result.move:
+        problems.append(f"the principal variation {result.pv!r} does not start with the chosen move")
+    line = game.copy()
+    try:
+        for move in result.pv:
+            line.apply(move)
+    except IllegalMoveError as error:
+        problems.append(f"the principal variation is not a legal line ({error})")
+    return problems
+
+
+def _move_value_disagreements(
+    game: Game[Any], result: SearchResult, expected: SearchResult
+) -> list[str]:
+    if result.move_values is None:
+        return ["search(move_values=True) returned no move values"]
+    found = dict(result.move_values)
+    wanted: Sequence[tuple[Hashable, int]] = expected.move_values or ()
+    problems = [
+        f"move {game.format_move(move)} is worth {found.get(move)}, minimax {value}"
+        for move, value in wanted
+        if found.get(move) != value
+    ]
+    extra = set(found) - {move for move, _ in wanted}
+    if extra:
+        problems.append(f"move values for moves that are not legal: {sorted(map(repr, extra))}")
+    return problems
+
+
+def check_searcher(
+    searcher: Searcher,
+    positions: Iterable[Game[Any]],
+    *,
+    reference: Reference | None = None,
+    exact_best_moves: bool = True,
+    move_values: bool = True,
+) -> SearcherReport:
+    """Check ``searcher`` against minimax on every position of ``positions``.
+
+    Take the positions from :func:`reachable_positions` (a small game, all of them)
+    or :func:`random_positions` / the hypothesis strategies (a sample of a large
+    one, with a searcher limited by :func:`with_depth`).
+
+    :returns: the number of positions and the nodes both searchers visited.
+    :raises ConformanceError: at the first position where they disagree.
+    """
+    reference = reference if reference is not None else Reference.like(searcher)
+    count = nodes = reference_nodes = 0
+    for game in positions:
+        result = check_search(
+            searcher, game, reference, exact_best_moves=exact_best_moves, move_values=move_values
+        )
+        count += 1
+        nodes += result.stats.nodes
+        reference_nodes += reference.answer(game).stats.nodes
+    return SearcherReport(
+        searcher=getattr(searcher, "name", type(searcher).__name__),
+        positions=count,
+        nodes=nodes,
+        reference_nodes=reference_nodes,
+    )

@@ -1,0 +1,127 @@
+"""The in-tree games and searchers, tested through the conformance kit (so the kit is proven on them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.tictactoe import TicTacToe
+from gamesearch import AlphaBeta, Minimax, Scoring, Searcher, default_registry
+from gamesearch.testing import (
+    Reference,
+    check_game,
+    check_position,
+    check_search,
+    check_searcher,
+    random_positions,
+    reachable_positions,
+    with_depth,
+)
+from gamesearch.testing.protocol import Snapshot
+from gamesearch.testing.strategies import game_names, move_sequences, positions
+
+GAMES = sorted(default_registry().games)
+SEARCHERS = sorted(default_registry().searchers)
+#: depth of the searches compared on random positions of every game (keeps the suite fast)
+SAMPLE_DEPTH = 3
+SAMPLE_SIZE = 25
+
+
+@pytest.fixture(scope="module")
+def tictactoe_positions() -> list[TicTacToe]:
+    return reachable_positions(TicTacToe())  # type: ignore[return-value]
+
+
+@pytest.fixture(scope="module")
+def tictactoe_reference() -> Reference:
+    return Reference()
+
+
+def searcher_without_depth(name: str) -> Searcher:
+    return with_depth(default_registry().searcher_class(name), None)
+
+
+def test_the_kit_walks_all_5478_tictactoe_positions_and_finds_958_finished() -> None:
+    report = check_game(TicTacToe)
+    assert (report.positions, report.terminal, report.is_exhaustive) == (5_478, 958, True)
+    assert report.longest == 9
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_registered_game_keeps_the_protocol(name: str) -> None:
+    report = check_game(name, max_positions=1500, playouts=10)
+    assert report.positions > 0
+    assert report.terminal > 0  # the playouts reach finished games
+
+
+@pytest.mark.parametrize("name", SEARCHERS)
+def test_every_registered_searcher_agrees_with_minimax_on_every_tictactoe_position(
+    name: str, tictactoe_positions: list[TicTacToe], tictactoe_reference: Reference
+) -> None:
+    searcher = searcher_without_depth(name)
+    sample = tictactoe_positions if name != Minimax.name else tictactoe_positions[::25]
+    report = check_searcher(searcher, sample, reference=tictactoe_reference, move_values=False)
+    assert report.positions == len(sample)
+
+
+@pytest.mark.parametrize("name", SEARCHERS)
+def test_every_registered_searcher_gives_minimax_move_values_on_sampled_tictactoe_positions(
+    name: str, tictactoe_positions: list[TicTacToe], tictactoe_reference: Reference
+) -> None:
+    sample = tictactoe_positions[1::90]
+    check_searcher(searcher_without_depth(name), sample, reference=tictactoe_reference)
+
+
+@pytest.mark.parametrize("searcher_name", SEARCHERS)
+@pytest.mark.parametrize("game_name", GAMES)
+def test_every_searcher_agrees_with_depth_limited_minimax_on_random_positions_of_every_game(
+    game_name: str, searcher_name: str
+) -> None:
+    searcher = with_depth(default_registry().searcher_class(searcher_name), SAMPLE_DEPTH)
+    sample = random_positions(game_name, count=SAMPLE_SIZE, seed=11)
+    report = check_searcher(searcher, sample, reference=Reference(depth=SAMPLE_DEPTH))
+    assert report.positions == SAMPLE_SIZE
+
+
+def test_textbook_alphabeta_reports_one_of_the_best_moves_and_the_kit_accepts_it(
+    tictactoe_positions: list[TicTacToe],
+) -> None:
+    searcher = AlphaBeta(scoring=Scoring.PLAIN, ordering="natural", all_best=False)
+    reference = Reference(scoring=Scoring.PLAIN)
+    report = check_searcher(
+        searcher, tictactoe_positions[::10], reference=reference, exact_best_moves=False, move_values=False
+    )
+    assert report.nodes < report.reference_nodes
+
+
+def test_a_searcher_is_checked_against_minimax_with_its_own_scoring_and_depth() -> None:
+    plain = Reference.like(AlphaBeta(scoring=Scoring.PLAIN, depth=2))
+    assert plain.minimax == Minimax(scoring=Scoring.PLAIN, depth=2)
+
+
+@settings(max_examples=40)
+@given(name=game_names(), data=st.data())
+def test_random_positions_of_every_registered_game_keep_the_protocol(name: str, data: Any) -> None:
+    game = data.draw(positions(name))
+    check_position(game)
+
+
+@settings(max_examples=40)
+@given(moves=move_sequences("tictactoe"))
+def test_a_move_sequence_replays_to_the_position_it_describes(moves: tuple[int, ...]) -> None:
+    game = TicTacToe()
+    for move in moves:
+        game.apply(move)
+    assert game.history == moves
+    for _ in moves:
+        game.undo()
+    assert Snapshot.of(game) == Snapshot.of(TicTacToe())
+
+
+@settings(max_examples=30)
+@given(game=positions(TicTacToe, options={"rows": 4, "cols": 4}, min_plies=9))
+def test_alphabeta_agrees_with_minimax_on_hypothesis_positions_of_4x4_tictactoe(game: TicTacToe) -> None:
+    check_search(AlphaBeta(table=True), game)

@@ -1,0 +1,183 @@
+"""Deliberately broken games and searchers: the kit must catch each and say what is wrong."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any, ClassVar
+
+import attrs
+import pytest
+
+from games.tictactoe import TicTacToe
+from gamesearch import AlphaBeta, Game, Player, Searcher
+from gamesearch.errors import ConformanceError
+from gamesearch.search.base import INFINITY, Counters, RootAnswer, Tracer
+from gamesearch.testing import (
+    Reference,
+    check_game,
+    check_position,
+    check_search,
+    check_searcher,
+    reachable_positions,
+)
+
+
+class UndoForgetsTheMark(TicTacToe):
+    """undo() takes the move off the history but leaves the mark on the board."""
+
+    def undo(self) -> int:
+        move = super().undo()
+        self._boards[self._ply & 1] |= 1 << move  # the bug: the mark goes back on
+        return move
+
+
+class KeyIgnoresWhoseMarkItIs(TicTacToe):
+    """key() is the set of occupied cells: X in 0 and O in 1 looks like O in 0 and X in 1."""
+
+    def key(self) -> int:
+        return self._boards[0] | self._boards[1]
+
+
+class EvaluateReachesTheBound(TicTacToe):
+    """evaluate() returns eval_bound itself, as if the heuristic had proved a win."""
+
+    def evaluate(self) -> int:
+        return self.eval_bound if self.ply == 2 else 0
+
+
+class ApplyTrustsEveryMove(TicTacToe):
+    """apply() skips the legality check (it is push)."""
+
+    def apply(self, move: int) -> None:
+        self.push(move)
+
+
+class LegalMovesAfterTheEnd(TicTacToe):
+    """legal_moves() keeps listing empty cells after a line is complete."""
+
+    def legal_moves(self) -> tuple[int, ...]:
+        occupied = self._boards[0] | self._boards[1]
+        return tuple(cell for cell in range(9) if not occupied >> cell & 1)
+
+
+class CopySharesTheBoard(TicTacToe):
+    """copy() shares the board list with the original."""
+
+    def copy(self) -> TicTacToe:
+        twin = super().copy()
+        twin._boards = self._boards
+        return twin
+
+
+def test_an_undo_that_leaves_the_mark_on_the_board_is_caught() -> None:
+    with pytest.raises(ConformanceError, match=r"apply\(0\) then undo\(\) changed the position: text"):
+        check_game(UndoForgetsTheMark)
+
+
+def test_a_key_that_forgets_whose_mark_is_where_is_caught() -> None:
+    with pytest.raises(ConformanceError, match=r"tictactoe at '[XO.]{3}/[XO.]{3}/[XO.]{3}': it shares the key \d+ with the different position '[XO.]{3}/"):
+        check_game(KeyIgnoresWhoseMarkItIs)
+
+
+def test_an_evaluate_outside_the_bounds_is_caught() -> None:
+    with pytest.raises(ConformanceError, match=r"evaluate\(\) returned 991, outside the open interval \(-991, 991\)"):
+        check_game(EvaluateReachesTheBound)
+
+
+def test_an_apply_that_accepts_an_illegal_move_is_caught() -> None:
+    game = TicTacToe.from_text("X........")
+    with pytest.raises(ConformanceError, match=r"accepted a move that is not in legal_moves\(\)"):
+        check_position(ApplyTrustsEveryMove.from_text(game.to_text()), other_moves=[0])
+
+
+def test_moves_listed_after_the_game_is_over_are_caught() -> None:
+    game = LegalMovesAfterTheEnd.from_text("XXX/OO./...")
+    with pytest.raises(ConformanceError, match=r"'XXX/OO\./\.\.\.': the game is over but legal_moves\(\) returned \(5, 6, 7, 8\)"):
+        check_position(game)
+
+
+def test_a_copy_that_shares_the_board_is_caught() -> None:
+    with pytest.raises(ConformanceError, match=r"push\(0\) on its copy\(\) changed the position"):
+        check_game(CopySharesTheBoard)
+
+
+@attrs.frozen(kw_only=True)
+class InvertedCutoff(Searcher):
+    """Alpha-beta whose cut-off test is inverted: it stops while the window is still open."""
+
+    name: ClassVar[str] = "inverted-cutoff"
+
+    def _root(self, game: Game[Any], counters: Counters, move_values: bool, tracer: Tracer | None) -> RootAnswer:
+        def value(alpha: int, beta: int) -> int:
+            counters.nodes += 1
+            sign = game.terminal_sign()
+            if sign is not None:
+                return game.score(self.scoring)
+            maximizing = game.to_move() is Player.FIRST
+            best = -INFINITY if maximizing else INFINITY
+            for move in game.legal_moves():
+                game.push(move)
+                child = value(alpha, beta)
+                game.undo()
+                if maximizing:
+                    best = max(best, child)
+                    alpha = max(alpha, best)
+                else:
+                    best = min(best, child)
+                    beta = min(beta, best)
+                if alpha < beta:  # the bug: a correct search cuts off when alpha >= beta
+                    break
+            return best
+
+        root_values: list[tuple[Hashable, int]] = []
+        for move in game.legal_moves():
+            game.push(move)
+            root_values.append((move, value(-INFINITY, INFINITY)))
+            game.undo()
+        sign = game.to_move().sign
+        best_value = sign * max(sign * child for _, child in root_values)
+        return RootAnswer(
+            value=best_value,
+            best_moves=tuple(move for move, child in root_values if child == best_value),
+            move_values=tuple(root_values) if move_values else None,
+            is_exact=True,
+            depth=game.max_plies - game.ply,
+        )
+
+
+@attrs.frozen(kw_only=True)
+class ForgetsToUndo(AlphaBeta):
+    """Alpha-beta that leaves its first root move on the board."""
+
+    name: ClassVar[str] = "forgets-to-undo"
+
+    def search(self, game: Game[Any], **kwargs: Any) -> Any:
+        result = super().search(game, **kwargs)
+        if game.legal_moves():
+            game.push(game.legal_moves()[0])
+        return result
+
+
+def test_alphabeta_with_an_inverted_cutoff_is_caught_with_the_position_and_the_values() -> None:
+    positions = reachable_positions(TicTacToe())
+    with pytest.raises(
+        ConformanceError,
+        match=r"searcher 'inverted-cutoff' disagrees with minimax on tictactoe '.*' \(. to move\): value -?\d+, minimax -?\d+",
+    ):
+        check_searcher(InvertedCutoff(), positions, reference=Reference())
+
+
+def test_a_searcher_that_changes_the_position_is_caught() -> None:
+    with pytest.raises(ConformanceError, match=r"searcher 'forgets-to-undo' changed the position: text '\.\.\./\.\.\./\.\.\.' became 'X\.\./"):
+        check_search(ForgetsToUndo(), TicTacToe())
+
+
+def test_a_searcher_that_knows_only_one_of_the_best_moves_is_caught_when_all_are_asked() -> None:
+    one_best = AlphaBeta(all_best=False)
+    with pytest.raises(ConformanceError, match=r"best moves \[4\], minimax \[0, 1, 2, 3, 4, 5, 6, 7, 8\]"):
+        check_search(one_best, TicTacToe(), move_values=False)
+
+
+def test_a_reference_that_searches_differently_from_the_searcher_is_refused() -> None:
+    with pytest.raises(ConformanceError, match=r"compare searchers with the same scoring and depth limit"):
+        check_search(AlphaBeta(depth=2), TicTacToe(), Reference())
