@@ -24,6 +24,7 @@ from gamesearch.testing.searchers import (
     SearcherReport,
     check_search,
     check_searcher,
+    depth_option,
     with_depth,
 )
 
@@ -36,6 +37,7 @@ __all__ = [
     "check_position",
     "check_search",
     "check_searcher",
+    "depth_option",
     "random_positions",
     "reachable_positions",
     "with_depth",

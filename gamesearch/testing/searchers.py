@@ -34,15 +34,24 @@ def horizon(searcher: Searcher) -> int | None:
     return None
 
 
+def depth_option(searcher_class: type[Searcher]) -> str | None:
+    """Return the option that limits ``searcher_class``'s depth, or ``None`` if it has none.
+
+    A searcher with none is taken for an approximate one (Monte Carlo): it is checked
+    with ``exact=False``.
+    """
+    fields = {field.name for field in searcher_class.option_fields()}
+    return next((name for name in DEPTH_OPTIONS if name in fields), None)
+
+
 def with_depth(searcher_class: type[Searcher], depth: int | None, **options: Any) -> Searcher:
     """Return ``searcher_class(**options)`` limited to ``depth`` plies (``None``: unlimited).
 
     :raises InvalidOptionError: when the class has no depth option.
     """
-    fields = {field.name for field in searcher_class.option_fields()}
-    for name in DEPTH_OPTIONS:
-        if name in fields:
-            return searcher_class(**{name: depth}, **options)
+    name = depth_option(searcher_class)
+    if name is not None:
+        return searcher_class(**{name: depth}, **options)
     raise InvalidOptionError(
         f"searcher {searcher_class.name!r} has no depth option; expected one of {', '.join(DEPTH_OPTIONS)}"
     )
@@ -65,9 +74,12 @@ class Reference:
         """Return the reference for ``searcher``: minimax with its scoring and depth limit."""
         return cls(scoring=searcher.scoring, depth=horizon(searcher))
 
-    def matches(self, searcher: Searcher) -> bool:
-        """Return whether this reference searches like ``searcher`` (same scoring and depth)."""
-        return self.minimax.scoring is searcher.scoring and self.minimax.depth == horizon(searcher)
+    def matches(self, searcher: Searcher, *, exact: bool = True) -> bool:
+        """Return whether this reference searches like ``searcher``: the same scoring, and
+        the same depth limit (none for an approximate searcher, whose proofs are exact).
+        """
+        depth = horizon(searcher) if exact else None
+        return self.minimax.scoring is searcher.scoring and self.minimax.depth == depth
 
     def answer(self, game: Game[Any]) -> SearchResult:
         """Return minimax's result for ``game``, with every root move's value."""
@@ -96,20 +108,27 @@ def check_search(
     game: Game[Any],
     reference: Reference | None = None,
     *,
+    exact: bool = True,
     exact_best_moves: bool = True,
     move_values: bool = True,
 ) -> SearchResult:
     """Check one search of ``game`` by ``searcher`` against minimax; return its result.
 
+    Every answer must be a legal one (the chosen move among the best moves, a
+    principal variation that is a legal line) and leave the position as it was.
     With ``exact_best_moves`` false the searcher may report only some of the best
     moves (alpha-beta with ``all_best=False`` knows one). With ``move_values`` the
     position is searched a second time with ``move_values=True`` and every root
-    move's value is compared too.
+    move's value is compared too. With ``exact`` false the searcher is an
+    approximate one (Monte Carlo): only the answers it says are exact
+    (``is_exact``) are compared, and only when a ``reference`` is given: the same
+    value, best moves among minimax's.
 
-    :raises ConformanceError: listing every disagreement, with the position.
+    :raises ConformanceError: listing every problem, with the position.
     """
-    reference = reference if reference is not None else Reference.like(searcher)
-    if not reference.matches(searcher):
+    if exact and reference is None:
+        reference = Reference.like(searcher)
+    if reference is not None and not reference.matches(searcher, exact=exact):
         raise ConformanceError(
             f"the reference searches with {reference.minimax!r}, unlike {searcher!r}: "
             "compare searchers with the same scoring and depth limit"
@@ -118,11 +137,13 @@ def check_search(
     before = Snapshot.of(game)
     result = searcher.search(game)
     require_unchanged(game, before, f"searcher {name!r}")
-    expected = reference.answer(game)
-    problems = _disagreements(game, result, expected, exact_best_moves)
-    if move_values and not expected.is_game_over:
-        problems += _move_value_disagreements(game, searcher.search(game, move_values=True), expected)
-        require_unchanged(game, before, f"searcher {name!r} with move_values=True")
+    problems = _illegal_answer(game, result)
+    if reference is not None and (exact or result.is_exact):
+        expected = reference.answer(game)
+        problems += _disagreements(game, result, expected, exact_best_moves and exact)
+        if move_values and exact and not expected.is_game_over:
+            problems += _move_value_disagreements(game, searcher.search(game, move_values=True), expected)
+            require_unchanged(game, before, f"searcher {name!r} with move_values=True")
     if problems:
         to_move = game.player_names[game.to_move()]
         raise ConformanceError(
@@ -130,6 +151,29 @@ def check_search(
             f"({to_move} to move): " + "; ".join(problems)
         )
     return result
+
+
+def _illegal_answer(game: Game[Any], result: SearchResult) -> list[str]:
+    """Return what makes ``result`` no legal answer for ``game``, whatever its values."""
+    legal = set(game.legal_moves())
+    if not legal:
+        if result.move is not None or not result.is_game_over or result.best_moves:
+            return [f"the game is over but the searcher chose {result.move!r}"]
+        return []
+    problems = []
+    if result.move not in legal or result.move not in result.best_moves:
+        problems.append(f"chosen move {result.move!r} is not a legal move among its best moves")
+    if not set(result.best_moves) <= legal:
+        problems.append(f"best moves {result.best_moves!r} are not all legal")
+    if not result.pv or result.pv[0] != result.move:
+        problems.append(f"the principal variation {result.pv!r} does not start with the chosen move")
+    line = game.copy()
+    try:
+        for move in result.pv:
+            line.apply(move)
+    except IllegalMoveError as error:
+        problems.append(f"the principal variation is not a legal line ({error})")
+    return problems
 
 
 def _disagreements(
@@ -145,20 +189,8 @@ def _disagreements(
         problems.append(
             f"best moves {_moves(game, result.best_moves)}, minimax {_moves(game, expected.best_moves)}"
         )
-    if expected.is_game_over:
-        if result.move is not None or not result.is_game_over:
-            problems.append(f"the game is over but the searcher chose {result.move!r}")
-        return problems
-    if result.move not in best:
+    elif result.move is not None and result.move not in best:
         problems.append(f"chosen move {_moves(game, [result.move])} is not one of the best")
-    if not result.pv or result.pv[0] != result.move:
-        problems.append(f"the principal variation {result.pv!r} does not start with the chosen move")
-    line = game.copy()
-    try:
-        for move in result.pv:
-            line.apply(move)
-    except IllegalMoveError as error:
-        problems.append(f"the principal variation is not a legal line ({error})")
     return problems
 
 
@@ -185,6 +217,7 @@ def check_searcher(
     positions: Iterable[Game[Any]],
     *,
     reference: Reference | None = None,
+    exact: bool = True,
     exact_best_moves: bool = True,
     move_values: bool = True,
 ) -> SearcherReport:
@@ -194,18 +227,24 @@ def check_searcher(
     or :func:`random_positions` / the hypothesis strategies (a sample of a large
     one, with a searcher limited by :func:`with_depth`).
 
-    :returns: the number of positions and the nodes both searchers visited.
+    Arguments as for :func:`check_search`.
+
+    :returns: the number of positions and the nodes both searchers visited (minimax's
+        only where it was consulted).
     :raises ConformanceError: at the first position where they disagree.
     """
-    reference = reference if reference is not None else Reference.like(searcher)
+    if exact and reference is None:
+        reference = Reference.like(searcher)
     count = nodes = reference_nodes = 0
     for game in positions:
         result = check_search(
-            searcher, game, reference, exact_best_moves=exact_best_moves, move_values=move_values
-        )
+            searcher, game, reference,
+            exact=exact, exact_best_moves=exact_best_moves, move_values=move_values,
+        )  # fmt: skip
         count += 1
         nodes += result.stats.nodes
-        reference_nodes += reference.answer(game).stats.nodes
+        if reference is not None and (exact or result.is_exact):
+            reference_nodes += reference.answer(game).stats.nodes
     return SearcherReport(
         searcher=getattr(searcher, "name", type(searcher).__name__),
         positions=count,
