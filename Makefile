@@ -2,12 +2,16 @@
 #   make run                                  # gamesearch analyze tictactoe
 #   make run ARGS="analyze tictactoe --json"  # any gamesearch command line
 #   make test                                 # the whole test suite
+#   make bench                                # benchmark against the peers (installs them)
+#   make bench BENCH_ARGS="--quick --json"    # any `gamesearch bench` options
 PYTHON ?= python3
 VENV := .venv
 STAMP := $(VENV)/.installed
 ARGS ?= analyze tictactoe
+BENCH_STAMP := $(VENV)/.bench-installed
+BENCH_ARGS ?=
 
-.PHONY: run test clean
+.PHONY: run test bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
@@ -20,6 +24,15 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(VENV)/bin/python -m pytest
+
+# The peers come from the bench extra, except aima3: it installs only without its deps.
+$(BENCH_STAMP): $(STAMP) pyproject.toml
+	$(VENV)/bin/python -m pip install --quiet -e '.[test,bench,plot]'
+	$(VENV)/bin/python -m pip install --quiet --no-deps aima3
+	touch $(BENCH_STAMP)
+
+bench: $(BENCH_STAMP)
+	$(VENV)/bin/gamesearch bench $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV)

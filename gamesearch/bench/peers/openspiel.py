@@ -1,0 +1,100 @@
+"""OpenSpiel: its Python searchers (``alpha_beta_search``, ``expectiminimax``) over its C++ games.
+
+``expectiminimax`` on a game without chance nodes is plain minimax. OpenSpiel's
+searchers keep no statistics, so nodes are counted in a second, untimed run over
+a state wrapper whose ``apply_action`` counts. It has no transposition table in
+these searchers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from gamesearch.bench.core import Contender, Run
+from gamesearch.bench.workloads import (
+    EMPTY_TICTACTOE,
+    TICTACTOE_ALL,
+    TICTACTOE_ALPHABETA,
+    TICTACTOE_MINIMAX,
+    tictactoe_move_order,
+    tictactoe_positions,
+)
+
+LIBRARY = "OpenSpiel"
+REQUIRES = "pyspiel"
+
+
+class CountingState:
+    """A pyspiel state that counts the actions applied to it and to its clones."""
+
+    def __init__(self, state: Any, counter: list[int]) -> None:
+        self._state = state
+        self._counter = counter
+
+    def clone(self) -> CountingState:
+        return CountingState(self._state.clone(), self._counter)
+
+    def apply_action(self, action: int) -> None:
+        self._counter[0] += 1
+        self._state.apply_action(action)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._state, name)
+
+
+def tictactoe_state(game: Any, cells: str) -> Any:
+    """Return OpenSpiel's tic-tac-toe state at ``cells`` (actions are cell indices)."""
+    state = game.new_initial_state()
+    for cell in tictactoe_move_order(cells):
+        state.apply_action(cell)
+    return state
+
+
+def _contender(
+    name: str, search: Callable[[Any, Any], Any], game_name: str, positions: Sequence[str]
+) -> Contender:
+    import pyspiel
+
+    def states() -> tuple[Any, list[Any]]:
+        game = pyspiel.load_game(game_name)
+        built = (tictactoe_state(game, cells) for cells in positions)
+        return game, [state for state in built if not state.is_terminal()]
+
+    def prepare() -> Run:
+        game, todo = states()
+
+        def run() -> None:
+            for state in todo:
+                search(game, state)
+
+        return run
+
+    def count_nodes() -> int:
+        game, todo = states()
+        counter = [0]
+        for state in todo:
+            search(game, CountingState(state, counter))
+        return counter[0] + len(todo)  # + the roots
+
+    return Contender(LIBRARY, name, prepare, count_nodes)
+
+
+def contenders() -> dict[str, Contender]:
+    """Return OpenSpiel's contender for each row it can run."""
+    from open_spiel.python.algorithms import minimax
+
+    def alpha_beta(game: Any, state: Any) -> Any:
+        return minimax.alpha_beta_search(game, state=state, maximum_depth=9)
+
+    def plain_minimax(game: Any, state: Any) -> Any:
+        return minimax.expectiminimax(state, 9, None, state.current_player())
+
+    start = [EMPTY_TICTACTOE]
+    return {
+        TICTACTOE_MINIMAX: _contender("expectiminimax", plain_minimax, "tic_tac_toe", start),
+        TICTACTOE_ALPHABETA: _contender("alpha_beta_search", alpha_beta, "tic_tac_toe", start),
+        TICTACTOE_ALL: _contender(
+            "alpha_beta_search", alpha_beta, "tic_tac_toe", tictactoe_positions()
+        ),
+    }

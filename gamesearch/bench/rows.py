@@ -1,0 +1,117 @@
+"""The benchmark's rows: this framework, the floor and every installed peer, per workload."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from gamesearch.bench import floors
+from gamesearch.bench.core import FLOOR, FRAMEWORK, Contender, Row, Run, Skipped
+from gamesearch.bench.peers import load_peers
+from gamesearch.bench.workloads import (
+    TICTACTOE_ALL,
+    TICTACTOE_ALPHABETA,
+    TICTACTOE_MINIMAX,
+    TICTACTOE_TABLE,
+    tictactoe_bitboards,
+    tictactoe_positions,
+)
+from gamesearch.plugins import default_registry
+
+#: the framework's searcher for each row: the same search the peers run
+#: (win/draw/loss scores, natural move order, the root's moves sharing one window)
+TEXTBOOK = "scoring=plain,ordering=natural,all_best=off"
+FRAMEWORK_SEARCHERS = {
+    TICTACTOE_MINIMAX: "minimax:scoring=plain",
+    TICTACTOE_ALPHABETA: f"alphabeta:{TEXTBOOK}",
+    TICTACTOE_TABLE: f"alphabeta:{TEXTBOOK},table=on",
+    TICTACTOE_ALL: f"alphabeta:{TEXTBOOK}",
+}
+
+
+def framework_contender(searcher_spec: str, game: str, positions: Sequence[str | None]) -> Contender:
+    """Return this framework's contender: a fresh ``searcher_spec`` over ``positions`` of ``game``.
+
+    A position ``None`` is the game's starting position. The run returns the nodes
+    the searcher's statistics counted.
+    """
+    registry = default_registry()
+
+    def prepare() -> Run:
+        searcher = registry.new_searcher(searcher_spec)  # fresh: no table carried over
+        games = [registry.new_game(game, position) for position in positions]
+
+        def run() -> int:
+            return sum(searcher.search(position).stats.nodes for position in games)
+
+        return run
+
+    return Contender(FRAMEWORK, searcher_spec, prepare)
+
+
+def floor_contender(description: str, search: Callable[[], int]) -> Contender:
+    """Return the floor's contender: ``search()`` does the work and returns its nodes."""
+    return Contender(FLOOR, description, lambda: search)
+
+
+def _floor_searches() -> dict[str, Contender]:
+    all_positions = [tictactoe_bitboards(cells) for cells in tictactoe_positions()]
+    return {
+        TICTACTOE_MINIMAX: floor_contender(
+            "bitboard negamax", lambda: floors.tictactoe_minimax()[1]
+        ),
+        TICTACTOE_ALPHABETA: floor_contender(
+            "bitboard alpha-beta", lambda: floors.tictactoe_alphabeta()[1]
+        ),
+        TICTACTOE_TABLE: floor_contender(
+            "bitboard alpha-beta + dict of bounds", lambda: floors.tictactoe_alphabeta_table()[1]
+        ),
+        TICTACTOE_ALL: floor_contender(
+            "bitboard alpha-beta per position", lambda: floors.tictactoe_solve_all(all_positions)
+        ),
+    }
+
+
+def _framework_searches() -> dict[str, Contender]:
+    start: list[str | None] = [None]
+    positions = {TICTACTOE_ALL: list(tictactoe_positions())}
+    return {
+        row: framework_contender(spec, "tictactoe", positions.get(row, start))
+        for row, spec in FRAMEWORK_SEARCHERS.items()
+    }
+
+
+#: row name -> (in ``--quick``, note)
+ROWS: dict[str, tuple[bool, str]] = {
+    TICTACTOE_MINIMAX: (True, "empty board, win/draw/loss scores, 549,946 nodes"),
+    TICTACTOE_ALPHABETA: (True, "empty board, natural order, shared root window"),
+    TICTACTOE_TABLE: (True, "as full alpha-beta, with a table of bounds (fresh each run)"),
+    TICTACTOE_ALL: (False, "alpha-beta once from every reachable position"),
+}
+
+
+def build_rows(*, quick: bool = False, peers: bool = True, only: str | None = None) -> tuple[list[Row], list[Skipped]]:
+    """Return the rows to run and the contenders skipped (peers missing or unable).
+
+    ``quick`` keeps the short rows; ``peers`` false leaves the peers out; ``only``
+    keeps the rows whose name contains that text (case-insensitive).
+    """
+    per_library: list[tuple[str, dict[str, Contender]]] = [
+        (FRAMEWORK, _framework_searches()),
+        (FLOOR, _floor_searches()),
+    ]
+    skipped: list[Skipped] = []
+    if peers:
+        available, missing = load_peers()
+        per_library.extend(available)
+        skipped.extend(missing)
+    rows = []
+    for name, (is_quick, note) in ROWS.items():
+        if quick and not is_quick:
+            continue
+        if only is not None and only.lower() not in name.lower():
+            continue
+        contenders = tuple(found[name] for _, found in per_library if name in found)
+        unable = [library for library, found in per_library if name not in found]
+        if unable:
+            note = f"{note}; no such search in {', '.join(unable)}"
+        rows.append(Row(name, contenders, is_quick, note))
+    return rows, skipped

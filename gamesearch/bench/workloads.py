@@ -1,0 +1,91 @@
+"""The positions the benchmark searches, in a form every library can read.
+
+Tic-tac-toe positions are 9-character cell strings (``X``, ``O``, ``.``, row by
+row); each library's adapter builds its own position objects from them.
+"""
+
+from __future__ import annotations
+
+import functools
+
+EMPTY_TICTACTOE = "." * 9
+
+# The rows' names: every library's adapter offers its contenders under these.
+TICTACTOE_MINIMAX = "tic-tac-toe: full minimax"
+TICTACTOE_ALPHABETA = "tic-tac-toe: full alpha-beta"
+TICTACTOE_TABLE = "tic-tac-toe: alpha-beta + table"
+TICTACTOE_ALL = "tic-tac-toe: 5,478 positions"
+
+
+@functools.cache
+def tictactoe_positions() -> tuple[str, ...]:
+    """Return every position reachable from the empty 3x3 board (5,478, finished ones too)."""
+    found: dict[str, None] = {}
+
+    def visit(cells: list[str], mover: str) -> None:
+        text = "".join(cells)
+        if text in found:
+            return
+        found[text] = None
+        if tictactoe_winner(text) is not None or "." not in text:
+            return
+        for index, cell in enumerate(cells):
+            if cell == ".":
+                cells[index] = mover
+                visit(cells, "O" if mover == "X" else "X")
+                cells[index] = "."
+
+    visit(list(EMPTY_TICTACTOE), "X")
+    return tuple(found)
+
+
+#: the eight lines of the 3x3 board as cell indices
+TICTACTOE_LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+
+
+def tictactoe_winner(cells: str) -> str | None:
+    """Return ``"X"`` or ``"O"`` when that side holds a line of ``cells``, else ``None``."""
+    for first, second, third in TICTACTOE_LINES:
+        if cells[first] != "." and cells[first] == cells[second] == cells[third]:
+            return cells[first]
+    return None
+
+
+def tictactoe_bitboards(cells: str) -> tuple[int, int]:
+    """Return the (X, O) bitboards of a cell string, cell ``i`` as bit ``i``."""
+    crosses = sum(1 << index for index, cell in enumerate(cells) if cell == "X")
+    noughts = sum(1 << index for index, cell in enumerate(cells) if cell == "O")
+    return crosses, noughts
+
+
+def tictactoe_move_order(cells: str) -> tuple[int, ...]:
+    """Return cell indices that, played X first and alternately, reach ``cells``.
+
+    No position before the last is finished (a winner's line is completed last),
+    so libraries that build positions by playing moves can reach every position.
+
+    :raises ValueError: when no such order exists (the position is unreachable).
+    """
+    marks = {"X": [i for i, cell in enumerate(cells) if cell == "X"],
+             "O": [i for i, cell in enumerate(cells) if cell == "O"]}  # fmt: skip
+    total = len(marks["X"]) + len(marks["O"])
+    played = list(EMPTY_TICTACTOE)
+    order: list[int] = []
+
+    def extend(mover: str) -> bool:
+        if len(order) == total:
+            return True
+        for cell in marks[mover]:
+            if played[cell] == ".":
+                played[cell] = mover
+                order.append(cell)
+                finished = tictactoe_winner("".join(played)) is not None
+                if (not finished or len(order) == total) and extend("O" if mover == "X" else "X"):
+                    return True
+                order.pop()
+                played[cell] = "."
+        return False
+
+    if not extend("X"):
+        raise ValueError(f"no move order reaches the tic-tac-toe position {cells!r}")
+    return tuple(order)

@@ -1,0 +1,172 @@
+"""The benchmark machinery on tiny inputs: interleaving, medians, ratios, floors, CLI.
+
+No test here times anything against a limit: the machine may be slow.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+from clirun import assert_usage_error, run_cli
+
+from gamesearch import AlphaBeta, Minimax, Scoring, default_registry
+from gamesearch.bench import Contender, Row, build_rows, ratios, run_rows
+from gamesearch.bench import floors
+from gamesearch.bench.core import FRAMEWORK, Run
+from gamesearch.bench.peers import load_peers
+from gamesearch.bench.workloads import (
+    tictactoe_bitboards,
+    tictactoe_move_order,
+    tictactoe_positions,
+)
+
+
+def recording(log: list[str], name: str, nodes: int | None) -> Contender:
+    def prepare() -> Run:
+        log.append(f"prepare {name}")
+
+        def run() -> int | None:
+            log.append(f"run {name}")
+            return nodes
+
+        return run
+
+    return Contender(name, f"{name}'s search", prepare, count_nodes=lambda: 7)
+
+
+def test_rows_run_interleaved_one_repetition_after_the_other() -> None:
+    log: list[str] = []
+    rows = [
+        Row("first", (recording(log, FRAMEWORK, 10), recording(log, "peer", None))),
+        Row("second", (recording(log, FRAMEWORK, 20),)),
+    ]
+    measurements = run_rows(rows, repeat=2)
+    runs = [entry for entry in log if entry.startswith("run")]
+    assert runs == [f"run {FRAMEWORK}", "run peer", f"run {FRAMEWORK}"] * 2
+    assert [len(item.seconds) for item in measurements] == [2, 2, 2]
+    # the peer counts nothing itself: its untimed counting run answers
+    assert [item.nodes for item in measurements] == [10, 7, 20]
+
+
+def test_ratio_is_a_median_over_the_framework_median_on_the_same_row() -> None:
+    log: list[str] = []
+    rows = [Row("row", (recording(log, FRAMEWORK, 1), recording(log, "peer", 1)))]
+    framework, peer = run_rows(rows, repeat=3)
+    assert framework.median == sorted(framework.seconds)[1]
+    share = ratios([framework, peer])
+    assert share[("row", FRAMEWORK)] == 1.0
+    assert share[("row", "peer")] == pytest.approx(peer.median / framework.median)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [({"repeat": 0}, "repeat must be >= 1: 0"), ({"repeat": 1, "clock": "sundial"}, "clock must be one of")],
+)
+def test_run_rows_rejects_bad_settings(options: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        run_rows([], **options)  # type: ignore[arg-type]
+
+
+def test_the_tictactoe_workload_is_every_reachable_position() -> None:
+    positions = tictactoe_positions()
+    assert len(positions) == 5_478
+    assert sum(default_registry().new_game("tictactoe", cells).is_over() for cells in positions) == 958
+
+
+def test_every_position_is_reached_by_its_move_order_without_finishing_early() -> None:
+    for cells in tictactoe_positions():
+        game = default_registry().new_game("tictactoe")
+        order = tictactoe_move_order(cells)
+        for move in order[:-1]:
+            game.apply(move)
+            assert not game.is_over(), cells
+        for move in order[-1:]:
+            game.apply(move)
+        assert game.to_text().replace("/", "") == cells
+
+
+def test_floors_count_the_framework_figures_and_agree_on_the_value() -> None:
+    assert floors.tictactoe_minimax() == (0, 549_946)
+    assert floors.tictactoe_alphabeta() == (0, 18_297)
+    table = AlphaBeta(scoring=Scoring.PLAIN, ordering="natural", all_best=False, table=True)
+    result = table.search(default_registry().new_game("tictactoe"))
+    assert floors.tictactoe_alphabeta_table() == (result.value, result.stats.nodes)
+
+
+@pytest.mark.parametrize("cells", tictactoe_positions()[::97])
+def test_the_alphabeta_floor_matches_the_framework_on_positions(cells: str) -> None:
+    game = default_registry().new_game("tictactoe", cells)
+    if game.is_over():
+        assert floors.tictactoe_solve_all([tictactoe_bitboards(cells)]) == 0
+        return
+    result = AlphaBeta(scoring=Scoring.PLAIN, ordering="natural", all_best=False).search(game)
+    value, nodes = floors.tictactoe_alphabeta(*tictactoe_bitboards(cells))
+    assert (value * game.win_score, nodes) == (result.value, result.stats.nodes)
+    assert Minimax(scoring=Scoring.PLAIN).search(game).value == result.value
+
+
+def test_missing_peers_are_skipped_with_a_note(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    available, skipped = load_peers()
+    assert available == []
+    assert {item.library for item in skipped} == {"aima-python", "easyAI", "OpenSpiel"}
+    assert all("`make bench` installs the peers" in item.reason for item in skipped)
+
+
+def test_rows_name_the_libraries_that_cannot_run_them() -> None:
+    rows, _ = build_rows(peers=False, only="table")
+    assert [row.name for row in rows] == ["tic-tac-toe: alpha-beta + table"]
+    assert [contender.library for contender in rows[0].contenders] == ["gamesearch", "floor"]
+    assert not build_rows(peers=False, quick=True, only="5,478")[0]
+
+
+def test_bench_command_prints_one_json_object(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run_cli(capsys, "bench", "--no-peers", "--only", "full alpha-beta", "--repeat", "2", "--json")
+    assert status == 0
+    data = json.loads(out)
+    assert {"date", "machine", "python", "versions", "repeat", "clock", "rows", "results"} <= set(data)
+    results = {item["library"]: item for item in data["results"]}
+    assert set(results) == {"gamesearch", "floor"}
+    assert results["gamesearch"]["nodes"] == 18_297 and results["gamesearch"]["ratio"] == 1.0
+    assert len(results["floor"]["seconds"]) == 2
+
+
+def test_bench_command_prints_a_table_and_draws_a_plot(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    image = tmp_path / "bench.png"
+    status, out, _ = run_cli(
+        capsys, "bench", "--no-peers", "--only", "table", "--repeat", "1", "--plot", str(image)
+    )
+    assert status == 0
+    assert "tic-tac-toe: alpha-beta + table" in out and "4,781" in out
+    assert image.read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (("--repeat", "0"), "--repeat must be >= 1: 0"),
+        (("--only", "backgammon"), "no benchmark row matches --only 'backgammon'"),
+    ],
+)
+def test_bench_command_rejects_bad_options(
+    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], message: str
+) -> None:
+    assert_usage_error(capsys, message, "bench", "--no-peers", *argv)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("aima3") is None, reason="aima3 not installed")
+def test_peer_adapters_count_the_known_alphabeta_figures() -> None:
+    available, _ = load_peers()
+    counts = {
+        library: found["tic-tac-toe: full alpha-beta"].count_nodes()  # type: ignore[misc]
+        for library, found in available
+        if "tic-tac-toe: full alpha-beta" in found
+    }
+    # aima-python and OpenSpiel search in natural order with a shared window, like
+    # the framework; easyAI's negamax keeps going on equal values (20,865 + the root)
+    assert counts == {"aima-python": 18_297, "OpenSpiel": 18_297, "easyAI": 20_866}
