@@ -13,10 +13,11 @@ BENCH_ARGS ?=
 
 .PHONY: run test bench clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml docs/examples/gamesearch-nim/pyproject.toml
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/python -m pip install --quiet --upgrade pip
 	$(VENV)/bin/python -m pip install --quiet -e '.[test]'
+	$(VENV)/bin/python -m pip install --quiet --no-deps -e docs/examples/gamesearch-nim
 	touch $(STAMP)
 
 run: $(STAMP)
