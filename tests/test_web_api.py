@@ -24,7 +24,7 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from gamesearch.web.app import create_app  # noqa: E402
 from gamesearch.web.server import BackgroundServer  # noqa: E402
-from gamesearch.web.service import Limits  # noqa: E402
+from gamesearch.web.service import Limits, read_search  # noqa: E402
 
 SMALL = Limits(max_nodes=20_000, seconds=5.0, body_bytes=2_000, text_chars=200)
 
@@ -50,8 +50,6 @@ def test_games_lists_every_game_and_searcher_with_its_options_and_the_limits(cli
     tictactoe = data["games"]["tictactoe"]
     assert tictactoe["player_names"] == ["X", "O"]
     assert {"name": "rows", "type": "int", "default": 3, "help": "board rows", "minimum": 1, "maximum": 20} in tictactoe["options"]
-    assert data["searchers"]["iterative"]["has_budget"] is True
-    assert data["searchers"]["minimax"]["has_budget"] is False
     assert data["limits"]["max_nodes"] == SMALL.max_nodes
 
 
@@ -163,6 +161,24 @@ def test_a_budget_limited_search_of_the_empty_connect_four_board_returns_a_legal
     assert answer["state"]["ply"] == 1
 
 
+@pytest.mark.parametrize(
+    ("searcher", "options", "budget", "watched"),
+    [
+        ("iterative", {}, {"max_nodes": 3_000, "seconds": 2.0}, False),
+        ("iterative", {"max_nodes": 10, "seconds": 0.5}, {"max_nodes": 10, "seconds": 0.5}, False),
+        ("mcts", {}, {"seconds": 2.0}, True),
+        ("alphabeta", {"depth": 3}, {}, True),
+    ],
+)
+def test_searchers_get_the_servers_budget_as_ceiling_and_the_rest_are_watched(
+    searcher: str, options: dict[str, Any], budget: dict[str, Any], watched: bool
+) -> None:
+    body = {"game": "tictactoe", "searcher": searcher, "searcher_options": options}
+    search = read_search(default_registry(), body, Limits(max_nodes=3_000, seconds=2.0))
+    assert {name: getattr(search.searcher, name) for name in budget} == budget
+    assert search.watched is watched
+
+
 def test_an_exhaustive_search_that_outgrows_the_budget_is_stopped_with_a_422(client: TestClient) -> None:
     response = client.post("/api/analyze", json={"game": "tictactoe", "searcher": "minimax"})
     assert response.status_code == 422
@@ -190,6 +206,10 @@ ERRORS = [
     ("/api/play", {"game": "tictactoe", "position": "XXX/OO./...", "move": "8"}, 422, r"the game is over"),
     ("/api/move", {"game": "tictactoe", "position": "XXX/OO./..."}, 422, r"the game is over .*no move to make"),
     ("/api/analyze", {"game": "tictactoe", "searcher": "oracle"}, 422, r"unknown searcher 'oracle'"),
+    ("/api/tree", {"game": "tictactoe", "position": ".../OOX/XXO", "searcher": "mcts"},
+     422, r"searcher 'mcts' does not report the tree it walks; choose minimax, alphabeta or iterative"),
+    ("/api/analyze", {"game": "tictactoe", "searcher": "mcts", "searcher_options": {"seconds": 9}},
+     422, r"option 'seconds' asks for 9; this server allows at most 5.0"),
     ("/api/analyze", {"game": "tictactoe", "searcher_options": {"depth": 0}}, 422, r"'depth' must be >= 1"),
     ("/api/analyze", {"game": "tictactoe", "searcher": "iterative", "searcher_options": {"max_nodes": 10**9}},
      422, r"option 'max_nodes' asks for 1000000000; this server allows at most 20000"),

@@ -5,10 +5,11 @@ in the game's own text notation, and gets JSON-ready data back. Each request bui
 its own position object, so two requests never share a mutable position, and the
 server keeps no state between them.
 
-Searches run under :class:`Limits` that the server sets: a searcher with a budget of
-its own (``max_nodes`` and ``seconds`` options, like ``iterative``) gets the server's
-budget as its ceiling and always answers; any other searcher is watched by a
-:class:`NodeBudget` tracer that stops it once the budget is spent.
+Searches run under :class:`Limits` that the server sets. A searcher's own budget
+options (``max_nodes``, ``seconds``: ``iterative`` has both, ``mcts`` has ``seconds``)
+get the server's budget as their ceiling, so such a searcher always answers in time;
+a searcher without its own node budget is also watched by a :class:`NodeBudget`
+tracer that stops it (with an error) once the budget is spent.
 """
 
 from __future__ import annotations
@@ -172,7 +173,8 @@ def read_search(registry: Registry, body: Mapping[str, Any], limits: Limits) -> 
     """Return the checked search of a request's position by its ``searcher``.
 
     ``searcher`` is a registered name (default ``alphabeta``) and ``searcher_options``
-    its options. A searcher with a budget of its own gets the server's as ceiling.
+    its options. Budget options the searcher has are set to the server's ceiling
+    unless the request asks for less.
 
     :raises InvalidOptionError: when the request asks for more than the server allows.
     :raises GameSearchError: for anything else wrong with the position or searcher.
@@ -181,18 +183,16 @@ def read_search(registry: Registry, body: Mapping[str, Any], limits: Limits) -> 
     name = _text(body, "searcher", limits) or DEFAULT_SEARCHER
     searcher = registry.new_searcher(name, **_scalars(body, "searcher_options"))
     fields = {field.name.lstrip("_") for field in type(searcher).option_fields()}
-    if not NATIVE_BUDGET <= fields:
-        return SearchRequest(game, searcher, watched=True)
     ceilings = {"max_nodes": limits.max_nodes, "seconds": limits.seconds}
     budget = {}
-    for option, ceiling in ceilings.items():
-        asked = getattr(searcher, option)
+    for option in NATIVE_BUDGET & fields:
+        asked, ceiling = getattr(searcher, option), ceilings[option]
         if asked is not None and asked > ceiling:
             raise InvalidOptionError(
                 f"option {option!r} asks for {asked!r}; this server allows at most {ceiling!r}"
             )
         budget[option] = ceiling if asked is None else asked
-    return SearchRequest(game, attrs.evolve(searcher, **budget), watched=False)
+    return SearchRequest(game, attrs.evolve(searcher, **budget), watched="max_nodes" not in fields)
 
 
 # --------------------------------------------------------------------- answers
@@ -257,8 +257,6 @@ def games(registry: Registry, limits: Limits) -> dict[str, Any]:
         entry["player_names"] = list(game_class.player_names)
         for option_data, option in zip(entry["options"], game_class.options):
             option_data["minimum"], option_data["maximum"] = option.minimum, option.maximum
-    for name, entry in data["searchers"].items():
-        entry["has_budget"] = NATIVE_BUDGET <= {option["name"] for option in entry["options"]}
     data["limits"] = limits.as_dict()
     return data
 
@@ -305,6 +303,11 @@ def search_tree(search: SearchRequest, limits: Limits) -> dict[str, Any]:
             "draws; explore a position nearer the end or set a depth"
         ) from None
     finished = [root for root in tracer.roots if root.value is not None]
+    if not finished:
+        raise InvalidOptionError(
+            f"searcher {search.searcher.name!r} does not report the tree it walks; "
+            "choose minimax, alphabeta or iterative"
+        )
     root: TraceNode = finished[-1]
     return {
         "searcher": search.searcher.name,
