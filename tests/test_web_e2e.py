@@ -201,3 +201,35 @@ def test_the_explorer_shows_14_nodes_for_minimax_and_10_with_alpha_beta(page: An
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "web-board.png"), full_page=True)
     assert (ARTIFACTS / "web-board.png").stat().st_size > 10_000
+
+
+def test_hint_and_undo_and_the_page_stays_usable_while_the_engine_thinks(page: Any, server: str) -> None:
+    open_board(page, server, "game=tictactoe&position=XO./.O./X..")
+    choose_searcher(page, "alphabeta")
+    page.get_by_role("button", name="Hint").click()
+    page.wait_for_function("document.getElementById('analysis').textContent.startsWith('Hint')")
+    assert page.locator("#analysis").inner_text() == "Hint for X: 3 (X wins in 1 ply; line 3)."
+    assert page.locator("#board .cell.hinted").get_attribute("aria-label") == "empty, row 2, column 1"
+    page.get_by_role("button", name="empty, row 2, column 1").click()
+    assert wait_for_status(page, "Game over") == "Game over: X wins."
+    page.get_by_role("button", name="Undo").click()
+    assert board_symbols(page)[3] == "" and page.locator("#status").inner_text() == "X to move (your turn)."
+    # A search that takes a while: the engine thinks, the page still answers.
+    page.goto(f"{server}/?game=tictactoe&rows=5&cols=5&k=4")
+    wait_for_status(page, "to move")
+    choose_searcher(page, "iterative")
+    page.locator("#searcher-details summary").click()
+    page.fill("#searcher-option-seconds", "2")
+    with page.expect_response("**/api/move", timeout=WAIT_MS) as late_answer:
+        page.get_by_role("button", name="Computer, move now").click()
+        wait_for_status(page, "X is thinking…")
+        assert page.locator("#board").get_attribute("aria-busy") == "true"
+        page.locator("#board .cell").nth(12).click(force=True)  # ignored while the engine thinks
+        assert filled(page) == 0
+        page.get_by_role("button", name="New game", exact=True).click()  # answered at once
+        assert wait_for_status(page, "X to move (your turn).")
+    assert late_answer.value.ok
+    late_answer.value.finished()
+    page.evaluate("() => new Promise(resolve => setTimeout(resolve, 0))")  # let the page handle it
+    assert filled(page) == 0  # the late move was dropped
+    assert page.locator("#status").inner_text() == "X to move (your turn)."

@@ -83,3 +83,19 @@ def test_url_of_a_bound_socket_names_its_port() -> None:
         assert url_of(sock) == f"http://127.0.0.1:{sock.getsockname()[1]}"
     finally:
         sock.close()
+
+
+def test_load_check_reports_requests_per_second_and_the_slowest_response(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status = main(["load-check", "--requests", "24", "--concurrency", "4", "--long-seconds", "0.5"])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "24 of 24" in out
+    assert "requests per second" in out and "slowest response (ms)" in out
+    assert "long search (5x5, k=4, iterative) │ status 200" in out.replace("  ", "")
+
+
+def test_load_check_refuses_a_count_below_one(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["load-check", "--requests", "0"]) == 2
+    assert "--requests must be >= 1: 0" in capsys.readouterr().err
