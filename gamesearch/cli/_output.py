@@ -59,8 +59,9 @@ def progress(description: str, total: int) -> Iterator[Callable[[str], None]]:
 
 
 def milliseconds(seconds: float) -> str:
-    """Return seconds written as milliseconds with three significant figures."""
-    return f"{seconds * 1000:.3g}"
+    """Return seconds written as milliseconds: three significant figures, whole from 100 up."""
+    value = seconds * 1000
+    return f"{value:,.0f}" if value >= 100 else f"{value:.3g}"
 
 
 def check_at_least(name: str, value: int | None, minimum: int = 1) -> None:

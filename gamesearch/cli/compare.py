@@ -1,0 +1,403 @@
+"""``gamesearch compare``: several searchers on one position, side by side.
+
+Three views: one row per searcher on a position (the default), the same searchers at
+each of several depths (``--depths``), and seed 003's table of the first player's
+opening moves (``--openings``). Every search runs once under a node limit first, so a
+search too big to finish is reported as given up instead of running for ever; the
+timed runs that follow are untraced.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from gamesearch.arena import searcher_label
+from gamesearch.cli import _plot
+from gamesearch.cli._common import add_game_arguments, load_game, print_json, registry
+from gamesearch.cli._output import check_at_least, console, milliseconds, progress, table
+from gamesearch.errors import BudgetExceededError, InvalidOptionError
+from gamesearch.game import Game, Scoring, describe_value
+from gamesearch.search import AlphaBeta, Minimax
+from gamesearch.search.base import SearchResult, Searcher
+from gamesearch.trace import NodeLimit
+
+#: positions one search may enter before compare gives up on it
+DEFAULT_MAX_NODES = 3_000_000
+#: how many best moves a table cell lists before "+N more"
+SHOWN_MOVES = 5
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "compare",
+        help="compare searchers on a position: value, agreement, nodes, cut-offs, time; plots",
+        description="Run several searchers on one position and compare value, best moves, "
+        "agreement with the reference (minimax when it can finish, else the deepest exact "
+        "searcher), nodes, leaves, cut-offs, table hits and median time. --depths repeats "
+        "the depth-capable searchers at each depth; --openings reproduces seed 003's table "
+        "(plain minimax against textbook alpha-beta after each opening move).",
+        epilog="examples:\n"
+        "  gamesearch compare tictactoe\n"
+        "  gamesearch compare tictactoe --position X...O.... --searchers minimax,alphabeta:table=on --repeat 5\n"
+        "  gamesearch compare tictactoe --openings\n"
+        "  gamesearch compare connect4 --depths 1..6 --searchers minimax,alphabeta --plot depths.png\n"
+        "  gamesearch compare tictactoe --plot compare.png --json",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_game_arguments(parser)
+    parser.add_argument(
+        "-s", "--searchers", metavar="SPEC,SPEC,...",
+        help="searchers with options, e.g. minimax,alphabeta:depth=4,table=on,iterative "
+        "(default: every registered searcher)",
+    )  # fmt: skip
+    parser.add_argument("-d", "--depth", type=int, help="depth limit for every searcher that takes one")
+    parser.add_argument("-r", "--repeat", type=int, default=1, help="timed runs per searcher (default: 1)")
+    parser.add_argument(
+        "--max-nodes", type=int, default=DEFAULT_MAX_NODES, metavar="N",
+        help=f"give up on a search after N nodes (default: {DEFAULT_MAX_NODES:,})",
+    )  # fmt: skip
+    view = parser.add_mutually_exclusive_group()
+    view.add_argument("--openings", action="store_true", help="seed 003's table: each opening move's reply")
+    view.add_argument("--depths", metavar="FROM..TO", help="run each depth-capable searcher at each depth")
+    parser.add_argument("--plot", metavar="FILE.png", help="draw the comparison (needs matplotlib)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(handler=run)
+
+
+# ------------------------------------------------------------------ measuring
+@attrs.frozen
+class Row:
+    """One searcher's measurements; ``result`` is ``None`` when it gave up."""
+
+    label: str
+    searcher: Searcher
+    result: SearchResult | None
+    seconds: tuple[float, ...] = ()
+
+    @property
+    def median_seconds(self) -> float:
+        """Return the median of the timed runs (0 when it gave up)."""
+        return statistics.median(self.seconds) if self.seconds else 0.0
+
+    @property
+    def nodes_per_second(self) -> float:
+        """Return nodes per median second (0 when unknown)."""
+        if self.result is None or self.median_seconds <= 0:
+            return 0.0
+        return self.result.stats.nodes / self.median_seconds
+
+
+def guarded_search(game: Game[Any], searcher: Searcher, max_nodes: int) -> SearchResult | None:
+    """Return a fresh copy of ``searcher``'s result on ``game``, or ``None`` past ``max_nodes``."""
+    try:
+        return attrs.evolve(searcher).search(game, tracer=NodeLimit(max_nodes))
+    except BudgetExceededError:
+        return None
+
+
+def measure(game: Game[Any], searcher: Searcher, repeat: int, max_nodes: int) -> Row:
+    """Return ``searcher``'s row: a guarded run, then ``repeat`` timed untraced runs.
+
+    Each run uses a fresh copy of the searcher, so no table is carried between runs.
+    """
+    label = searcher_label(searcher)
+    if guarded_search(game, searcher, max_nodes) is None:
+        return Row(label, searcher, None)
+    results = [attrs.evolve(searcher).search(game) for _ in range(repeat)]
+    return Row(label, searcher, results[0], tuple(result.stats.seconds for result in results))
+
+
+def split_specs(text: str) -> list[str]:
+    """Return the searcher specs of ``"minimax,alphabeta:depth=4,table=on"``.
+
+    A comma-separated part with ``=`` but no ``:`` is one more option of the spec before.
+
+    :raises InvalidOptionError: for an empty list or an option with no searcher before it.
+    """
+    specs: list[str] = []
+    for part in (piece.strip() for piece in text.split(",")):
+        if "=" in part and ":" not in part:
+            if not specs:
+                raise InvalidOptionError(f"searcher option {part!r} comes before any searcher name in {text!r}")
+            specs[-1] += "," + part
+        elif part:
+            specs.append(part)
+    if not specs:
+        raise InvalidOptionError(f"no searcher named in {text!r}")
+    return specs
+
+
+def depth_option(searcher_class: type[Searcher]) -> str | None:
+    """Return the name of the searcher's depth option (``depth`` or ``max_depth``), if any."""
+    names = {field.name for field in searcher_class.option_fields()}
+    return next((name for name in ("depth", "max_depth") if name in names), None)
+
+
+def load_searchers(text: str | None, depth: int | None) -> list[Searcher]:
+    """Return the searchers of ``--searchers`` (default: all registered), ``depth`` applied."""
+    found = registry()
+    specs = split_specs(text) if text else list(found.searchers)
+    searchers = []
+    for spec in specs:
+        name = spec.partition(":")[0].strip()
+        option = depth_option(found.searcher_class(name))
+        extra = {option: depth} if option is not None and depth is not None else {}
+        searchers.append(found.new_searcher(spec, **extra))
+    return searchers
+
+
+def position_title(game: Game[Any]) -> str:
+    """Return the position's text for a title, or ``(start)`` when the text is empty."""
+    return game.to_text() or "(start)"
+
+
+# ------------------------------------------------------------------ reference
+def reference_rows(
+    game: Game[Any], rows: Sequence[Row], depth: int | None, max_nodes: int
+) -> dict[Scoring, Row | None]:
+    """Return the reference of each scoring the rows use: minimax when it can finish
+    (a row of the same settings is reused), else the deepest exact row, else none."""
+    references: dict[Scoring, Row | None] = {}
+    for scoring in dict.fromkeys(row.searcher.scoring for row in rows):
+        minimax = Minimax(depth=depth, scoring=scoring)
+        label = searcher_label(minimax)
+        reference = next((row for row in rows if row.label == label and row.result is not None), None)
+        if reference is None:
+            reference = measure(game, minimax, 1, max_nodes)
+        if reference.result is None:
+            finished = [row for row in rows if row.result is not None and row.searcher.scoring is scoring]
+            finished.sort(key=lambda row: (row.result.is_exact, row.result.stats.depth), reverse=True)  # type: ignore[union-attr]
+            reference = finished[0] if finished else None
+        references[scoring] = reference
+    return references
+
+
+def agrees(row: Row, reference: Row | None) -> bool | None:
+    """Return whether the row has the reference's value and only its best moves
+    (``None`` when either is missing)."""
+    if row.result is None or reference is None or reference.result is None:
+        return None
+    same_value = row.result.value == reference.result.value
+    return same_value and set(row.result.best_moves) <= set(reference.result.best_moves)
+
+
+def _moves(moves: Sequence[str]) -> str:
+    shown = ", ".join(moves[:SHOWN_MOVES])
+    return shown + (f" +{len(moves) - SHOWN_MOVES} more" if len(moves) > SHOWN_MOVES else "")
+
+
+# ------------------------------------------------------------------ the views
+def run(args: argparse.Namespace) -> int:
+    check_at_least("--repeat", args.repeat)
+    check_at_least("--max-nodes", args.max_nodes)
+    check_at_least("--depth", args.depth)
+    game = load_game(args)
+    if args.openings:
+        return run_openings(game, args)
+    searchers = load_searchers(args.searchers, args.depth)
+    if args.depths:
+        return run_depths(game, searchers, args)
+    return run_rows(game, searchers, args)
+
+
+def run_rows(game: Game[Any], searchers: Sequence[Searcher], args: argparse.Namespace) -> int:
+    """Print (or write as JSON, or plot) one row per searcher."""
+    rows = []
+    with progress("compare", len(searchers)) as advance:
+        for searcher in searchers:
+            rows.append(measure(game, searcher, args.repeat, args.max_nodes))
+            advance(searcher.name)
+    references = reference_rows(game, rows, args.depth, args.max_nodes)
+    base = references.get(Scoring.DISTANCE) or next(iter(references.values()), None)
+    base_nodes = base.result.stats.nodes if base is not None and base.result is not None else None
+    data = [row_data(game, row, references[row.searcher.scoring], base_nodes) for row in rows]
+    if args.plot:
+        finished = [row for row in rows if row.result is not None]
+        figure = _plot.comparison_figure(
+            f"{game.name} {position_title(game)}",
+            {row.label: row.result.stats.nodes for row in finished if row.result is not None},
+            {row.label: row.median_seconds for row in finished},
+        )
+        _plot.save(figure, args.plot)
+    if args.json:
+        print_json({
+            "game": game.name, "position": game.to_text(), "depth": args.depth, "repeat": args.repeat,
+            "references": {scoring.value: None if ref is None else ref.label for scoring, ref in references.items()},
+            "rows": data,
+        })  # fmt: skip
+        return 0
+    out = console()
+    grid = table(
+        f"{game.name} {position_title(game)}" + (f", depth {args.depth}" if args.depth else ""),
+        ["searcher", "value", "best moves", "agrees", "nodes", "leaves", "cut-offs",
+         "table hits", "median ms", "nodes/s", "nodes vs ref"],
+        numeric_from=4,
+    )  # fmt: skip
+    for entry in data:
+        if entry["gave_up"]:
+            grid.add_row(entry["searcher"], "-", f"gave up after {args.max_nodes:,} nodes", *["-"] * 8)
+            continue
+        stats = entry["stats"]
+        fraction = entry["nodes_vs_reference"]
+        grid.add_row(
+            entry["searcher"], str(entry["value"]), _moves(entry["best_moves"]),
+            {True: "yes", False: "NO", None: "-"}[entry["agrees"]],
+            f"{stats['nodes']:,}", f"{stats['leaves']:,}", f"{stats['cutoffs']:,}", f"{stats['tt_hits']:,}",
+            milliseconds(entry["median_seconds"]), f"{entry['nodes_per_second']:,.0f}",
+            "-" if fraction is None else f"{fraction:.3f}",
+        )  # fmt: skip
+    out.print(grid)
+    for scoring, reference in references.items():
+        if reference is None or reference.result is None:
+            out.print(f"reference ({scoring.value} scoring): none could finish; agreement not checked")
+            continue
+        words = describe_value(game, reference.result.value, is_exact=reference.result.is_exact)
+        out.print(
+            f"reference ({scoring.value} scoring): {reference.label}, value {reference.result.value} "
+            f"({words}), best {_moves([game.format_move(move) for move in reference.result.best_moves])}"
+        )
+    if args.plot:
+        out.print(f"plot written to {args.plot}")
+    return 0
+
+
+def row_data(game: Game[Any], row: Row, reference: Row | None, base_nodes: int | None) -> dict[str, Any]:
+    """Return one row as JSON-ready data."""
+    result = row.result
+    if result is None:
+        return {"searcher": row.label, "gave_up": True}
+    data = result.as_dict(game)
+    return {
+        "searcher": row.label,
+        "gave_up": False,
+        "value": result.value,
+        "best_moves": data["best_moves"],
+        "move": data["move"],
+        "is_exact": result.is_exact,
+        "agrees": agrees(row, reference),
+        "reference": None if reference is None else reference.label,
+        "stats": data["stats"],
+        "median_seconds": row.median_seconds,
+        "seconds": list(row.seconds),
+        "nodes_per_second": row.nodes_per_second,
+        "nodes_vs_reference": None if not base_nodes else result.stats.nodes / base_nodes,
+    }
+
+
+def parse_depths(text: str) -> range:
+    """Return the depths of ``"3"`` or ``"1..8"``.
+
+    :raises InvalidOptionError: for other text or depths below 1.
+    """
+    low, dots, high = text.partition("..")
+    try:
+        first, last = int(low), int(high) if dots else int(low)
+    except ValueError:
+        raise InvalidOptionError(f"--depths must be N or FROM..TO, e.g. 1..8: {text!r}") from None
+    if first < 1 or last < first:
+        raise InvalidOptionError(f"--depths must run from 1 or more upwards, e.g. 1..8: {text!r}")
+    return range(first, last + 1)
+
+
+def run_depths(game: Game[Any], searchers: Sequence[Searcher], args: argparse.Namespace) -> int:
+    """Run each depth-capable searcher at each depth of ``--depths``; table, JSON or plot."""
+    depths = parse_depths(args.depths)
+    capable = [searcher for searcher in searchers if depth_option(type(searcher)) is not None]
+    if not capable:
+        names = ", ".join(searcher.name for searcher in searchers)
+        raise InvalidOptionError(f"--depths needs a searcher with a depth option; none of: {names}")
+    points: dict[str, list[dict[str, Any]]] = {}
+    given_up: set[str] = set()
+    with progress("depths", len(depths) * len(capable)) as advance:
+        for depth in depths:
+            for searcher in capable:
+                option = depth_option(type(searcher)) or "depth"  # every capable one has one
+                label = searcher_label(attrs.evolve(searcher, **{option: None}))
+                advance(f"{label} depth {depth}")
+                if label in given_up:
+                    continue
+                at_depth = attrs.evolve(searcher, **{option: depth})
+                row = measure(game, at_depth, args.repeat, args.max_nodes)
+                if row.result is None:
+                    given_up.add(label)
+                    continue
+                points.setdefault(label, []).append({
+                    "depth": depth, "value": row.result.value, "move": game.format_move(row.result.move),
+                    "nodes": row.result.stats.nodes, "median_seconds": row.median_seconds,
+                    "is_exact": row.result.is_exact,
+                })  # fmt: skip
+    if args.plot:
+        figure = _plot.depth_figure(
+            f"{game.name} {position_title(game)}",
+            {label: [(p["depth"], p["nodes"], p["median_seconds"]) for p in series] for label, series in points.items()},
+        )
+        _plot.save(figure, args.plot)
+    if args.json:
+        print_json({"game": game.name, "position": game.to_text(), "repeat": args.repeat,
+                    "max_nodes": args.max_nodes, "searchers": points, "gave_up": sorted(given_up)})  # fmt: skip
+        return 0
+    out = console()
+    grid = table(f"{game.name} {position_title(game)}: nodes and time by depth",
+                 ["depth", *[f"{label} nodes" for label in points], *[f"{label} ms" for label in points]])  # fmt: skip
+    for depth in depths:
+        by_label = {label: next((p for p in series if p["depth"] == depth), None) for label, series in points.items()}
+        nodes = ["-" if p is None else f"{p['nodes']:,}" for p in by_label.values()]
+        times = ["-" if p is None else milliseconds(p["median_seconds"]) for p in by_label.values()]
+        grid.add_row(str(depth), *nodes, *times)
+    out.print(grid)
+    for label in sorted(given_up):
+        out.print(f"{label}: gave up past {args.max_nodes:,} nodes at the deeper depths")
+    if args.plot:
+        out.print(f"plot written to {args.plot}")
+    return 0
+
+
+def run_openings(game: Game[Any], args: argparse.Namespace) -> int:
+    """Seed 003's table: after each first move, the nodes plain minimax and textbook
+    alpha-beta (natural order, one shared window, plain scores) visit to choose the reply."""
+    minimax = Minimax(scoring=Scoring.PLAIN, depth=args.depth)
+    alphabeta = AlphaBeta(scoring=Scoring.PLAIN, ordering="natural", all_best=False, depth=args.depth)
+    openings = [None, *game.legal_moves()]
+    rows = []
+    with progress("openings", len(openings)) as advance:
+        for opening in openings:
+            if opening is not None:
+                game.push(opening)
+            try:
+                counts = [guarded_search(game, searcher, args.max_nodes) for searcher in (minimax, alphabeta)]
+            finally:
+                if opening is not None:
+                    game.undo()
+            full, pruned = (None if result is None else result.stats.nodes for result in counts)
+            rows.append({
+                "opening": None if opening is None else game.format_move(opening),
+                "minimax_nodes": full, "alphabeta_nodes": pruned,
+                "ratio": full / pruned if full and pruned else None,
+            })  # fmt: skip
+            advance("start" if opening is None else game.format_move(opening))
+    searchers = {"minimax": searcher_label(minimax), "alphabeta": searcher_label(alphabeta)}
+    if args.json:
+        print_json({"game": game.name, "position": game.to_text(), "searchers": searchers, "rows": rows})
+        return 0
+    out = console()
+    grid = table(
+        f"{game.name}: nodes to choose the reply to each opening move",
+        ["first move", "minimax nodes", "alpha-beta nodes", "ratio"],
+    )
+    for row in rows:
+        grid.add_row(
+            "(none: the start)" if row["opening"] is None else str(row["opening"]),
+            *("gave up" if row[key] is None else f"{row[key]:,}" for key in ("minimax_nodes", "alphabeta_nodes")),
+            "-" if row["ratio"] is None else f"{row['ratio']:.1f}x",
+        )
+    out.print(grid)
+    out.print(f"minimax: {searchers['minimax']}; alpha-beta: {searchers['alphabeta']}")
+    ratios = [row["ratio"] for row in rows[1:] if row["ratio"] is not None]
+    if ratios:
+        out.print(f"alpha-beta does {min(ratios):.1f} to {max(ratios):.1f} times less work after the opening moves")
+    return 0
