@@ -1,0 +1,151 @@
+"""``gamesearch compare``: searchers side by side, seed 003's openings table, plots."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from clirun import assert_usage_error, run_cli, run_script
+
+from gamesearch.cli import _plot
+from gamesearch.cli.compare import split_specs
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def compare_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:
+    status, out, err = run_cli(capsys, "compare", *argv, "--json")
+    assert status == 0, err
+    return json.loads(out)
+
+
+def test_every_searcher_agrees_with_the_minimax_reference(capsys: pytest.CaptureFixture[str]) -> None:
+    data = compare_json(
+        capsys, "tictactoe", "--position", "X...O....", "--repeat", "2",
+        "--searchers", "minimax,alphabeta,alphabeta:table=on,ordering=natural,iterative,alphabeta:scoring=plain",
+    )  # fmt: skip
+    assert data["references"] == {"distance": "minimax", "plain": "minimax:scoring=plain"}
+    rows = {row["searcher"]: row for row in data["rows"]}
+    assert list(rows) == ["minimax", "alphabeta", "alphabeta:ordering=natural,table=True", "iterative",
+                          "alphabeta:scoring=plain"]  # fmt: skip
+    assert all(row["agrees"] is True for row in rows.values())
+    assert rows["minimax"]["nodes_vs_reference"] == 1.0
+    assert rows["alphabeta"]["stats"]["nodes"] < rows["minimax"]["stats"]["nodes"]
+    assert rows["alphabeta"]["stats"]["cutoffs"] > 0 and rows["iterative"]["stats"]["tt_hits"] > 0
+    assert len(rows["minimax"]["seconds"]) == 2
+
+
+def test_a_depth_limit_is_given_to_each_searcher_and_to_the_reference(capsys: pytest.CaptureFixture[str]) -> None:
+    data = compare_json(capsys, "tictactoe", "--depth", "2", "--searchers", "alphabeta,iterative")
+    assert data["references"] == {"distance": "minimax:depth=2"}
+    assert [row["searcher"] for row in data["rows"]] == ["alphabeta:depth=2", "iterative:max_depth=2"]
+    assert all(row["agrees"] and not row["is_exact"] for row in data["rows"])
+
+
+def test_a_search_too_big_is_given_up_and_the_deepest_exact_searcher_is_the_reference(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    data = compare_json(capsys, "tictactoe", "--max-nodes", "20000", "--searchers", "minimax,alphabeta")
+    minimax, alphabeta = data["rows"]
+    assert minimax == {"searcher": "minimax", "gave_up": True}
+    assert data["references"] == {"distance": "alphabeta"} and alphabeta["agrees"] is True
+    status, out, _ = run_cli(capsys, "compare", "tictactoe", "--max-nodes", "20000", "--searchers", "minimax,alphabeta")
+    assert status == 0 and "gave up after 20,000 nodes" in out and "reference (distance scoring): alphabeta" in out
+
+
+def test_the_table_has_one_row_per_registered_searcher(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run_cli(capsys, "compare", "tictactoe", "--position", "XO..X....")
+    assert status == 0
+    for column in ("value", "best moves", "agrees", "nodes", "leaves", "cut-offs", "table hits",
+                   "median ms", "nodes/s", "nodes vs ref"):  # fmt: skip
+        assert column in out
+    for searcher in ("minimax", "alphabeta", "iterative"):
+        assert f"│ {searcher} " in out
+    assert "NO" not in out
+
+
+def test_openings_reproduce_seed_003_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    data = compare_json(capsys, "tictactoe", "--openings")
+    assert data["searchers"] == {
+        "minimax": "minimax:scoring=plain",
+        "alphabeta": "alphabeta:scoring=plain,ordering=natural,all_best=False",
+    }
+    start, *openings = data["rows"]
+    assert (start["opening"], start["minimax_nodes"], start["alphabeta_nodes"]) == (None, 549_946, 18_297)
+    assert [row["opening"] for row in openings] == [str(cell) for cell in range(9)]
+    ratios = [row["ratio"] for row in openings]
+    assert 12.5 < min(ratios) < 13.5 and 25 < max(ratios) < 26  # "13 to 26 times less work"
+    assert all(row["minimax_nodes"] == pytest.approx(row["ratio"] * row["alphabeta_nodes"]) for row in openings)
+
+
+def test_split_specs_keeps_options_with_their_searcher() -> None:
+    assert split_specs("minimax, alphabeta:depth=4,table=on ,iterative") == [
+        "minimax", "alphabeta:depth=4,table=on", "iterative",
+    ]  # fmt: skip
+
+
+def test_a_plot_is_a_png_naming_the_searchers_in_its_legend(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    target = tmp_path / "compare.png"
+    status, out, err = run_cli(
+        capsys, "compare", "tictactoe", "-p", "X...O....", "--searchers", "minimax,alphabeta", "--plot", str(target)
+    )
+    assert status == 0, err
+    assert target.read_bytes().startswith(PNG_SIGNATURE) and f"plot written to {target}" in out
+    figure = _plot.comparison_figure("t", {"minimax": 100, "alphabeta": 10}, {"minimax": 0.2, "alphabeta": 0.01})
+    for axes in figure.axes:
+        legend = axes.get_legend()
+        assert legend is not None
+        assert [text.get_text() for text in legend.get_texts()] == ["minimax", "alphabeta"]
+
+
+def test_depths_measure_each_depth_capable_searcher_and_plot_against_depth(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    target = tmp_path / "depths.png"
+    data = compare_json(capsys, "tictactoe", "--depths", "1..4", "--searchers", "minimax,alphabeta", "--plot", str(target))
+    assert target.read_bytes().startswith(PNG_SIGNATURE)
+    assert set(data["searchers"]) == {"minimax", "alphabeta"}
+    for series in data["searchers"].values():
+        assert [point["depth"] for point in series] == [1, 2, 3, 4]
+        nodes = [point["nodes"] for point in series]
+        assert nodes == sorted(nodes) and nodes[0] == 10
+    assert data["searchers"]["minimax"][3]["nodes"] > data["searchers"]["alphabeta"][3]["nodes"]
+    figure = _plot.depth_figure("t", {"minimax": [(1, 10, 0.1), (2, 82, 0.2)]})
+    assert [text.get_text() for text in figure.axes[0].get_legend().get_texts()] == ["minimax"]
+
+
+def test_without_matplotlib_the_error_names_the_extra(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
+    assert_usage_error(capsys, "pip install 'gamesearch[plot]'", "compare", "tictactoe", "-p", "X...O....",
+                       "--plot", str(tmp_path / "x.png"))  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (("--searchers", "minimax,dfs"), "unknown searcher 'dfs'"),
+        (("--searchers", "depth=3,minimax"), "searcher option 'depth=3' comes before any searcher name"),
+        (("--searchers", ","), "no searcher named in ','"),
+        (("--repeat", "0"), "--repeat must be >= 1: 0"),
+        (("--depth", "0"), "--depth must be >= 1: 0"),
+        (("--depths", "3..1"), "--depths must run from 1 or more upwards"),
+        (("--depths", "a..b"), "--depths must be N or FROM..TO"),
+        (("--depths", "2", "--searchers", "minimax", "--plot", "/nonexistent/x.png"), "folder '/nonexistent' does not exist"),
+        (("--plot", "x.nope", "-p", "XOX/O.O/.X."), "cannot write the plot 'x.nope'"),
+    ],
+)
+def test_bad_arguments_are_one_line_and_status_2(
+    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], message: str
+) -> None:
+    assert_usage_error(capsys, message, "compare", "tictactoe", *argv)
+
+
+def test_the_installed_script_prints_the_openings_help() -> None:
+    done = run_script("compare", "--help")
+    assert done.returncode == 0 and "gamesearch compare tictactoe --openings" in done.stdout

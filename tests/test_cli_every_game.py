@@ -1,0 +1,61 @@
+"""Every subcommand works on every registered game (plugins included)."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from clirun import run_cli
+
+from gamesearch.plugins import default_registry
+
+GAMES = list(default_registry().games)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_compare_with_a_depth_limit_agrees_with_minimax(capsys: pytest.CaptureFixture[str], game: str) -> None:
+    status, out, err = run_cli(capsys, "compare", game, "--depth", "2", "--json")
+    assert status == 0, err
+    rows = json.loads(out)["rows"]
+    assert {row["searcher"].split(":")[0] for row in rows} >= {"minimax", "alphabeta", "iterative"}
+    assert all(row["agrees"] for row in rows if not row["gave_up"])
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_tree_counts_match_the_searcher_on_every_game(capsys: pytest.CaptureFixture[str], game: str) -> None:
+    status, out, err = run_cli(capsys, "tree", game, "--depth", "2", "--format", "json")
+    assert status == 0, err
+    data = json.loads(out)
+    assert data["nodes"] == data["stats"]["nodes"] == data["recorded"] > 1
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_match_plays_every_game_to_the_end(capsys: pytest.CaptureFixture[str], game: str) -> None:
+    status, out, err = run_cli(
+        capsys, "match", game, "--first", "alphabeta:depth=2", "--second", "alphabeta:depth=1",
+        "--games", "2", "--swap", "--seed", "1", "--json",
+    )  # fmt: skip
+    assert status == 0, err
+    standings = json.loads(out)["standings"]
+    assert [entry["games"] for entry in standings] == [2, 2]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_play_lets_two_engines_finish_every_game(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, game: str
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    status, out, err = run_cli(capsys, "play", game, "--human", "none", "--opponent", "alphabeta:depth=2")
+    assert status == 0, err
+    assert "Game over: " in out
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_play_answers_unreadable_input_on_every_game(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, game: str
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("not a move at all\nquit\n"))
+    status, out, err = run_cli(capsys, "play", game, "--opponent", "alphabeta:depth=1")
+    assert status == 0, err
+    assert "'not a move at all'" in out and out.count("to move:") == 2
