@@ -55,7 +55,10 @@ def register(subparsers: Any) -> None:
         help="searchers with options, e.g. minimax,alphabeta:depth=4,table=on,iterative "
         "(default: every registered searcher)",
     )  # fmt: skip
-    parser.add_argument("-d", "--depth", type=int, help="depth limit for every searcher that takes one")
+    parser.add_argument(
+        "-d", "--depth", type=int,
+        help="depth limit for every searcher that takes one (the others are not checked against the reference)",
+    )  # fmt: skip
     parser.add_argument("-r", "--repeat", type=int, default=1, help="timed runs per searcher (default: 1)")
     parser.add_argument(
         "--max-nodes", type=int, default=DEFAULT_MAX_NODES, metavar="N",
@@ -138,6 +141,12 @@ def depth_option(searcher_class: type[Searcher]) -> str | None:
     return next((name for name in ("depth", "max_depth") if name in names), None)
 
 
+def searcher_depth(searcher: Searcher) -> int | None:
+    """Return the searcher's depth limit (``None`` when it has none or no such option)."""
+    option = depth_option(type(searcher))
+    return None if option is None else getattr(searcher, option)
+
+
 def load_searchers(text: str | None, depth: int | None) -> list[Searcher]:
     """Return the searchers of ``--searchers`` (default: all registered), ``depth`` applied."""
     found = registry()
@@ -215,7 +224,12 @@ def run_rows(game: Game[Any], searchers: Sequence[Searcher], args: argparse.Name
     references = reference_rows(game, rows, args.depth, args.max_nodes)
     base = references.get(Scoring.DISTANCE) or next(iter(references.values()), None)
     base_nodes = base.result.stats.nodes if base is not None and base.result is not None else None
-    data = [row_data(game, row, references[row.searcher.scoring], base_nodes) for row in rows]
+    # a row is checked against the reference only when both search to the same depth
+    data = [
+        row_data(game, row, references[row.searcher.scoring] if searcher_depth(row.searcher) == args.depth else None,
+                 base_nodes)
+        for row in rows
+    ]  # fmt: skip
     if args.plot:
         finished = [row for row in rows if row.result is not None]
         figure = _plot.comparison_figure(
