@@ -18,6 +18,7 @@ from gamesearch.bench import floors
 from gamesearch.bench.core import FRAMEWORK, Run
 from gamesearch.bench.peers import load_peers
 from gamesearch.bench.workloads import (
+    connect4_window_score,
     tictactoe_bitboards,
     tictactoe_move_order,
     tictactoe_positions,
@@ -108,6 +109,22 @@ def test_the_alphabeta_floor_matches_the_framework_on_positions(cells: str) -> N
     assert Minimax(scoring=Scoring.PLAIN).search(game).value == result.value
 
 
+@pytest.mark.parametrize("depth", [1, 2, 5])
+def test_the_connect4_floor_matches_the_framework_value_and_nodes(depth: int) -> None:
+    searcher = default_registry().new_searcher(f"alphabeta:depth={depth},all_best=off")
+    result = searcher.search(default_registry().new_game("connect4"))
+    assert floors.connect4_alphabeta(depth) == (result.value, result.stats.nodes)
+
+
+@pytest.mark.parametrize("moves", ["", "4", "4455", "44444433", "1234567123", "4411772266", "1763254"])
+def test_the_peers_connect4_heuristic_is_the_framework_evaluation(moves: str) -> None:
+    game = default_registry().new_game("connect4", moves)
+    cells = "".join(game.cell(col, row) for col in range(7) for row in range(6))  # type: ignore[attr-defined]
+    crosses = sum(1 << (7 * col + row) for col in range(7) for row in range(6) if cells[6 * col + row] == "X")
+    noughts = sum(1 << (7 * col + row) for col in range(7) for row in range(6) if cells[6 * col + row] == "O")
+    assert connect4_window_score(cells) == game.evaluate() == floors.connect4_evaluate(crosses, noughts)
+
+
 def test_missing_peers_are_skipped_with_a_note(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
     available, skipped = load_peers()
@@ -170,3 +187,11 @@ def test_peer_adapters_count_the_known_alphabeta_figures() -> None:
     # aima-python and OpenSpiel search in natural order with a shared window, like
     # the framework; easyAI's negamax keeps going on equal values (20,865 + the root)
     assert counts == {"aima-python": 18_297, "OpenSpiel": 18_297, "easyAI": 20_866}
+
+
+@pytest.mark.skipif(importlib.util.find_spec("aima3") is None, reason="aima3 not installed")
+def test_peer_adapters_search_connect4_to_depth_6_in_left_to_right_order() -> None:
+    available, _ = load_peers()
+    counts = {library: found["connect four: alpha-beta depth 6"].count_nodes() for library, found in available}  # type: ignore[misc]
+    # the same tree in every peer: columns left to right, the same heuristic
+    assert counts == {"aima-python": 16_597, "OpenSpiel": 16_597, "easyAI": 16_597}

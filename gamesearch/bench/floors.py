@@ -136,3 +136,89 @@ def tictactoe_solve_all(positions: Sequence[tuple[int, int]]) -> int:
         if not (wins[crosses] or wins[noughts] or crosses | noughts == TICTACTOE_FULL):
             total += tictactoe_alphabeta(crosses, noughts)[1]
     return total
+
+
+# ---------------------------------------------------------------- Connect Four
+# 7x6 board, column-major, 7 bits a column (6 cells and an empty guard bit above,
+# so shifts along a line never wrap into the next column).
+CONNECT4_WIDTH, CONNECT4_HEIGHT, CONNECT4_STRIDE = 7, 6, 7
+CONNECT4_CELLS = CONNECT4_WIDTH * CONNECT4_HEIGHT
+CONNECT4_ORDER = (3, 2, 4, 1, 5, 0, 6)  # centre first
+CONNECT4_BOTTOMS = tuple(1 << col * CONNECT4_STRIDE for col in range(CONNECT4_WIDTH))
+CONNECT4_TOPS = tuple(bottom << CONNECT4_HEIGHT - 1 for bottom in CONNECT4_BOTTOMS)
+CONNECT4_COLUMNS = tuple(bottom * 0b111111 for bottom in CONNECT4_BOTTOMS)
+CONNECT4_WINDOWS = tuple(
+    sum(1 << (col + i * d_col) * CONNECT4_STRIDE + row + i * d_row for i in range(4))
+    for col in range(CONNECT4_WIDTH)
+    for row in range(CONNECT4_HEIGHT)
+    for d_col, d_row in ((1, 0), (0, 1), (1, 1), (1, -1))
+    if 0 <= col + 3 * d_col < CONNECT4_WIDTH and 0 <= row + 3 * d_row < CONNECT4_HEIGHT
+)
+#: the window heuristic: points for a window of four held by one side, by its stones
+CONNECT4_WINDOW_POINTS = (0, 1, 4, 16)
+CONNECT4_CENTRE_POINTS = 3
+CONNECT4_WIN = 1000  #: a win at ply p is worth 1000 - p (the framework's scale)
+CONNECT4_EVAL_LIMIT = CONNECT4_WIN - CONNECT4_CELLS - 1  #: heuristic values stay within ±this
+
+
+def connect4_has_four(stones: int) -> bool:
+    """Return whether ``stones`` hold four in a row (vertical, horizontal, two diagonals)."""
+    for step in (1, 7, 6, 8):
+        pair = stones & (stones >> step)
+        if pair & (pair >> 2 * step):
+            return True
+    return False
+
+
+def connect4_evaluate(crosses: int, noughts: int) -> int:
+    """Return the window heuristic for the first player (windows plus centre stones)."""
+    points, total = CONNECT4_WINDOW_POINTS, 0
+    for window in CONNECT4_WINDOWS:
+        mine, theirs = crosses & window, noughts & window
+        if mine:
+            if not theirs:
+                total += points[mine.bit_count()]
+        elif theirs:
+            total -= points[theirs.bit_count()]
+    centre = CONNECT4_COLUMNS[3]
+    total += CONNECT4_CENTRE_POINTS * ((crosses & centre).bit_count() - (noughts & centre).bit_count())
+    return max(-CONNECT4_EVAL_LIMIT, min(CONNECT4_EVAL_LIMIT, total))
+
+
+def connect4_alphabeta(depth: int) -> tuple[int, int]:
+    """Return (value for the first player, nodes) of depth-limited alpha-beta, empty board.
+
+    Centre-first order, the root's moves sharing one window, a win at ply ``p``
+    worth ``1000 - p``, the window heuristic at the horizon: the framework's
+    ``alphabeta:depth=N,all_best=off`` on ``connect4``.
+    """
+    order, bottoms, tops, columns = CONNECT4_ORDER, CONNECT4_BOTTOMS, CONNECT4_TOPS, CONNECT4_COLUMNS
+    has_four, evaluate = connect4_has_four, connect4_evaluate
+    nodes = 0
+
+    def negamax(mover: int, other: int, ply: int, depth_left: int, alpha: int, beta: int) -> int:
+        # value for the side to move; ``other`` has just moved
+        nonlocal nodes
+        nodes += 1
+        if has_four(other):
+            return ply - CONNECT4_WIN
+        if ply == CONNECT4_CELLS:
+            return 0
+        if depth_left == 0:
+            return evaluate(mover, other)  # the heuristic is antisymmetric: the mover's view
+        mask = mover | other
+        best = -CONNECT4_WIN
+        for col in order:
+            if not mask & tops[col]:
+                stone = (mask + bottoms[col]) & columns[col]
+                value = -negamax(other, mover | stone, ply + 1, depth_left - 1, -beta, -alpha)
+                if value > best:
+                    best = value
+                    if value > alpha:
+                        alpha = value
+                        if alpha >= beta:
+                            break
+        return best
+
+    value = negamax(0, 0, 0, depth, -CONNECT4_WIN - 1, CONNECT4_WIN + 1)
+    return value, nodes

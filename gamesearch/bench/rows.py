@@ -7,6 +7,9 @@ from gamesearch.bench import floors
 from gamesearch.bench.core import FLOOR, FRAMEWORK, Contender, Row, Run, Skipped
 from gamesearch.bench.peers import load_peers
 from gamesearch.bench.workloads import (
+    CONNECT4_DEPTH6,
+    CONNECT4_DEPTH8,
+    CONNECT4_DEPTHS,
     TICTACTOE_ALL,
     TICTACTOE_ALPHABETA,
     TICTACTOE_MINIMAX,
@@ -24,7 +27,11 @@ FRAMEWORK_SEARCHERS = {
     TICTACTOE_ALPHABETA: f"alphabeta:{TEXTBOOK}",
     TICTACTOE_TABLE: f"alphabeta:{TEXTBOOK},table=on",
     TICTACTOE_ALL: f"alphabeta:{TEXTBOOK}",
+    CONNECT4_DEPTH6: "alphabeta:depth=6,all_best=off",
+    CONNECT4_DEPTH8: "alphabeta:depth=8,all_best=off",
 }
+#: the game of each row (tic-tac-toe unless named here)
+ROW_GAMES = {CONNECT4_DEPTH6: "connect4", CONNECT4_DEPTH8: "connect4"}
 
 
 def framework_contender(searcher_spec: str, game: str, positions: Sequence[str | None]) -> Contender:
@@ -52,6 +59,10 @@ def floor_contender(description: str, search: Callable[[], int]) -> Contender:
     return Contender(FLOOR, description, lambda: search)
 
 
+def _connect4_floor(depth: int) -> Callable[[], int]:
+    return lambda: floors.connect4_alphabeta(depth)[1]
+
+
 def _floor_searches() -> dict[str, Contender]:
     all_positions = [tictactoe_bitboards(cells) for cells in tictactoe_positions()]
     return {
@@ -67,6 +78,10 @@ def _floor_searches() -> dict[str, Contender]:
         TICTACTOE_ALL: floor_contender(
             "bitboard alpha-beta per position", lambda: floors.tictactoe_solve_all(all_positions)
         ),
+        **{
+            row: floor_contender("bitboard alpha-beta", _connect4_floor(depth))
+            for row, depth in CONNECT4_DEPTHS.items()
+        },
     }
 
 
@@ -74,7 +89,7 @@ def _framework_searches() -> dict[str, Contender]:
     start: list[str | None] = [None]
     positions = {TICTACTOE_ALL: list(tictactoe_positions())}
     return {
-        row: framework_contender(spec, "tictactoe", positions.get(row, start))
+        row: framework_contender(spec, ROW_GAMES.get(row, "tictactoe"), positions.get(row, start))
         for row, spec in FRAMEWORK_SEARCHERS.items()
     }
 
@@ -85,6 +100,8 @@ ROWS: dict[str, tuple[bool, str]] = {
     TICTACTOE_ALPHABETA: (True, "empty board, natural order, shared root window"),
     TICTACTOE_TABLE: (True, "as full alpha-beta, with a table of bounds (fresh each run)"),
     TICTACTOE_ALL: (False, "alpha-beta once from every reachable position"),
+    CONNECT4_DEPTH6: (True, "empty 7x6 board, each library's own move order, the shared window heuristic"),
+    CONNECT4_DEPTH8: (False, "as depth 6, two plies deeper"),
 }
 
 

@@ -15,6 +15,10 @@ TICTACTOE_MINIMAX = "tic-tac-toe: full minimax"
 TICTACTOE_ALPHABETA = "tic-tac-toe: full alpha-beta"
 TICTACTOE_TABLE = "tic-tac-toe: alpha-beta + table"
 TICTACTOE_ALL = "tic-tac-toe: 5,478 positions"
+CONNECT4_DEPTH6 = "connect four: alpha-beta depth 6"
+CONNECT4_DEPTH8 = "connect four: alpha-beta depth 8"
+#: depth of each depth-limited Connect Four row
+CONNECT4_DEPTHS = {CONNECT4_DEPTH6: 6, CONNECT4_DEPTH8: 8}
 
 
 @functools.cache
@@ -89,3 +93,40 @@ def tictactoe_move_order(cells: str) -> tuple[int, ...]:
     if not extend("X"):
         raise ValueError(f"no move order reaches the tic-tac-toe position {cells!r}")
     return tuple(order)
+
+
+# ---------------------------------------------------------------- Connect Four
+#: Connect Four cell strings hold 42 characters, column by column from the left,
+#: each column from the bottom: cell ``6 * col + row``; ``X`` moved first.
+CONNECT4_WINDOW_CELLS = tuple(
+    tuple(6 * (col + i * d_col) + row + i * d_row for i in range(4))
+    for col in range(7)
+    for row in range(6)
+    for d_col, d_row in ((1, 0), (0, 1), (1, 1), (1, -1))
+    if 0 <= col + 3 * d_col < 7 and 0 <= row + 3 * d_row < 6
+)
+#: the framework's Connect Four scale: a win at ply p is worth 1000 - p; heuristic
+#: values stay strictly inside 1000 - 42
+CONNECT4_WIN = 1000
+CONNECT4_EVAL_LIMIT = CONNECT4_WIN - 42 - 1
+
+
+def connect4_window_score(cells: str) -> int:
+    """Return the shared window heuristic for the first player, from a 42-character cell string.
+
+    Every window of four held by one side only scores 1, 4 or 16 for 1, 2 or 3
+    stones, each centre-column stone 3; first player minus second, clipped to the
+    heuristic range. The peers' adapters read their boards into a cell string and
+    score it here: the same evaluation in every library.
+    """
+    points, total = (0, 1, 4, 16), 0
+    for first, second, third, fourth in CONNECT4_WINDOW_CELLS:
+        window = cells[first] + cells[second] + cells[third] + cells[fourth]
+        crosses, noughts = window.count("X"), window.count("O")
+        if crosses and not noughts:
+            total += points[crosses]
+        elif noughts and not crosses:
+            total -= points[noughts]
+    centre = cells[18:24]
+    total += 3 * (centre.count("X") - centre.count("O"))
+    return max(-CONNECT4_EVAL_LIMIT, min(CONNECT4_EVAL_LIMIT, total))

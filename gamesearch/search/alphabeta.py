@@ -224,23 +224,9 @@ def _make_core(
             raise BudgetExceededError("time budget exhausted")
         next_check = min(max_nodes, nodes + CLOCK_INTERVAL)
 
-    def search(ply: int, depth_left: float, alpha: int, beta: int) -> int:
+    def expand(ply: int, depth_left: float, alpha: int, beta: int) -> int:
+        """Return the value of the unfinished position at ``ply`` (``depth_left`` >= 1)."""
         nonlocal nodes, leaves, cutoffs, hits, horizon, deepest
-        nodes += 1
-        if nodes >= next_check:
-            over_budget()
-        sign = terminal()
-        if sign is not None:
-            leaves += 1
-            if ply > deepest:
-                deepest = ply
-            return sign * (win - distance * ply)
-        if depth_left == 0:
-            leaves += 1
-            horizon += 1
-            if ply > deepest:
-                deepest = ply
-            return evaluate()
         if probe is not None:
             position = key()
             entry = probe(position)
@@ -256,15 +242,33 @@ def _make_core(
                     alpha = lower
                 if upper < beta:
                     beta = upper
+        child_ply = ply + 1
+        if child_ply > deepest:
+            deepest = child_ply
+        won = win - distance * child_ply  # a finished child is worth +won or -won
         window_alpha, window_beta = alpha, beta
         remaining = iter(ordered())
+        # The two loops differ only in the side that moves; a child that is over (or
+        # at the horizon) is scored here, without a call: settle(), inlined for speed.
         if to_move() is first:
             best = -INFINITY
             for move in remaining:
                 push(move)
+                nodes += 1
+                if nodes >= next_check:
+                    over_budget()
                 if tracer is not None:
-                    tracer.enter(move, ply + 1, alpha, beta)
-                value = search(ply + 1, depth_left - 1, alpha, beta)
+                    tracer.enter(move, child_ply, alpha, beta)
+                sign = terminal()
+                if sign is not None:
+                    leaves += 1
+                    value = sign * won
+                elif depth_left == 1:
+                    leaves += 1
+                    horizon += 1
+                    value = evaluate()
+                else:
+                    value = expand(child_ply, depth_left - 1, alpha, beta)
                 if tracer is not None:
                     tracer.leave(value)
                 undo()
@@ -281,9 +285,21 @@ def _make_core(
             best = INFINITY
             for move in remaining:
                 push(move)
+                nodes += 1
+                if nodes >= next_check:
+                    over_budget()
                 if tracer is not None:
-                    tracer.enter(move, ply + 1, alpha, beta)
-                value = search(ply + 1, depth_left - 1, alpha, beta)
+                    tracer.enter(move, child_ply, alpha, beta)
+                sign = terminal()
+                if sign is not None:
+                    leaves += 1
+                    value = sign * won
+                elif depth_left == 1:
+                    leaves += 1
+                    horizon += 1
+                    value = evaluate()
+                else:
+                    value = expand(child_ply, depth_left - 1, alpha, beta)
                 if tracer is not None:
                     tracer.leave(value)
                 undo()
@@ -306,6 +322,24 @@ def _make_core(
             else:
                 entries[position] = (depth_left, best, best)
         return best
+
+    def search(ply: int, depth_left: float, alpha: int, beta: int) -> int:
+        """Return the value of the position just reached at ``ply`` (a root move's child)."""
+        nonlocal nodes, leaves, horizon, deepest
+        nodes += 1
+        if nodes >= next_check:
+            over_budget()
+        if ply > deepest:
+            deepest = ply
+        sign = terminal()
+        if sign is not None:
+            leaves += 1
+            return sign * (win - distance * ply)
+        if depth_left == 0:
+            leaves += 1
+            horizon += 1
+            return evaluate()
+        return expand(ply, depth_left, alpha, beta)
 
     def count_root() -> None:
         nonlocal nodes

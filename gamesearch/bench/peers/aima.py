@@ -12,10 +12,13 @@ from typing import Any
 
 from gamesearch.bench.core import Contender, Run
 from gamesearch.bench.workloads import (
+    CONNECT4_DEPTHS,
+    CONNECT4_WIN,
     EMPTY_TICTACTOE,
     TICTACTOE_ALL,
     TICTACTOE_ALPHABETA,
     TICTACTOE_MINIMAX,
+    connect4_window_score,
     tictactoe_positions,
     tictactoe_winner,
 )
@@ -38,7 +41,7 @@ def tictactoe_state(game: Any, cells: str) -> Any:
     return GameState(to_move=to_move, utility=utility, board=board, moves=moves)
 
 
-def _counting_game(base: type) -> Any:
+def _counting_game(base: Any) -> Any:
     """Return an instance of a subclass of aima's ``base`` game that counts ``result`` calls."""
 
     class Counting(base):  # type: ignore[misc]
@@ -51,16 +54,33 @@ def _counting_game(base: type) -> Any:
     return Counting()
 
 
-def _contender(search: Callable[[Any, Any], Any], name: str, positions: Sequence[str]) -> Contender:
-    from aima3.games import TicTacToe
+def connect4_evaluation(state: Any) -> int:
+    """Return the shared window heuristic of aima's Connect Four ``state`` for X.
 
-    def states(game: Any) -> list[Any]:
-        built = (tictactoe_state(game, cells) for cells in positions)
-        return [state for state in built if not game.terminal_test(state)]
+    A finished game scores on the framework's scale (a win at ply p: 1000 - p).
+    """
+    board = state.board
+    if state.utility:
+        return int(state.utility) * (CONNECT4_WIN - len(board))
+    if not state.moves:
+        return 0
+    return connect4_window_score(
+        "".join(board.get((col, row), ".") for col in range(1, 8) for row in range(1, 7))
+    )
+
+
+def _contender(
+    search: Callable[[Any, Any], Any],
+    name: str,
+    game_class: Callable[[], Any],
+    states: Callable[[Any], Sequence[Any]],
+) -> Contender:
+    def unfinished(game: Any) -> list[Any]:
+        return [state for state in states(game) if not game.terminal_test(state)]
 
     def prepare() -> Run:
-        game = TicTacToe()
-        todo = states(game)
+        game = game_class()
+        todo = unfinished(game)
 
         def run() -> None:
             for state in todo:
@@ -69,8 +89,8 @@ def _contender(search: Callable[[Any, Any], Any], name: str, positions: Sequence
         return run
 
     def count_nodes() -> int:
-        game = _counting_game(TicTacToe)
-        todo = states(game)
+        game = _counting_game(game_class)
+        todo = unfinished(game)
         for state in todo:
             search(state, game)
         return int(game.calls) + len(todo)  # + the roots
@@ -80,11 +100,33 @@ def _contender(search: Callable[[Any, Any], Any], name: str, positions: Sequence
 
 def contenders() -> dict[str, Contender]:
     """Return aima-python's contender for each row it can run."""
-    from aima3.games import alphabeta_search, minimax_decision
+    from aima3.games import ConnectFour, TicTacToe, alphabeta_cutoff_search, alphabeta_search, minimax_decision
 
-    start = [EMPTY_TICTACTOE]
-    return {
-        TICTACTOE_MINIMAX: _contender(minimax_decision, "minimax_decision", start),
-        TICTACTOE_ALPHABETA: _contender(alphabeta_search, "alphabeta_search", start),
-        TICTACTOE_ALL: _contender(alphabeta_search, "alphabeta_search", tictactoe_positions()),
+    def tictactoe(positions: Sequence[str]) -> Callable[[Any], list[Any]]:
+        return lambda game: [tictactoe_state(game, cells) for cells in positions]
+
+    def start(game: Any) -> list[Any]:
+        return [game.initial]
+
+    def cutoff(depth: int) -> Callable[[Any, Any], Any]:
+        # aima evaluates the positions deeper than d below the root's children: d = depth - 1
+        return lambda state, game: alphabeta_cutoff_search(
+            state, game, d=depth - 1, eval_fn=connect4_evaluation
+        )
+
+    found = {
+        TICTACTOE_MINIMAX: _contender(
+            minimax_decision, "minimax_decision", TicTacToe, tictactoe([EMPTY_TICTACTOE])
+        ),
+        TICTACTOE_ALPHABETA: _contender(
+            alphabeta_search, "alphabeta_search", TicTacToe, tictactoe([EMPTY_TICTACTOE])
+        ),
+        TICTACTOE_ALL: _contender(
+            alphabeta_search, "alphabeta_search", TicTacToe, tictactoe(tictactoe_positions())
+        ),
     }
+    for row, depth in CONNECT4_DEPTHS.items():
+        found[row] = _contender(
+            cutoff(depth), f"alphabeta_cutoff_search(d={depth - 1})", ConnectFour, start
+        )
+    return found

@@ -13,10 +13,13 @@ from typing import Any
 
 from gamesearch.bench.core import Contender, Run
 from gamesearch.bench.workloads import (
+    CONNECT4_DEPTHS,
+    CONNECT4_WIN,
     EMPTY_TICTACTOE,
     TICTACTOE_ALL,
     TICTACTOE_ALPHABETA,
     TICTACTOE_TABLE,
+    connect4_window_score,
     tictactoe_positions,
 )
 
@@ -26,27 +29,40 @@ REQUIRES = "easyAI"
 PLAYER_NUMBERS = {".": 0, "X": 1, "O": 2}
 
 
-def _tictactoe_class(counting: bool) -> type:
-    from easyAI.games import TicTacToe
+def _game_class(base: Any, counting: bool) -> Any:
+    """Return easyAI's game ``base`` with a table key (and a move counter when asked)."""
 
-    class BenchTicTacToe(TicTacToe):  # type: ignore[misc]
-        """easyAI's tic-tac-toe, with a table key (and a move counter when asked)."""
-
+    class BenchGame(base):  # type: ignore[misc]
         moves_made = 0
 
-        def ttentry(self) -> tuple[int, ...]:
-            return (*self.board, self.current_player)
+        def ttentry(self) -> Any:
+            return (tuple(self.board), self.current_player)
 
         if counting:
 
             def make_move(self, move: Any) -> None:
-                BenchTicTacToe.moves_made += 1
+                BenchGame.moves_made += 1
                 super().make_move(move)
 
-    return BenchTicTacToe
+    return BenchGame
 
 
-def tictactoe_game(game_class: type, cells: str) -> Any:
+def connect4_scoring(game: Any) -> float:
+    """Return the shared window heuristic of easyAI's Connect Four ``game`` for the side to move.
+
+    A finished game scores on the framework's scale (a win at ply p: 1000 - p).
+    """
+    board = game.board
+    if game.lose():
+        return int((board > 0).sum()) - CONNECT4_WIN
+    if board.min() > 0:
+        return 0
+    cells = "".join(".XO"[stone] for stone in board.T.flat)  # column by column from the bottom
+    value = connect4_window_score(cells)
+    return value if game.current_player == 1 else -value
+
+
+def tictactoe_game(game_class: Any, cells: str) -> Any:
     """Return an easyAI tic-tac-toe game at the 9-character position ``cells``."""
     from easyAI import Human_Player
 
@@ -57,16 +73,16 @@ def tictactoe_game(game_class: type, cells: str) -> Any:
 
 
 def _contender(
-    name: str, make_ai: Callable[[int], Callable[[Any], Any]], positions: Sequence[str]
+    name: str,
+    make_ai: Callable[[Any], Callable[[Any], Any]],
+    build: Callable[[bool], Sequence[Any]],
 ) -> Contender:
     def games(counting: bool) -> list[Any]:
-        game_class = _tictactoe_class(counting)
-        built = (tictactoe_game(game_class, cells) for cells in positions)
-        return [game for game in built if not game.is_over()]
+        return [game for game in build(counting) if not game.is_over()]
 
     def search_all(todo: list[Any]) -> None:
         for game in todo:
-            make_ai(game.board.count(0))(game)  # depth: every empty cell, a full search
+            make_ai(game)(game)
 
     def prepare() -> Run:
         todo = games(False)
@@ -82,16 +98,33 @@ def _contender(
 
 def contenders() -> dict[str, Contender]:
     """Return easyAI's contender for each row it can run."""
-    from easyAI import Negamax
+    from easyAI import Human_Player, Negamax
     from easyAI.AI import TranspositionTable
+    from easyAI.games import ConnectFour, TicTacToe
 
-    start = [EMPTY_TICTACTOE]
-    return {
-        TICTACTOE_ALPHABETA: _contender("Negamax(9)", Negamax, start),
-        TICTACTOE_TABLE: _contender(
-            "Negamax(9, tt=TranspositionTable())",
-            lambda depth: Negamax(depth, tt=TranspositionTable()),
-            start,
-        ),
-        TICTACTOE_ALL: _contender("Negamax(empty cells)", Negamax, tictactoe_positions()),
+    def tictactoe(positions: Sequence[str]) -> Callable[[bool], list[Any]]:
+        return lambda counting: [
+            tictactoe_game(_game_class(TicTacToe, counting), cells) for cells in positions
+        ]
+
+    def connect4(counting: bool) -> list[Any]:
+        return [_game_class(ConnectFour, counting)([Human_Player(), Human_Player()])]
+
+    def full(game: Any) -> Any:
+        return Negamax(game.board.count(0))  # depth: every empty cell, a full search
+
+    def full_with_table(game: Any) -> Any:
+        return Negamax(game.board.count(0), tt=TranspositionTable())
+
+    start = tictactoe([EMPTY_TICTACTOE])
+    found = {
+        TICTACTOE_ALPHABETA: _contender("Negamax(9)", full, start),
+        TICTACTOE_TABLE: _contender("Negamax(9, tt=TranspositionTable())", full_with_table, start),
+        TICTACTOE_ALL: _contender("Negamax(empty cells)", full, tictactoe(tictactoe_positions())),
     }
+    def depth_limited(depth: int) -> Callable[[Any], Any]:
+        return lambda game: Negamax(depth, scoring=connect4_scoring)
+
+    for row, depth in CONNECT4_DEPTHS.items():
+        found[row] = _contender(f"Negamax({depth}, window heuristic)", depth_limited(depth), connect4)
+    return found

@@ -13,10 +13,12 @@ from typing import Any
 
 from gamesearch.bench.core import Contender, Run
 from gamesearch.bench.workloads import (
+    CONNECT4_DEPTHS,
     EMPTY_TICTACTOE,
     TICTACTOE_ALL,
     TICTACTOE_ALPHABETA,
     TICTACTOE_MINIMAX,
+    connect4_window_score,
     tictactoe_move_order,
     tictactoe_positions,
 )
@@ -42,6 +44,9 @@ class CountingState:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._state, name)
 
+    def __str__(self) -> str:
+        return str(self._state)
+
 
 def tictactoe_state(game: Any, cells: str) -> Any:
     """Return OpenSpiel's tic-tac-toe state at ``cells`` (actions are cell indices)."""
@@ -51,13 +56,24 @@ def tictactoe_state(game: Any, cells: str) -> Any:
     return state
 
 
+def connect4_value(state: Any) -> int:
+    """Return the shared window heuristic of OpenSpiel's Connect Four ``state`` for player 0."""
+    rows = str(state).split()  # top row first; x moved first
+    return connect4_window_score(
+        "".join(rows[5 - row][col] for col in range(7) for row in range(6)).upper()
+    )
+
+
 def _contender(
-    name: str, search: Callable[[Any, Any], Any], game_name: str, positions: Sequence[str]
+    name: str, search: Callable[[Any, Any], Any], game_name: str, positions: Sequence[str] | None
 ) -> Contender:
+    """Return the contender searching ``positions`` (``None``: the starting position)."""
     import pyspiel
 
     def states() -> tuple[Any, list[Any]]:
         game = pyspiel.load_game(game_name)
+        if positions is None:
+            return game, [game.new_initial_state()]
         built = (tictactoe_state(game, cells) for cells in positions)
         return game, [state for state in built if not state.is_terminal()]
 
@@ -90,8 +106,20 @@ def contenders() -> dict[str, Contender]:
     def plain_minimax(game: Any, state: Any) -> Any:
         return minimax.expectiminimax(state, 9, None, state.current_player())
 
+    def depth_limited(depth: int) -> Callable[[Any, Any], Any]:
+        return lambda game, state: minimax.alpha_beta_search(
+            game, state=state, value_function=connect4_value, maximum_depth=depth
+        )
+
     start = [EMPTY_TICTACTOE]
+    connect4 = {
+        row: _contender(
+            f"alpha_beta_search(maximum_depth={depth})", depth_limited(depth), "connect_four", None
+        )
+        for row, depth in CONNECT4_DEPTHS.items()
+    }
     return {
+        **connect4,
         TICTACTOE_MINIMAX: _contender("expectiminimax", plain_minimax, "tic_tac_toe", start),
         TICTACTOE_ALPHABETA: _contender("alpha_beta_search", alpha_beta, "tic_tac_toe", start),
         TICTACTOE_ALL: _contender(
