@@ -18,15 +18,22 @@ PIPE_WIDTH = 160
 
 
 def console() -> Console:
-    """Return a console on standard output; wide and plain when it is not a terminal."""
-    plain = Console(highlight=False)
+    """Return a console on standard output; wide and plain when it is not a terminal.
+
+    Text is printed as it is (no rich markup), so brackets in moves or positions are safe.
+    """
+    plain = Console(highlight=False, markup=False)
     if plain.is_terminal or "COLUMNS" in os.environ:
         return plain
-    return Console(highlight=False, width=PIPE_WIDTH)
+    return Console(highlight=False, markup=False, width=PIPE_WIDTH)
 
 
 def table(title: str | None, columns: Sequence[str], *, numeric_from: int = 1) -> Table:
-    """Return a rich table with ``columns``; those from ``numeric_from`` on are right-aligned."""
+    """Return a rich table with ``columns``; those from ``numeric_from`` on are right-aligned.
+
+    Add cells as :class:`rich.text.Text` when they may hold brackets (rich reads markup
+    in plain strings inside tables).
+    """
     grid = Table(title=title, title_justify="left", header_style="bold")
     for index, column in enumerate(columns):
         grid.add_column(column, justify="right" if index >= numeric_from else "left")

@@ -5,7 +5,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from rich.text import Text
+
 from gamesearch.cli._common import add_game_arguments, load_game, load_searcher, print_json
+from gamesearch.cli._output import console, table
 from gamesearch.game import Game, describe_value
 from gamesearch.search.base import SearchResult
 
@@ -66,20 +69,24 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(data)
         return 0
-    print(game.render())
-    print()
+    out = console()
+    out.print(game.render())
+    out.print()
     if result.is_game_over:
-        print(f"The game is over: {data['description']} (value {result.value}).")
+        out.print(f"The game is over: {data['description']} (value {result.value}).")
         return 0
-    print(f"{data['to_move']} to move. Value {result.value}: {data['description']}.")
-    print(f"Best move{'s' if len(data['best_moves']) > 1 else ''}: {', '.join(data['best_moves'])}")
-    print(f"Chosen: {data['move']}   line: {' '.join(data['pv'])}")
-    print("Moves:")
+    out.print(f"{data['to_move']} to move. Value {result.value}: {data['description']}.")
+    out.print(f"Best move{'s' if len(data['best_moves']) > 1 else ''}: {', '.join(data['best_moves'])}")
+    out.print(f"Chosen: {data['move']}   line: {' '.join(data['pv'])}")
+    grid = table(None, ["move", "value", "meaning"], numeric_from=1)
     for entry in data["moves"]:
         words = describe_value(game, entry["value"], is_exact=result.is_exact)
-        print(f"  {entry['move']:>6}  {entry['value']:>6}  {words}")
+        best = entry["move"] in data["best_moves"]
+        grid.add_row(Text(entry["move"], style="bold" if best else ""), str(entry["value"]), Text(words))
+    grid.columns[2].justify = "left"
+    out.print(grid)
     stats = result.stats
-    print(
+    out.print(
         f"Searcher {searcher.name}: {stats.nodes:,} nodes, {stats.leaves:,} leaves, "
         f"{stats.cutoffs:,} cut-offs, {stats.tt_hits:,} table hits, depth {stats.depth}, "
         f"{stats.seconds:.3f} s ({stats.nodes_per_second:,.0f} nodes/s)"

@@ -5,7 +5,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from rich.text import Text
+
 from gamesearch.cli._common import print_json, registry
+from gamesearch.cli._output import console, table
 from gamesearch.plugins import Registry
 
 
@@ -59,11 +62,13 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(data)
         return 0
+    out = console()
     for title, entries in (("Games", data["games"]), ("Searchers", data["searchers"])):
-        print(f"{title}:")
+        grid = table(title, ["name", "option", "default", "meaning"], numeric_from=4)
         for name, entry in entries.items():
-            print(f"  {name}: {entry['description']}")
+            grid.add_row(Text(name, style="bold"), "", "", Text(entry["description"]))
             for option in entry["options"]:
-                print(f"      {option['name']}={option['default']!s:<8} {option['help']}")
-        print()
+                grid.add_row("", Text(option["name"]), Text(str(option["default"])), Text(option["help"]))
+            grid.add_section()
+        out.print(grid)
     return 0
