@@ -58,8 +58,8 @@ def test_a_search_too_big_is_given_up_and_the_deepest_exact_searcher_is_the_refe
 def test_the_table_has_one_row_per_registered_searcher(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run_cli(capsys, "compare", "tictactoe", "--position", "XO..X....")
     assert status == 0
-    for column in ("value", "best moves", "agrees", "nodes", "leaves", "cut-offs", "table hits",
-                   "median ms", "nodes/s", "nodes vs ref"):  # fmt: skip
+    for column in ("value", "best moves", "agrees", "nodes", "leaves", "cut-offs", "tt hits",
+                   "median ms", "nodes/s", "vs ref"):  # fmt: skip
         assert column in out
     for searcher in ("minimax", "alphabeta", "iterative"):
         assert f"│ {searcher} " in out
@@ -149,3 +149,12 @@ def test_bad_arguments_are_one_line_and_status_2(
 def test_the_installed_script_prints_the_openings_help() -> None:
     done = run_script("compare", "--help")
     assert done.returncode == 0 and "gamesearch compare tictactoe --openings" in done.stdout
+
+
+def test_a_narrow_terminal_gets_whole_numbers_not_shortened_ones(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "60")
+    status, out, _ = run_cli(capsys, "compare", "tictactoe", "--searchers", "minimax,alphabeta")
+    assert status == 0
+    assert "549,946" in out and "255,168" in out and "…" not in out

@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from typing import Callable
 
 from rich.console import Console
+from rich.measure import Measurement
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -38,6 +39,16 @@ def table(title: str | None, columns: Sequence[str], *, numeric_from: int = 1) -
     for index, column in enumerate(columns):
         grid.add_column(column, justify="right" if index >= numeric_from else "left")
     return grid
+
+
+def print_table(out: Console, grid: Table) -> None:
+    """Print ``grid`` at its natural width, even on a narrower terminal (which then wraps
+    lines) rather than let rich shorten numbers to fit."""
+    natural = Measurement.get(out, out.options.update(max_width=10_000), grid).maximum
+    if natural <= out.width:
+        out.print(grid)
+    else:  # print() caps its width at the console's: a wider console on the same file
+        Console(file=out.file, width=natural, highlight=False, markup=False).print(grid)
 
 
 @contextmanager

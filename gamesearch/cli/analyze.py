@@ -8,7 +8,7 @@ from typing import Any
 from rich.text import Text
 
 from gamesearch.cli._common import add_game_arguments, load_game, load_searcher, print_json
-from gamesearch.cli._output import console, table
+from gamesearch.cli._output import console, print_table, table
 from gamesearch.game import Game, describe_value
 from gamesearch.search.base import SearchResult
 
@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         best = entry["move"] in data["best_moves"]
         grid.add_row(Text(entry["move"], style="bold" if best else ""), str(entry["value"]), Text(words))
     grid.columns[2].justify = "left"
-    out.print(grid)
+    print_table(out, grid)
     stats = result.stats
     out.print(
         f"Searcher {searcher.name}: {stats.nodes:,} nodes, {stats.leaves:,} leaves, "

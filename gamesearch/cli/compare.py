@@ -19,7 +19,7 @@ import attrs
 from gamesearch.arena import searcher_label
 from gamesearch.cli import _plot
 from gamesearch.cli._common import add_game_arguments, load_game, print_json, registry
-from gamesearch.cli._output import check_at_least, console, milliseconds, progress, table
+from gamesearch.cli._output import check_at_least, console, milliseconds, print_table, progress, table
 from gamesearch.errors import BudgetExceededError, InvalidOptionError
 from gamesearch.game import Game, Scoring, describe_value
 from gamesearch.search import AlphaBeta, Minimax
@@ -29,7 +29,7 @@ from gamesearch.trace import NodeLimit
 #: positions one search may enter before compare gives up on it
 DEFAULT_MAX_NODES = 3_000_000
 #: how many best moves a table cell lists before "+N more"
-SHOWN_MOVES = 5
+SHOWN_MOVES = 4
 
 
 def register(subparsers: Any) -> None:
@@ -249,9 +249,10 @@ def run_rows(game: Game[Any], searchers: Sequence[Searcher], args: argparse.Name
     grid = table(
         f"{game.name} {position_title(game)}" + (f", depth {args.depth}" if args.depth else ""),
         ["searcher", "value", "best moves", "agrees", "nodes", "leaves", "cut-offs",
-         "table hits", "median ms", "nodes/s", "nodes vs ref"],
+         "tt hits", "median ms", "nodes/s", "vs ref"],
         numeric_from=4,
     )  # fmt: skip
+    grid.columns[1].justify = "right"  # the value
     for entry in data:
         if entry["gave_up"]:
             grid.add_row(entry["searcher"], "-", f"gave up after {args.max_nodes:,} nodes", *["-"] * 8)
@@ -265,7 +266,7 @@ def run_rows(game: Game[Any], searchers: Sequence[Searcher], args: argparse.Name
             milliseconds(entry["median_seconds"]), f"{entry['nodes_per_second']:,.0f}",
             "-" if fraction is None else f"{fraction:.3f}",
         )  # fmt: skip
-    out.print(grid)
+    print_table(out, grid)
     for scoring, reference in references.items():
         if reference is None or reference.result is None:
             out.print(f"reference ({scoring.value} scoring): none could finish; agreement not checked")
@@ -363,7 +364,7 @@ def run_depths(game: Game[Any], searchers: Sequence[Searcher], args: argparse.Na
         nodes = ["-" if p is None else f"{p['nodes']:,}" for p in by_label.values()]
         times = ["-" if p is None else milliseconds(p["median_seconds"]) for p in by_label.values()]
         grid.add_row(str(depth), *nodes, *times)
-    out.print(grid)
+    print_table(out, grid)
     for label in sorted(given_up):
         out.print(f"{label}: gave up past {args.max_nodes:,} nodes at the deeper depths")
     if args.plot:
@@ -409,7 +410,7 @@ def run_openings(game: Game[Any], args: argparse.Namespace) -> int:
             *("gave up" if row[key] is None else f"{row[key]:,}" for key in ("minimax_nodes", "alphabeta_nodes")),
             "-" if row["ratio"] is None else f"{row['ratio']:.1f}x",
         )
-    out.print(grid)
+    print_table(out, grid)
     out.print(f"minimax: {searchers['minimax']}; alpha-beta: {searchers['alphabeta']}")
     ratios = [row["ratio"] for row in rows[1:] if row["ratio"] is not None]
     if ratios:

@@ -8,7 +8,7 @@ from typing import Any
 from rich.text import Text
 
 from gamesearch.cli._common import print_json, registry
-from gamesearch.cli._output import console, table
+from gamesearch.cli._output import console, print_table, table
 from gamesearch.plugins import Registry
 
 
@@ -70,5 +70,5 @@ def run(args: argparse.Namespace) -> int:
             for option in entry["options"]:
                 grid.add_row("", Text(option["name"]), Text(str(option["default"])), Text(option["help"]))
             grid.add_section()
-        out.print(grid)
+        print_table(out, grid)
     return 0

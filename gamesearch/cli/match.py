@@ -8,7 +8,7 @@ from typing import Any
 
 from gamesearch.arena import GameRecord, play_match
 from gamesearch.cli._common import add_game_arguments, load_game, load_searcher, print_json
-from gamesearch.cli._output import check_at_least, console, milliseconds, progress, table
+from gamesearch.cli._output import check_at_least, console, milliseconds, print_table, progress, table
 
 
 def register(subparsers: Any) -> None:
@@ -74,6 +74,6 @@ def run(args: argparse.Namespace) -> int:
             standing.label, str(standing.wins), str(standing.draws), str(standing.losses),
             f"{standing.moves:,}", f"{standing.mean_nodes:,.0f}", milliseconds(standing.mean_seconds),
         )  # fmt: skip
-    out.print(grid)
+    print_table(out, grid)
     out.print(f"replay with: --seed {seed}" + (" --swap" if args.swap else ""))
     return 0
