@@ -138,6 +138,7 @@ def test_without_matplotlib_the_error_names_the_extra(
         (("--depths", "a..b"), "--depths must be N or FROM..TO"),
         (("--depths", "2", "--searchers", "minimax", "--plot", "/nonexistent/x.png"), "folder '/nonexistent' does not exist"),
         (("--plot", "x.nope", "-p", "XOX/O.O/.X."), "cannot write the plot 'x.nope'"),
+        (("--openings", "--plot", "x.png"), "--plot draws the searcher table or --depths, not --openings"),
     ],
 )
 def test_bad_arguments_are_one_line_and_status_2(

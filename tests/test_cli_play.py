@@ -61,6 +61,16 @@ def test_undo_takes_back_the_human_move_and_the_reply(
     assert out.split("Took back 4, 0.")[1].startswith("\n\n. . .\n. . .\n. . .\n")
 
 
+def test_after_a_lost_game_undo_takes_the_last_moves_back_and_play_goes_on(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # X plays 1, 2, 3, 5: the engine wins with its fourth move; undo, then quit
+    out = play(capsys, monkeypatch, "1\n2\n3\n5\nundo\nhint\n", "--opponent", "alphabeta")
+    before, after = out.split("Took back ")
+    assert "Game over: O wins (the engine alphabeta)." in before
+    assert "X to move:" in after and "Hint: " in after and "Game over" not in after
+
+
 def test_hint_gives_the_engines_best_move_and_value(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -138,3 +138,9 @@ def test_installed_script_draws_the_tree_and_has_help() -> None:
     assert done.returncode == 0 and "pruned: 8 (never searched)" in done.stdout
     helped = run_script("tree", "--help")
     assert "gamesearch tree tictactoe --position XOX/O.O/.X." in helped.stdout
+
+
+def test_iterative_deepening_draws_one_tree_per_iteration(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run_cli(capsys, "tree", "tictactoe", "-p", SEED_004, "-s", "iterative:table=off")
+    assert status == 0
+    assert "iteration 1:" in out and "iteration 3:" in out and "iteration 4:" not in out

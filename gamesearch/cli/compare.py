@@ -207,6 +207,8 @@ def run(args: argparse.Namespace) -> int:
     check_at_least("--depth", args.depth)
     game = load_game(args)
     if args.openings:
+        if args.plot:
+            raise InvalidOptionError(f"--plot draws the searcher table or --depths, not --openings: {args.plot!r}")
         return run_openings(game, args)
     searchers = load_searchers(args.searchers, args.depth)
     if args.depths:

@@ -104,7 +104,9 @@ def run(args: argparse.Namespace) -> int:
     out = console()
     out.print(game.render())
     out.print(summary(game, searcher, result, tracer, full))
-    for root in tracer.roots:
+    for number, root in enumerate(tracer.roots, start=1):
+        if len(tracer.roots) > 1:  # iterative deepening: one tree per iteration
+            out.print(f"iteration {number}:")
         out.print(to_rich_tree(game, root))
     if tracer.is_truncated:
         out.print(f"... {tracer.nodes - tracer.recorded:,} more nodes not drawn (--max-nodes {args.max_nodes})")
