@@ -1,0 +1,85 @@
+"""Coursework skeleton: write minimax and alpha-beta yourself, then prove them with the kit.
+
+Fill in the two functions marked EXERCISE, then run the checks::
+
+    pytest docs/coursework/check_my_searcher.py
+
+The searcher class at the bottom is done for you: it searches each move of the
+root position with your function and reports the best ones, so the kit can compare
+your values and best moves with the reference minimax in every position.
+
+Rules of the game API you need (see the Game reference):
+
+- ``game.is_over()`` tells whether the game has ended; then ``game.score(scoring)``
+  is its value: positive when the first player won, negative when the second won,
+  0 for a draw;
+- ``game.to_move()`` is ``Player.FIRST`` (who maximises) or ``Player.SECOND`` (who
+  minimises);
+- ``game.legal_moves()`` lists the moves; ``game.push(move)`` plays one and
+  ``game.undo()`` takes it back. Leave the position as you found it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import attrs
+
+from gamesearch import Game, Player, Scoring, Searcher
+from gamesearch.search.base import INFINITY, Counters, RootAnswer, Tracer
+
+
+def minimax_value(game: Game[Any], scoring: Scoring, counters: Counters) -> int:
+    """EXERCISE 1: return the minimax value of ``game``, searched to the end.
+
+    Count every position you enter, this one included, with ``counters.nodes += 1``.
+    """
+    counters.nodes += 1
+    raise NotImplementedError("exercise 1: write minimax_value in docs/coursework/my_searcher.py")
+
+
+def alphabeta_value(game: Game[Any], alpha: int, beta: int, scoring: Scoring, counters: Counters) -> int:
+    """EXERCISE 2: return the value of ``game`` as minimax would, skipping what cannot matter.
+
+    ``alpha`` is what the first player is already sure of, ``beta`` what the second
+    player is already sure of. Try the moves in ``legal_moves()`` order and stop
+    trying the moves of a position as soon as ``alpha >= beta``. Count nodes as in
+    exercise 1.
+    """
+    counters.nodes += 1
+    raise NotImplementedError("exercise 2: write alphabeta_value in docs/coursework/my_searcher.py")
+
+
+@attrs.frozen(kw_only=True)
+class StudentSearcher(Searcher):
+    """Your searcher: each root move is searched with your function and a full window."""
+
+    name: ClassVar[str] = "student"
+    pruning: bool = attrs.field(
+        default=True, metadata={"help": "use alphabeta_value (exercise 2), not minimax_value (exercise 1)"}
+    )
+
+    def _root(
+        self, game: Game[Any], counters: Counters, move_values: bool, tracer: Tracer | None
+    ) -> RootAnswer:
+        counters.nodes += 1  # the root
+        values = []
+        for move in game.legal_moves():
+            game.push(move)
+            try:
+                if self.pruning:
+                    value = alphabeta_value(game, -INFINITY, INFINITY, self.scoring, counters)
+                else:
+                    value = minimax_value(game, self.scoring, counters)
+            finally:
+                game.undo()
+            values.append((move, value))
+        sign = 1 if game.to_move() is Player.FIRST else -1
+        best = sign * max(sign * value for _, value in values)
+        return RootAnswer(
+            value=best,
+            best_moves=tuple(move for move, value in values if value == best),
+            move_values=tuple(values) if move_values else None,
+            is_exact=True,
+            depth=game.max_plies - game.ply,
+        )
