@@ -125,6 +125,12 @@ def test_the_peers_connect4_heuristic_is_the_framework_evaluation(moves: str) ->
     assert connect4_window_score(cells) == game.evaluate() == floors.connect4_evaluate(crosses, noughts)
 
 
+def test_the_mcts_row_counts_simulations() -> None:
+    rows, _ = build_rows(peers=False, only="mcts")
+    [framework] = rows[0].contenders
+    assert framework.prepare()() == 1_000
+
+
 def test_missing_peers_are_skipped_with_a_note(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
     available, skipped = load_peers()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import attrgetter
 from gamesearch.bench import floors
 from gamesearch.bench.core import FLOOR, FRAMEWORK, Contender, Row, Run, Skipped
 from gamesearch.bench.peers import load_peers
@@ -10,6 +11,8 @@ from gamesearch.bench.workloads import (
     CONNECT4_DEPTH6,
     CONNECT4_DEPTH8,
     CONNECT4_DEPTHS,
+    CONNECT4_MCTS,
+    MCTS_SIMULATIONS,
     TICTACTOE_ALL,
     TICTACTOE_ALPHABETA,
     TICTACTOE_MINIMAX,
@@ -18,6 +21,7 @@ from gamesearch.bench.workloads import (
     tictactoe_positions,
 )
 from gamesearch.plugins import default_registry
+from gamesearch.search.base import SearchStats
 
 #: the framework's searcher for each row: the same search the peers run
 #: (win/draw/loss scores, natural move order, the root's moves sharing one window)
@@ -34,11 +38,16 @@ FRAMEWORK_SEARCHERS = {
 ROW_GAMES = {CONNECT4_DEPTH6: "connect4", CONNECT4_DEPTH8: "connect4"}
 
 
-def framework_contender(searcher_spec: str, game: str, positions: Sequence[str | None]) -> Contender:
+def framework_contender(
+    searcher_spec: str,
+    game: str,
+    positions: Sequence[str | None],
+    count: Callable[[SearchStats], int] = attrgetter("nodes"),
+) -> Contender:
     """Return this framework's contender: a fresh ``searcher_spec`` over ``positions`` of ``game``.
 
-    A position ``None`` is the game's starting position. The run returns the nodes
-    the searcher's statistics counted.
+    A position ``None`` is the game's starting position. The run returns the sum of
+    ``count`` (default: the nodes) over the searches' statistics.
     """
     registry = default_registry()
 
@@ -47,7 +56,7 @@ def framework_contender(searcher_spec: str, game: str, positions: Sequence[str |
         games = [registry.new_game(game, position) for position in positions]
 
         def run() -> int:
-            return sum(searcher.search(position).stats.nodes for position in games)
+            return sum(count(searcher.search(position).stats) for position in games)
 
         return run
 
@@ -88,10 +97,14 @@ def _floor_searches() -> dict[str, Contender]:
 def _framework_searches() -> dict[str, Contender]:
     start: list[str | None] = [None]
     positions = {TICTACTOE_ALL: list(tictactoe_positions())}
-    return {
+    found = {
         row: framework_contender(spec, ROW_GAMES.get(row, "tictactoe"), positions.get(row, start))
         for row, spec in FRAMEWORK_SEARCHERS.items()
     }
+    found[CONNECT4_MCTS] = framework_contender(
+        f"mcts:simulations={MCTS_SIMULATIONS},seed=1", "connect4", start, attrgetter("leaves")
+    )
+    return found
 
 
 #: row name -> (in ``--quick``, note)
@@ -102,6 +115,11 @@ ROWS: dict[str, tuple[bool, str]] = {
     TICTACTOE_ALL: (False, "alpha-beta once from every reachable position"),
     CONNECT4_DEPTH6: (True, "empty 7x6 board, each library's own move order, the shared window heuristic"),
     CONNECT4_DEPTH8: (False, "as depth 6, two plies deeper"),
+    CONNECT4_MCTS: (
+        True,
+        "empty board, UCT with random playouts and solver; nodes = simulations "
+        "(aima's MCTS needs a policy network)",
+    ),
 }
 
 

@@ -17,6 +17,8 @@ TICTACTOE_TABLE = "tic-tac-toe: alpha-beta + table"
 TICTACTOE_ALL = "tic-tac-toe: 5,478 positions"
 CONNECT4_DEPTH6 = "connect four: alpha-beta depth 6"
 CONNECT4_DEPTH8 = "connect four: alpha-beta depth 8"
+CONNECT4_MCTS = "connect four: MCTS 1,000 simulations"
+MCTS_SIMULATIONS = 1000
 #: depth of each depth-limited Connect Four row
 CONNECT4_DEPTHS = {CONNECT4_DEPTH6: 6, CONNECT4_DEPTH8: 8}
 

@@ -31,6 +31,8 @@ Ordering = Literal["game", "natural"]
 RootWindow = Literal["shared", "fresh"]
 #: how often (in nodes) a search with a time budget looks at the clock
 CLOCK_INTERVAL = 1024
+#: the key of the follow-up searches' scratch table among a searcher's tables
+_FOLLOW_UP = ("principal variation",)
 
 
 def _choice(*valid: str) -> Callable[[Any, attrs.Attribute, Any], None]:  # type: ignore[type-arg]
@@ -88,6 +90,38 @@ class AlphaBeta(Searcher):
         if identity not in self._tables:
             self._tables[identity] = TranspositionTable(max_entries=self.table_entries)
         return self._tables[identity]
+
+    def _principal_variation(
+        self, game: Game[Any], move: Hashable, answer: RootAnswer
+    ) -> tuple[Hashable, ...]:
+        # The follow-up searches share a scratch table (see _follow_up), emptied here.
+        self._tables.pop(_FOLLOW_UP, None)
+        try:
+            return super()._principal_variation(game, move, answer)
+        finally:
+            self._tables.pop(_FOLLOW_UP, None)
+
+    def _follow_up(self, game: Game[Any], depth: int | None) -> Hashable:
+        """Return the first best move of ``game`` searched ``depth`` plies deep (for the PV).
+
+        Each follow-up searches a subtree of the one before it, so they share one
+        scratch table: after the first, they are mostly table hits. A table only ever
+        saves work (see :mod:`gamesearch.search.table`), so the line is the same.
+        """
+        table = self._tables.get(_FOLLOW_UP)
+        if table is None:
+            table = self._tables[_FOLLOW_UP] = TranspositionTable(max_entries=self.table_entries)
+        answer = search_root(
+            game,
+            depth=depth,
+            scoring=self.scoring,
+            ordering=self.ordering,
+            fresh_window=self.root_window == "fresh",
+            all_best=self.all_best,
+            table=table,
+            counters=Counters(),
+        )
+        return answer.best_moves[0]
 
     def _root(
         self, game: Game[Any], counters: Counters, move_values: bool, tracer: Tracer | None

@@ -14,7 +14,9 @@ from typing import Any
 from gamesearch.bench.core import Contender, Run
 from gamesearch.bench.workloads import (
     CONNECT4_DEPTHS,
+    CONNECT4_MCTS,
     EMPTY_TICTACTOE,
+    MCTS_SIMULATIONS,
     TICTACTOE_ALL,
     TICTACTOE_ALPHABETA,
     TICTACTOE_MINIMAX,
@@ -96,6 +98,30 @@ def _contender(
     return Contender(LIBRARY, name, prepare, count_nodes)
 
 
+def _mcts_contender() -> Contender:
+    """Return ``MCTSBot`` (UCT, one random rollout per simulation, solver on) on Connect Four."""
+    import numpy
+    import pyspiel
+    from open_spiel.python.algorithms import mcts
+
+    def prepare() -> Run:
+        game = pyspiel.load_game("connect_four")
+        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=numpy.random.RandomState(1))
+        bot = mcts.MCTSBot(
+            game, uct_c=1.4, max_simulations=MCTS_SIMULATIONS, evaluator=evaluator,
+            solve=True, random_state=numpy.random.RandomState(1),
+        )  # fmt: skip
+        state = game.new_initial_state()
+
+        def run() -> int:
+            bot.step(state)
+            return MCTS_SIMULATIONS  # the empty board is never solved within the budget
+
+        return run
+
+    return Contender(LIBRARY, f"MCTSBot(max_simulations={MCTS_SIMULATIONS})", prepare)
+
+
 def contenders() -> dict[str, Contender]:
     """Return OpenSpiel's contender for each row it can run."""
     from open_spiel.python.algorithms import minimax
@@ -112,12 +138,13 @@ def contenders() -> dict[str, Contender]:
         )
 
     start = [EMPTY_TICTACTOE]
-    connect4 = {
+    connect4: dict[str, Contender] = {
         row: _contender(
             f"alpha_beta_search(maximum_depth={depth})", depth_limited(depth), "connect_four", None
         )
         for row, depth in CONNECT4_DEPTHS.items()
     }
+    connect4[CONNECT4_MCTS] = _mcts_contender()
     return {
         **connect4,
         TICTACTOE_MINIMAX: _contender("expectiminimax", plain_minimax, "tic_tac_toe", start),
