@@ -156,6 +156,6 @@ def test_a_narrow_terminal_gets_whole_numbers_not_shortened_ones(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("COLUMNS", "60")
-    status, out, _ = run_cli(capsys, "compare", "tictactoe", "--searchers", "minimax,alphabeta")
+    status, out, _ = run_cli(capsys, "compare", "tictactoe", "-p", "X...O....", "--searchers", "minimax,alphabeta")
     assert status == 0
-    assert "549,946" in out and "255,168" in out and "…" not in out
+    assert "7,332" in out and "3,468" in out and "…" not in out
