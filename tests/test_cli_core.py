@@ -77,3 +77,21 @@ def test_the_installed_console_script_runs() -> None:
     assert json.loads(done.stdout)["value"] == 0
     bad = subprocess.run([command, "analyze", "chess"], capture_output=True, text=True, check=False)
     assert bad.returncode == 2 and bad.stderr.startswith("gamesearch: error: unknown game 'chess'")
+
+
+def test_an_argument_error_from_argparse_is_one_line_too(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["analyze", "tictactoe", "--depth", "deep"])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2
+    assert err == "gamesearch: error: argument -d/--depth: invalid int value: 'deep' (see 'gamesearch analyze --help')\n"
+
+
+def test_output_piped_into_a_reader_that_stops_early_ends_quietly() -> None:
+    command = str(__import__("pathlib").Path(sys.executable).parent / "gamesearch")
+    done = subprocess.run(
+        f"'{command}' tree tictactoe -p X.O/.X./... -s minimax -f json | head -c 10",
+        shell=True, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    # about 100 kB of JSON: more than a pipe holds, so the writer meets a closed pipe
+    assert done.stderr == "" and len(done.stdout) == 10

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from gamesearch.errors import GameSearchError
 
@@ -24,9 +26,17 @@ searchers, play against the engine. Games and searchers come from plugins;
 """
 
 
+class OneLineErrorParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line on stderr and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print ``message`` as one line naming ``--help`` and exit with status 2."""
+        self.exit(EXIT_USAGE, f"gamesearch: error: {message} (see '{self.prog} --help')\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser with every subcommand module registered."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineErrorParser(
         prog="gamesearch",
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -52,6 +62,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("gamesearch: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (`gamesearch ... | head`): stop quietly, as Unix tools do.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover
