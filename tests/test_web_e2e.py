@@ -233,3 +233,36 @@ def test_hint_and_undo_and_the_page_stays_usable_while_the_engine_thinks(page: A
     page.evaluate("() => new Promise(resolve => setTimeout(resolve, 0))")  # let the page handle it
     assert filled(page) == 0  # the late move was dropped
     assert page.locator("#status").inner_text() == "X to move (your turn)."
+
+
+def test_a_game_without_a_board_view_is_drawn_as_text_with_a_button_per_legal_move(browser: Any) -> None:
+    from games.tictactoe import TicTacToe
+    from gamesearch.plugins import build_registry, hookimpl, make_plugin_manager
+
+    class TextOnly(TicTacToe):
+        """Tic-tac-toe that offers no board view."""
+
+        name = "textonly"
+
+        def board_view(self) -> None:
+            return None
+
+    class TextOnlyPlugin:
+        @hookimpl
+        def gamesearch_register_games(self, registry: Any) -> None:
+            registry.add_game(TextOnly)
+
+    registry = build_registry(make_plugin_manager(plugins=[TextOnlyPlugin()]))
+    with BackgroundServer(create_app(registry)) as url:
+        page = browser.new_page()
+        page.set_default_timeout(WAIT_MS)
+        page.goto(f"{url}/?game=textonly")
+        wait_for_status(page, "X to move (your turn).")
+        moves = page.get_by_role("group", name="Legal moves").get_by_role("button")
+        assert moves.all_inner_texts() == [f"Play {cell}" for cell in range(9)]
+        assert page.locator("#board").is_hidden()
+        page.get_by_role("button", name="Play 4").click()
+        page.wait_for_function("document.querySelectorAll('#move-list button').length === 7")
+        assert page.locator("#text-board").inner_text().splitlines()[1] == ". X ."
+        assert page.locator("#status").inner_text() == "X to move (your turn)."
+        page.close()

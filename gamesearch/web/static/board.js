@@ -13,6 +13,7 @@ const page = {
   current: null, // the state of the current position (see describe_state)
   history: [], // earlier states, for undo
   busy: false, // an engine move is being searched
+  playing: false, // a move of the human's is on its way to the server
   generation: 0, // bumped by new game and undo, so a late engine answer is ignored
   tree: null, // the explorer's tree, with nodes in visiting order
   step: 0, // how many nodes of the tree are shown
@@ -173,6 +174,7 @@ function render() {
   $("board").hidden = board === null;
   $("text-board").hidden = board !== null;
   $("text-board").textContent = current.text;
+  renderMoveList(board === null);
   if (board !== null) {
     if ($("board").dataset.shape !== `${board.rows}x${board.cols}`) buildBoard(board);
     const cells = $("board").children;
@@ -194,6 +196,22 @@ function render() {
   $("undo").disabled = page.history.length === 0;
   $("hint").disabled = current.is_over || page.busy;
   $("engine-move").disabled = current.is_over || page.busy;
+}
+
+// A game without a board view is shown as text, with one button per legal move.
+function renderMoveList(shown) {
+  const list = $("move-list");
+  list.hidden = !shown;
+  list.replaceChildren();
+  if (!shown) return;
+  const humanTurn = !page.current.is_over && !isComputer(page.current.to_move) && !page.busy;
+  for (const move of humanTurn ? page.current.legal_moves : []) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = `Play ${move}`;
+    button.addEventListener("click", () => playMove(move));
+    list.append(button);
+  }
 }
 
 function statusText() {
@@ -228,15 +246,22 @@ async function newGame(position) {
   maybeEngineMove();
 }
 
-async function cellClicked(index) {
+function cellClicked(index) {
+  const move = page.current.board.cells[index].move;
+  if (move !== null) playMove(move);
+}
+
+async function playMove(move) {
   const current = page.current;
-  const cell = current.board.cells[index];
-  if (page.busy || current.is_over || cell.move === null || isComputer(current.to_move)) return;
+  if (page.busy || page.playing || current.is_over || isComputer(current.to_move)) return;
   showError(null);
+  page.playing = true;
   try {
-    const next = await api("/api/play", positionRequest({ move: cell.move }));
+    const next = await api("/api/play", positionRequest({ move }));
+    page.playing = false;
     advance(next);
   } catch (error) {
+    page.playing = false;
     showError(error);
   }
 }
