@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.tictactoe import TicTacToe
-from gamesearch import AlphaBeta, Minimax, Scoring, Searcher, default_registry
+from gamesearch import AlphaBeta, Game, Minimax, Scoring, Searcher, default_registry
 from gamesearch.testing import (
     Reference,
     check_game,
@@ -151,3 +151,12 @@ def test_a_move_sequence_replays_to_the_position_it_describes(moves: tuple[int, 
 @given(game=positions(TicTacToe, options={"rows": 4, "cols": 4}, min_plies=9))
 def test_alphabeta_agrees_with_minimax_on_hypothesis_positions_of_4x4_tictactoe(game: TicTacToe) -> None:
     check_search(AlphaBeta(table=True), game)
+
+
+@settings(max_examples=15)
+@given(game=positions("connect4", options={"width": 5, "height": 4}, min_plies=12, unfinished=True))
+def test_alphabeta_agrees_with_full_minimax_on_unfinished_hypothesis_positions_of_small_connect_four(
+    game: Game[Any],
+) -> None:
+    assert not game.is_over()
+    check_search(AlphaBeta(table=True), game, move_values=False)

@@ -30,8 +30,13 @@ def game_names(registry: Registry | None = None) -> st.SearchStrategy[str]:
     return st.sampled_from(names)
 
 
-def _play(draw: Any, game: Game[Any], min_plies: int, max_plies: int | None) -> list[Hashable]:
-    """Play a drawn number of drawn legal moves on ``game``; return them."""
+def _play(
+    draw: Any, game: Game[Any], min_plies: int, max_plies: int | None, unfinished: bool = False
+) -> list[Hashable]:
+    """Play a drawn number of drawn legal moves on ``game``; return them.
+
+    With ``unfinished``, stop before a move that would end the game.
+    """
     longest = game.max_plies - game.ply if max_plies is None else max_plies
     length = draw(st.integers(min_value=min(min_plies, longest), max_value=longest))
     played: list[Hashable] = []
@@ -41,6 +46,9 @@ def _play(draw: Any, game: Game[Any], min_plies: int, max_plies: int | None) -> 
             break
         move = moves[draw(st.integers(min_value=0, max_value=len(moves) - 1))]
         game.push(move)
+        if unfinished and game.is_over():
+            game.undo()
+            break
         played.append(move)
     return played
 
@@ -71,11 +79,14 @@ def positions(
     options: Mapping[str, Any] | None = None,
     min_plies: int = 0,
     max_plies: int | None = None,
+    unfinished: bool = False,
 ) -> Game[Any]:
     """Return a strategy for positions reached by legal play from the start of ``game``.
 
     Arguments as for :func:`move_sequences`; the position keeps its move history.
+    With ``unfinished``, play stops before a move that would end the game, so the
+    position is one to search (random play ends many games early).
     """
     position = start_position(game, options)
-    _play(draw, position, min_plies, max_plies)
+    _play(draw, position, min_plies, max_plies, unfinished)
     return position
