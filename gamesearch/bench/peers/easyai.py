@@ -103,9 +103,11 @@ def contenders() -> dict[str, Contender]:
     from easyAI.games import ConnectFour, TicTacToe
 
     def tictactoe(positions: Sequence[str]) -> Callable[[bool], list[Any]]:
-        return lambda counting: [
-            tictactoe_game(_game_class(TicTacToe, counting), cells) for cells in positions
-        ]
+        def build(counting: bool) -> list[Any]:
+            game_class = _game_class(TicTacToe, counting)  # one class: one move counter
+            return [tictactoe_game(game_class, cells) for cells in positions]
+
+        return build
 
     def connect4(counting: bool) -> list[Any]:
         return [_game_class(ConnectFour, counting)([Human_Player(), Human_Player()])]
