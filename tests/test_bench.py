@@ -14,7 +14,7 @@ from clirun import assert_usage_error, run_cli
 
 from gamesearch import AlphaBeta, Minimax, Scoring, default_registry
 from gamesearch.bench import Contender, Row, build_rows, ratios, run_rows
-from gamesearch.bench import floors
+from gamesearch.bench import floors, workloads
 from gamesearch.bench.core import FRAMEWORK, Run
 from gamesearch.bench.peers import load_peers
 from gamesearch.bench.workloads import (
@@ -123,6 +123,34 @@ def test_the_peers_connect4_heuristic_is_the_framework_evaluation(moves: str) ->
     crosses = sum(1 << (7 * col + row) for col in range(7) for row in range(6) if cells[6 * col + row] == "X")
     noughts = sum(1 << (7 * col + row) for col in range(7) for row in range(6) if cells[6 * col + row] == "O")
     assert connect4_window_score(cells) == game.evaluate() == floors.connect4_evaluate(crosses, noughts)
+
+
+#: the first positions of Pascal Pons' Test_L3_R1 set (columns played, 1..7)
+END_EASY = ("2252576253462244111563365343671351441", "7422341735647741166133573473242566",
+            "23163416124767223154467471272416755633", "71255763773133525731261364622167124446454", "65214673556155731566316327373221417")  # fmt: skip
+
+
+def test_the_connect4_solving_floor_matches_the_framework_over_a_shared_table() -> None:
+    registry = default_registry()
+    searcher = registry.new_searcher("alphabeta:table=on,all_best=off")
+    results = [searcher.search(registry.new_game("connect4", moves)) for moves in END_EASY]
+    values, nodes = floors.connect4_solve([floors.connect4_bitboards(moves) for moves in END_EASY])
+    assert values == [result.value for result in results]
+    assert nodes == sum(result.stats.nodes for result in results)
+
+
+def test_a_missing_test_set_is_named_among_the_skipped(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("GAMESEARCH_CONNECT4_DATA", str(tmp_path))
+    workloads.connect4_test_sets.cache_clear()
+    try:
+        rows, skipped = build_rows(peers=False, only="Test_L3_R1")
+    finally:
+        workloads.connect4_test_sets.cache_clear()
+    assert rows == []
+    assert [item.library for item in skipped] == ["connect four: 100 positions of Test_L3_R1"]
+    assert "no Connect Four test set 'Test_L3_R1'" in skipped[0].reason
 
 
 def test_the_mcts_row_counts_simulations() -> None:

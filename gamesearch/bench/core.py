@@ -53,9 +53,9 @@ class Row:
 
 @attrs.frozen
 class Skipped:
-    """A contender that could not run, and why (a missing peer, an unsupported row)."""
+    """What could not run, and why (a missing peer, a row whose data is missing)."""
 
-    library: str
+    library: str  #: the library, or the row
     reason: str
 
 

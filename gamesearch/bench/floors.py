@@ -222,3 +222,74 @@ def connect4_alphabeta(depth: int) -> tuple[int, int]:
 
     value = negamax(0, 0, 0, depth, -CONNECT4_WIN - 1, CONNECT4_WIN + 1)
     return value, nodes
+
+
+def connect4_bitboards(moves: str) -> tuple[int, int, int]:
+    """Return (stones of the side to move, stones of the other side, ply) after ``moves`` (columns 1..7)."""
+    mover = other = 0
+    for column in moves:
+        col = int(column) - 1
+        mask = mover | other
+        stone = (mask + CONNECT4_BOTTOMS[col]) & CONNECT4_COLUMNS[col]
+        mover, other = other, mover | stone
+    return mover, other, len(moves)
+
+
+def connect4_solve(positions: Sequence[tuple[int, int, int]]) -> tuple[list[int], int]:
+    """Return (first player's values, total nodes) of exact alpha-beta with a table of bounds.
+
+    ``positions`` come from :func:`connect4_bitboards`; one table serves them all. A
+    win at ply ``p`` is worth ``1000 - p``; centre-first order; the root is not
+    stored, its moves share one window: the framework's
+    ``alphabeta:table=on,all_best=off`` over the same positions.
+    """
+    order, bottoms, tops, columns = CONNECT4_ORDER, CONNECT4_BOTTOMS, CONNECT4_TOPS, CONNECT4_COLUMNS
+    has_four, unbounded = connect4_has_four, CONNECT4_WIN + 1
+    table: dict[int, tuple[int, int]] = {}
+    nodes = 0
+
+    def negamax(mover: int, other: int, ply: int, alpha: int, beta: int) -> int:
+        nonlocal nodes
+        nodes += 1
+        if has_four(other):
+            return ply - CONNECT4_WIN
+        if ply == CONNECT4_CELLS:
+            return 0
+        key = other << 49 | mover
+        bounds = table.get(key)
+        if bounds is not None:
+            lower, upper = bounds
+            if lower >= beta or lower == upper:
+                return lower
+            if upper <= alpha:
+                return upper
+            alpha, beta = max(alpha, lower), min(beta, upper)
+        window_alpha, best, mask = alpha, -unbounded, mover | other
+        for col in order:
+            if not mask & tops[col]:
+                stone = (mask + bottoms[col]) & columns[col]
+                value = -negamax(other, mover | stone, ply + 1, -beta, -alpha)
+                if value > best:
+                    best = value
+                    if value > alpha:
+                        alpha = value
+                        if alpha >= beta:
+                            break
+        if best <= window_alpha:
+            table[key] = (-unbounded, best)
+        elif best >= beta:
+            table[key] = (best, unbounded)
+        else:
+            table[key] = (best, best)
+        return best
+
+    values = []
+    for mover, other, ply in positions:
+        best, mask = -unbounded, mover | other
+        for col in order:  # the root: not stored, its moves share the window
+            if not mask & tops[col]:
+                stone = (mask + bottoms[col]) & columns[col]
+                best = max(best, -negamax(other, mover | stone, ply + 1, -unbounded, -best))
+        nodes += 1
+        values.append(best if ply % 2 == 0 else -best)
+    return values, nodes

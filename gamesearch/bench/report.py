@@ -113,9 +113,9 @@ def print_table(
     console.print(table)
     for row in rows:
         if row.note:
-            console.print(f"[dim]{row.name}: {row.note}[/dim]")
+            console.print(f"{row.name}: {row.note}", style="dim", markup=False)
     for missing in skipped:
-        console.print(f"skipped {missing.library}: {missing.reason}")
+        console.print(f"skipped {missing.library}: {missing.reason}", markup=False)
 
 
 def save_plot(measurements: Sequence[Measurement], path: Path) -> None:

@@ -11,12 +11,15 @@ from gamesearch.bench.workloads import (
     CONNECT4_DEPTH6,
     CONNECT4_DEPTH8,
     CONNECT4_DEPTHS,
+    CONNECT4_END_EASY,
     CONNECT4_MCTS,
+    CONNECT4_TEST_SETS,
     MCTS_SIMULATIONS,
     TICTACTOE_ALL,
     TICTACTOE_ALPHABETA,
     TICTACTOE_MINIMAX,
     TICTACTOE_TABLE,
+    connect4_test_sets,
     tictactoe_bitboards,
     tictactoe_positions,
 )
@@ -33,9 +36,10 @@ FRAMEWORK_SEARCHERS = {
     TICTACTOE_ALL: f"alphabeta:{TEXTBOOK}",
     CONNECT4_DEPTH6: "alphabeta:depth=6,all_best=off",
     CONNECT4_DEPTH8: "alphabeta:depth=8,all_best=off",
+    CONNECT4_END_EASY: "alphabeta:table=on,all_best=off",
 }
 #: the game of each row (tic-tac-toe unless named here)
-ROW_GAMES = {CONNECT4_DEPTH6: "connect4", CONNECT4_DEPTH8: "connect4"}
+ROW_GAMES = {row: "connect4" for row in (CONNECT4_DEPTH6, CONNECT4_DEPTH8, CONNECT4_END_EASY)}
 
 
 def framework_contender(
@@ -72,9 +76,19 @@ def _connect4_floor(depth: int) -> Callable[[], int]:
     return lambda: floors.connect4_alphabeta(depth)[1]
 
 
+def _connect4_solve_floor(moves: Sequence[str]) -> Callable[[], int]:
+    positions = [floors.connect4_bitboards(line) for line in moves]
+    return lambda: floors.connect4_solve(positions)[1]
+
+
 def _floor_searches() -> dict[str, Contender]:
     all_positions = [tictactoe_bitboards(cells) for cells in tictactoe_positions()]
+    solving = {
+        row: floor_contender("bitboard alpha-beta + dict of bounds", _connect4_solve_floor(moves))
+        for row, moves in connect4_test_sets()[0].items()
+    }
     return {
+        **solving,
         TICTACTOE_MINIMAX: floor_contender(
             "bitboard negamax", lambda: floors.tictactoe_minimax()[1]
         ),
@@ -96,10 +110,12 @@ def _floor_searches() -> dict[str, Contender]:
 
 def _framework_searches() -> dict[str, Contender]:
     start: list[str | None] = [None]
-    positions = {TICTACTOE_ALL: list(tictactoe_positions())}
+    positions: dict[str, list[str | None]] = {TICTACTOE_ALL: list(tictactoe_positions())}
+    positions.update((row, list(moves)) for row, moves in connect4_test_sets()[0].items())
     found = {
         row: framework_contender(spec, ROW_GAMES.get(row, "tictactoe"), positions.get(row, start))
         for row, spec in FRAMEWORK_SEARCHERS.items()
+        if row not in CONNECT4_TEST_SETS or row in positions
     }
     found[CONNECT4_MCTS] = framework_contender(
         f"mcts:simulations={MCTS_SIMULATIONS},seed=1", "connect4", start, attrgetter("leaves")
@@ -115,6 +131,11 @@ ROWS: dict[str, tuple[bool, str]] = {
     TICTACTOE_ALL: (False, "alpha-beta once from every reachable position"),
     CONNECT4_DEPTH6: (True, "empty 7x6 board, each library's own move order, the shared window heuristic"),
     CONNECT4_DEPTH8: (False, "as depth 6, two plies deeper"),
+    CONNECT4_END_EASY: (
+        True,
+        "exact scores (distance to the end) in gamesearch and the floor; aima-python and "
+        "OpenSpiel find win/draw/loss only; easyAI copies its Connect Four board at every node",
+    ),
     CONNECT4_MCTS: (
         True,
         "empty board, UCT with random playouts and solver; nodes = simulations "
@@ -134,6 +155,7 @@ def build_rows(*, quick: bool = False, peers: bool = True, only: str | None = No
         (FLOOR, _floor_searches()),
     ]
     skipped: list[Skipped] = []
+    skipped.extend(Skipped(row, reason) for row, reason in connect4_test_sets()[1].items())
     if peers:
         available, missing = load_peers()
         per_library.extend(available)
@@ -145,6 +167,8 @@ def build_rows(*, quick: bool = False, peers: bool = True, only: str | None = No
         if only is not None and only.lower() not in name.lower():
             continue
         contenders = tuple(found[name] for _, found in per_library if name in found)
+        if not contenders:
+            continue  # its data is missing: noted among the skipped
         unable = [library for library, found in per_library if name not in found]
         if unable:
             note = f"{note}; no such search in {', '.join(unable)}"

@@ -7,6 +7,8 @@ row); each library's adapter builds its own position objects from them.
 from __future__ import annotations
 
 import functools
+import os
+from pathlib import Path
 
 EMPTY_TICTACTOE = "." * 9
 
@@ -18,6 +20,9 @@ TICTACTOE_ALL = "tic-tac-toe: 5,478 positions"
 CONNECT4_DEPTH6 = "connect four: alpha-beta depth 6"
 CONNECT4_DEPTH8 = "connect four: alpha-beta depth 8"
 CONNECT4_MCTS = "connect four: MCTS 1,000 simulations"
+CONNECT4_END_EASY = "connect four: 100 positions of Test_L3_R1"
+#: the Pascal Pons test set each solving row reads, and how many of its positions
+CONNECT4_TEST_SETS = {CONNECT4_END_EASY: ("Test_L3_R1", 100)}
 MCTS_SIMULATIONS = 1000
 #: depth of each depth-limited Connect Four row
 CONNECT4_DEPTHS = {CONNECT4_DEPTH6: 6, CONNECT4_DEPTH8: 8}
@@ -132,3 +137,33 @@ def connect4_window_score(cells: str) -> int:
     centre = cells[18:24]
     total += 3 * (centre.count("X") - centre.count("O"))
     return max(-CONNECT4_EVAL_LIMIT, min(CONNECT4_EVAL_LIMIT, total))
+
+
+#: where the Connect Four test sets are: this variable, else shared/data/connect4 beside the repository
+DATA_ENVIRONMENT = "GAMESEARCH_CONNECT4_DATA"
+
+
+def connect4_test_positions(name: str, count: int) -> tuple[str, ...]:
+    """Return the move sequences (columns 1..7) of the first ``count`` positions of a Pons set.
+
+    :raises FileNotFoundError: when the set is in neither data folder.
+    """
+    folder = os.environ.get(DATA_ENVIRONMENT)
+    base = Path(folder) if folder else Path(__file__).resolve().parents[3] / "shared" / "data" / "connect4"
+    path = base / name
+    if not path.is_file():
+        raise FileNotFoundError(f"no Connect Four test set {name!r} in {str(base)!r} (set ${DATA_ENVIRONMENT})")
+    lines = path.read_text().splitlines()[:count]
+    return tuple(line.split()[0] for line in lines)
+
+
+@functools.cache
+def connect4_test_sets() -> tuple[dict[str, tuple[str, ...]], dict[str, str]]:
+    """Return (the positions of each solving row whose set is found, why the others are missing)."""
+    found, missing = {}, {}
+    for row, (name, count) in CONNECT4_TEST_SETS.items():
+        try:
+            found[row] = connect4_test_positions(name, count)
+        except FileNotFoundError as error:
+            missing[row] = str(error)
+    return found, missing

@@ -18,6 +18,7 @@ from gamesearch.bench.workloads import (
     TICTACTOE_ALL,
     TICTACTOE_ALPHABETA,
     TICTACTOE_MINIMAX,
+    connect4_test_sets,
     connect4_window_score,
     tictactoe_positions,
     tictactoe_winner,
@@ -129,4 +130,25 @@ def contenders() -> dict[str, Contender]:
         found[row] = _contender(
             cutoff(depth), f"alphabeta_cutoff_search(d={depth - 1})", ConnectFour, start
         )
+    for row, positions in connect4_test_sets()[0].items():
+        found[row] = _contender(
+            alphabeta_search, "alphabeta_search", ConnectFour, connect4_states(positions)
+        )
     return found
+
+
+def connect4_states(positions: Sequence[str]) -> Callable[[Any], list[Any]]:
+    """Return a builder of aima's Connect Four states after each move sequence (columns 1..7)."""
+
+    def build(game: Any) -> list[Any]:
+        states = []
+        for moves in positions:
+            state = game.initial
+            for column in moves:
+                col = int(column)
+                height = sum(1 for x, _ in state.board if x == col)
+                state = game.result(state, (col, height + 1))
+            states.append(state)
+        return states
+
+    return build

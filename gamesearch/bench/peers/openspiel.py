@@ -20,6 +20,7 @@ from gamesearch.bench.workloads import (
     TICTACTOE_ALL,
     TICTACTOE_ALPHABETA,
     TICTACTOE_MINIMAX,
+    connect4_test_sets,
     connect4_window_score,
     tictactoe_move_order,
     tictactoe_positions,
@@ -66,17 +67,27 @@ def connect4_value(state: Any) -> int:
     )
 
 
+def connect4_state(game: Any, moves: str) -> Any:
+    """Return OpenSpiel's Connect Four state after ``moves`` (columns 1..7; actions count from 0)."""
+    state = game.new_initial_state()
+    for column in moves:
+        state.apply_action(int(column) - 1)
+    return state
+
+
 def _contender(
     name: str, search: Callable[[Any, Any], Any], game_name: str, positions: Sequence[str] | None
 ) -> Contender:
     """Return the contender searching ``positions`` (``None``: the starting position)."""
     import pyspiel
 
+    build = tictactoe_state if game_name == "tic_tac_toe" else connect4_state
+
     def states() -> tuple[Any, list[Any]]:
         game = pyspiel.load_game(game_name)
         if positions is None:
             return game, [game.new_initial_state()]
-        built = (tictactoe_state(game, cells) for cells in positions)
+        built = (build(game, text) for text in positions)
         return game, [state for state in built if not state.is_terminal()]
 
     def prepare() -> Run:
@@ -132,6 +143,9 @@ def contenders() -> dict[str, Contender]:
     def plain_minimax(game: Any, state: Any) -> Any:
         return minimax.expectiminimax(state, 9, None, state.current_player())
 
+    def solve(game: Any, state: Any) -> Any:
+        return minimax.alpha_beta_search(game, state=state, maximum_depth=42)
+
     def depth_limited(depth: int) -> Callable[[Any, Any], Any]:
         return lambda game, state: minimax.alpha_beta_search(
             game, state=state, value_function=connect4_value, maximum_depth=depth
@@ -145,6 +159,10 @@ def contenders() -> dict[str, Contender]:
         for row, depth in CONNECT4_DEPTHS.items()
     }
     connect4[CONNECT4_MCTS] = _mcts_contender()
+    for row, positions in connect4_test_sets()[0].items():
+        connect4[row] = _contender(
+            "alpha_beta_search(maximum_depth=42)", solve, "connect_four", positions
+        )
     return {
         **connect4,
         TICTACTOE_MINIMAX: _contender("expectiminimax", plain_minimax, "tic_tac_toe", start),
