@@ -28,7 +28,7 @@ from gamesearch.errors import (
     InvalidOptionError,
     InvalidRequestError,
 )
-from gamesearch.game import Game, Outcome, describe_outcome, resolve_options
+from gamesearch.game import Game, describe_outcome, resolve_options
 from gamesearch.plugins import Registry
 from gamesearch.search.base import Searcher, SearchResult, Tracer
 from gamesearch.trace import NodeLimit, TraceNode, TreeTracer
@@ -39,6 +39,7 @@ NATIVE_BUDGET = frozenset({"max_nodes", "seconds"})
 CLOCK_INTERVAL = 1024
 DEFAULT_SEARCHER = "alphabeta"
 _SCALARS = (str, int, float, bool, type(None))
+_KIND_NAMES: dict[type, str] = {dict: "an object", str: "a string"}
 
 
 def _at_least_one(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
@@ -110,11 +111,13 @@ class SearchRequest:
 
 
 # --------------------------------------------------------------------- reading
-def _field(body: Mapping[str, Any], name: str, kind: type | tuple[type, ...], default: Any) -> Any:
-    value = body.get(name, default)
-    if value is not default and not isinstance(value, kind):
-        expected = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-        expected = {"dict": "an object", "str": "a string"}.get(expected, expected)
+def _field(body: Mapping[str, Any], name: str, kind: type, default: Any) -> Any:
+    """Return ``body[name]``, or ``default`` when it is absent or null."""
+    value = body.get(name)
+    if value is None:
+        return default
+    if not isinstance(value, kind):
+        expected = _KIND_NAMES.get(kind, kind.__name__)
         raise InvalidRequestError(f"field {name!r} must be {expected}: {value!r}")
     return value
 
@@ -201,21 +204,17 @@ def describe_state(game: Game[Any]) -> dict[str, Any]:
     outcome = game.outcome()
     names = game.player_names
     view = game.board_view()
-    if outcome is None:
-        status = f"{names[game.to_move()]} to move"
-    elif outcome is Outcome.DRAW:
-        status = "draw"
-    else:
-        status = f"{names[0 if outcome is Outcome.FIRST_WINS else 1]} wins"
+    to_move = names[game.to_move()] if outcome is None else None
+    winner = None if outcome is None or outcome.winner is None else names[outcome.winner]
     return {
         "game": game.name,
         "options": game.settings,
         "position": game.to_text(),
         "ply": game.ply,
-        "to_move": None if outcome is not None else names[game.to_move()],
+        "to_move": to_move,
         "is_over": outcome is not None,
-        "winner": None if outcome is None or outcome.winner is None else names[outcome.winner],
-        "status": status,
+        "winner": winner,
+        "status": f"{to_move} to move" if to_move else f"{winner} wins" if winner else "draw",
         "legal_moves": [game.format_move(move) for move in game.legal_moves()],
         "text": game.render(),
         "board": None
