@@ -194,9 +194,10 @@ def test_the_explorer_shows_14_nodes_for_minimax_and_10_with_alpha_beta(page: An
     assert page.locator("#step-count").inner_text() == "Node 10 of 10"
     page.get_by_role("button", name="First node").click()
     assert page.locator("#step-count").inner_text() == "Node 1 of 10"
-    assert page.locator("#tree .node.current").inner_text().startswith("start: value …")
+    assert page.locator("#tree .node.current").inner_text().startswith("start, X to move: value …")
     page.get_by_role("button", name="Next node").click()
     assert page.locator("#step-count").inner_text() == "Node 2 of 10"
+    assert page.locator("#tree .node.current").inner_text().startswith("X plays 0: value …")
     page.get_by_role("button", name="Whole tree").click()
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "web-board.png"), full_page=True)

@@ -378,7 +378,7 @@ function numberNodes(node, next) {
 function drawTree() {
   const list = document.createElement("ul");
   list.className = "tree";
-  list.append(treeItem(page.tree.root));
+  list.append(treeItem(page.tree.root, null));
   $("tree").replaceChildren(list);
   $("step-count").textContent = `Node ${page.step} of ${page.tree.shown}`;
 }
@@ -390,23 +390,29 @@ function valueText(node) {
   return String(node.value);
 }
 
-function treeItem(node) {
+// The name of the player to move at a traced node ("first" or "second" in the trace).
+function playerAt(node) {
+  const names = page.catalogue.games[page.current.game].player_names;
+  return names[node.to_move === "second" ? 1 : 0];
+}
+
+function treeItem(node, parent) {
   const item = document.createElement("li");
   const label = document.createElement("span");
   label.className = "node";
   const done = node.lastStep < page.step;
   item.hidden = node.step >= page.step;
   if (node.step === page.step - 1) label.classList.add("current");
-  const move = node.move === null ? "start" : `move ${node.move}`;
+  const move = parent === null ? `start, ${playerAt(node)} to move` : `${playerAt(parent)} plays ${node.move}`;
   const value = done ? valueText(node) : "…";
   label.textContent = `${move}: value ${value}  (α ${bound(node.alpha, "−∞")}, β ${bound(node.beta, "+∞")})`;
   item.append(label);
   const children = document.createElement("ul");
-  for (const child of node.children) children.append(treeItem(child));
+  for (const child of node.children) children.append(treeItem(child, node));
   for (const pruned of node.pruned) {
     const cut = document.createElement("li");
     cut.className = "node pruned";
-    cut.textContent = `move ${pruned}: pruned`;
+    cut.textContent = `${playerAt(node)} plays ${pruned}: pruned`;
     cut.hidden = !done;
     children.append(cut);
   }
