@@ -6,8 +6,9 @@ from typing import Any
 
 import pytest
 
+from games.connect4 import ConnectFour
 from games.tictactoe import TicTacToe
-from gamesearch import InvalidOptionError, Outcome, Player, Scoring, default_registry
+from gamesearch import AlphaBeta, InvalidOptionError, Outcome, Player, Scoring, default_registry
 from gamesearch.search.mcts import DEFAULT_SIMULATIONS, MonteCarlo
 from oracle import best_moves, reachable, solve_all
 
@@ -77,6 +78,44 @@ def test_no_proven_value_contradicts_minimax_on_any_reachable_position(scoring: 
     assert proven_roots > len(UNFINISHED) * 9 // 10
     assert settled > len(UNFINISHED) * 9 // 10
     assert proven_moves > proven_roots
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_connect4_a_win_in_one_is_proven_before_any_move_is_tried_twice(seed: int) -> None:
+    # X has three in column 1 and wins at once by playing it again.
+    result = MonteCarlo(seed=seed).search(ConnectFour.from_text("121212"))
+    assert result.is_exact and result.value == 1000 - 7
+    assert result.best_moves == (0,) and result.stats.leaves <= 7
+
+
+def test_connect4_a_double_threat_is_proven_a_win_in_three_plies() -> None:
+    # O to move plays column 4 and threatens columns 2 and 6 in the second row.
+    game = ConnectFour.from_text("1455325156737")
+    reference = AlphaBeta(depth=3).search(game)  # a proven value: exact at any depth
+    result = MonteCarlo(seed=2, simulations=3_000).search(game)
+    assert result.is_exact and result.value == reference.value == -(1000 - 16)
+    assert result.best_moves == reference.best_moves == (3,)
+
+
+def test_connect4_the_forced_block_is_chosen_and_every_other_move_proven_lost() -> None:
+    # X threatens four in column 1: O must play there; anything else loses at ply 7.
+    result = MonteCarlo(seed=3, simulations=1_000).search(ConnectFour.from_text("12121"))
+    assert result.move == 0
+    assert result.visits is not None
+    assert {entry.move: entry.proven for entry in result.visits if entry.move != 0} == {
+        move: 1000 - 7 for move in range(1, 7)
+    }
+    assert abs(result.value) < 1000 - 42  # the block's own value is not proven: a heuristic
+
+
+def test_connect4_a_drawn_ending_is_proven_a_draw_with_both_drawing_moves() -> None:
+    game = ConnectFour.from_text("373444534553633445777776222551")
+    reference = AlphaBeta().search(game)
+    result = MonteCarlo(seed=4, simulations=3_000).search(game)
+    assert result.is_exact and result.value == reference.value == 0
+    assert sorted(result.best_moves) == sorted(reference.best_moves) == [0, 5]
+    assert result.visits is not None
+    assert {entry.move: entry.proven for entry in result.visits} == {0: 0, 1: -(1000 - 32), 5: 0}
 
 
 def human_wins(game: TicTacToe, engine: MonteCarlo, side: Player, choices: dict[Any, int]) -> list[str]:

@@ -247,7 +247,12 @@ class _Simulator:
         return _Node(None, 0, self.to_move() is Player.FIRST, -reach, reach)
 
     def simulate(self, root: _Node) -> None:
-        """Run one simulation from ``root``: select, expand, play out, back up."""
+        """Run one simulation from ``root``: select, expand, play out, back up.
+
+        Selection ends at the first child never visited before. A node is expanded
+        the second time a simulation reaches it; a finished position is found (and
+        proven) on its first visit, when it would have been played out.
+        """
         push = self.push
         node = root
         path = [root]
@@ -255,26 +260,28 @@ class _Simulator:
             node = self._select(root, slack=1)
             push(node.move)
             path.append(node)
-        while node.children is not None:
+        while node.visits or node is root:
+            if node.children is None:
+                self._expand(node)
             node = self._select(node)
             push(node.move)
             path.append(node)
-        expanded = len(path) - 1
-        self._expand(node)
-        if node.lower == node.upper:
-            result = (node.lower > 0) - (node.lower < 0)
-        else:
-            node = self._select(node)
-            push(node.move)
-            path.append(node)
+        node.is_max = self.to_move() is Player.FIRST
+        sign = self.terminal()
+        if sign is None:  # unfinished: the game ends one ply later at the soonest
+            reach = self.win - self.distance * (self.game.ply + 1)
+            node.lower, node.upper = -reach, reach
             result = self._playout()
+        else:
+            node.lower = node.upper = sign * (self.win - self.distance * self.game.ply)
+            result = sign
         ply = self.game.ply
         if ply > self.deepest:
             self.deepest = ply
         for member in path:
             member.visits += 1
             member.total += result
-        for index in range(expanded - 1, -1, -1):
+        for index in range(len(path) - 2, -1, -1):
             if not _tighten(path[index]):
                 break
         undo = self.undo
@@ -319,33 +326,28 @@ class _Simulator:
         return best
 
     def _expand(self, node: _Node) -> None:
-        """Give ``node`` (the game's current position) its children, in random order."""
-        push, undo, terminal, to_move = self.push, self.undo, self.terminal, self.to_move
-        first = Player.FIRST
-        ply = self.game.ply + 1
-        ending = self.win - self.distance * ply
-        reach = self.win - self.distance * (ply + 1)
-        children = []
-        for index, move in enumerate(self.legal_moves()):
-            push(move)
-            sign = terminal()
-            if sign is None:
-                child = _Node(move, index, to_move() is first, -reach, reach)
-            else:
-                child = _Node(move, index, to_move() is first, sign * ending, sign * ending)
-            undo()
-            children.append(child)
+        """Give ``node`` (the game's current position) its children, in random order.
+
+        The children start with the widest bounds a position one ply deeper can
+        have; whether one is finished is seen when it is first visited, which
+        narrows them (``is_max`` is set then too).
+        """
+        reach = self.win - self.distance * (self.game.ply + 1)
+        is_max = not node.is_max
+        children = [
+            _Node(move, index, is_max, -reach, reach) for index, move in enumerate(self.legal_moves())
+        ]
         self.rng.shuffle(children)
         node.children = children
         self.nodes += len(children)
-        _tighten(node)
 
     def _playout(self) -> int:
-        """Play random moves to the end, take them back, return the result's sign."""
+        """Play random moves from an unfinished position to the end, take them back,
+        and return the result's sign."""
         push, terminal, legal_moves = self.push, self.terminal, self.legal_moves
         random = self.rng.random
         plies = 0
-        sign = terminal()
+        sign = None
         while sign is None:
             moves = legal_moves()
             push(moves[int(random() * len(moves))])
