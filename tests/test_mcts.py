@@ -8,9 +8,10 @@ import pytest
 
 from games.connect4 import ConnectFour
 from games.tictactoe import TicTacToe
-from gamesearch import AlphaBeta, InvalidOptionError, Outcome, Player, Scoring, default_registry
+from gamesearch import AlphaBeta, InvalidOptionError, Player, Scoring, SearchResult, default_registry
 from gamesearch.search.mcts import DEFAULT_SIMULATIONS, MonteCarlo
 from oracle import best_moves, reachable, solve_all
+from test_unbeatable import human_wins
 
 UNFINISHED = [position for position in reachable(TicTacToe()) if not position.is_over()]
 
@@ -118,32 +119,24 @@ def test_connect4_a_drawn_ending_is_proven_a_draw_with_both_drawing_moves() -> N
     assert {entry.move: entry.proven for entry in result.visits} == {0: 0, 1: -(1000 - 32), 5: 0}
 
 
-def human_wins(game: TicTacToe, engine: MonteCarlo, side: Player, choices: dict[Any, int]) -> list[str]:
-    """Return every line in which a human trying all replies beats the engine."""
-    outcome = game.outcome()
-    if outcome is not None:
-        lost = Outcome.SECOND_WINS if side is Player.FIRST else Outcome.FIRST_WINS
-        return [" ".join(map(str, game.history))] if outcome is lost else []
-    if game.to_move() is side:
-        if game.key() not in choices:  # a seeded search repeats: ask once per position
-            choices[game.key()] = engine.search(game).move
-        game.push(choices[game.key()])
-        found = human_wins(game, engine, side, choices)
-        game.undo()
-        return found
-    found = []
-    for move in game.legal_moves():
-        game.push(move)
-        found += human_wins(game, engine, side, choices)
-        game.undo()
-    return found
+class SearchOncePerPosition:
+    """A seeded searcher repeats itself: search each position once, then replay the result."""
+
+    def __init__(self, searcher: MonteCarlo) -> None:
+        self.searcher = searcher
+        self.results: dict[Any, SearchResult] = {}
+
+    def search(self, game: TicTacToe) -> SearchResult:
+        if game.key() not in self.results:
+            self.results[game.key()] = self.searcher.search(game)
+        return self.results[game.key()]
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 @pytest.mark.parametrize("side", list(Player), ids=lambda player: player.name)
 def test_with_2000_simulations_no_human_line_beats_mcts(side: Player, seed: int) -> None:
-    engine = MonteCarlo(simulations=2_000, seed=seed)
-    assert human_wins(TicTacToe(), engine, side, {}) == []
+    engine = SearchOncePerPosition(MonteCarlo(simulations=2_000, seed=seed))
+    assert human_wins(TicTacToe(), engine, side) == []  # type: ignore[arg-type]
 
 
 def test_the_same_seed_repeats_the_move_and_the_statistics() -> None:
