@@ -85,7 +85,11 @@ class IterativeDeepening(Searcher):
         return answer
 
     def _root_at_depth(self, game: Game[Any], depth: int) -> RootAnswer:
+        # The principal variation's follow-up searches reuse the iterations' table: the
+        # last iteration stored these very positions at these depths, so they are mostly
+        # table hits and the answer does not overrun a time budget.
+        table = self._tables.get(table_identity(game)) if self.table else None
         return search_root(
             game, depth=depth, scoring=self.scoring, ordering="game", fresh_window=False,
-            all_best=False, table=None, counters=Counters(),
+            all_best=False, table=table, counters=Counters(),
         )  # fmt: skip
