@@ -80,6 +80,14 @@ def test_analyze_reads_a_position_and_options_of_nim(capsys: pytest.CaptureFixtu
     assert (data["to_move"], data["best_moves"], data["description"]) == ("second", ["A2"], "second wins in 11 plies")  # A2, then 10 single takes
 
 
+def test_compare_finds_every_searcher_agreeing_on_nim(capsys: pytest.CaptureFixture[str]) -> None:
+    data = cli_json(capsys, "compare", "nim", "-o", "heaps=2,3,4", "--json")
+    rows = {row["searcher"]: row for row in data["rows"]}
+    assert set(rows) >= set(SEARCHERS)
+    for name in EXACT:
+        assert rows[name]["agrees"] and rows[name]["best_moves"] == ["C3"]  # 2 xor 3 xor 4 = 5: C from 4 to 1
+
+
 def test_match_and_tree_run_on_nim(capsys: pytest.CaptureFixture[str]) -> None:
     match = cli_json(capsys, "match", "nim", "--first", "alphabeta", "--second", "minimax", "-n", "2", "--seed", "1", "--json")
     assert len(match["games"]) == 2
