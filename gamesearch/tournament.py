@@ -193,10 +193,13 @@ def run_tournament(
         for job in jobs:
             finished(_play(*job, registry=registry))
     else:
-        with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
+        pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers)
+        try:
             futures = [pool.submit(_play, *job) for job in jobs]
             for future in concurrent.futures.as_completed(futures):
                 finished(future.result())
+        finally:  # on an error or Ctrl-C, games not yet started are dropped, not waited for
+            pool.shutdown(wait=True, cancel_futures=True)
     return Tournament(
         game=game.name,
         start=game.to_text(),
