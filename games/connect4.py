@@ -17,7 +17,7 @@ line never wrap into the next column.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from gamesearch.errors import (
@@ -33,6 +33,8 @@ EMPTY, CROSS, NOUGHT = ".", "X", "O"
 WINDOW_POINTS = (0, 1, 4, 16)
 #: heuristic points for each stone in the centre column
 CENTRE_POINTS = 3
+#: line-end memo entries kept per board size before it is emptied
+LINE_END_MEMO_SIZE = 1 << 20
 
 
 class _Geometry:
@@ -51,7 +53,11 @@ class _Geometry:
         self.board_mask = self.bottom_mask * column
         centre = (width - 1) / 2
         self.order = tuple(sorted(range(width), key=lambda col: (abs(col - centre), col)))
+        self.ordered_column_masks = tuple(self.column_masks[col] for col in self.order)
         self.windows = tuple(self._windows())
+        self._line_ends = threat_finder(height)
+        #: memo of line ends by stones: a player's stones recur in many positions
+        self.line_end_memo: dict[int, int] = {}
         middle = width // 2
         self.centre_mask = self.column_masks[middle] if width % 2 else 0
 
@@ -68,6 +74,22 @@ class _Geometry:
                         )
         return windows
 
+    def remember_line_ends(self, stones: int) -> int:
+        """Return the cells completing four for ``stones`` and memoise them (a bounded memo)."""
+        found = self._line_ends(stones)
+        memo = self.line_end_memo
+        if len(memo) >= LINE_END_MEMO_SIZE:
+            memo.clear()
+        memo[stones] = found
+        return found
+
+    def winning_cells(self, stones: int, mask: int) -> int:
+        """Return the empty cells (not in ``mask``) where ``stones`` would complete four."""
+        found = self.line_end_memo.get(stones)
+        if found is None:
+            found = self.remember_line_ends(stones)
+        return found & (self.board_mask ^ mask)
+
     def bit(self, col: int, row: int) -> int:
         """Return the bit of the cell in column ``col``, row ``row`` (0 = bottom)."""
         return 1 << (col * self.stride + row)
@@ -78,22 +100,38 @@ def _geometry(width: int, height: int) -> _Geometry:
     return _Geometry(width, height)
 
 
-def winning_cells(stones: int, mask: int, geometry: _Geometry) -> int:
-    """Return the empty cells where one more stone would give ``stones`` four in a row.
+def threat_finder(height: int) -> Callable[[int], int]:
+    """Return ``line_ends(stones)`` for boards ``height`` rows high: every cell, empty
+    or not, where one more stone would give ``stones`` four in a row.
 
-    Hot path (move ordering and threat pruning): straight-line shifts, no loop.
+    Hot path (threat pruning and move ordering, several calls per node): the shift
+    distances are closure constants and the code is unrolled, about 40 integer
+    operations a call.
     """
-    height = geometry.height
-    # vertical: three stones right below
-    found = (stones << 1) & (stones << 2) & (stones << 3)
-    for step in (height + 1, height, height + 2):  # horizontal, both diagonals
-        pair = (stones << step) & (stones << 2 * step)
-        found |= pair & (stones << 3 * step)
-        found |= pair & (stones >> step)
-        pair = (stones >> step) & (stones >> 2 * step)
-        found |= pair & (stones << step)
-        found |= pair & (stones >> 3 * step)
-    return found & (geometry.board_mask ^ mask)
+    row1, row2, row3 = height + 1, 2 * (height + 1), 3 * (height + 1)  # horizontal
+    up1, up2, up3 = height + 2, 2 * (height + 2), 3 * (height + 2)  # rising diagonal
+    down1, down2, down3 = height, 2 * height, 3 * height  # falling diagonal
+
+    def line_ends(stones: int) -> int:
+        found = (stones << 1) & (stones << 2) & (stones << 3)  # three right below
+        left, right = stones << row1, stones >> row1
+        pair = left & (stones << row2)
+        found |= pair & ((stones << row3) | right)
+        pair = right & (stones >> row2)
+        found |= pair & ((stones >> row3) | left)
+        left, right = stones << up1, stones >> up1
+        pair = left & (stones << up2)
+        found |= pair & ((stones << up3) | right)
+        pair = right & (stones >> up2)
+        found |= pair & ((stones >> up3) | left)
+        left, right = stones << down1, stones >> down1
+        pair = left & (stones << down2)
+        found |= pair & ((stones << down3) | right)
+        pair = right & (stones >> down2)
+        found |= pair & ((stones >> down3) | left)
+        return found
+
+    return line_ends
 
 
 def has_four(stones: int, geometry: _Geometry) -> bool:
@@ -307,7 +345,7 @@ class ConnectFour(Game[int]):
         """Return the columns where the player to move completes four at once."""
         geometry, mask = self._geometry, self._mask
         playable = (mask + geometry.bottom_mask) & geometry.board_mask
-        wins = winning_cells(self._current, mask, geometry) & playable
+        wins = geometry.winning_cells(self._current, mask) & playable
         if not wins:
             return ()
         return tuple(col for col in geometry.order if wins & geometry.column_masks[col])
@@ -321,8 +359,12 @@ class ConnectFour(Game[int]):
         threats the move creates for its player (Pons' move score), then centre first.
         """
         geometry, mask, current = self._geometry, self._mask, self._current
+        memo, remember = geometry.line_end_memo.get, geometry.remember_line_ends
+        empty = geometry.board_mask ^ mask
         playable = (mask + geometry.bottom_mask) & geometry.board_mask
-        opponent_wins = winning_cells(current ^ mask, mask, geometry)
+        opponent = current ^ mask
+        found = memo(opponent)
+        opponent_wins = (remember(opponent) if found is None else found) & empty
         forced = playable & opponent_wins
         if forced:
             if forced & (forced - 1):  # two threats: one cannot block both
@@ -331,13 +373,15 @@ class ConnectFour(Game[int]):
         playable &= ~(opponent_wins >> 1)  # never play right under an opponent threat
         if not playable:
             return ()
-        column_masks, ranked = geometry.column_masks, []
-        for rank, col in enumerate(geometry.order):
-            move = playable & column_masks[col]
+        order, ranked = geometry.order, []
+        for rank, column_mask in enumerate(geometry.ordered_column_masks):
+            move = playable & column_mask
             if move:
-                threats = winning_cells(current | move, mask, geometry).bit_count()
-                ranked.append((threats << 4) | (15 - rank))
-        order = geometry.order
+                after = current | move
+                found = memo(after)
+                if found is None:
+                    found = remember(after)
+                ranked.append(((found & empty).bit_count() << 4) | (15 - rank))
         if len(ranked) == 1:
             return (order[15 - (ranked[0] & 15)],)
         ranked.sort(reverse=True)

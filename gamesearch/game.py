@@ -207,6 +207,33 @@ class Game(abc.ABC, Generic[MoveT]):
         """Return the legal moves, most promising first (default: natural order)."""
         return self.legal_moves()
 
+    # -------------------------------------------- optional help for exact solvers
+    def winning_moves(self) -> Sequence[MoveT]:
+        """Return the moves that win the game at once for the player to move.
+
+        The default plays each legal move and looks; a game can answer faster.
+        """
+        winner = 1 if self.to_move() is Player.FIRST else -1
+        wins = []
+        for move in self.legal_moves():
+            self.push(move)
+            if self.terminal_sign() == winner:
+                wins.append(move)
+            self.undo()
+        return wins
+
+    def non_losing_moves(self) -> Sequence[MoveT] | None:
+        """Return the moves after which the opponent cannot win at once, best first,
+        or ``None`` when the game does not offer this (the default).
+
+        Only a game where a player wins solely by their own move, turns alternate,
+        and a game ends only with a win or with no legal move left may offer it; the
+        exact searchers then also assume the player to move cannot win at once (they
+        check :meth:`winning_moves` first) and prune by move parity. The order is
+        the game's best guess, e.g. moves that create the most threats first.
+        """
+        return None
+
     @abc.abstractmethod
     def terminal_sign(self) -> int | None:
         """Return ``None`` while the game goes on, else +1/-1/0 (first player wins/loses/draw).

@@ -10,14 +10,18 @@ from gamesearch.search.alphabeta import AlphaBeta
 from gamesearch.search.iterative import IterativeDeepening
 from gamesearch.search.mcts import MonteCarlo
 from gamesearch.search.minimax import Minimax
+from gamesearch.search.negamax import PrincipalVariationSearch
+from gamesearch.search.nullwindow import MTDf, Solver
 
 hookimpl = pluggy.HookimplMarker("gamesearch")
 
-BUILTIN_SEARCHERS = (Minimax, AlphaBeta, IterativeDeepening, MonteCarlo)
+BUILTIN_SEARCHERS = (
+    Minimax, AlphaBeta, IterativeDeepening, MonteCarlo, PrincipalVariationSearch, MTDf, Solver,
+)
 
 
 @hookimpl
 def gamesearch_register_searchers(registry: Any) -> None:
-    """Register minimax, alpha-beta, iterative deepening and Monte Carlo tree search."""
+    """Register minimax, alpha-beta, iterative deepening, MCTS and the exact searchers."""
     for searcher_class in BUILTIN_SEARCHERS:
         registry.add_searcher(searcher_class)

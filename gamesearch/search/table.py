@@ -6,6 +6,11 @@ from the position (``inf`` for a search to the end of the game) lies in
 searches never changes a result: it only saves work (a depth-5 bound is never
 passed off as a depth-3 value, the mistake that makes easyAI's shared table change
 depth-limited answers).
+
+The exact searchers (:mod:`gamesearch.search.negamax`) search only to the end of
+the game, so their entries need no depth: ``(lower, upper, best_move)`` with
+``lower``/``upper`` from the side to move's point of view and the move that last
+proved a lower bound (``None`` if none did), tried first when the position comes back.
 """
 
 from __future__ import annotations
@@ -18,14 +23,14 @@ import attrs
 
 @attrs.define
 class TranspositionTable:
-    """A bounded map from position keys to ``(depth, lower, upper)``.
+    """A bounded map from position keys to bounds (see the module docstring for the layouts).
 
     When it holds ``max_entries`` it is emptied before the next store: simple,
     and never wrong, because an entry only ever saves work.
     """
 
     max_entries: int = 1 << 22
-    entries: dict[Hashable, tuple[float, int, int]] = attrs.field(factory=dict)
+    entries: dict[Hashable, tuple[Any, ...]] = attrs.field(factory=dict)
     stores: int = 0
 
     def __len__(self) -> int:

@@ -1,0 +1,327 @@
+"""Exact negamax: the search core the solver-grade searchers share, and ``pvs``.
+
+Negamax scores every position from the side to move's point of view, so one
+recursive function serves both players (Knuth & Moore, 1975). The core adds what
+makes exact solving of a game like Connect Four feasible, none of it tied to a game:
+
+- a transposition table of **bounds and a best move** (:mod:`gamesearch.search.table`),
+  kept across the searches of one searcher: entries are exact (no depth limit), so
+  a kept table only saves work and never changes a result;
+- **principal variation search**: the first move gets the full window, the others a
+  null window and a re-search only when they beat it (Marsland, 1983);
+- **distance-aware bounds** (mate-distance pruning): a position ``ply`` plies from
+  the start cannot be worth more than a win on the next move, so the window is
+  narrowed before any move is tried;
+- what the game knows, through the optional protocol methods of :class:`Game`:
+  :meth:`Game.winning_moves` settles a position at once, and
+  :meth:`Game.non_losing_moves` drops the moves that hand the opponent an immediate
+  win and puts the most promising first. With them the bounds tighten further by
+  parity: a player who cannot win now wins two plies later at the earliest and,
+  having played safely, loses four plies later at the earliest (Pons' solver).
+
+Only exact searches (to the end of every line): there is no depth limit here; the
+``alphabeta`` and ``iterative`` searchers play at a horizon.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Callable, Hashable
+from typing import Any, ClassVar
+
+import attrs
+
+from gamesearch.game import Game, Player, Scoring
+from gamesearch.search.base import INFINITY, Counters, RootAnswer, Searcher, Tracer
+from gamesearch.search.table import TranspositionTable, table_identity
+
+
+def is_threat_aware(game: Game[Any]) -> bool:
+    """Return whether ``game``'s class offers :meth:`Game.non_losing_moves`."""
+    return type(game).non_losing_moves is not Game.non_losing_moves
+
+
+class ExactCore:
+    """The negamax search of one position and its counters (built by :func:`make_exact_core`).
+
+    ``search(ply, alpha, beta)`` searches the current position (``ply`` plies from
+    the start) with the open window ``(alpha, beta)`` and returns a fail-soft value
+    for the side to move; a threat-aware game's player to move must not be able to
+    win at once (``settle`` first). ``settle()`` returns the exact value of a
+    finished position or of an immediate win, else ``None``.
+    """
+
+    def __init__(self, **parts: Any) -> None:
+        self.__dict__.update(parts)
+
+    search: Callable[[int, int, int], int]
+    settle: Callable[[], int | None]
+    candidates: Callable[[int], list[int]]
+    flush: Callable[[Counters], None]
+    nodes: Callable[[], int]
+
+    def enter(self, game: Game[Any], alpha: int, beta: int) -> int:
+        """Return the fail-soft value of ``game``'s current position for the side to move."""
+        settled = self.settle()
+        return self.search(game.ply, alpha, beta) if settled is None else settled
+
+
+def make_exact_core(
+    game: Game[Any], table: TranspositionTable, tracer: Tracer | None = None
+) -> ExactCore:
+    """Return the negamax core over ``game`` (walked in place) storing into ``table``."""
+    # Hot loop: bound methods and tables in locals, counters in closure cells, the
+    # tracer behind one test of a local; the only allocation is the table entry.
+    push, undo, key, terminal, to_move = game.push, game.undo, game.key, game.terminal_sign, game.to_move
+    ordered, non_losing, winning = game.ordered_moves, game.non_losing_moves, game.winning_moves
+    threat_aware = is_threat_aware(game)
+    first = Player.FIRST
+    win, max_plies = game.win_score, game.max_plies
+    entries = table.entries
+    probe, max_entries = entries.get, table.max_entries
+    # The best and worst values still possible for the side to move at each ply.
+    plies = range(max_plies + 1)
+    if threat_aware:
+        floor_at = [-(win - ply - 4) if ply + 4 <= max_plies else 0 for ply in plies]
+        ceiling_at = [win - ply - 3 if ply + 3 <= max_plies else 0 for ply in plies]
+    else:
+        floor_at = [-(win - ply - 1) for ply in plies]
+        ceiling_at = [win - ply - 1 for ply in plies]
+    nodes = leaves = cutoffs = hits = 0
+    deepest = game.ply
+
+    def search(ply: int, alpha: int, beta: int) -> int:
+        nonlocal nodes, leaves, cutoffs, hits, deepest
+        nodes += 1
+        if ply > deepest:
+            deepest = ply
+        if threat_aware:
+            moves = non_losing()
+            if not moves:
+                leaves += 1
+                if terminal() is not None:  # no move left: a draw, by the contract
+                    return 0
+                return -(win - ply - 2)  # whatever we play, the opponent wins next
+        else:
+            sign = terminal()
+            if sign is not None:
+                leaves += 1
+                return sign * (win - ply) if to_move() is first else -sign * (win - ply)
+            moves = ordered()
+        bound = floor_at[ply]
+        if alpha < bound:
+            alpha = bound
+            if alpha >= beta:
+                leaves += 1
+                return alpha
+        bound = ceiling_at[ply]
+        if beta > bound:
+            beta = bound
+            if alpha >= beta:
+                leaves += 1
+                return beta
+        position = key()
+        entry = probe(position)
+        if entry is None:
+            lower, upper, hint = -INFINITY, INFINITY, None
+        else:
+            lower, upper, hint = entry
+            if lower > alpha:
+                alpha = lower
+                if alpha >= beta:
+                    hits += 1
+                    return alpha
+            if upper < beta:
+                beta = upper
+                if alpha >= beta:
+                    hits += 1
+                    return beta
+            if hint is not None and hint != moves[0]:
+                moves = [hint, *[move for move in moves if move != hint]]
+        window_alpha = alpha
+        best, best_move = -INFINITY, None
+        child = ply + 1
+        for move in moves:
+            push(move)
+            if tracer is not None:
+                _trace_enter(tracer, to_move(), move, child, alpha, beta)
+            if best_move is None:
+                value = -search(child, -beta, -alpha)
+            else:
+                value = -search(child, -alpha - 1, -alpha)
+                if alpha < value < beta:  # better than the first move: search it properly
+                    value = -search(child, -beta, -alpha)
+            if tracer is not None:
+                tracer.leave(value if to_move() is not first else -value)
+            undo()
+            if value > best:
+                best, best_move = value, move
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        cutoffs += 1
+                        break
+        if len(entries) >= max_entries:
+            entries.clear()
+        if best <= window_alpha:
+            entries[position] = (lower, best if best < upper else upper, hint)
+        elif best >= beta:
+            entries[position] = (best if best > lower else lower, upper, best_move)
+        else:
+            entries[position] = (best, best, best_move)
+        return best
+
+    def settle() -> int | None:
+        nonlocal nodes, leaves
+        ply = game.ply
+        sign = terminal()
+        if sign is not None:
+            value = sign * (win - ply)
+        elif threat_aware and winning():
+            value = win - ply - 1
+        else:
+            return None
+        nodes += 1
+        leaves += 1
+        return value if sign is None or to_move() is first else -value
+
+    def candidates(ply: int) -> list[int]:
+        """Return every value the side to move can still get, ascending (after settle)."""
+        if threat_aware:  # wins only on one's own moves, losses on the opponent's
+            wins = [win - end for end in range(ply + 1, max_plies + 1, 2)]
+            losses = [-(win - end) for end in range(ply + 2, max_plies + 1, 2)]
+        else:
+            wins = [win - end for end in range(ply + 1, max_plies + 1)]
+            losses = [-value for value in wins]
+        return sorted({0, *wins, *losses})
+
+    def flush(counters: Counters) -> None:
+        counters.nodes += nodes
+        counters.leaves += leaves
+        counters.cutoffs += cutoffs
+        counters.tt_hits += hits
+        counters.depth = max(counters.depth, deepest - game.ply)
+
+    return ExactCore(search=search, settle=settle, candidates=candidates, flush=flush, nodes=lambda: nodes)
+
+
+def _trace_enter(tracer: Tracer, mover: Player, move: Hashable, ply: int, alpha: int, beta: int) -> None:
+    """Report entering a child to ``tracer`` with the parent's window, first player's view."""
+    if mover is Player.FIRST:  # the parent was the second player's: flip its window
+        tracer.enter(move, ply, -beta, -alpha)
+    else:
+        tracer.enter(move, ply, alpha, beta)
+
+
+@attrs.frozen(kw_only=True)
+class ExactSearcher(Searcher):
+    """Base of the exact negamax searchers: root moves, move values, PV and the table.
+
+    Subclasses implement :meth:`_solve`. With ``scoring=plain`` they solve weakly:
+    only win, draw or loss, which needs fewer nodes.
+    """
+
+    table_entries: int = attrs.field(
+        default=1 << 20, metadata={"help": "largest number of table entries before it is emptied"}
+    )
+    _tables: dict[tuple[Any, ...], TranspositionTable] = attrs.field(
+        init=False, factory=dict, eq=False, repr=False
+    )
+
+    def core(self, game: Game[Any], tracer: Tracer | None = None) -> ExactCore:
+        """Return a search core over ``game`` using this searcher's table for its kind and size."""
+        identity = table_identity(game)
+        if identity not in self._tables:
+            self._tables[identity] = TranspositionTable(max_entries=self.table_entries)
+        return make_exact_core(game, self._tables[identity], tracer)
+
+    @property
+    def is_weak(self) -> bool:
+        """Return whether this searcher only tells win, draw and loss apart."""
+        return self.scoring is Scoring.PLAIN
+
+    @abc.abstractmethod
+    def _solve(self, core: ExactCore, game: Game[Any]) -> int:
+        """Return the exact value of ``game`` for its side to move (weak: -1, 0 or +1)."""
+
+    def _root(
+        self, game: Game[Any], counters: Counters, move_values: bool, tracer: Tracer | None
+    ) -> RootAnswer:
+        core = self.core(game, tracer)
+        try:
+            value = self._solve(core, game)
+            values: list[tuple[Hashable, int]] = []
+            if move_values:
+                for move in game.ordered_moves():
+                    game.push(move)
+                    values.append((move, -self._solve(core, game)))
+                    game.undo()
+                best = tuple(move for move, child in values if child == value)
+            else:
+                best = self._best_moves(core, game, value, first_only=False)
+        finally:
+            core.flush(counters)
+        view = self._first_player_value(game)
+        return RootAnswer(
+            value=view(value),
+            best_moves=best,
+            move_values=tuple((move, view(child)) for move, child in values) if move_values else None,
+            is_exact=True,
+            depth=counters.depth,
+        )
+
+    def _first_player_value(self, game: Game[Any]) -> Callable[[int], int]:
+        """Return the map from a value for ``game``'s side to move to the first player's."""
+        mover = 1 if game.to_move() is Player.FIRST else -1
+        scale = game.win_score if self.is_weak else 1
+        return lambda value: mover * scale * value
+
+    def _best_moves(
+        self, core: ExactCore, game: Game[Any], value: int, *, first_only: bool
+    ) -> tuple[Hashable, ...]:
+        """Return the moves of ``game`` worth ``value`` (each checked by a null window)."""
+        moves = tuple(game.ordered_moves())
+        if self.is_weak and value < 0:
+            return moves[:1] if first_only else moves  # every move loses
+        best = []
+        for move in moves:
+            game.push(move)
+            reply = core.enter(game, -value, -value + 1)
+            game.undo()
+            if reply <= -value:  # the move is worth at least ``value``
+                best.append(move)
+                if first_only:
+                    break
+        return tuple(best)
+
+    def _principal_variation(
+        self, game: Game[Any], move: Hashable, answer: RootAnswer
+    ) -> tuple[Hashable, ...]:
+        """Return the line from ``move`` on, each step the first best move (table kept)."""
+        line = [move]
+        game.push(move)
+        try:
+            while game.terminal_sign() is None:
+                core = self.core(game)
+                follow = self._best_moves(core, game, self._solve(core, game), first_only=True)[0]
+                line.append(follow)
+                game.push(follow)
+        finally:
+            for _ in line:
+                game.undo()
+        return tuple(line)
+
+
+@attrs.frozen(kw_only=True)
+class PrincipalVariationSearch(ExactSearcher):
+    """Exact negamax with PVS, a table of bounds and mate-distance pruning (full window)."""
+
+    name: ClassVar[str] = "pvs"
+
+    def _solve(self, core: ExactCore, game: Game[Any]) -> int:
+        if self.is_weak:  # one null window around the draw, a second if needed
+            if core.enter(game, 0, 1) >= 1:
+                return 1
+            return 0 if core.enter(game, -1, 0) >= 0 else -1
+        return core.enter(game, -INFINITY, INFINITY)
+
