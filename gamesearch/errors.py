@@ -75,3 +75,7 @@ class ServeError(GameSearchError, OSError):
 
 class ConformanceError(GameSearchError, AssertionError):
     """A game or searcher breaks the protocol; raised by the ``gamesearch.testing`` kit."""
+
+
+class MissingDataError(GameSearchError, FileNotFoundError):
+    """A data file (a benchmark set, the UCI table) that is not where it was looked for."""

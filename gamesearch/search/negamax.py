@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Callable, Hashable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import attrs
 
@@ -77,7 +77,8 @@ def make_exact_core(
     threat_aware = is_threat_aware(game)
     first = Player.FIRST
     win, max_plies = game.win_score, game.max_plies
-    entries = table.entries
+    # This searcher's tables hold ``(lower, upper, best_move)`` (see the table module).
+    entries = cast(dict[Hashable, tuple[int, int, Hashable | None]], table.entries)
     probe, max_entries = entries.get, table.max_entries
     # The best and worst values still possible for the side to move at each ply.
     plies = range(max_plies + 1)

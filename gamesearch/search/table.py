@@ -30,7 +30,7 @@ class TranspositionTable:
     """
 
     max_entries: int = 1 << 22
-    entries: dict[Hashable, tuple[Any, ...]] = attrs.field(factory=dict)
+    entries: dict[Hashable, tuple[float, int, int]] = attrs.field(factory=dict)
     stores: int = 0
 
     def __len__(self) -> int:
