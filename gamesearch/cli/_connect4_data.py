@@ -22,6 +22,7 @@ from typing import Any
 
 import attrs
 
+from gamesearch.cli._output import console, table
 from gamesearch.errors import InvalidPositionError, MissingDataError
 from gamesearch.game import Game
 
@@ -142,3 +143,18 @@ def read_uci(path: Path) -> Iterator[UciRow]:
         for number, text in enumerate(lines, 1):
             if text.strip():
                 yield parse_uci_row(text, number)
+
+
+def print_check(title: str, disagreements: list[dict[str, Any]], rows: list[tuple[str, str]]) -> None:
+    """Print each disagreement (``line``, ``position``, ``expected``, ``found``) on one line,
+    then a two-column table of ``rows`` under ``title``."""
+    out = console()
+    for wrong in disagreements:
+        out.print(
+            f"disagreement on line {wrong['line']}: {wrong['position']} expected {wrong['expected']}, "
+            f"found {wrong['found']}"
+        )
+    grid = table(title, ("measure", "value"))
+    for name, value in rows:
+        grid.add_row(name, value)
+    out.print(grid)

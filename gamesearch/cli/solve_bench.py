@@ -8,8 +8,8 @@ import time
 from typing import Any
 
 from gamesearch.cli._common import print_json, registry
-from gamesearch.cli._connect4_data import benchmark_score, find_data_file, read_score_file
-from gamesearch.cli._output import check_at_least, console, progress, table
+from gamesearch.cli._connect4_data import benchmark_score, find_data_file, print_check, read_score_file
+from gamesearch.cli._output import check_at_least, progress
 from gamesearch.search.nullwindow import solve
 
 #: Pascal Pons' mean nodes per position (his Part 12 solver, data README): strong, weak
@@ -44,6 +44,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--weak", action="store_true", help="only win, draw or loss (compare signs)")
     parser.add_argument("-n", "--limit", type=int, metavar="N", help="only the first N positions")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--each", action="store_true",
+        help="also print one line per position as it is solved (kept if the run is stopped)",
+    )  # fmt: skip
     parser.set_defaults(handler=run)
 
 
@@ -66,7 +70,13 @@ def run(args: argparse.Namespace) -> int:
             found = value if args.weak else benchmark_score(game, value)
             if found != expected:
                 disagreements.append(
-                    {"line": position.line, "moves": position.moves, "expected": expected, "found": found}
+                    {"line": position.line, "position": position.moves, "expected": expected, "found": found}
+                )
+            if args.each:
+                print(
+                    f"line {position.line} {position.moves} expected {expected} found {found} "
+                    f"nodes {count} seconds {seconds[-1]:.4f}",
+                    flush=True,
                 )
             advance(position.moves)
     report = _report(path.name, args.weak, nodes, seconds, disagreements)
@@ -105,24 +115,18 @@ def _report(
 
 
 def _print_report(report: dict[str, Any]) -> None:
-    out = console()
-    for wrong in report["disagreements"]:
-        out.print(
-            f"disagreement on line {wrong['line']}: {wrong['moves']} expected {wrong['expected']}, "
-            f"found {wrong['found']}"
-        )
-    grid = table(f"{report['file']} ({report['mode']})", ("measure", "value"))
     ratio = report["ratio_to_pons"]
-    rows = [
-        ("positions solved", f"{report['positions']:,}"),
-        ("agree with the file", f"{report['agree']:,}"),
-        ("mean nodes", f"{report['mean_nodes']:,.1f}"),
-        ("median nodes", f"{report['median_nodes']:,.0f}"),
-        ("mean time", f"{report['mean_seconds'] * 1000:,.2f} ms"),
-        ("nodes per second", f"{report['nodes_per_second']:,.0f}"),
-        ("Pons' mean nodes (whole set)", "-" if ratio is None else f"{report['pons_mean_nodes']:,.1f}"),
-        ("ratio to Pons", "-" if ratio is None else f"{ratio:.2f}"),
-    ]
-    for name, value in rows:
-        grid.add_row(name, value)
-    out.print(grid)
+    print_check(
+        f"{report['file']} ({report['mode']})",
+        report["disagreements"],
+        [
+            ("positions solved", f"{report['positions']:,}"),
+            ("agree with the file", f"{report['agree']:,}"),
+            ("mean nodes", f"{report['mean_nodes']:,.1f}"),
+            ("median nodes", f"{report['median_nodes']:,.0f}"),
+            ("mean time", f"{report['mean_seconds'] * 1000:,.2f} ms"),
+            ("nodes per second", f"{report['nodes_per_second']:,.0f}"),
+            ("Pons' mean nodes (whole set)", "-" if ratio is None else f"{report['pons_mean_nodes']:,.1f}"),
+            ("ratio to Pons", "-" if ratio is None else f"{ratio:.2f}"),
+        ],
+    )

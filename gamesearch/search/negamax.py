@@ -222,6 +222,10 @@ class ExactSearcher(Searcher):
     only win, draw or loss, which needs fewer nodes.
     """
 
+    all_best: bool = attrs.field(
+        default=True,
+        metadata={"help": "find every best root move (off: stop at the first, much cheaper early on)"},
+    )
     table_entries: int = attrs.field(
         default=1 << 20, metadata={"help": "largest number of table entries before it is emptied"}
     )
@@ -259,7 +263,7 @@ class ExactSearcher(Searcher):
                     game.undo()
                 best = tuple(move for move, child in values if child == value)
             else:
-                best = self._best_moves(core, game, value, first_only=False)
+                best = self._best_moves(core, game, value, first_only=not self.all_best)
         finally:
             core.flush(counters)
         view = self._first_player_value(game)

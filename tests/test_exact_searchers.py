@@ -1,0 +1,147 @@
+"""The exact searchers (pvs, mtdf, solver) agree with minimax, strong and weak."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from oracle import best_moves, reachable, solve_all
+
+from games.connect4 import ConnectFour
+from games.tictactoe import TicTacToe
+from gamesearch import Minimax, Scoring, Searcher, default_registry
+from gamesearch.search.negamax import PrincipalVariationSearch
+from gamesearch.search.nullwindow import MTDf, Solver, solve
+from gamesearch.trace import TreeTracer
+
+EXACT = [PrincipalVariationSearch, MTDf, Solver]
+POSITIONS = [position for position in reachable(TicTacToe()) if not position.is_over()]
+VALUES = {scoring: solve_all(TicTacToe(), scoring) for scoring in Scoring}
+
+
+def test_the_exact_searchers_are_registered() -> None:
+    searchers = default_registry().searchers
+    for searcher_class in EXACT:
+        assert searchers[searcher_class.name] is searcher_class
+
+
+@pytest.mark.parametrize("scoring", list(Scoring), ids=lambda scoring: scoring.value)
+@pytest.mark.parametrize("searcher_class", EXACT, ids=lambda cls: cls.name)
+def test_exact_searchers_agree_with_minimax_on_every_tictactoe_position(
+    searcher_class: type[Searcher], scoring: Scoring
+) -> None:
+    searcher = searcher_class(scoring=scoring)
+    values = VALUES[scoring]
+    for position in POSITIONS:
+        result = searcher.search(position)
+        assert result.value == values[position.key()], position.to_text()
+        assert sorted(result.best_moves) == sorted(best_moves(position, values)), position.to_text()
+        assert result.is_exact
+
+
+def minimax_result(game: ConnectFour, scoring: Scoring) -> tuple[int, list[int]]:
+    values = solve_all(game, scoring)
+    return values[game.key()], sorted(best_moves(game, values))
+
+
+def connect4_positions(width: int, height: int, fewest: int) -> st.SearchStrategy[ConnectFour]:
+    """Random unfinished positions with at least ``fewest`` stones (so minimax can finish)."""
+
+    @st.composite
+    def build(draw: st.DrawFn) -> ConnectFour:
+        game = ConnectFour(width=width, height=height)
+        length = draw(st.integers(fewest, width * height - 1))
+        while game.ply < length and not game.is_over():
+            game.push(draw(st.sampled_from(game.legal_moves())))
+        return game
+
+    return build().filter(lambda game: not game.is_over())
+
+
+@settings(max_examples=25)
+@given(connect4_positions(4, 4, 4), st.sampled_from(EXACT), st.sampled_from(list(Scoring)))
+def test_exact_searchers_agree_with_minimax_on_random_4x4_positions(
+    game: ConnectFour, searcher_class: type[Searcher], scoring: Scoring
+) -> None:
+    result = searcher_class(scoring=scoring).search(game, move_values=True)
+    value, best = minimax_result(game, scoring)
+    assert result.value == value
+    assert sorted(result.best_moves) == best
+
+
+@settings(max_examples=15)
+@given(connect4_positions(5, 4, 8), st.sampled_from(EXACT), st.sampled_from(list(Scoring)))
+def test_exact_searchers_agree_with_minimax_on_random_5x4_positions(
+    game: ConnectFour, searcher_class: type[Searcher], scoring: Scoring
+) -> None:
+    result = searcher_class(scoring=scoring).search(game)
+    value, best = minimax_result(game, scoring)
+    assert result.value == value
+    assert sorted(result.best_moves) == best
+
+
+@pytest.mark.parametrize("searcher_class", EXACT, ids=lambda cls: cls.name)
+def test_exact_searchers_agree_with_the_minimax_searcher_late_in_a_7x6_game(
+    searcher_class: type[Searcher],
+) -> None:
+    game = ConnectFour.from_text("7422341735647741166133573473242566")  # Test_L3_R1, 8 cells left
+    reference = Minimax().search(game, move_values=True)
+    result = searcher_class().search(game, move_values=True)
+    assert result.value == reference.value
+    assert result.best_moves == reference.best_moves  # both in the game's move order
+    assert sorted(result.move_values or ()) == sorted(reference.move_values or ())
+
+
+def test_the_principal_variation_plays_out_the_solved_value() -> None:
+    game = ConnectFour.from_text("4453", width=5, height=4)
+    result = Solver().search(game)
+    replay = game.copy()
+    for move in result.pv:
+        replay.apply(move)
+    assert replay.is_over()
+    assert replay.score() == result.value
+
+
+def test_a_kept_table_never_changes_a_result() -> None:
+    searcher = Solver()
+    game = ConnectFour.from_text("44", width=5, height=4)
+    first = searcher.search(game, move_values=True)
+    again = searcher.search(game, move_values=True)
+    assert (again.value, again.best_moves, again.pv, again.move_values) == (
+        first.value, first.best_moves, first.pv, first.move_values,
+    )  # fmt: skip
+    assert again.stats.nodes < first.stats.nodes
+
+
+@pytest.mark.parametrize("searcher_class", EXACT, ids=lambda cls: cls.name)
+def test_an_exact_search_leaves_the_position_as_it_was_and_reports_to_a_tracer(
+    searcher_class: type[Searcher],
+) -> None:
+    game = ConnectFour.from_text("2231", width=4, height=4)
+    before = (game.key(), game.history, game.to_text())
+    tracer = TreeTracer()
+    result = searcher_class().search(game, tracer=tracer)
+    assert (game.key(), game.history, game.to_text()) == before
+    assert result.stats.nodes > 0
+
+
+def test_a_win_at_once_is_found_without_a_search() -> None:
+    game = ConnectFour.from_text("121212")
+    value, nodes = solve(game)
+    assert value == game.win_score - 7
+    assert nodes == 1
+
+
+def test_the_weak_solver_only_tells_the_outcome() -> None:
+    game = ConnectFour.from_text("121212", width=4, height=4)
+    result = Solver(scoring=Scoring.PLAIN).search(game)
+    assert result.value == game.win_score
+    assert result.best_moves == (0,)
+
+
+def test_without_all_best_the_first_best_move_is_enough() -> None:
+    game = ConnectFour.from_text("2233", width=5, height=4)
+    every = Solver().search(game)
+    one = Solver(all_best=False).search(game)
+    assert one.value == every.value
+    assert one.best_moves == every.best_moves[:1]
