@@ -19,8 +19,9 @@ makes exact solving of a game like Connect Four feasible, none of it tied to a g
   parity: a player who cannot win now wins two plies later at the earliest and,
   having played safely, loses four plies later at the earliest (Pons' solver).
 
-Only exact searches (to the end of every line): there is no depth limit here; the
-``alphabeta`` and ``iterative`` searchers play at a horizon.
+The core searches to the end of every line. With a ``depth`` the searchers hand the
+search to the framework's depth-limited alpha-beta (``evaluate()`` at the horizon):
+threat pruning and the parity bounds hold only for exact values.
 """
 
 from __future__ import annotations
@@ -32,7 +33,9 @@ from typing import Any, ClassVar, cast
 import attrs
 
 from gamesearch.game import Game, Player, Scoring
+from gamesearch.search.alphabeta import search_root
 from gamesearch.search.base import INFINITY, Counters, RootAnswer, Searcher, Tracer
+from gamesearch.search.minimax import depth_field
 from gamesearch.search.table import TranspositionTable, table_identity
 
 
@@ -222,6 +225,9 @@ class ExactSearcher(Searcher):
     only win, draw or loss, which needs fewer nodes.
     """
 
+    depth: int | None = depth_field(
+        "plies before evaluate(); with a horizon the search is plain alpha-beta (default: to the end)"
+    )
     all_best: bool = attrs.field(
         default=True,
         metadata={"help": "find every best root move (off: stop at the first, much cheaper early on)"},
@@ -252,6 +258,12 @@ class ExactSearcher(Searcher):
     def _root(
         self, game: Game[Any], counters: Counters, move_values: bool, tracer: Tracer | None
     ) -> RootAnswer:
+        if self.depth is not None:  # threat pruning and exact drivers need the end of the game
+            return search_root(
+                game, depth=self.depth, scoring=self.scoring, ordering="game",
+                fresh_window=move_values, all_best=self.all_best, table=None,
+                counters=counters, tracer=tracer, move_values=move_values,
+            )  # fmt: skip
         core = self.core(game, tracer)
         try:
             value = self._solve(core, game)
@@ -303,6 +315,8 @@ class ExactSearcher(Searcher):
         self, game: Game[Any], move: Hashable, answer: RootAnswer
     ) -> tuple[Hashable, ...]:
         """Return the line from ``move`` on, each step the first best move (table kept)."""
+        if self.depth is not None:
+            return super()._principal_variation(game, move, answer)
         line = [move]
         game.push(move)
         try:
