@@ -19,7 +19,8 @@ def test_compare_with_a_depth_limit_agrees_with_minimax(capsys: pytest.CaptureFi
     assert status == 0, err
     rows = json.loads(out)["rows"]
     assert {row["searcher"].split(":")[0] for row in rows} >= {"minimax", "alphabeta", "iterative"}
-    depth_limited = [row for row in rows if row["searcher"].split(":")[0] in ("minimax", "alphabeta", "iterative")]
+    with_depth = ("minimax", "alphabeta", "iterative", "pvs", "mtdf", "solver")
+    depth_limited = [row for row in rows if row["searcher"].split(":")[0] in with_depth]
     assert all(row["agrees"] for row in depth_limited)
     # a searcher without a depth limit (MCTS) is not checked against a depth-limited reference
     assert all(row["agrees"] is None for row in rows if row not in depth_limited and not row["gave_up"])
