@@ -149,7 +149,10 @@ def test_a_missing_test_set_is_named_among_the_skipped(
     finally:
         workloads.connect4_test_sets.cache_clear()
     assert rows == []
-    assert [item.library for item in skipped] == ["connect four: 100 positions of Test_L3_R1"]
+    assert [item.library for item in skipped] == [
+        "connect four: 100 positions of Test_L3_R1",
+        "connect four: 100 positions of Test_L2_R1",
+    ]
     assert "no Connect Four test set 'Test_L3_R1'" in skipped[0].reason
 
 

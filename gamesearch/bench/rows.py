@@ -13,6 +13,8 @@ from gamesearch.bench.workloads import (
     CONNECT4_DEPTHS,
     CONNECT4_END_EASY,
     CONNECT4_MCTS,
+    CONNECT4_MIDDLE_EASY,
+    CONNECT4_SHALLOW_SETS,
     CONNECT4_TEST_SETS,
     MCTS_SIMULATIONS,
     TICTACTOE_ALL,
@@ -37,9 +39,12 @@ FRAMEWORK_SEARCHERS = {
     CONNECT4_DEPTH6: "alphabeta:depth=6,all_best=off",
     CONNECT4_DEPTH8: "alphabeta:depth=8,all_best=off",
     CONNECT4_END_EASY: "alphabeta:table=on,all_best=off",
+    CONNECT4_MIDDLE_EASY: "solver",
 }
 #: the game of each row (tic-tac-toe unless named here)
-ROW_GAMES = {row: "connect4" for row in (CONNECT4_DEPTH6, CONNECT4_DEPTH8, CONNECT4_END_EASY)}
+ROW_GAMES = {
+    row: "connect4" for row in (CONNECT4_DEPTH6, CONNECT4_DEPTH8, CONNECT4_END_EASY, CONNECT4_MIDDLE_EASY)
+}
 
 
 def framework_contender(
@@ -86,6 +91,7 @@ def _floor_searches() -> dict[str, Contender]:
     solving = {
         row: floor_contender("bitboard alpha-beta + dict of bounds", _connect4_solve_floor(moves))
         for row, moves in connect4_test_sets()[0].items()
+        if row in CONNECT4_SHALLOW_SETS
     }
     return {
         **solving,
@@ -135,6 +141,12 @@ ROWS: dict[str, tuple[bool, str]] = {
         True,
         "exact scores (distance to the end) in gamesearch and the floor; aima-python and "
         "OpenSpiel find win/draw/loss only; easyAI copies its Connect Four board at every node",
+    ),
+    CONNECT4_MIDDLE_EASY: (
+        False,
+        "exact scores with gamesearch's solver searcher (null windows on the score, threats, "
+        "table); the peers' alpha-beta has no table and needs minutes (OpenSpiel: 19 s for "
+        "the first 10 positions), as does the floor's plain alpha-beta with a table",
     ),
     CONNECT4_MCTS: (
         True,

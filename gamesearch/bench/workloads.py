@@ -21,8 +21,14 @@ CONNECT4_DEPTH6 = "connect four: alpha-beta depth 6"
 CONNECT4_DEPTH8 = "connect four: alpha-beta depth 8"
 CONNECT4_MCTS = "connect four: MCTS 1,000 simulations"
 CONNECT4_END_EASY = "connect four: 100 positions of Test_L3_R1"
+CONNECT4_MIDDLE_EASY = "connect four: 100 positions of Test_L2_R1"
 #: the Pascal Pons test set each solving row reads, and how many of its positions
-CONNECT4_TEST_SETS = {CONNECT4_END_EASY: ("Test_L3_R1", 100)}
+CONNECT4_TEST_SETS = {
+    CONNECT4_END_EASY: ("Test_L3_R1", 100),
+    CONNECT4_MIDDLE_EASY: ("Test_L2_R1", 100),
+}
+#: the solving rows plain alpha-beta with a table finishes in seconds (Test_L2_R1 takes minutes)
+CONNECT4_SHALLOW_SETS = (CONNECT4_END_EASY,)
 MCTS_SIMULATIONS = 1000
 #: depth of each depth-limited Connect Four row
 CONNECT4_DEPTHS = {CONNECT4_DEPTH6: 6, CONNECT4_DEPTH8: 8}
