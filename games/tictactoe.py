@@ -295,6 +295,17 @@ class TicTacToe(Game[int]):
         self._ply = ply + 1
         self._history.append(move)
 
+    def advance(self, move: int) -> int | None:
+        # push() and terminal_sign() fused: the mover is the only one who can have won.
+        ply = self._ply
+        board = self._boards[ply & 1] | 1 << move
+        self._boards[ply & 1] = board
+        self._ply = ply = ply + 1
+        self._history.append(move)
+        if self._wins[board]:
+            return 1 if ply & 1 else -1
+        return 0 if ply == self._cells else None
+
     def undo(self) -> int:
         try:
             move = self._history.pop()

@@ -281,6 +281,15 @@ class Game(abc.ABC, Generic[MoveT]):
     def push(self, move: MoveT) -> None:
         """Play a move the caller guarantees is legal (the searchers' fast path)."""
 
+    def advance(self, move: MoveT) -> int | None:
+        """Play a trusted move and return :meth:`terminal_sign` of the new position.
+
+        The searchers' hot path: one call where ``push`` then ``terminal_sign`` would
+        make two. The default does exactly that; a game may fuse them for speed.
+        """
+        self.push(move)
+        return self.terminal_sign()
+
     @abc.abstractmethod
     def undo(self) -> MoveT:
         """Take back the last move and return it.

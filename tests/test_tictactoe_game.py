@@ -173,3 +173,17 @@ def test_random_playouts_end_with_an_outcome_and_no_legal_moves(board: tuple[int
         game.apply(rng.choice(game.legal_moves()))
     assert game.outcome() is not None
     assert game.ply <= rows * cols
+
+
+@given(board=small_boards, choices=st.lists(st.integers(min_value=0, max_value=10_000), max_size=25))
+def test_advance_is_push_then_terminal_sign(board: tuple[int, int, int], choices: list[int]) -> None:
+    rows, cols, k = board
+    fused, plain = TicTacToe(rows=rows, cols=cols, k=k), TicTacToe(rows=rows, cols=cols, k=k)
+    for choice in choices:
+        moves = plain.legal_moves()
+        if not moves:
+            break
+        move = moves[choice % len(moves)]
+        plain.push(move)
+        assert fused.advance(move) == plain.terminal_sign()
+        assert (fused.key(), fused.history, fused.ply) == (plain.key(), plain.history, plain.ply)

@@ -234,7 +234,7 @@ def _make_core(
 ) -> _Core:
     # Hot loop: bound methods in locals, counters in closure cells, every optional
     # feature behind one test of a local, no allocation per node without a table.
-    push, undo, terminal, to_move = game.push, game.undo, game.terminal_sign, game.to_move
+    advance, undo, terminal, to_move = game.advance, game.undo, game.terminal_sign, game.to_move
     ordered = game.ordered_moves if ordering == "game" else game.legal_moves
     evaluate, key = game.evaluate, game.key
     first = Player.FIRST
@@ -287,13 +287,12 @@ def _make_core(
         if to_move() is first:
             best = -INFINITY
             for move in remaining:
-                push(move)
+                sign = advance(move)  # push(move) and terminal() in one call
                 nodes += 1
                 if nodes >= next_check:
                     over_budget()
                 if tracer is not None:
                     tracer.enter(move, child_ply, alpha, beta)
-                sign = terminal()
                 if sign is not None:
                     leaves += 1
                     value = sign * won
@@ -318,13 +317,12 @@ def _make_core(
         else:
             best = INFINITY
             for move in remaining:
-                push(move)
+                sign = advance(move)  # push(move) and terminal() in one call
                 nodes += 1
                 if nodes >= next_check:
                     over_budget()
                 if tracer is not None:
                     tracer.enter(move, child_ply, alpha, beta)
-                sign = terminal()
                 if sign is not None:
                     leaves += 1
                     value = sign * won
