@@ -95,3 +95,25 @@ def test_output_piped_into_a_reader_that_stops_early_ends_quietly() -> None:
     )  # fmt: skip
     # about 100 kB of JSON: more than a pipe holds, so the writer meets a closed pipe
     assert done.stderr == "" and len(done.stdout) == 10
+
+
+def test_analyze_gives_up_clearly_on_a_game_too_big_to_search_to_the_end(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, err = run(capsys, "analyze", "connect4", "--max-nodes", "2000")
+    assert status == 2 and out == ""
+    assert err == (
+        "gamesearch: error: alphabeta gave up after 2,000 nodes on the starting position: too big "
+        "to search to the end; give --depth N, or --searcher iterative:seconds=5, or a larger --max-nodes\n"
+    )
+
+
+def test_the_node_budget_of_alphabeta_raises_and_leaves_the_position_alone() -> None:
+    from games.tictactoe import TicTacToe
+    from gamesearch import AlphaBeta, BudgetExceededError
+
+    game = TicTacToe()
+    with pytest.raises(BudgetExceededError, match="node budget of 100 exhausted"):
+        AlphaBeta(max_nodes=100).search(game)
+    assert game.history == () and game.ply == 0
+    assert AlphaBeta(max_nodes=100_000).search(game).stats.nodes < 100_000

@@ -5,12 +5,17 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+import attrs
 from rich.text import Text
 
 from gamesearch.cli._common import add_game_arguments, load_game, load_searcher, print_json
 from gamesearch.cli._output import console, print_table, table
+from gamesearch.errors import BudgetExceededError, InvalidOptionError
 from gamesearch.game import Game, describe_value
 from gamesearch.search.base import SearchResult
+
+#: analyze's node budget for searchers that take one (alpha-beta: about 5-30 s)
+DEFAULT_MAX_NODES = 5_000_000
 
 
 def register(subparsers: Any) -> None:
@@ -34,6 +39,14 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("-d", "--depth", type=int, help="search depth in plies (searchers that take one)")
     parser.add_argument("--seed", type=int, help="break ties among best moves at random from this seed")
+    parser.add_argument(
+        "--max-nodes",
+        type=int,
+        default=DEFAULT_MAX_NODES,
+        metavar="N",
+        help="give up after N nodes, for searchers with a max_nodes option "
+        f"(default: {DEFAULT_MAX_NODES:,}); a game too big to search to the end then says so",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(handler=run)
 
@@ -60,11 +73,23 @@ def analysis(game: Game[Any], result: SearchResult) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     game = load_game(args)
+    if args.max_nodes < 1:
+        raise InvalidOptionError(f"--max-nodes must be at least 1: {args.max_nodes!r}")
     searcher_options: dict[str, Any] = {"seed": args.seed}
     if args.depth is not None:
         searcher_options["depth"] = args.depth
     searcher = load_searcher(args.searcher, **searcher_options)
-    result = searcher.search(game, move_values=True)
+    if getattr(searcher, "max_nodes", False) is None:  # it takes a budget and has none
+        searcher = attrs.evolve(searcher, max_nodes=args.max_nodes)  # type: ignore[call-arg]
+    try:
+        result = searcher.search(game, move_values=True)
+    except BudgetExceededError:
+        where = repr(game.to_text()) if game.to_text() else "the starting position"
+        raise BudgetExceededError(
+            f"{searcher.name} gave up after {args.max_nodes:,} nodes on {where}: too big "
+            "to search to the end; give --depth N, or --searcher iterative:seconds=5, "
+            "or a larger --max-nodes"
+        ) from None
     data = analysis(game, result)
     if args.json:
         print_json(data)

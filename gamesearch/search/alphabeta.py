@@ -45,6 +45,12 @@ def _choice(*valid: str) -> Callable[[Any, attrs.Attribute, Any], None]:  # type
     return check
 
 
+def positive_or_none(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
+    """attrs validator: ``value`` is ``None`` or greater than 0."""
+    if value is not None and value <= 0:
+        raise ValueError(f"{attribute.name!r} must be > 0: {value!r}")
+
+
 @attrs.define
 class Budget:
     """Limits on one search; exceeding one raises :class:`BudgetExceededError`."""
@@ -77,6 +83,11 @@ class AlphaBeta(Searcher):
     )
     table_entries: int = attrs.field(
         default=1 << 22, metadata={"help": "largest number of table entries before it is emptied"}
+    )
+    max_nodes: int | None = attrs.field(
+        default=None,
+        validator=positive_or_none,
+        metadata={"help": "give up (BudgetExceededError) after this many nodes (default: never)"},
     )
     _tables: dict[tuple[Any, ...], TranspositionTable] = attrs.field(
         init=False, factory=dict, eq=False, repr=False
@@ -137,6 +148,7 @@ class AlphaBeta(Searcher):
             counters=counters,
             tracer=tracer,
             move_values=move_values,
+            budget=None if self.max_nodes is None else Budget(max_nodes=self.max_nodes),
         )
 
 

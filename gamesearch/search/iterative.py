@@ -17,15 +17,10 @@ import attrs
 
 from gamesearch.errors import BudgetExceededError
 from gamesearch.game import Game
-from gamesearch.search.alphabeta import Budget, search_root
+from gamesearch.search.alphabeta import Budget, positive_or_none, search_root
 from gamesearch.search.base import Counters, RootAnswer, Searcher, Tracer
 from gamesearch.search.minimax import depth_field
 from gamesearch.search.table import TranspositionTable, table_identity
-
-
-def _positive_or_none(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
-    if value is not None and value <= 0:
-        raise ValueError(f"{attribute.name!r} must be > 0: {value!r}")
 
 
 @attrs.frozen(kw_only=True)
@@ -35,10 +30,10 @@ class IterativeDeepening(Searcher):
     name: ClassVar[str] = "iterative"
     max_depth: int | None = depth_field("deepest iteration (default: until exact or out of budget)")
     max_nodes: int | None = attrs.field(
-        default=None, validator=_positive_or_none, metadata={"help": "node budget for the whole search"}
+        default=None, validator=positive_or_none, metadata={"help": "node budget for the whole search"}
     )
     seconds: float | None = attrs.field(
-        default=None, validator=_positive_or_none, metadata={"help": "time budget in seconds"}
+        default=None, validator=positive_or_none, metadata={"help": "time budget in seconds"}
     )
     table: bool = attrs.field(
         default=True, metadata={"help": "share a transposition table of bounds between iterations"}

@@ -43,17 +43,13 @@ from typing import Any, ClassVar
 import attrs
 
 from gamesearch.game import Game, Player, Scoring
+from gamesearch.search.alphabeta import positive_or_none
 from gamesearch.search.base import Counters, MoveVisits, RootAnswer, Searcher, Tracer
 
 #: simulations of a search given neither a simulation nor a time budget
 DEFAULT_SIMULATIONS = 1000
 #: how often (in simulations) a search with a time budget looks at the clock
 CLOCK_INTERVAL = 16
-
-
-def _positive_or_none(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
-    if value is not None and value <= 0:
-        raise ValueError(f"{attribute.name!r} must be > 0: {value!r}")
 
 
 def _not_negative(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
@@ -105,11 +101,11 @@ class MonteCarlo(Searcher):
     name: ClassVar[str] = "mcts"
     simulations: int | None = attrs.field(
         default=None,
-        validator=_positive_or_none,
+        validator=positive_or_none,
         metadata={"help": f"simulation budget (default: {DEFAULT_SIMULATIONS} unless seconds is set)"},
     )
     seconds: float | None = attrs.field(
-        default=None, validator=_positive_or_none, metadata={"help": "time budget in seconds"}
+        default=None, validator=positive_or_none, metadata={"help": "time budget in seconds"}
     )
     exploration: float = attrs.field(
         default=1.4,
