@@ -195,7 +195,9 @@ def read_search(registry: Registry, body: Mapping[str, Any], limits: Limits) -> 
                 f"option {option!r} asks for {asked!r}; this server allows at most {ceiling!r}"
             )
         budget[option] = ceiling if asked is None else asked
-    return SearchRequest(game, attrs.evolve(searcher, **budget), watched="max_nodes" not in fields)
+    # Only a searcher that keeps both budgets itself (iterative) goes unwatched;
+    # alphabeta's own max_nodes, say, does not look at the clock.
+    return SearchRequest(game, attrs.evolve(searcher, **budget), watched=not NATIVE_BUDGET <= fields)
 
 
 # --------------------------------------------------------------------- answers
