@@ -53,6 +53,8 @@ class _Geometry:
         self.board_mask = self.bottom_mask * column
         centre = (width - 1) / 2
         self.order = tuple(sorted(range(width), key=lambda col: (abs(col - centre), col)))
+        #: by ``bit_length`` of a lone playable cell: the one-move tuple of its column
+        self.single_moves = ((),) + tuple((bit // stride,) for bit in range(width * stride))
         self.ordered_column_masks = tuple(self.column_masks[col] for col in self.order)
         self.windows = tuple(self._windows())
         self._line_ends = threat_finder(height)
@@ -371,8 +373,8 @@ class ConnectFour(Game[int]):
                 return ()
             playable = forced
         playable &= ~(opponent_wins >> 1)  # never play right under an opponent threat
-        if not playable:
-            return ()
+        if not playable & (playable - 1):  # no move or one: nothing to order
+            return geometry.single_moves[playable.bit_length()]
         order, ranked = geometry.order, []
         for rank, column_mask in enumerate(geometry.ordered_column_masks):
             move = playable & column_mask
@@ -382,8 +384,6 @@ class ConnectFour(Game[int]):
                 if found is None:
                     found = remember(after)
                 ranked.append(((found & empty).bit_count() << 4) | (15 - rank))
-        if len(ranked) == 1:
-            return (order[15 - (ranked[0] & 15)],)
         ranked.sort(reverse=True)
         return [order[15 - (item & 15)] for item in ranked]
 
