@@ -25,7 +25,7 @@ from gamesearch.errors import (
     InvalidPositionError,
     NothingToUndoError,
 )
-from gamesearch.game import BoardView, Game, Option, Player, resolve_options
+from gamesearch.game import BoardView, Game, Option, Player, check_alternating_counts, resolve_options
 from gamesearch.plugins import hookimpl
 
 EMPTY, CROSS, NOUGHT = ".", "X", "O"
@@ -249,22 +249,11 @@ class ConnectFour(Game[int]):
             if column & (column + 1):  # not a run of ones from the bottom
                 raise InvalidPositionError(f"grid {original!r} has a floating stone in column {col + 1}")
         count_x, count_o = crosses.bit_count(), noughts.bit_count()
-        if count_x not in (count_o, count_o + 1):
-            raise InvalidPositionError(
-                f"grid {original!r} has {count_x} X and {count_o} O; X moves first, so X must "
-                "have as many stones as O or one more"
-            )
-        x_wins, o_wins = has_four(crosses, geometry), has_four(noughts, geometry)
-        if x_wins and o_wins:
-            raise InvalidPositionError(f"grid {original!r} has both X and O with four in a row")
-        if x_wins and count_x != count_o + 1:
-            raise InvalidPositionError(
-                f"grid {original!r} has X with four in a row but O has moved since"
-            )
-        if o_wins and count_x != count_o:
-            raise InvalidPositionError(
-                f"grid {original!r} has O with four in a row but X has moved since"
-            )
+        check_alternating_counts(
+            f"grid {original!r}", count_x, count_o,
+            has_four(crosses, geometry), has_four(noughts, geometry),
+            won="with four in a row", pieces="stones",
+        )  # fmt: skip
         self._ply = count_x + count_o
         self._mask = mask
         self._current = noughts if self._ply & 1 else crosses

@@ -20,7 +20,7 @@ from gamesearch.errors import (
     InvalidPositionError,
     NothingToUndoError,
 )
-from gamesearch.game import BoardView, Game, Option, Player, resolve_options
+from gamesearch.game import BoardView, Game, Option, Player, check_alternating_counts, resolve_options
 from gamesearch.plugins import hookimpl
 
 EMPTY, CROSS, NOUGHT = ".", "X", "O"
@@ -215,22 +215,10 @@ class TicTacToe(Game[int]):
                     f"position {original!r} has {symbol!r} at cell {index}; use 'X', 'O' or '.'"
                 )
         crosses, noughts = boards[0].bit_count(), boards[1].bit_count()
-        if crosses not in (noughts, noughts + 1):
-            raise InvalidPositionError(
-                f"position {original!r} has {crosses} X and {noughts} O; X moves first, so X "
-                "must have as many marks as O or one more"
-            )
-        cross_wins, nought_wins = geometry.wins[boards[0]], geometry.wins[boards[1]]
-        if cross_wins and nought_wins:
-            raise InvalidPositionError(f"position {original!r} has both X and O winning")
-        if cross_wins and crosses != noughts + 1:
-            raise InvalidPositionError(
-                f"position {original!r} has X winning but O has moved since: X must have one mark more than O"
-            )
-        if nought_wins and crosses != noughts:
-            raise InvalidPositionError(
-                f"position {original!r} has O winning but X has moved since: X and O must have as many marks"
-            )
+        check_alternating_counts(
+            f"position {original!r}", crosses, noughts,
+            geometry.wins[boards[0]], geometry.wins[boards[1]],
+        )  # fmt: skip
         self._boards = boards
         self._ply = crosses + noughts
         self._history = []

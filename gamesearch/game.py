@@ -25,6 +25,7 @@ from gamesearch.errors import (
     GameOverError,
     IllegalMoveError,
     InvalidOptionError,
+    InvalidPositionError,
 )
 
 MoveT = TypeVar("MoveT", bound=Hashable)
@@ -375,6 +376,41 @@ def terminal_value(sign: int, ply: int, win_score: int, scoring: Scoring) -> int
     if scoring is Scoring.PLAIN:
         return sign * win_score
     return sign * (win_score - ply)
+
+
+def check_alternating_counts(
+    described: str,
+    first: int,
+    second: int,
+    first_won: bool,
+    second_won: bool,
+    *,
+    won: str = "winning",
+    pieces: str = "marks",
+) -> None:
+    """Check that a board of a game where X (first) and O alternate could have been played.
+
+    ``described`` names the board in messages (``"position 'XXX......'"``); ``first`` and
+    ``second`` count each side's pieces; ``won`` says how a side has won.
+
+    :raises InvalidPositionError: for impossible counts, two winners, or a winner who
+        did not make the last move.
+    """
+    if first not in (second, second + 1):
+        raise InvalidPositionError(
+            f"{described} has {first} X and {second} O; X moves first, so X must have as "
+            f"many {pieces} as O or one more"
+        )
+    if first_won and second_won:
+        raise InvalidPositionError(f"{described} has both X and O {won}")
+    if first_won and first != second + 1:
+        raise InvalidPositionError(
+            f"{described} has X {won} but O has moved since (X must have one more than O)"
+        )
+    if second_won and first != second:
+        raise InvalidPositionError(
+            f"{described} has O {won} but X has moved since (X and O must have as many {pieces})"
+        )
 
 
 def describe_value(game: Game[Any], value: int, *, is_exact: bool = True) -> str:

@@ -31,23 +31,6 @@ def solve_all(game: Game[int], scoring: Scoring = Scoring.DISTANCE) -> dict[obje
     return values
 
 
-def reachable(game: Game[int]) -> list[Game[int]]:
-    """Return a copy of every position reachable from ``game`` (each once)."""
-    seen: dict[object, Game[int]] = {}
-
-    def visit(position: Game[int]) -> None:
-        if position.key() in seen:
-            return
-        seen[position.key()] = position.copy()
-        for move in position.legal_moves():
-            position.push(move)
-            visit(position)
-            position.undo()
-
-    visit(game)
-    return list(seen.values())
-
-
 def best_moves(position: Game[int], values: dict[object, int]) -> tuple[int, ...]:
     """Return the exact set of optimal moves of ``position`` in legal-move order."""
     children: list[tuple[int, int]] = []

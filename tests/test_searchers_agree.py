@@ -8,9 +8,10 @@ import pytest
 
 from games.tictactoe import TicTacToe
 from gamesearch import AlphaBeta, IterativeDeepening, Minimax, Scoring, Searcher
-from oracle import best_moves, reachable, solve_all
+from gamesearch.testing import reachable_positions
+from oracle import best_moves, solve_all
 
-POSITIONS = reachable(TicTacToe())
+POSITIONS = reachable_positions(TicTacToe())
 VALUES = {scoring: solve_all(TicTacToe(), scoring) for scoring in Scoring}
 UNFINISHED = [position for position in POSITIONS if not position.is_over()]
 
