@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from oracle import best_moves, reachable, solve_all
+from gamesearch.testing import reachable_positions
+from oracle import best_moves, solve_all
 
 from games.connect4 import ConnectFour
 from games.tictactoe import TicTacToe
@@ -15,7 +16,7 @@ from gamesearch.search.nullwindow import MTDf, Solver, solve
 from gamesearch.trace import TreeTracer
 
 EXACT = [PrincipalVariationSearch, MTDf, Solver]
-POSITIONS = [position for position in reachable(TicTacToe()) if not position.is_over()]
+POSITIONS = [position for position in reachable_positions(TicTacToe()) if not position.is_over()]
 VALUES = {scoring: solve_all(TicTacToe(), scoring) for scoring in Scoring}
 
 

@@ -10,10 +10,11 @@ from games.connect4 import ConnectFour
 from games.tictactoe import TicTacToe
 from gamesearch import AlphaBeta, InvalidOptionError, Player, Scoring, SearchResult, default_registry
 from gamesearch.search.mcts import DEFAULT_SIMULATIONS, MonteCarlo
-from oracle import best_moves, reachable, solve_all
+from gamesearch.testing import reachable_positions
+from oracle import best_moves, solve_all
 from test_unbeatable import human_wins
 
-UNFINISHED = [position for position in reachable(TicTacToe()) if not position.is_over()]
+UNFINISHED = [position for position in reachable_positions(TicTacToe()) if not position.is_over()]
 
 
 def test_a_forced_win_is_proven_with_its_exact_distance() -> None:
