@@ -150,6 +150,7 @@ class ConnectFour(Game[int]):
 
     name = "connect4"
     player_names = (CROSS, NOUGHT)
+    turns_alternate = True
     options = (
         Option("width", int, 7, "columns", minimum=4, maximum=9),
         Option("height", int, 6, "rows", minimum=4, maximum=12),

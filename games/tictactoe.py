@@ -4,8 +4,10 @@ Positions are text, one character a cell, row by row: ``X``, ``O`` or ``.``; row
 may be separated by ``/`` (``"X.O/.X./..O"``). Moves are cell indices counted
 row-major from 0 (0..8 on the 3x3 board). X moves first and is the first player.
 
-Each side's marks are one integer bitboard. Tables that depend only on the board
-size (winning lines, move orders, win lookup) are built once per size and shared.
+Each side's marks are one integer bitboard, held as the marks of the side to move
+and of the side that just moved (they swap places on every move, so no move needs to
+ask whose turn it is). Tables that depend only on the board size (winning lines,
+move orders, win lookup) are built once per size and shared.
 """
 
 from __future__ import annotations
@@ -114,6 +116,7 @@ class TicTacToe(Game[int]):
 
     name = "tictactoe"
     player_names = ("X", "O")
+    turns_alternate = True
     options = (
         Option("rows", int, 3, "board rows", minimum=1, maximum=20),
         Option("cols", int, 3, "board columns", minimum=1, maximum=20),
@@ -121,7 +124,9 @@ class TicTacToe(Game[int]):
     )
 
     # _wins, _cells, _natural and _ordered repeat _geometry's tables for the hot path.
-    __slots__ = ("_geometry", "_boards", "_ply", "_history", "_wins", "_cells", "_natural", "_ordered")
+    __slots__ = (
+        "_geometry", "_mover", "_other", "_ply", "_history", "_wins", "_cells", "_natural", "_ordered",
+    )  # fmt: skip
 
     def __init__(self, rows: int = 3, cols: int = 3, k: int = 3) -> None:
         settings = resolve_options(self.options, {"rows": rows, "cols": cols, "k": k})
@@ -129,7 +134,7 @@ class TicTacToe(Game[int]):
         if settings["k"] > longest:
             raise InvalidOptionError(f"option 'k' must fit on the board (at most {longest}): {k!r}")
         self._use_geometry(_geometry(settings["rows"], settings["cols"], settings["k"]))
-        self._boards = [0, 0]  # X marks, O marks
+        self._mover = self._other = 0  # marks of the side to move, of the side that just moved
         self._ply = 0
         self._history: list[int] = []
 
@@ -219,14 +224,14 @@ class TicTacToe(Game[int]):
             f"position {original!r}", crosses, noughts,
             geometry.wins[boards[0]], geometry.wins[boards[1]],
         )  # fmt: skip
-        self._boards = boards
         self._ply = crosses + noughts
+        self._mover, self._other = boards if self._ply % 2 == 0 else boards[::-1]
         self._history = []
 
     def copy(self) -> TicTacToe:
         twin = object.__new__(type(self))
         twin._use_geometry(self._geometry)
-        twin._boards = self._boards.copy()
+        twin._mover, twin._other = self._mover, self._other
         twin._ply = self._ply
         twin._history = self._history.copy()
         return twin
@@ -248,48 +253,52 @@ class TicTacToe(Game[int]):
     def to_move(self) -> Player:
         return _MOVERS[self._ply & 1]
 
+    def marks(self) -> tuple[int, int]:
+        """Return the bitboards of X's and O's marks (cell ``i`` is bit ``i``)."""
+        if self._ply & 1:
+            return self._other, self._mover
+        return self._mover, self._other
+
     # Hot path from here to undo(): table look-ups, no allocation, no nested calls.
+    # Only the side that just moved (``_other``) can have completed a line.
     def legal_moves(self) -> Sequence[int]:
-        boards, ply = self._boards, self._ply
-        if self._wins[boards[(ply - 1) & 1]]:
+        if self._wins[self._other]:
             return ()  # a full board has no empty cell: the tables give () already
         table = self._natural
         if table is not None:
-            return table[boards[0] | boards[1]]
-        return _Geometry._empty(boards[0] | boards[1], range(self._cells))
+            return table[self._mover | self._other]
+        return _Geometry._empty(self._mover | self._other, range(self._cells))
 
     def ordered_moves(self) -> Sequence[int]:
-        boards, ply = self._boards, self._ply
-        if self._wins[boards[(ply - 1) & 1]]:
+        if self._wins[self._other]:
             return ()
         table = self._ordered
         if table is not None:
-            return table[boards[0] | boards[1]]
-        return _Geometry._empty(boards[0] | boards[1], self._geometry.order)
+            return table[self._mover | self._other]
+        return _Geometry._empty(self._mover | self._other, self._geometry.order)
 
     def terminal_sign(self) -> int | None:
         ply = self._ply
-        # Only the player who moved last can have just completed a line.
-        if self._wins[self._boards[(ply - 1) & 1]]:
+        if self._wins[self._other]:
             return 1 if ply & 1 else -1
         return 0 if ply == self._cells else None
 
     def key(self) -> int:
-        return self._boards[0] | self._boards[1] << self._cells
+        crosses, noughts = self.marks()
+        return crosses | noughts << self._cells
 
     def push(self, move: int) -> None:
-        ply = self._ply
-        self._boards[ply & 1] |= 1 << move
-        self._ply = ply + 1
+        self._mover, self._other = self._other, self._mover | 1 << move
+        self._ply += 1
         self._history.append(move)
 
     def advance(self, move: int) -> int | None:
         # push() and terminal_sign() fused: the mover is the only one who can have won.
-        ply = self._ply
-        board = self._boards[ply & 1] | 1 << move
-        self._boards[ply & 1] = board
-        self._ply = ply = ply + 1
+        board = self._mover | 1 << move
+        self._mover = self._other
+        self._other = board
         self._history.append(move)
+        self._ply = ply = self._ply + 1
         if self._wins[board]:
             return 1 if ply & 1 else -1
         return 0 if ply == self._cells else None
@@ -299,9 +308,9 @@ class TicTacToe(Game[int]):
             move = self._history.pop()
         except IndexError:
             raise NothingToUndoError(f"no move to undo in {self.to_text()!r}") from None
-        ply = self._ply - 1
-        self._boards[ply & 1] ^= 1 << move  # the bit is set: it was pushed
-        self._ply = ply
+        # the mark is set (it was pushed), so ^ takes it off
+        self._other, self._mover = self._mover, self._other ^ 1 << move
+        self._ply -= 1
         return move
 
     @property
@@ -311,7 +320,7 @@ class TicTacToe(Game[int]):
     # ---------------------------------------------------------------- heuristic
     def evaluate(self) -> int:
         """Return the open-lines heuristic: squared marks on lines only one side uses."""
-        crosses, noughts = self._boards
+        crosses, noughts = self.marks()
         total = 0
         for line in self._geometry.lines:
             mine, theirs = crosses & line, noughts & line
@@ -325,9 +334,10 @@ class TicTacToe(Game[int]):
     # --------------------------------------------------------------------- text
     def cell(self, index: int) -> str:
         """Return ``"X"``, ``"O"`` or ``"."`` for a cell index."""
-        if self._boards[0] >> index & 1:
+        crosses, noughts = self.marks()
+        if crosses >> index & 1:
             return CROSS
-        if self._boards[1] >> index & 1:
+        if noughts >> index & 1:
             return NOUGHT
         return EMPTY
 

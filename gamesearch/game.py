@@ -157,6 +157,9 @@ class Game(abc.ABC, Generic[MoveT]):
     win_score: ClassVar[int] = 1000
     #: how the first and second player are called in text (X and O, ...)
     player_names: ClassVar[tuple[str, str]] = ("first", "second")
+    #: true when every move passes the turn to the other player; searchers then ask
+    #: :meth:`to_move` only at the root (the conformance kit checks the claim)
+    turns_alternate: ClassVar[bool] = False
 
     # ----------------------------------------------------------------- creation
     @classmethod

@@ -27,7 +27,7 @@ class UndoForgetsTheMark(TicTacToe):
 
     def undo(self) -> int:
         move = super().undo()
-        self._boards[self._ply & 1] |= 1 << move  # the bug: the mark goes back on
+        self._mover |= 1 << move  # the bug: the mark goes back on
         return move
 
 
@@ -35,7 +35,7 @@ class KeyIgnoresWhoseMarkItIs(TicTacToe):
     """key() is the set of occupied cells: X in 0 and O in 1 looks like O in 0 and X in 1."""
 
     def key(self) -> int:
-        return self._boards[0] | self._boards[1]
+        return self._mover | self._other
 
 
 class EvaluateReachesTheBound(TicTacToe):
@@ -56,16 +56,27 @@ class LegalMovesAfterTheEnd(TicTacToe):
     """legal_moves() keeps listing empty cells after a line is complete."""
 
     def legal_moves(self) -> tuple[int, ...]:
-        occupied = self._boards[0] | self._boards[1]
+        occupied = self._mover | self._other
         return tuple(cell for cell in range(9) if not occupied >> cell & 1)
 
 
+class ClaimsAlternatingTurns(TicTacToe):
+    """Declares turns_alternate, but X moves twice in a row after the centre is taken."""
+
+    turns_alternate = True
+
+    def to_move(self) -> Player:
+        if self.ply == 1 and self.cell(4) == "X":
+            return Player.FIRST
+        return super().to_move()
+
+
 class CopySharesTheBoard(TicTacToe):
-    """copy() shares the board list with the original."""
+    """copy() shares the move history with the original."""
 
     def copy(self) -> TicTacToe:
         twin = super().copy()
-        twin._boards = self._boards
+        twin._history = self._history
         return twin
 
 
@@ -96,7 +107,12 @@ def test_moves_listed_after_the_game_is_over_are_caught() -> None:
         check_position(game)
 
 
-def test_a_copy_that_shares_the_board_is_caught() -> None:
+def test_a_false_claim_of_alternating_turns_is_caught() -> None:
+    with pytest.raises(ConformanceError, match=r"apply\(4\) left FIRST to move, but the game declares turns_alternate = True"):
+        check_game(ClaimsAlternatingTurns)
+
+
+def test_a_copy_that_shares_the_history_is_caught() -> None:
     with pytest.raises(ConformanceError, match=r"push\(0\) on its copy\(\) changed the position"):
         check_game(CopySharesTheBoard)
 

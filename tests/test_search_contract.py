@@ -77,6 +77,49 @@ def test_the_principal_variation_starts_with_the_move_and_is_legal() -> None:
     assert replay.outcome() is not None
 
 
+@pytest.mark.parametrize("searcher", [*SEARCHERS, AlphaBeta(table=True)], ids=repr)
+def test_the_line_read_after_the_game_moved_on_is_the_line_of_the_searched_position(
+    searcher: Searcher,
+) -> None:
+    # The principal variation is worked out when first read, on a copy of the
+    # position: playing on (or searching again) in between must not change it.
+    game = TicTacToe.from_text("X../.O./...")
+    expected = searcher.search(game.copy()).pv
+    result = searcher.search(game)
+    game.apply(result.move)
+    searcher.search(game)
+    game.apply(game.legal_moves()[0])
+    assert result.pv == expected and result.pv[0] == result.move
+    assert result.pv is result.pv  # worked out once
+
+
+class TurnsNotDeclared(TicTacToe):
+    """Tic-tac-toe that does not promise alternating turns: searchers ask to_move() everywhere."""
+
+    turns_alternate = False
+
+
+@pytest.mark.parametrize(
+    "searcher",
+    [Minimax(), Minimax(depth=3), AlphaBeta(), AlphaBeta(ordering="natural", all_best=False),
+     AlphaBeta(table=True, depth=4), IterativeDeepening(max_nodes=2_000)],
+    ids=repr,
+)  # fmt: skip
+def test_a_game_without_alternating_turns_gets_the_same_searches(searcher: Searcher) -> None:
+    rng = random.Random(3)
+    for _ in range(60):
+        moves = rng.sample(range(9), rng.randrange(0, 7))
+        declared, undeclared = TicTacToe(), TurnsNotDeclared()
+        for move in moves:
+            if declared.is_over():
+                break
+            declared.push(move)
+            undeclared.push(move)
+        expected, found = searcher.search(declared), searcher.search(undeclared)
+        assert (found.value, found.best_moves, found.pv) == (expected.value, expected.best_moves, expected.pv)
+        assert (found.stats.nodes, found.stats.leaves) == (expected.stats.nodes, expected.stats.leaves)
+
+
 def test_the_fastest_win_is_preferred_and_the_slowest_loss() -> None:
     # X can win now at 2 or later; distance scoring takes the immediate win.
     game = TicTacToe.from_text("XX./OO./...")

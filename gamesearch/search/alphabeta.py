@@ -16,7 +16,7 @@ the decision and are skipped (Knuth & Moore, 1975; *AIMA* section 5.3). Switches
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, ClassVar, Literal
 
 import attrs
@@ -199,7 +199,7 @@ def search_root(
             game.push(move)
             if tracer is not None:
                 tracer.enter(move, root_ply + 1, alpha, beta)
-            value = core.search(root_ply + 1, horizon - 1, alpha, beta)
+            value = core.search(root_ply + 1, horizon - 1, alpha, beta, not maximizing)
             if tracer is not None:
                 tracer.leave(value)
             game.undo()
@@ -230,7 +230,7 @@ class _Core:
     def __init__(self, **parts: Any) -> None:
         self.__dict__.update(parts)
 
-    search: Callable[[int, float, int, int], int]
+    search: Callable[[int, float, int, int, bool], int]
     count_root: Callable[[], None]
     flush: Callable[[Counters], None]
     horizon_reached: Callable[[], bool]
@@ -244,11 +244,16 @@ def _make_core(
     tracer: Tracer | None,
     budget: Budget | None,
 ) -> _Core:
-    # Hot loop: bound methods in locals, counters in closure cells, every optional
-    # feature behind one test of a local, no allocation per node without a table.
+    # Hot loop: bound methods in locals, counters in closure cells, no allocation per
+    # node without a table. Optional features cost one test of a local per node at
+    # most: a budget wraps the move call instead of being tested in the loop, leaves
+    # are counted as what is neither expanded nor a table hit, and a game whose turns
+    # alternate is never asked whose turn it is below the root.
     advance, undo, terminal, to_move = game.advance, game.undo, game.terminal_sign, game.to_move
+    step = advance
     ordered = game.ordered_moves if ordering == "game" else game.legal_moves
     evaluate, key = game.evaluate, game.key
+    asks_turn = not game.turns_alternate
     first = Player.FIRST
     win = game.win_score
     distance = 1 if scoring is Scoring.DISTANCE else 0
@@ -258,21 +263,35 @@ def _make_core(
     max_nodes = budget.max_nodes if budget is not None else float("inf")
     deadline = budget.deadline if budget is not None else float("inf")
     clock = time.perf_counter
-    next_check = min(max_nodes, CLOCK_INTERVAL) if budget is not None else float("inf")
-    nodes = leaves = cutoffs = hits = horizon = 0
+    next_check = min(max_nodes, CLOCK_INTERVAL)
+    nodes = expanded = cutoffs = hits = horizon = 0
     deepest = game.ply
 
     def over_budget() -> None:
+        """Raise once a budget is spent; else set the node count of the next look."""
         nonlocal next_check
-        if nodes > max_nodes:
+        if nodes >= max_nodes:
             raise BudgetExceededError(f"node budget of {max_nodes:.0f} exhausted")
         if clock() > deadline:
             raise BudgetExceededError("time budget exhausted")
         next_check = min(max_nodes, nodes + CLOCK_INTERVAL)
 
-    def expand(ply: int, depth_left: float, alpha: int, beta: int) -> int:
-        """Return the value of the unfinished position at ``ply`` (``depth_left`` >= 1)."""
-        nonlocal nodes, leaves, cutoffs, hits, horizon, deepest
+    def step_within_budget(move: Hashable) -> int | None:
+        """``game.advance``, refused (before the move) once the budget is spent."""
+        if nodes >= next_check:
+            over_budget()
+        return advance(move)
+
+    if budget is not None:
+        step = step_within_budget
+
+    def expand(ply: int, depth_left: float, alpha: int, beta: int, maximizing: bool) -> int:
+        """Return the value of the unfinished position at ``ply`` (``depth_left`` >= 1).
+
+        ``maximizing`` says whether the first player moves (asked of the game when
+        its turns do not alternate).
+        """
+        nonlocal nodes, expanded, cutoffs, hits, horizon, deepest
         if probe is not None:
             position = key()
             entry = probe(position)
@@ -288,32 +307,31 @@ def _make_core(
                     alpha = lower
                 if upper < beta:
                     beta = upper
+            window_alpha, window_beta = alpha, beta
+        expanded += 1
         child_ply = ply + 1
         if child_ply > deepest:
             deepest = child_ply
         won = win - distance * child_ply  # a finished child is worth +won or -won
-        window_alpha, window_beta = alpha, beta
-        remaining = iter(ordered())
+        moves = ordered()
+        if asks_turn:
+            maximizing = to_move() is first
         # The two loops differ only in the side that moves; a child that is over (or
-        # at the horizon) is scored here, without a call: settle(), inlined for speed.
-        if to_move() is first:
+        # at the horizon) is scored here, without a call.
+        if maximizing:
             best = -INFINITY
-            for move in remaining:
-                sign = advance(move)  # push(move) and terminal() in one call
+            for move in moves:
+                sign = step(move)  # push(move) and terminal_sign() in one call
                 nodes += 1
-                if nodes >= next_check:
-                    over_budget()
                 if tracer is not None:
                     tracer.enter(move, child_ply, alpha, beta)
                 if sign is not None:
-                    leaves += 1
                     value = sign * won
                 elif depth_left == 1:
-                    leaves += 1
                     horizon += 1
                     value = evaluate()
                 else:
-                    value = expand(child_ply, depth_left - 1, alpha, beta)
+                    value = expand(child_ply, depth_left - 1, alpha, beta, False)
                 if tracer is not None:
                     tracer.leave(value)
                 undo()
@@ -324,26 +342,22 @@ def _make_core(
                         if alpha >= beta:
                             cutoffs += 1
                             if tracer is not None:
-                                tracer.prune(tuple(remaining))
+                                tracer.prune(_after(moves, move))
                             break
         else:
             best = INFINITY
-            for move in remaining:
-                sign = advance(move)  # push(move) and terminal() in one call
+            for move in moves:
+                sign = step(move)
                 nodes += 1
-                if nodes >= next_check:
-                    over_budget()
                 if tracer is not None:
                     tracer.enter(move, child_ply, alpha, beta)
                 if sign is not None:
-                    leaves += 1
                     value = sign * won
                 elif depth_left == 1:
-                    leaves += 1
                     horizon += 1
                     value = evaluate()
                 else:
-                    value = expand(child_ply, depth_left - 1, alpha, beta)
+                    value = expand(child_ply, depth_left - 1, alpha, beta, True)
                 if tracer is not None:
                     tracer.leave(value)
                 undo()
@@ -354,7 +368,7 @@ def _make_core(
                         if alpha >= beta:
                             cutoffs += 1
                             if tracer is not None:
-                                tracer.prune(tuple(remaining))
+                                tracer.prune(_after(moves, move))
                             break
         if entries is not None:
             if len(entries) >= max_entries:
@@ -367,23 +381,21 @@ def _make_core(
                 entries[position] = (depth_left, best, best)
         return best
 
-    def search(ply: int, depth_left: float, alpha: int, beta: int) -> int:
+    def search(ply: int, depth_left: float, alpha: int, beta: int, maximizing: bool) -> int:
         """Return the value of the position just reached at ``ply`` (a root move's child)."""
-        nonlocal nodes, leaves, horizon, deepest
-        nodes += 1
+        nonlocal nodes, horizon, deepest
         if nodes >= next_check:
             over_budget()
+        nodes += 1
         if ply > deepest:
             deepest = ply
         sign = terminal()
         if sign is not None:
-            leaves += 1
             return sign * (win - distance * ply)
         if depth_left == 0:
-            leaves += 1
             horizon += 1
             return evaluate()
-        return expand(ply, depth_left, alpha, beta)
+        return expand(ply, depth_left, alpha, beta, maximizing)
 
     def count_root() -> None:
         nonlocal nodes
@@ -391,7 +403,8 @@ def _make_core(
 
     def flush(counters: Counters) -> None:
         counters.nodes += nodes
-        counters.leaves += leaves
+        # every position entered is the root, expanded, a table hit or a leaf
+        counters.leaves += nodes - 1 - expanded - hits
         counters.cutoffs += cutoffs
         counters.tt_hits += hits
         counters.depth = max(counters.depth, deepest)
@@ -402,3 +415,8 @@ def _make_core(
         flush=flush,
         horizon_reached=lambda: horizon > 0,
     )
+
+
+def _after(moves: Sequence[Hashable], move: Hashable) -> tuple[Hashable, ...]:
+    """Return the moves that follow ``move`` in ``moves`` (those a cutoff skips)."""
+    return tuple(moves[list(moves).index(move) + 1 :])

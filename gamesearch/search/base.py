@@ -13,7 +13,7 @@ import random
 import time
 import types
 import typing
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, ClassVar, Protocol
 
 import attrs
@@ -55,18 +55,34 @@ class MoveVisits:
 
 @attrs.frozen
 class SearchResult:
-    """The answer of one search, values from the first player's point of view."""
+    """The answer of one search, values from the first player's point of view.
+
+    The principal variation :attr:`pv` may be worked out when it is first read (it
+    costs a search of each position along it): ``pv`` accepts the line or a function
+    returning it. Results compare equal on everything but the line.
+    """
 
     searcher: str  #: name of the searcher that produced it
     move: Hashable | None  #: the chosen move; ``None`` when the game is over
     value: int  #: value of the position (exact unless ``is_exact`` is false)
     best_moves: tuple[Hashable, ...]  #: every move of the optimal value, in move order
-    pv: tuple[Hashable, ...]  #: principal variation, starting with ``move``
+    _line: tuple[Hashable, ...] | Callable[[], tuple[Hashable, ...]] = attrs.field(
+        alias="pv", eq=False, repr=False
+    )
     move_values: tuple[tuple[Hashable, int], ...] | None  #: each root move's value, when asked
     stats: SearchStats
     is_exact: bool  #: true when the search reached the end of every line it relied on
     is_game_over: bool  #: true when the position was already finished
     visits: tuple[MoveVisits, ...] | None = None  #: root moves' visits (sampling searchers)
+
+    @property
+    def pv(self) -> tuple[Hashable, ...]:
+        """Return the principal variation: ``move`` and the best play that follows it."""
+        line = self._line
+        if callable(line):
+            line = line()
+            object.__setattr__(self, "_line", line)  # worked out once
+        return line
 
     def as_dict(self, game: Game[Any]) -> dict[str, Any]:
         """Return the result as JSON-ready data, moves written in ``game``'s notation."""
@@ -154,6 +170,9 @@ class Searcher(abc.ABC):
     """
 
     name: ClassVar[str]
+    #: work out the principal variation only when a result's ``pv`` is read (it costs
+    #: searches); a searcher that reads the line off what it already holds says False
+    line_on_demand: ClassVar[bool] = True
 
     scoring: Scoring = attrs.field(
         default=Scoring.DISTANCE,
@@ -212,15 +231,16 @@ class Searcher(abc.ABC):
         started = time.perf_counter()
         undo_depth = len(game.history)
         counters = Counters()
+        move: Hashable | None = None
+        line: tuple[Hashable, ...] | Callable[[], tuple[Hashable, ...]] = ()
         try:
             if game.terminal_sign() is not None:
                 value = game.score(self.scoring)
                 answer = RootAnswer(value, (), None, True, 0)
-                pv: tuple[Hashable, ...] = ()
             else:
                 answer = self._root(game, counters, move_values, tracer)
                 move = self._break_tie(answer.best_moves)
-                pv = self._principal_variation(game, move, answer)
+                line = self._line_from(game, move, answer)
         finally:
             while len(game.history) > undo_depth:
                 game.undo()
@@ -231,10 +251,10 @@ class Searcher(abc.ABC):
         )  # fmt: skip
         return SearchResult(
             searcher=self.name,
-            move=pv[0] if pv else None,
+            move=move,
             value=answer.value,
             best_moves=answer.best_moves,
-            pv=pv,
+            pv=line,
             move_values=answer.move_values,
             stats=stats,
             is_exact=answer.is_exact,
@@ -252,6 +272,16 @@ class Searcher(abc.ABC):
         if self.seed is None or len(best_moves) == 1:
             return best_moves[0]
         return self._random.choice(best_moves)
+
+    def _line_from(
+        self, game: Game[Any], move: Hashable, answer: RootAnswer
+    ) -> tuple[Hashable, ...] | Callable[[], tuple[Hashable, ...]]:
+        """Return the principal variation from ``move``, or a function that works it out
+        later on a copy of ``game`` (see :attr:`line_on_demand`)."""
+        if not self.line_on_demand:
+            return self._principal_variation(game, move, answer)
+        position = game.copy()
+        return lambda: self._principal_variation(position, move, answer)
 
     def _principal_variation(
         self, game: Game[Any], move: Hashable, answer: RootAnswer

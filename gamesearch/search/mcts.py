@@ -99,6 +99,7 @@ class MonteCarlo(Searcher):
     """
 
     name: ClassVar[str] = "mcts"
+    line_on_demand: ClassVar[bool] = False  # the line is read off the tree
     simulations: int | None = attrs.field(
         default=None,
         validator=positive_or_none,

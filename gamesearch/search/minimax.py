@@ -39,8 +39,10 @@ class Minimax(Searcher):
         # Hot loop: bound methods in locals, counters in closure cells. A child that
         # is over (or at the horizon) is scored in its parent's loop, without a call;
         # nodes are counted per expansion, leaves as nodes minus expanded positions.
+        # A game whose turns alternate is not asked whose turn it is below the root.
         push, advance, undo, terminal = game.push, game.advance, game.undo, game.terminal_sign
         legal_moves, to_move, evaluate = game.legal_moves, game.to_move, game.evaluate
+        asks_turn = not game.turns_alternate
         first = Player.FIRST
         win = game.win_score
         distance = 1 if self.scoring is Scoring.DISTANCE else 0
@@ -49,7 +51,7 @@ class Minimax(Searcher):
         deepest = root_ply + 1  # the root is unfinished: it has children
         horizon_reached = False
 
-        def expand(ply: int, depth_left: float) -> int:
+        def expand(ply: int, depth_left: float, maximizing: bool) -> int:
             """Return the value of the unfinished position at ``ply`` (``depth_left`` >= 1)."""
             nonlocal nodes, expanded, horizon_reached, deepest
             child_ply = ply + 1
@@ -59,20 +61,20 @@ class Minimax(Searcher):
             moves = legal_moves()
             nodes += len(moves)
             expanded += 1
-            maximizing = to_move() is first
+            if asks_turn:
+                maximizing = to_move() is first
             best = -INFINITY if maximizing else INFINITY
             for move in moves:
-                sign = advance(move)  # push(move) and terminal() in one call
+                sign = advance(move)  # push(move) and terminal_sign() in one call
                 if tracer is not None:
                     tracer.enter(move, child_ply, -INFINITY, INFINITY)
-                # settle(), inlined for speed
                 if sign is not None:
                     child = sign * won
                 elif depth_left == 1:
                     horizon_reached = True
                     child = evaluate()
                 else:
-                    child = expand(child_ply, depth_left - 1)
+                    child = expand(child_ply, depth_left - 1, not maximizing)
                 if tracer is not None:
                     tracer.leave(child)
                 undo()
@@ -83,7 +85,7 @@ class Minimax(Searcher):
                     best = child
             return best
 
-        def settle(ply: int, depth_left: float) -> int:
+        def settle(ply: int, depth_left: float, maximizing: bool) -> int:
             """Return the value of the position just reached at ``ply``."""
             nonlocal horizon_reached
             sign = terminal()
@@ -92,23 +94,24 @@ class Minimax(Searcher):
             if depth_left == 0:
                 horizon_reached = True
                 return evaluate()
-            return expand(ply, depth_left)
+            return expand(ply, depth_left, maximizing)
 
         depth = float("inf") if self.depth is None else self.depth
         if tracer is not None:
             tracer.enter(None, root_ply, -INFINITY, INFINITY)
         root_values: list[tuple[Hashable, int]] = []
+        maximizing = to_move() is first
         moves = legal_moves()
         for move in moves:
             push(move)
             if tracer is not None:
                 tracer.enter(move, root_ply + 1, -INFINITY, INFINITY)
-            child = settle(root_ply + 1, depth - 1)
+            child = settle(root_ply + 1, depth - 1, not maximizing)
             if tracer is not None:
                 tracer.leave(child)
             undo()
             root_values.append((move, child))
-        sign = to_move().sign
+        sign = 1 if maximizing else -1
         best_value = sign * max(sign * child for _, child in root_values)
         if tracer is not None:
             tracer.leave(best_value)

@@ -276,6 +276,13 @@ def _check_apply_and_undo(game: Game[Any], before: Snapshot, move: Hashable) -> 
     if after.key == before.key:
         game.undo()
         raise fail(game, text, f"apply({written}) left the key unchanged ({after.key!r})")
+    if game.turns_alternate and after.to_move is before.to_move:
+        game.undo()
+        raise fail(
+            game, text,
+            f"apply({written}) left {before.to_move.name} to move, but the game declares "
+            "turns_alternate = True",
+        )  # fmt: skip
     returned = game.undo()
     if returned != move:
         raise fail(game, text, f"undo() after apply({written}) returned {returned!r}, not {move!r}")
