@@ -26,7 +26,6 @@ from gamesearch.game import BoardView, Game, Option, Player, check_alternating_c
 from gamesearch.plugins import hookimpl
 
 EMPTY, CROSS, NOUGHT = ".", "X", "O"
-_MOVERS = (Player.FIRST, Player.SECOND)  # indexed by ply parity
 #: boards with at most this many cells get full lookup tables (2**cells entries)
 TABLE_CELLS = 16
 
@@ -123,9 +122,10 @@ class TicTacToe(Game[int]):
         Option("k", int, 3, "marks in a row that win", minimum=1, maximum=20),
     )
 
-    # _wins, _cells, _natural and _ordered repeat _geometry's tables for the hot path.
+    # _wins, _cells, _full, _natural and _ordered repeat _geometry's for the hot path.
+    # The ply is not stored: it is the number of marks (X has as many as O, or one more).
     __slots__ = (
-        "_geometry", "_mover", "_other", "_ply", "_history", "_wins", "_cells", "_natural", "_ordered",
+        "_geometry", "_mover", "_other", "_history", "_wins", "_cells", "_full", "_natural", "_ordered",
     )  # fmt: skip
 
     def __init__(self, rows: int = 3, cols: int = 3, k: int = 3) -> None:
@@ -135,13 +135,13 @@ class TicTacToe(Game[int]):
             raise InvalidOptionError(f"option 'k' must fit on the board (at most {longest}): {k!r}")
         self._use_geometry(_geometry(settings["rows"], settings["cols"], settings["k"]))
         self._mover = self._other = 0  # marks of the side to move, of the side that just moved
-        self._ply = 0
         self._history: list[int] = []
 
     def _use_geometry(self, geometry: _Geometry) -> None:
         self._geometry = geometry
         self._wins = geometry.wins
         self._cells = geometry.cells
+        self._full = geometry.full
         self._natural = geometry.natural_moves
         self._ordered = geometry.ordered_moves
 
@@ -224,15 +224,13 @@ class TicTacToe(Game[int]):
             f"position {original!r}", crosses, noughts,
             geometry.wins[boards[0]], geometry.wins[boards[1]],
         )  # fmt: skip
-        self._ply = crosses + noughts
-        self._mover, self._other = boards if self._ply % 2 == 0 else boards[::-1]
+        self._mover, self._other = boards if crosses == noughts else boards[::-1]
         self._history = []
 
     def copy(self) -> TicTacToe:
         twin = object.__new__(type(self))
         twin._use_geometry(self._geometry)
         twin._mover, twin._other = self._mover, self._other
-        twin._ply = self._ply
         twin._history = self._history.copy()
         return twin
 
@@ -244,20 +242,20 @@ class TicTacToe(Game[int]):
     # ------------------------------------------------------------ state queries
     @property
     def ply(self) -> int:
-        return self._ply
+        return (self._mover | self._other).bit_count()
 
     @property
     def max_plies(self) -> int:
         return self._geometry.cells
 
     def to_move(self) -> Player:
-        return _MOVERS[self._ply & 1]
+        return Player.FIRST if self._mover.bit_count() == self._other.bit_count() else Player.SECOND
 
     def marks(self) -> tuple[int, int]:
         """Return the bitboards of X's and O's marks (cell ``i`` is bit ``i``)."""
-        if self._ply & 1:
-            return self._other, self._mover
-        return self._mover, self._other
+        if self._mover.bit_count() == self._other.bit_count():
+            return self._mover, self._other
+        return self._other, self._mover
 
     # Hot path from here to undo(): table look-ups, no allocation, no nested calls.
     # Only the side that just moved (``_other``) can have completed a line.
@@ -278,10 +276,10 @@ class TicTacToe(Game[int]):
         return _Geometry._empty(self._mover | self._other, self._geometry.order)
 
     def terminal_sign(self) -> int | None:
-        ply = self._ply
-        if self._wins[self._other]:
-            return 1 if ply & 1 else -1
-        return 0 if ply == self._cells else None
+        other = self._other
+        if self._wins[other]:
+            return 1 if other.bit_count() > self._mover.bit_count() else -1  # X moved last
+        return 0 if other | self._mover == self._full else None
 
     def key(self) -> int:
         crosses, noughts = self.marks()
@@ -289,19 +287,17 @@ class TicTacToe(Game[int]):
 
     def push(self, move: int) -> None:
         self._mover, self._other = self._other, self._mover | 1 << move
-        self._ply += 1
         self._history.append(move)
 
     def advance(self, move: int) -> int | None:
         # push() and terminal_sign() fused: the mover is the only one who can have won.
         board = self._mover | 1 << move
-        self._mover = self._other
+        self._mover = other = self._other
         self._other = board
         self._history.append(move)
-        self._ply = ply = self._ply + 1
         if self._wins[board]:
-            return 1 if ply & 1 else -1
-        return 0 if ply == self._cells else None
+            return 1 if board.bit_count() > other.bit_count() else -1  # X moved last
+        return 0 if board | other == self._full else None
 
     def undo(self) -> int:
         try:
@@ -310,7 +306,6 @@ class TicTacToe(Game[int]):
             raise NothingToUndoError(f"no move to undo in {self.to_text()!r}") from None
         # the mark is set (it was pushed), so ^ takes it off
         self._other, self._mover = self._mover, self._other ^ 1 << move
-        self._ply -= 1
         return move
 
     @property
