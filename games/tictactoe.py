@@ -291,13 +291,16 @@ class TicTacToe(Game[int]):
 
     def advance(self, move: int) -> int | None:
         # push() and terminal_sign() fused: the mover is the only one who can have won.
+        # The move stays out of the history: the searchers take it back with retract().
         board = self._mover | 1 << move
         self._mover = other = self._other
         self._other = board
-        self._history.append(move)
         if self._wins[board]:
             return 1 if board.bit_count() > other.bit_count() else -1  # X moved last
         return 0 if board | other == self._full else None
+
+    def retract(self, move: int) -> None:
+        self._other, self._mover = self._mover, self._other ^ 1 << move
 
     def undo(self) -> int:
         try:

@@ -288,11 +288,21 @@ class Game(abc.ABC, Generic[MoveT]):
     def advance(self, move: MoveT) -> int | None:
         """Play a trusted move and return :meth:`terminal_sign` of the new position.
 
-        The searchers' hot path: one call where ``push`` then ``terminal_sign`` would
-        make two. The default does exactly that; a game may fuse them for speed.
+        The searchers' hot path, always paired with :meth:`retract`: one call where
+        ``push`` then ``terminal_sign`` would make two. The default does exactly
+        that. A game may fuse them for speed and may also leave the move out of its
+        history (the searchers take it back with ``retract(move)``, never ``undo()``);
+        a game that overrides one of the pair overrides both.
         """
         self.push(move)
         return self.terminal_sign()
+
+    def retract(self, move: MoveT) -> None:
+        """Take back ``move``, the last move played by :meth:`advance` (trusted).
+
+        The default is :meth:`undo`.
+        """
+        self.undo()
 
     @abc.abstractmethod
     def undo(self) -> MoveT:

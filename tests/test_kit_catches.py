@@ -60,6 +60,13 @@ class LegalMovesAfterTheEnd(TicTacToe):
         return tuple(cell for cell in range(9) if not occupied >> cell & 1)
 
 
+class RetractLeavesTheMark(TicTacToe):
+    """retract() forgets to take the mark off: a search would leave marks behind."""
+
+    def retract(self, move: int) -> None:
+        self._mover, self._other = self._other, self._mover
+
+
 class ClaimsAlternatingTurns(TicTacToe):
     """Declares turns_alternate, but X moves twice in a row after the centre is taken."""
 
@@ -105,6 +112,11 @@ def test_moves_listed_after_the_game_is_over_are_caught() -> None:
     game = LegalMovesAfterTheEnd.from_text("XXX/OO./...")
     with pytest.raises(ConformanceError, match=r"'XXX/OO\./\.\.\.': the game is over but legal_moves\(\) returned \(5, 6, 7, 8\)"):
         check_position(game)
+
+
+def test_a_retract_that_leaves_the_mark_is_caught() -> None:
+    with pytest.raises(ConformanceError, match=r"advance\(0\) then retract\(0\) changed the position: text"):
+        check_game(RetractLeavesTheMark)
 
 
 def test_a_false_claim_of_alternating_turns_is_caught() -> None:

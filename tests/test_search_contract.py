@@ -9,7 +9,7 @@ import pytest
 
 from games.tictactoe import TicTacToe
 from gamesearch import AlphaBeta, IterativeDeepening, Minimax, Scoring, Searcher
-from gamesearch.errors import InvalidOptionError
+from gamesearch.errors import BudgetExceededError, InvalidOptionError
 
 SEARCHERS: list[Searcher] = [
     Minimax(),
@@ -55,6 +55,14 @@ def test_a_search_that_raises_still_restores_the_position(searcher: Searcher) ->
     with pytest.raises(RuntimeError, match="boom"):
         searcher.search(game, tracer=Explodes(after=50))
     assert (game.key(), game.history) == before
+
+
+def test_a_search_out_of_budget_restores_the_position() -> None:
+    game = TicTacToe.from_text("X../.../...")
+    before = (game.key(), game.to_text(), game.history)
+    with pytest.raises(BudgetExceededError, match="node budget of 100 exhausted"):
+        AlphaBeta(max_nodes=100).search(game)
+    assert (game.key(), game.to_text(), game.history) == before
 
 
 @pytest.mark.parametrize("searcher", SEARCHERS, ids=repr)

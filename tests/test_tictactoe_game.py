@@ -176,14 +176,25 @@ def test_random_playouts_end_with_an_outcome_and_no_legal_moves(board: tuple[int
 
 
 @given(board=small_boards, choices=st.lists(st.integers(min_value=0, max_value=10_000), max_size=25))
-def test_advance_is_push_then_terminal_sign(board: tuple[int, int, int], choices: list[int]) -> None:
+def test_advance_is_push_then_terminal_sign_and_retract_takes_it_back(
+    board: tuple[int, int, int], choices: list[int]
+) -> None:
     rows, cols, k = board
     fused, plain = TicTacToe(rows=rows, cols=cols, k=k), TicTacToe(rows=rows, cols=cols, k=k)
+    played = []
     for choice in choices:
         moves = plain.legal_moves()
         if not moves:
             break
         move = moves[choice % len(moves)]
         plain.push(move)
+        played.append(move)
         assert fused.advance(move) == plain.terminal_sign()
-        assert (fused.key(), fused.history, fused.ply) == (plain.key(), plain.history, plain.ply)
+        assert (fused.key(), fused.ply, fused.to_move(), fused.to_text()) == (
+            plain.key(), plain.ply, plain.to_move(), plain.to_text()
+        )  # fmt: skip
+        assert fused.history == ()  # advance() leaves the move out of the history
+    for move in reversed(played):
+        fused.retract(move)
+        plain.undo()
+        assert (fused.key(), fused.ply, fused.legal_moves()) == (plain.key(), plain.ply, plain.legal_moves())

@@ -248,8 +248,9 @@ def _make_core(
     # node without a table. Optional features cost one test of a local per node at
     # most: a budget wraps the move call instead of being tested in the loop, leaves
     # are counted as what is neither expanded nor a table hit, and a game whose turns
-    # alternate is never asked whose turn it is below the root.
-    advance, undo, terminal, to_move = game.advance, game.undo, game.terminal_sign, game.to_move
+    # alternate is never asked whose turn it is below the root. Moves below the root
+    # are played by advance() and taken back by retract(), also when something raises.
+    advance, retract, terminal, to_move = game.advance, game.retract, game.terminal_sign, game.to_move
     step = advance
     ordered = game.ordered_moves if ordering == "game" else game.legal_moves
     evaluate, key = game.evaluate, game.key
@@ -323,18 +324,22 @@ def _make_core(
             for move in moves:
                 sign = step(move)  # push(move) and terminal_sign() in one call
                 nodes += 1
-                if tracer is not None:
-                    tracer.enter(move, child_ply, alpha, beta)
-                if sign is not None:
-                    value = sign * won
-                elif depth_left == 1:
-                    horizon += 1
-                    value = evaluate()
-                else:
-                    value = expand(child_ply, depth_left - 1, alpha, beta, False)
-                if tracer is not None:
-                    tracer.leave(value)
-                undo()
+                try:  # (free in CPython 3.11+ until something raises)
+                    if tracer is not None:
+                        tracer.enter(move, child_ply, alpha, beta)
+                    if sign is not None:
+                        value = sign * won
+                    elif depth_left == 1:
+                        horizon += 1
+                        value = evaluate()
+                    else:
+                        value = expand(child_ply, depth_left - 1, alpha, beta, False)
+                    if tracer is not None:
+                        tracer.leave(value)
+                except BaseException:
+                    retract(move)  # the move is not in the history: undo() cannot take it back
+                    raise
+                retract(move)
                 if value > best:
                     best = value
                     if value > alpha:
@@ -349,18 +354,22 @@ def _make_core(
             for move in moves:
                 sign = step(move)
                 nodes += 1
-                if tracer is not None:
-                    tracer.enter(move, child_ply, alpha, beta)
-                if sign is not None:
-                    value = sign * won
-                elif depth_left == 1:
-                    horizon += 1
-                    value = evaluate()
-                else:
-                    value = expand(child_ply, depth_left - 1, alpha, beta, True)
-                if tracer is not None:
-                    tracer.leave(value)
-                undo()
+                try:
+                    if tracer is not None:
+                        tracer.enter(move, child_ply, alpha, beta)
+                    if sign is not None:
+                        value = sign * won
+                    elif depth_left == 1:
+                        horizon += 1
+                        value = evaluate()
+                    else:
+                        value = expand(child_ply, depth_left - 1, alpha, beta, True)
+                    if tracer is not None:
+                        tracer.leave(value)
+                except BaseException:
+                    retract(move)
+                    raise
+                retract(move)
                 if value < best:
                     best = value
                     if value < beta:

@@ -40,7 +40,10 @@ class Minimax(Searcher):
         # is over (or at the horizon) is scored in its parent's loop, without a call;
         # nodes are counted per expansion, leaves as nodes minus expanded positions.
         # A game whose turns alternate is not asked whose turn it is below the root.
+        # Moves below the root are played by advance() and taken back by retract(),
+        # also when something raises.
         push, advance, undo, terminal = game.push, game.advance, game.undo, game.terminal_sign
+        retract = game.retract
         legal_moves, to_move, evaluate = game.legal_moves, game.to_move, game.evaluate
         asks_turn = not game.turns_alternate
         first = Player.FIRST
@@ -66,18 +69,22 @@ class Minimax(Searcher):
             best = -INFINITY if maximizing else INFINITY
             for move in moves:
                 sign = advance(move)  # push(move) and terminal_sign() in one call
-                if tracer is not None:
-                    tracer.enter(move, child_ply, -INFINITY, INFINITY)
-                if sign is not None:
-                    child = sign * won
-                elif depth_left == 1:
-                    horizon_reached = True
-                    child = evaluate()
-                else:
-                    child = expand(child_ply, depth_left - 1, not maximizing)
-                if tracer is not None:
-                    tracer.leave(child)
-                undo()
+                try:  # (free in CPython 3.11+ until something raises)
+                    if tracer is not None:
+                        tracer.enter(move, child_ply, -INFINITY, INFINITY)
+                    if sign is not None:
+                        child = sign * won
+                    elif depth_left == 1:
+                        horizon_reached = True
+                        child = evaluate()
+                    else:
+                        child = expand(child_ply, depth_left - 1, not maximizing)
+                    if tracer is not None:
+                        tracer.leave(child)
+                except BaseException:
+                    retract(move)  # the move is not in the history: undo() cannot take it back
+                    raise
+                retract(move)
                 if maximizing:
                     if child > best:
                         best = child

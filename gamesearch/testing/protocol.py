@@ -294,6 +294,21 @@ def _check_apply_and_undo(game: Game[Any], before: Snapshot, move: Hashable) -> 
         raise fail(game, text, f"push({written}) and apply({written}) give different positions: "
                    + "; ".join(after.differences(pushed)))  # fmt: skip
     require_unchanged(game, before, f"push({written}) then undo()")
+    _check_advance_and_retract(game, before, move, pushed)
+
+
+def _check_advance_and_retract(game: Game[Any], before: Snapshot, move: Hashable, pushed: Snapshot) -> None:
+    """advance() is push() and terminal_sign() in one (the history may leave the move out)."""
+    text, written = before.text, game.format_move(move)
+    sign = game.advance(move)
+    advanced = attrs.evolve(Snapshot.of(game), history=pushed.history)
+    game.retract(move)
+    if advanced != pushed or sign != pushed.terminal_sign:
+        changes = pushed.differences(advanced)
+        if sign != pushed.terminal_sign:
+            changes.append(f"advance() returned {sign!r}, terminal_sign() after push() {pushed.terminal_sign!r}")
+        raise fail(game, text, f"advance({written}) and push({written}) differ: " + "; ".join(changes))
+    require_unchanged(game, before, f"advance({written}) then retract({written})")
 
 
 def _check_illegal_moves(game: Game[Any], before: Snapshot, other_moves: Iterable[Hashable]) -> None:
