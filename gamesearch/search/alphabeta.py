@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, NamedTuple
 
 import attrs
 
@@ -184,7 +184,6 @@ def search_root(
         moves = tuple(first_moves) + tuple(move for move in moves if move not in first_moves)
     if tracer is not None:
         tracer.enter(None, root_ply, -INFINITY, INFINITY)
-    core.count_root()
     try:
         best: int | None = None
         best_moves: list[Hashable] = []
@@ -213,27 +212,24 @@ def search_root(
         if tracer is not None:
             tracer.leave(best)
     finally:
-        core.flush(counters)
+        horizon_reached = core.flush(counters)
     return RootAnswer(
         value=best,
         best_moves=tuple(best_moves),
         move_values=tuple(values) if move_values else None,
-        is_exact=not core.horizon_reached(),
+        is_exact=not horizon_reached,
         depth=counters.depth - root_ply,
         depth_limit=depth,
     )
 
 
-class _Core:
-    """The recursive search and its counters (returned by :func:`_make_core`)."""
+class _Core(NamedTuple):
+    """The recursive search of one root and its counters (from :func:`_make_core`)."""
 
-    def __init__(self, **parts: Any) -> None:
-        self.__dict__.update(parts)
-
+    #: ``search(ply, depth_left, alpha, beta, maximizing)``: the value of a root move's child
     search: Callable[[int, float, int, int, bool], int]
-    count_root: Callable[[], None]
-    flush: Callable[[Counters], None]
-    horizon_reached: Callable[[], bool]
+    #: ``flush(counters)``: add the counts to ``counters``; return whether a horizon was reached
+    flush: Callable[[Counters], bool]
 
 
 def _make_core(
@@ -264,8 +260,9 @@ def _make_core(
     max_nodes = budget.max_nodes if budget is not None else float("inf")
     deadline = budget.deadline if budget is not None else float("inf")
     clock = time.perf_counter
-    next_check = min(max_nodes, CLOCK_INTERVAL)
-    nodes = expanded = cutoffs = hits = horizon = 0
+    next_check = min(max_nodes, CLOCK_INTERVAL) if budget is not None else INFINITY
+    nodes = 1  # the root
+    expanded = cutoffs = hits = horizon = 0
     deepest = game.ply
 
     def over_budget() -> None:
@@ -277,13 +274,14 @@ def _make_core(
             raise BudgetExceededError("time budget exhausted")
         next_check = min(max_nodes, nodes + CLOCK_INTERVAL)
 
-    def step_within_budget(move: Hashable) -> int | None:
-        """``game.advance``, refused (before the move) once the budget is spent."""
-        if nodes >= next_check:
-            over_budget()
-        return advance(move)
-
     if budget is not None:
+
+        def step_within_budget(move: Hashable) -> int | None:
+            """``game.advance``, refused (before the move) once the budget is spent."""
+            if nodes >= next_check:
+                over_budget()
+            return advance(move)
+
         step = step_within_budget
 
     def expand(ply: int, depth_left: float, alpha: int, beta: int, maximizing: bool) -> int:
@@ -406,24 +404,16 @@ def _make_core(
             return evaluate()
         return expand(ply, depth_left, alpha, beta, maximizing)
 
-    def count_root() -> None:
-        nonlocal nodes
-        nodes += 1
-
-    def flush(counters: Counters) -> None:
+    def flush(counters: Counters) -> bool:
         counters.nodes += nodes
         # every position entered is the root, expanded, a table hit or a leaf
         counters.leaves += nodes - 1 - expanded - hits
         counters.cutoffs += cutoffs
         counters.tt_hits += hits
         counters.depth = max(counters.depth, deepest)
+        return horizon > 0
 
-    return _Core(
-        search=search,
-        count_root=count_root,
-        flush=flush,
-        horizon_reached=lambda: horizon > 0,
-    )
+    return _Core(search, flush)
 
 
 def _after(moves: Sequence[Hashable], move: Hashable) -> tuple[Hashable, ...]:
