@@ -56,12 +56,24 @@ class _Geometry:
         #: by ``bit_length`` of a lone playable cell: the one-move tuple of its column
         self.single_moves = ((),) + tuple((bit // stride,) for bit in range(width * stride))
         self.ordered_column_masks = tuple(self.column_masks[col] for col in self.order)
+        self.has_four = four_in_a_row_test(height)
+        #: the top cell of every column: ``mask & top_mask`` says which columns are full
+        self.top_mask = sum(self.tops)
+        full_columns = [
+            sum(top for col, top in enumerate(self.tops) if chosen >> col & 1) for chosen in range(1 << width)
+        ]
+        #: by ``mask & top_mask``: the playable columns in natural order, and centre first
+        self.natural_moves = {full: self._open_columns(full, range(width)) for full in full_columns}
+        self.ordered_moves = {full: self._open_columns(full, self.order) for full in full_columns}
         self.windows = tuple(self._windows())
         self._line_ends = threat_finder(height)
         #: memo of line ends by stones: a player's stones recur in many positions
         self.line_end_memo: dict[int, int] = {}
         middle = width // 2
         self.centre_mask = self.column_masks[middle] if width % 2 else 0
+
+    def _open_columns(self, full: int, columns: Sequence[int]) -> tuple[int, ...]:
+        return tuple(col for col in columns if not full & self.tops[col])
 
     def _windows(self) -> Sequence[int]:
         """Return every line of four cells as a bit mask."""
@@ -136,13 +148,26 @@ def threat_finder(height: int) -> Callable[[int], int]:
     return line_ends
 
 
-def has_four(stones: int, geometry: _Geometry) -> bool:
-    """Return whether ``stones`` hold four in a row."""
-    for step in (1, geometry.height + 1, geometry.height, geometry.height + 2):
-        pair = stones & (stones >> step)
-        if pair & (pair >> 2 * step):
+def four_in_a_row_test(height: int) -> Callable[[int], bool]:
+    """Return ``has_four(stones)`` for boards ``height`` rows high: do ``stones`` hold four
+    in a row? (Hot path: the shift distances are closure constants, the loop unrolled.)"""
+    across, falling, rising = height + 1, height, height + 2
+    across2, falling2, rising2 = 2 * across, 2 * falling, 2 * rising
+
+    def has_four(stones: int) -> bool:
+        pair = stones & (stones >> 1)
+        if pair & (pair >> 2):
             return True
-    return False
+        pair = stones & (stones >> across)
+        if pair & (pair >> across2):
+            return True
+        pair = stones & (stones >> falling)
+        if pair & (pair >> falling2):
+            return True
+        pair = stones & (stones >> rising)
+        return bool(pair & (pair >> rising2))
+
+    return has_four
 
 
 class ConnectFour(Game[int]):
@@ -156,17 +181,28 @@ class ConnectFour(Game[int]):
         Option("height", int, 6, "rows", minimum=4, maximum=12),
     )
 
-    __slots__ = ("_geometry", "_current", "_mask", "_ply", "_history", "_origin")
+    # _four .. _ordered repeat _geometry's for the hot path.
+    __slots__ = (
+        "_geometry", "_current", "_mask", "_ply", "_history", "_origin",
+        "_four", "_bottoms", "_columns", "_cells", "_top_mask", "_natural", "_ordered",
+    )  # fmt: skip
 
     def __init__(self, width: int = 7, height: int = 6) -> None:
         settings = resolve_options(self.options, {"width": width, "height": height})
-        self._geometry = _geometry(settings["width"], settings["height"])
+        self._use_geometry(_geometry(settings["width"], settings["height"]))
         self._current = 0  # stones of the player to move
         self._mask = 0  # every stone
         self._ply = 0
         self._history: list[int] = []
         #: the moves from the empty board to the start of ``_history``; None if unknown
         self._origin: tuple[int, ...] | None = ()
+
+    def _use_geometry(self, geometry: _Geometry) -> None:
+        self._geometry = geometry
+        self._four = geometry.has_four
+        self._bottoms, self._columns = geometry.bottoms, geometry.column_masks
+        self._cells, self._top_mask = geometry.cells, geometry.top_mask
+        self._natural, self._ordered = geometry.natural_moves, geometry.ordered_moves
 
     # ----------------------------------------------------------------- creation
     @classmethod
@@ -252,7 +288,7 @@ class ConnectFour(Game[int]):
         count_x, count_o = crosses.bit_count(), noughts.bit_count()
         check_alternating_counts(
             f"grid {original!r}", count_x, count_o,
-            has_four(crosses, geometry), has_four(noughts, geometry),
+            geometry.has_four(crosses), geometry.has_four(noughts),
             won="with four in a row", pieces="stones",
         )  # fmt: skip
         self._ply = count_x + count_o
@@ -262,8 +298,8 @@ class ConnectFour(Game[int]):
         self._origin = None
 
     def copy(self) -> ConnectFour:
-        twin = object.__new__(ConnectFour)
-        twin._geometry = self._geometry
+        twin = object.__new__(type(self))
+        twin._use_geometry(self._geometry)
         twin._current, twin._mask, twin._ply = self._current, self._mask, self._ply
         twin._history = self._history.copy()
         twin._origin = self._origin
@@ -292,24 +328,24 @@ class ConnectFour(Game[int]):
             return self._current
         return self._current ^ self._mask
 
+    # Hot path from here to retract(): bit operations and table look-ups, no allocation.
     def legal_moves(self) -> Sequence[int]:
-        if self.terminal_sign() is not None:
+        mask = self._mask
+        if self._four(self._current ^ mask):  # the player who just moved has won
             return ()
-        mask, tops = self._mask, self._geometry.tops
-        return tuple(col for col in range(self._geometry.width) if not mask & tops[col])
+        return self._natural[mask & self._top_mask]  # () once the board is full
 
     def ordered_moves(self) -> Sequence[int]:
         """Return the legal columns from the centre outwards."""
-        if self.terminal_sign() is not None:
+        mask = self._mask
+        if self._four(self._current ^ mask):
             return ()
-        mask, tops = self._mask, self._geometry.tops
-        return tuple(col for col in self._geometry.order if not mask & tops[col])
+        return self._ordered[mask & self._top_mask]
 
-    # Hot path from here to undo(): bit operations, no allocation beyond ints.
     def terminal_sign(self) -> int | None:
-        if has_four(self._current ^ self._mask, self._geometry):
+        if self._four(self._current ^ self._mask):
             return 1 if self._ply & 1 else -1  # the player who just moved has won
-        return 0 if self._ply == self._geometry.cells else None
+        return 0 if self._ply == self._cells else None
 
     def key(self) -> int:
         # Unique per position (Pons): mask + current + bottom row encodes every
@@ -319,18 +355,34 @@ class ConnectFour(Game[int]):
     def push(self, move: int) -> None:
         mask = self._mask
         self._current ^= mask
-        self._mask = mask | (mask + self._geometry.bottoms[move])
+        self._mask = mask | (mask + self._bottoms[move])
         self._ply += 1
         self._history.append(move)
+
+    def advance(self, move: int) -> int | None:
+        # push() and terminal_sign() fused; the move stays out of the history (the
+        # searchers take it back with retract()).
+        mask = self._mask
+        current = self._current ^ mask  # the stones of the player to move next
+        mask |= mask + self._bottoms[move]
+        self._current, self._mask = current, mask
+        self._ply = ply = self._ply + 1
+        if self._four(current ^ mask):
+            return 1 if ply & 1 else -1
+        return 0 if ply == self._cells else None
+
+    def retract(self, move: int) -> None:
+        mask = self._mask
+        mask ^= 1 << ((mask & self._columns[move]).bit_length() - 1)  # the column's top stone
+        self._mask = mask
+        self._current ^= mask
+        self._ply -= 1
 
     def undo(self) -> int:
         if not self._history:
             raise NothingToUndoError(f"no move to undo in {self.to_text()!r}")
         move = self._history.pop()
-        column = self._mask & self._geometry.column_masks[move]
-        self._mask ^= 1 << (column.bit_length() - 1)
-        self._current ^= self._mask
-        self._ply -= 1
+        self.retract(move)
         return move
 
     def winning_moves(self) -> Sequence[int]:
