@@ -62,6 +62,8 @@ class Nim(Game[Move]):
 
     name = "nim"
     options = (Option("heaps", str, "3,4,5", "starting heap sizes, separated by commas"),)
+    #: every move passes the turn: searchers ask to_move() only at the root
+    turns_alternate = True
 
     def __init__(self, heaps: str = "3,4,5") -> None:
         try:
