@@ -282,8 +282,8 @@ class TicTacToe(Game[int]):
         return 0 if other | self._mover == self._full else None
 
     def key(self) -> int:
-        crosses, noughts = self.marks()
-        return crosses | noughts << self._cells
+        # The marks' counts tell whose the mover's are, so the pair is the position.
+        return self._mover | self._other << self._cells
 
     def push(self, move: int) -> None:
         self._mover, self._other = self._other, self._mover | 1 << move
