@@ -34,7 +34,7 @@ class SearchStats:
     cutoffs: int = 0  #: times the remaining moves of a position were skipped
     tt_hits: int = 0  #: transposition-table probes that answered or narrowed the window
     depth: int = 0  #: plies searched below the root (deepest completed iteration)
-    seconds: float = 0.0  #: wall-clock time of the search
+    seconds: float = 0.0  #: wall-clock time of the search (not of the PV, worked out when read)
     playout_plies: int = 0  #: random moves played in playouts (Monte Carlo searchers)
 
     @property
