@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import random
 from typing import Any
 
@@ -99,6 +100,11 @@ def test_the_line_read_after_the_game_moved_on_is_the_line_of_the_searched_posit
     game.apply(game.legal_moves()[0])
     assert result.pv == expected and result.pv[0] == result.move
     assert result.pv is result.pv  # worked out once
+
+
+def test_a_result_whose_line_is_still_to_come_can_be_pickled() -> None:
+    result = AlphaBeta(table=True).search(TicTacToe.from_text("X../.O./..."))
+    assert pickle.loads(pickle.dumps(result)).pv == result.pv
 
 
 class TurnsNotDeclared(TicTacToe):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import abc
 import enum
+import functools
 import random
 import time
 import types
@@ -280,8 +281,7 @@ class Searcher(abc.ABC):
         later on a copy of ``game`` (see :attr:`line_on_demand`)."""
         if not self.line_on_demand:
             return self._principal_variation(game, move, answer)
-        position = game.copy()
-        return lambda: self._principal_variation(position, move, answer)
+        return functools.partial(self._principal_variation, game.copy(), move, answer)
 
     def _principal_variation(
         self, game: Game[Any], move: Hashable, answer: RootAnswer
