@@ -190,6 +190,15 @@ def test_a_transposition_table_kept_across_searches_never_changes_a_result() -> 
     assert len(shared.transposition_table(TicTacToe(rows=4, cols=4, k=3)) or ()) > 0
 
 
+def test_a_small_table_is_emptied_when_full_and_still_gives_the_same_answers() -> None:
+    small, reference = AlphaBeta(table=True, table_entries=50), AlphaBeta()
+    for text in (".........", "X........", "X...O....", "XO..X...."):
+        game = TicTacToe.from_text(text)
+        found, expected = small.search(game), reference.search(game)
+        assert (found.value, found.best_moves) == (expected.value, expected.best_moves)
+        assert 0 < len(small.transposition_table(game) or ()) <= 50
+
+
 def test_iterative_deepening_always_returns_a_legal_move_within_a_tiny_budget() -> None:
     game = TicTacToe(rows=5, cols=5, k=4)
     result = IterativeDeepening(max_nodes=1).search(game)

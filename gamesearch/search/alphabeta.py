@@ -294,18 +294,19 @@ def _make_core(
         if probe is not None:
             position = key()
             entry = probe(position)
-            if entry is not None and entry[0] == depth_left:
-                lower, upper = entry[1], entry[2]
-                if lower >= beta or lower == upper:
-                    hits += 1
-                    return lower
-                if upper <= alpha:
-                    hits += 1
-                    return upper
-                if lower > alpha:
-                    alpha = lower
-                if upper < beta:
-                    beta = upper
+            if entry is not None:
+                searched, lower, upper = entry
+                if searched == depth_left:
+                    if lower >= beta or lower == upper:
+                        hits += 1
+                        return lower
+                    if upper <= alpha:
+                        hits += 1
+                        return upper
+                    if lower > alpha:
+                        alpha = lower
+                    if upper < beta:
+                        beta = upper
             window_alpha, window_beta = alpha, beta
         expanded += 1
         child_ply = ply + 1
@@ -378,7 +379,7 @@ def _make_core(
                                 tracer.prune(_after(moves, move))
                             break
         if entries is not None:
-            if len(entries) >= max_entries:
+            if entry is None and len(entries) >= max_entries:  # a new entry would not fit
                 entries.clear()
             if best <= window_alpha:
                 entries[position] = (depth_left, -INFINITY, best)
