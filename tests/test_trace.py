@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from games.connect4 import ConnectFour
 from games.tictactoe import TicTacToe
 from gamesearch import AlphaBeta, BudgetExceededError, IterativeDeepening, Minimax, Scoring
 from gamesearch.search.base import Searcher
@@ -150,3 +151,21 @@ def test_node_limit_lets_a_small_search_finish() -> None:
     game = TicTacToe.from_text(SEED_004_POSITION)
     limit = NodeLimit(14)
     assert Minimax().search(game, tracer=limit).stats.nodes == limit.nodes == 14
+
+
+@pytest.mark.parametrize("searcher", [Minimax(depth=2), AlphaBeta(depth=3), IterativeDeepening(max_depth=3)], ids=repr)
+def test_each_traced_position_is_its_parent_with_the_move_played_also_in_connect_four(searcher: Searcher) -> None:
+    # Connect Four writes a position as its move sequence: a traced search must keep
+    # the history whole for the recorded text to be right.
+    game = ConnectFour.from_text("4453")
+    tracer = TreeTracer(game)
+    searcher.search(game, tracer=tracer)
+    checked = 0
+    for root in tracer.roots:
+        for node in root.walk():
+            for child in node.children:
+                expected = ConnectFour.from_text(node.position or "")
+                expected.apply(child.move)
+                assert child.position == expected.to_text()
+                checked += 1
+    assert checked > 50

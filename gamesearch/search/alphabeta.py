@@ -23,7 +23,7 @@ import attrs
 
 from gamesearch.errors import BudgetExceededError, InvalidOptionError
 from gamesearch.game import Game, Player, Scoring
-from gamesearch.search.base import INFINITY, Counters, RootAnswer, Searcher, Tracer
+from gamesearch.search.base import INFINITY, Counters, RootAnswer, Searcher, Tracer, move_pair
 from gamesearch.search.minimax import depth_field
 from gamesearch.search.table import TranspositionTable, table_identity
 
@@ -172,8 +172,7 @@ def search_root(
     ``first_moves`` are tried first at the root (iterative deepening passes the last
     iteration's best moves).
 
-    :raises BudgetExceededError: when ``budget`` runs out (``game`` is then left
-        with moves pushed; :meth:`Searcher.search` undoes them).
+    :raises BudgetExceededError: when ``budget`` runs out (``game`` is left as it was).
     """
     core = _make_core(game, scoring, ordering, table, tracer, budget)
     horizon = float("inf") if depth is None else depth
@@ -195,13 +194,7 @@ def search_root(
                 alpha, beta = (best - 1 if all_best else best), INFINITY
             else:
                 alpha, beta = -INFINITY, (best + 1 if all_best else best)
-            game.push(move)
-            if tracer is not None:
-                tracer.enter(move, root_ply + 1, alpha, beta)
-            value = core.search(root_ply + 1, horizon - 1, alpha, beta, not maximizing)
-            if tracer is not None:
-                tracer.leave(value)
-            game.undo()
+            value = core.search(move, root_ply + 1, horizon - 1, alpha, beta, not maximizing)
             values.append((move, value))
             improves = best is None or (value > best if maximizing else value < best)
             if improves:
@@ -226,8 +219,8 @@ def search_root(
 class _Core(NamedTuple):
     """The recursive search of one root and its counters (from :func:`_make_core`)."""
 
-    #: ``search(ply, depth_left, alpha, beta, maximizing)``: the value of a root move's child
-    search: Callable[[int, float, int, int, bool], int]
+    #: ``search(move, ply, depth_left, alpha, beta, maximizing)``: the value of a root move
+    search: Callable[[Hashable, int, float, int, int, bool], int]
     #: ``flush(counters)``: add the counts to ``counters``; return whether a horizon was reached
     flush: Callable[[Counters], bool]
 
@@ -246,8 +239,8 @@ def _make_core(
     # are counted as what is neither expanded nor a table hit, and a game whose turns
     # alternate is never asked whose turn it is below the root. Moves below the root
     # are played by advance() and taken back by retract(), also when something raises.
-    advance, retract, terminal, to_move = game.advance, game.retract, game.terminal_sign, game.to_move
-    step = advance
+    advance, retract = move_pair(game, keep_history=tracer is not None)
+    step, to_move = advance, game.to_move
     ordered = game.ordered_moves if ordering == "game" else game.legal_moves
     evaluate, key = game.evaluate, game.key
     asks_turn = not game.turns_alternate
@@ -389,21 +382,29 @@ def _make_core(
                 entries[position] = (depth_left, best, best)
         return best
 
-    def search(ply: int, depth_left: float, alpha: int, beta: int, maximizing: bool) -> int:
-        """Return the value of the position just reached at ``ply`` (a root move's child)."""
+    def search(move: Hashable, ply: int, depth_left: float, alpha: int, beta: int, maximizing: bool) -> int:
+        """Play the root move ``move``, take it back and return the value of the position
+        it reaches at ``ply`` (``depth_left`` plies from the horizon)."""
         nonlocal nodes, horizon, deepest
-        if nodes >= next_check:
-            over_budget()
+        sign = step(move)
         nodes += 1
         if ply > deepest:
             deepest = ply
-        sign = terminal()
-        if sign is not None:
-            return sign * (win - distance * ply)
-        if depth_left == 0:
-            horizon += 1
-            return evaluate()
-        return expand(ply, depth_left, alpha, beta, maximizing)
+        try:
+            if tracer is not None:
+                tracer.enter(move, ply, alpha, beta)
+            if sign is not None:
+                value = sign * (win - distance * ply)
+            elif depth_left == 0:
+                horizon += 1
+                value = evaluate()
+            else:
+                value = expand(ply, depth_left, alpha, beta, maximizing)
+            if tracer is not None:
+                tracer.leave(value)
+            return value
+        finally:
+            retract(move)
 
     def flush(counters: Counters) -> bool:
         counters.nodes += nodes

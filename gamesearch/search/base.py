@@ -119,6 +119,29 @@ class Tracer(Protocol):
         """The ``moves`` of the current position were cut off, never searched."""
 
 
+def move_pair(
+    game: Game[Any], *, keep_history: bool
+) -> tuple[Callable[[Any], int | None], Callable[[Any], None]]:
+    """Return ``(advance, retract)`` for a search to walk ``game`` with.
+
+    That is the game's own pair, unless ``keep_history``: then ``push`` with
+    ``terminal_sign``, and ``undo``, slower but the history stays whole (for tracers,
+    which may read the position, its text included, at every step).
+    """
+    if not keep_history:
+        return game.advance, game.retract
+    push, terminal, undo = game.push, game.terminal_sign, game.undo
+
+    def advance(move: Any) -> int | None:
+        push(move)
+        return terminal()
+
+    def retract(move: Any) -> None:
+        undo()
+
+    return advance, retract
+
+
 @attrs.define
 class Counters:
     """Mutable tallies a search core fills in; frozen into :class:`SearchStats` at the end."""

@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 import attrs
 
 from gamesearch.game import Game, Player, Scoring
-from gamesearch.search.base import INFINITY, Counters, RootAnswer, Searcher, Tracer
+from gamesearch.search.base import INFINITY, Counters, RootAnswer, Searcher, Tracer, move_pair
 
 
 def _positive_or_none(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
@@ -42,8 +42,8 @@ class Minimax(Searcher):
         # A game whose turns alternate is not asked whose turn it is below the root.
         # Moves below the root are played by advance() and taken back by retract(),
         # also when something raises.
-        push, advance, undo, terminal = game.push, game.advance, game.undo, game.terminal_sign
-        retract = game.retract
+        push, undo, terminal = game.push, game.undo, game.terminal_sign
+        advance, retract = move_pair(game, keep_history=tracer is not None)
         legal_moves, to_move, evaluate = game.legal_moves, game.to_move, game.evaluate
         asks_turn = not game.turns_alternate
         first = Player.FIRST
