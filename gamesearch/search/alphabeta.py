@@ -33,6 +33,8 @@ RootWindow = Literal["shared", "fresh"]
 CLOCK_INTERVAL = 1024
 #: the key of the follow-up searches' scratch table among a searcher's tables
 _FOLLOW_UP = ("principal variation",)
+#: no limit (a module constant: building it per search shows in small searches)
+UNLIMITED = float("inf")
 
 
 def _choice(*valid: str) -> Callable[[Any, attrs.Attribute, Any], None]:  # type: ignore[type-arg]
@@ -55,8 +57,8 @@ def positive_or_none(instance: Any, attribute: attrs.Attribute, value: Any) -> N
 class Budget:
     """Limits on one search; exceeding one raises :class:`BudgetExceededError`."""
 
-    max_nodes: float = float("inf")
-    deadline: float = float("inf")  #: a ``time.perf_counter()`` reading
+    max_nodes: float = UNLIMITED
+    deadline: float = UNLIMITED  #: a ``time.perf_counter()`` reading
 
 
 @attrs.frozen(kw_only=True)
@@ -175,7 +177,7 @@ def search_root(
     :raises BudgetExceededError: when ``budget`` runs out (``game`` is left as it was).
     """
     core = _make_core(game, scoring, ordering, table, tracer, budget)
-    horizon = float("inf") if depth is None else depth
+    horizon = UNLIMITED if depth is None else depth
     root_ply = game.ply
     maximizing = game.to_move() is Player.FIRST
     moves = tuple(game.ordered_moves() if ordering == "game" else game.legal_moves())
@@ -250,8 +252,8 @@ def _make_core(
     entries = table.entries if table is not None else None
     probe = entries.get if entries is not None else None
     max_entries = table.max_entries if table is not None else 0
-    max_nodes = budget.max_nodes if budget is not None else float("inf")
-    deadline = budget.deadline if budget is not None else float("inf")
+    max_nodes = budget.max_nodes if budget is not None else UNLIMITED
+    deadline = budget.deadline if budget is not None else UNLIMITED
     clock = time.perf_counter
     next_check = min(max_nodes, CLOCK_INTERVAL) if budget is not None else INFINITY
     nodes = 1  # the root
