@@ -97,13 +97,14 @@ def test_output_piped_into_a_reader_that_stops_early_ends_quietly() -> None:
     assert done.stderr == "" and len(done.stdout) == 10
 
 
+@pytest.mark.parametrize("searcher", ["alphabeta", "minimax"])
 def test_analyze_gives_up_clearly_on_a_game_too_big_to_search_to_the_end(
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], searcher: str
 ) -> None:
-    status, out, err = run(capsys, "analyze", "connect4", "--max-nodes", "2000")
+    status, out, err = run(capsys, "analyze", "connect4", "--searcher", searcher, "--max-nodes", "2000")
     assert status == 2 and out == ""
     assert err == (
-        "gamesearch: error: alphabeta gave up after 2,000 nodes on the starting position: too big "
+        f"gamesearch: error: {searcher} gave up after 2,000 nodes on the starting position: too big "
         "to search to the end; give --depth N, or --searcher iterative:seconds=5, or a larger --max-nodes\n"
     )
 

@@ -58,12 +58,24 @@ def test_a_search_that_raises_still_restores_the_position(searcher: Searcher) ->
     assert (game.key(), game.history) == before
 
 
-def test_a_search_out_of_budget_restores_the_position() -> None:
+@pytest.mark.parametrize("searcher", [AlphaBeta(max_nodes=100), Minimax(max_nodes=100)], ids=repr)
+def test_a_search_out_of_budget_restores_the_position(searcher: Searcher) -> None:
     game = TicTacToe.from_text("X../.../...")
     before = (game.key(), game.to_text(), game.history)
     with pytest.raises(BudgetExceededError, match="node budget of 100 exhausted"):
-        AlphaBeta(max_nodes=100).search(game)
+        searcher.search(game)
     assert (game.key(), game.to_text(), game.history) == before
+
+
+def test_minimax_within_its_node_budget_answers_as_without_one() -> None:
+    game = TicTacToe.from_text("XO./.X./...")
+    unbounded = Minimax().search(game)
+    bounded = Minimax(max_nodes=unbounded.stats.nodes).search(game)
+    assert (bounded.value, bounded.best_moves, bounded.stats.nodes) == (
+        unbounded.value, unbounded.best_moves, unbounded.stats.nodes
+    )  # fmt: skip
+    with pytest.raises(BudgetExceededError):
+        Minimax(max_nodes=unbounded.stats.nodes - 1).search(game)
 
 
 @pytest.mark.parametrize("searcher", SEARCHERS, ids=repr)

@@ -184,7 +184,7 @@ def test_an_exhaustive_search_that_outgrows_the_budget_is_stopped_with_a_422(cli
     assert response.status_code == 422
     assert response.json()["type"] == "BudgetExceededError"
     assert response.json()["error"] == (
-        "search stopped: node limit of 20,000 exceeded (this server's budget); "
+        "search stopped: node budget of 20,000 exhausted (this server's budget); "
         "set a depth or use the 'iterative' searcher"
     )
 

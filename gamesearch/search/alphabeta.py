@@ -23,8 +23,16 @@ import attrs
 
 from gamesearch.errors import BudgetExceededError, InvalidOptionError
 from gamesearch.game import Game, Player, Scoring
-from gamesearch.search.base import INFINITY, Counters, RootAnswer, Searcher, Tracer, move_pair
-from gamesearch.search.minimax import depth_field
+from gamesearch.search.base import (
+    INFINITY,
+    Counters,
+    RootAnswer,
+    Searcher,
+    Tracer,
+    depth_field,
+    move_pair,
+    node_budget_field,
+)
 from gamesearch.search.table import TranspositionTable, table_identity
 
 Ordering = Literal["game", "natural"]
@@ -45,12 +53,6 @@ def _choice(*valid: str) -> Callable[[Any, attrs.Attribute, Any], None]:  # type
             )
 
     return check
-
-
-def positive_or_none(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
-    """attrs validator: ``value`` is ``None`` or greater than 0."""
-    if value is not None and value <= 0:
-        raise ValueError(f"{attribute.name!r} must be > 0: {value!r}")
 
 
 @attrs.define
@@ -86,11 +88,7 @@ class AlphaBeta(Searcher):
     table_entries: int = attrs.field(
         default=1 << 22, metadata={"help": "largest number of table entries before it is emptied"}
     )
-    max_nodes: int | None = attrs.field(
-        default=None,
-        validator=positive_or_none,
-        metadata={"help": "give up (BudgetExceededError) after this many nodes (default: never)"},
-    )
+    max_nodes: int | None = node_budget_field()
     _tables: dict[tuple[Any, ...], TranspositionTable] = attrs.field(
         init=False, factory=dict, eq=False, repr=False
     )
@@ -264,7 +262,7 @@ def _make_core(
         """Raise once a budget is spent; else set the node count of the next look."""
         nonlocal next_check
         if nodes >= max_nodes:
-            raise BudgetExceededError(f"node budget of {max_nodes:.0f} exhausted")
+            raise BudgetExceededError(f"node budget of {max_nodes:,.0f} exhausted")
         if clock() > deadline:
             raise BudgetExceededError("time budget exhausted")
         next_check = min(max_nodes, nodes + CLOCK_INTERVAL)

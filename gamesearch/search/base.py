@@ -167,6 +167,31 @@ class RootAnswer:
     visits: tuple[MoveVisits, ...] | None = None  #: root moves' visits (sampling searchers)
 
 
+def _at_least_one_or_none(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
+    if value is not None and value < 1:
+        raise ValueError(f"{attribute.name!r} must be >= 1: {value!r}")
+
+
+def positive_or_none(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
+    """attrs validator: ``value`` is ``None`` or greater than 0."""
+    if value is not None and value <= 0:
+        raise ValueError(f"{attribute.name!r} must be > 0: {value!r}")
+
+
+def depth_field(help_text: str) -> Any:
+    """Return the attrs field of a searcher's optional depth limit (shared by searchers)."""
+    return attrs.field(default=None, validator=_at_least_one_or_none, metadata={"help": help_text})
+
+
+def node_budget_field() -> Any:
+    """Return the attrs field of a searcher's optional node budget (``max_nodes``)."""
+    return attrs.field(
+        default=None,
+        validator=positive_or_none,
+        metadata={"help": "give up (BudgetExceededError) after this many nodes (default: never)"},
+    )
+
+
 def _scoring(value: Any) -> Scoring:
     try:
         return Scoring(value.value if isinstance(value, Scoring) else value)

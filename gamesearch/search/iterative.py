@@ -17,9 +17,8 @@ import attrs
 
 from gamesearch.errors import BudgetExceededError
 from gamesearch.game import Game
-from gamesearch.search.alphabeta import Budget, positive_or_none, search_root
-from gamesearch.search.base import Counters, RootAnswer, Searcher, Tracer
-from gamesearch.search.minimax import depth_field
+from gamesearch.search.alphabeta import Budget, search_root
+from gamesearch.search.base import Counters, RootAnswer, Searcher, Tracer, depth_field, positive_or_none
 from gamesearch.search.table import TranspositionTable, table_identity
 
 

@@ -43,8 +43,7 @@ from typing import Any, ClassVar
 import attrs
 
 from gamesearch.game import Game, Player, Scoring
-from gamesearch.search.alphabeta import positive_or_none
-from gamesearch.search.base import Counters, MoveVisits, RootAnswer, Searcher, Tracer
+from gamesearch.search.base import Counters, MoveVisits, RootAnswer, Searcher, Tracer, positive_or_none
 
 #: simulations of a search given neither a simulation nor a time budget
 DEFAULT_SIMULATIONS = 1000

@@ -12,18 +12,10 @@ from typing import Any, ClassVar
 
 import attrs
 
+from gamesearch.errors import BudgetExceededError
 from gamesearch.game import Game, Player, Scoring
-from gamesearch.search.base import INFINITY, Counters, RootAnswer, Searcher, Tracer, move_pair
-
-
-def _positive_or_none(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
-    if value is not None and value < 1:
-        raise ValueError(f"{attribute.name!r} must be >= 1: {value!r}")
-
-
-def depth_field(help_text: str) -> Any:
-    """Return the attrs field of a searcher's optional depth limit (shared by searchers)."""
-    return attrs.field(default=None, validator=_positive_or_none, metadata={"help": help_text})
+from gamesearch.search.base import INFINITY, Counters, RootAnswer, Searcher, Tracer
+from gamesearch.search.base import depth_field, move_pair, node_budget_field
 
 
 @attrs.frozen(kw_only=True)
@@ -32,6 +24,7 @@ class Minimax(Searcher):
 
     name: ClassVar[str] = "minimax"
     depth: int | None = depth_field("plies to search before evaluate() (default: to the end)")
+    max_nodes: int | None = node_budget_field()
 
     def _root(
         self, game: Game[Any], counters: Counters, move_values: bool, tracer: Tracer | None
@@ -49,6 +42,7 @@ class Minimax(Searcher):
         first = Player.FIRST
         win = game.win_score
         distance = 1 if self.scoring is Scoring.DISTANCE else 0
+        max_nodes = INFINITY if self.max_nodes is None else self.max_nodes
         nodes = expanded = 0
         root_ply = game.ply
         deepest = root_ply + 1  # the root is unfinished: it has children
@@ -63,6 +57,8 @@ class Minimax(Searcher):
             won = win - distance * child_ply  # a finished child is worth +won or -won
             moves = legal_moves()
             nodes += len(moves)
+            if nodes > max_nodes:
+                raise BudgetExceededError(f"node budget of {max_nodes:,} exhausted")
             expanded += 1
             if asks_turn:
                 maximizing = to_move() is first
@@ -109,6 +105,7 @@ class Minimax(Searcher):
         root_values: list[tuple[Hashable, int]] = []
         maximizing = to_move() is first
         moves = legal_moves()
+        nodes = 1 + len(moves)  # the root and its children
         for move in moves:
             push(move)
             if tracer is not None:
@@ -122,7 +119,6 @@ class Minimax(Searcher):
         best_value = sign * max(sign * child for _, child in root_values)
         if tracer is not None:
             tracer.leave(best_value)
-        nodes += 1 + len(moves)  # the root and its children
         counters.nodes, counters.leaves = nodes, nodes - expanded - 1
         return RootAnswer(
             value=best_value,

@@ -34,8 +34,7 @@ import attrs
 
 from gamesearch.game import Game, Player, Scoring
 from gamesearch.search.alphabeta import search_root
-from gamesearch.search.base import INFINITY, Counters, RootAnswer, Searcher, Tracer
-from gamesearch.search.minimax import depth_field
+from gamesearch.search.base import INFINITY, Counters, RootAnswer, Searcher, Tracer, depth_field
 from gamesearch.search.table import TranspositionTable, table_identity
 
 
