@@ -204,6 +204,16 @@ class ConnectFour(Game[int]):
         self._cells, self._top_mask = geometry.cells, geometry.top_mask
         self._natural, self._ordered = geometry.natural_moves, geometry.ordered_moves
 
+    def __getstate__(self) -> tuple[Any, ...]:
+        """Return what pickles the position (the board size, not its tables)."""
+        geometry = self._geometry
+        return (geometry.width, geometry.height, self._current, self._mask, self._ply,
+                self._history, self._origin)  # fmt: skip
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        width, height, self._current, self._mask, self._ply, self._history, self._origin = state
+        self._use_geometry(_geometry(width, height))
+
     # ----------------------------------------------------------------- creation
     @classmethod
     def new(cls, **options: Any) -> ConnectFour:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from games.tictactoe import TicTacToe
-from gamesearch import AlphaBeta, IterativeDeepening, Minimax, Scoring, Searcher
+from gamesearch import AlphaBeta, IterativeDeepening, Minimax, Scoring, Searcher, default_registry
 from gamesearch.errors import BudgetExceededError, InvalidOptionError
 
 SEARCHERS: list[Searcher] = [
@@ -114,9 +114,17 @@ def test_the_line_read_after_the_game_moved_on_is_the_line_of_the_searched_posit
     assert result.pv is result.pv  # worked out once
 
 
-def test_a_result_whose_line_is_still_to_come_can_be_pickled() -> None:
-    result = AlphaBeta(table=True).search(TicTacToe.from_text("X../.O./..."))
-    assert pickle.loads(pickle.dumps(result)).pv == result.pv
+@pytest.mark.parametrize(("name", "text"), [("tictactoe", "X../.O./..."), ("connect4", "4453")])
+def test_positions_and_results_whose_line_is_still_to_come_can_be_pickled(name: str, text: str) -> None:
+    # (what a process pool sends to its workers and gets back)
+    game = default_registry().new_game(name, text)
+    copied = pickle.loads(pickle.dumps(game))
+    assert (copied.key(), copied.to_text(), copied.history) == (game.key(), game.to_text(), game.history)
+    copied.apply(copied.legal_moves()[0])
+    assert copied.key() != game.key()
+    result = AlphaBeta(table=True, depth=4).search(game)
+    assert pickle.loads(pickle.dumps(result)) == result
+    assert pickle.loads(pickle.dumps(result)).pv == AlphaBeta(depth=4).search(game).pv
 
 
 class TurnsNotDeclared(TicTacToe):

@@ -85,6 +85,16 @@ class SearchResult:
             object.__setattr__(self, "_line", line)  # worked out once
         return line
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Return the fields to pickle, the line worked out (its position may not pickle)."""
+        state = {field.name: getattr(self, field.name) for field in attrs.fields(SearchResult)}
+        state["_line"] = self.pv
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+
     def as_dict(self, game: Game[Any]) -> dict[str, Any]:
         """Return the result as JSON-ready data, moves written in ``game``'s notation."""
         fmt = game.format_move
