@@ -420,4 +420,4 @@ def _make_core(
 
 def _after(moves: Sequence[Hashable], move: Hashable) -> tuple[Hashable, ...]:
     """Return the moves that follow ``move`` in ``moves`` (those a cutoff skips)."""
-    return tuple(moves[list(moves).index(move) + 1 :])
+    return tuple(moves[moves.index(move) + 1 :])

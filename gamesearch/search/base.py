@@ -134,22 +134,13 @@ def move_pair(
 ) -> tuple[Callable[[Any], int | None], Callable[[Any], None]]:
     """Return ``(advance, retract)`` for a search to walk ``game`` with.
 
-    That is the game's own pair, unless ``keep_history``: then ``push`` with
-    ``terminal_sign``, and ``undo``, slower but the history stays whole (for tracers,
-    which may read the position, its text included, at every step).
+    That is the game's own pair, unless ``keep_history``: then the protocol's default
+    pair (``push`` with ``terminal_sign``, and ``undo``), slower but the history stays
+    whole (for tracers, which may read the position, its text included, at every step).
     """
     if not keep_history:
         return game.advance, game.retract
-    push, terminal, undo = game.push, game.terminal_sign, game.undo
-
-    def advance(move: Any) -> int | None:
-        push(move)
-        return terminal()
-
-    def retract(move: Any) -> None:
-        undo()
-
-    return advance, retract
+    return functools.partial(Game.advance, game), functools.partial(Game.retract, game)
 
 
 @attrs.define

@@ -49,7 +49,6 @@ class IterativeDeepening(Searcher):
         table = None
         if self.table:
             table = self._tables.setdefault(table_identity(game), TranspositionTable())
-        undo_depth = len(game.history)
         answer: RootAnswer | None = None
         depths = range(1, self.max_depth + 1) if self.max_depth is not None else itertools.count(1)
         for depth in depths:
@@ -69,9 +68,7 @@ class IterativeDeepening(Searcher):
                     budget=budget,
                     first_moves=answer.best_moves[:1] if answer is not None else (),
                 )
-            except BudgetExceededError:
-                while len(game.history) > undo_depth:
-                    game.undo()
+            except BudgetExceededError:  # (the search has taken its moves back)
                 break
             if answer.is_exact:
                 break
