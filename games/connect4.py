@@ -23,9 +23,8 @@ from typing import Any
 from gamesearch.errors import (
     InvalidMoveError,
     InvalidPositionError,
-    NothingToUndoError,
 )
-from gamesearch.game import BoardView, Game, Option, Player, check_alternating_counts, resolve_options
+from gamesearch.game import BoardView, Game, Option, Player, Rules, check_alternating_counts, resolve_options
 from gamesearch.plugins import hookimpl
 
 EMPTY, CROSS, NOUGHT = ".", "X", "O"
@@ -43,6 +42,7 @@ class _Geometry:
     def __init__(self, width: int, height: int) -> None:
         self.width, self.height = width, height
         self.cells = width * height
+        self.rules = Rules(max_plies=self.cells, alternating=True)
         stride = height + 1
         self.stride = stride
         column = (1 << height) - 1
@@ -175,7 +175,7 @@ class ConnectFour(Game[int]):
 
     name = "connect4"
     player_names = (CROSS, NOUGHT)
-    turns_alternate = True
+    evaluation_bound = 500
     options = (
         Option("width", int, 7, "columns", minimum=4, maximum=9),
         Option("height", int, 6, "rows", minimum=4, maximum=12),
@@ -193,7 +193,6 @@ class ConnectFour(Game[int]):
         self._current = 0  # stones of the player to move
         self._mask = 0  # every stone
         self._ply = 0
-        self._history: list[int] = []
         #: the moves from the empty board to the start of ``_history``; None if unknown
         self._origin: tuple[int, ...] | None = ()
 
@@ -325,8 +324,8 @@ class ConnectFour(Game[int]):
         return self._ply
 
     @property
-    def max_plies(self) -> int:
-        return self._geometry.cells
+    def rules(self) -> Rules:
+        return self._geometry.rules
 
     def to_move(self) -> Player:
         return Player.SECOND if self._ply & 1 else Player.FIRST
@@ -352,7 +351,7 @@ class ConnectFour(Game[int]):
             return ()
         return self._ordered[mask & self._top_mask]
 
-    def terminal_sign(self) -> int | None:
+    def result(self) -> int | None:
         if self._four(self._current ^ self._mask):
             return 1 if self._ply & 1 else -1  # the player who just moved has won
         return 0 if self._ply == self._cells else None
@@ -362,16 +361,22 @@ class ConnectFour(Game[int]):
         # column's stones and height, and the stone count gives the side to move.
         return self._current + self._mask
 
-    def push(self, move: int) -> None:
+    def make_move(self, move: int) -> None:
         mask = self._mask
         self._current ^= mask
         self._mask = mask | (mask + self._bottoms[move])
         self._ply += 1
-        self._history.append(move)
+
+    def unmake_move(self, move: int) -> None:
+        mask = self._mask
+        mask ^= 1 << ((mask & self._columns[move]).bit_length() - 1)  # the column's top stone
+        self._mask = mask
+        self._current ^= mask
+        self._ply -= 1
 
     def advance(self, move: int) -> int | None:
-        # push() and terminal_sign() fused; the move stays out of the history (the
-        # searchers take it back with retract()).
+        # push() and result() fused.
+        self._history.append(move)
         mask = self._mask
         current = self._current ^ mask  # the stones of the player to move next
         mask |= mask + self._bottoms[move]
@@ -382,18 +387,12 @@ class ConnectFour(Game[int]):
         return 0 if ply == self._cells else None
 
     def retract(self, move: int) -> None:
+        self._history.pop()
         mask = self._mask
         mask ^= 1 << ((mask & self._columns[move]).bit_length() - 1)  # the column's top stone
         self._mask = mask
         self._current ^= mask
         self._ply -= 1
-
-    def undo(self) -> int:
-        if not self._history:
-            raise NothingToUndoError(f"no move to undo in {self.to_text()!r}")
-        move = self._history.pop()
-        self.retract(move)
-        return move
 
     def winning_moves(self) -> Sequence[int]:
         """Return the columns where the player to move completes four at once."""
@@ -439,10 +438,6 @@ class ConnectFour(Game[int]):
         ranked.sort(reverse=True)
         return [order[15 - (item & 15)] for item in ranked]
 
-    @property
-    def history(self) -> tuple[int, ...]:
-        return tuple(self._history)
-
     # ---------------------------------------------------------------- heuristic
     def evaluate(self) -> int:
         """Return windows of four held by one side only (1, 4, 16 points for 1-3 stones)
@@ -458,7 +453,7 @@ class ConnectFour(Game[int]):
                 total -= WINDOW_POINTS[theirs.bit_count()]
         centre = self._geometry.centre_mask
         total += CENTRE_POINTS * ((crosses & centre).bit_count() - (noughts & centre).bit_count())
-        bound = self.eval_bound - 1
+        bound = self.evaluation_bound - 1
         return max(-bound, min(bound, total))
 
     # --------------------------------------------------------------------- text

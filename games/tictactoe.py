@@ -20,9 +20,8 @@ from gamesearch.errors import (
     InvalidMoveError,
     InvalidOptionError,
     InvalidPositionError,
-    NothingToUndoError,
 )
-from gamesearch.game import BoardView, Game, Option, Player, check_alternating_counts, resolve_options
+from gamesearch.game import BoardView, Game, Option, Player, Rules, check_alternating_counts, resolve_options
 from gamesearch.plugins import hookimpl
 
 EMPTY, CROSS, NOUGHT = ".", "X", "O"
@@ -48,6 +47,7 @@ class _Geometry:
     def __init__(self, rows: int, cols: int, k: int) -> None:
         self.rows, self.cols, self.k = rows, cols, k
         self.cells = rows * cols
+        self.rules = Rules(max_plies=self.cells, alternating=True)
         self.full = (1 << self.cells) - 1
         self.lines = tuple(self._winning_lines())
         lines_through = [sum(1 for line in self.lines if line >> cell & 1) for cell in range(self.cells)]
@@ -115,7 +115,7 @@ class TicTacToe(Game[int]):
 
     name = "tictactoe"
     player_names = ("X", "O")
-    turns_alternate = True
+    evaluation_bound = 500
     options = (
         Option("rows", int, 3, "board rows", minimum=1, maximum=20),
         Option("cols", int, 3, "board columns", minimum=1, maximum=20),
@@ -135,7 +135,6 @@ class TicTacToe(Game[int]):
             raise InvalidOptionError(f"option 'k' must fit on the board (at most {longest}): {k!r}")
         self._use_geometry(_geometry(settings["rows"], settings["cols"], settings["k"]))
         self._mover = self._other = 0  # marks of the side to move, of the side that just moved
-        self._history: list[int] = []
 
     def _use_geometry(self, geometry: _Geometry) -> None:
         self._geometry = geometry
@@ -149,6 +148,10 @@ class TicTacToe(Game[int]):
     @classmethod
     def new(cls, **options: Any) -> TicTacToe:
         return cls(**resolve_options(cls.options, options))
+
+    @property
+    def rules(self) -> Rules:
+        return self._geometry.rules
 
     @classmethod
     def from_text(cls, text: str, **options: Any) -> TicTacToe:
@@ -244,10 +247,6 @@ class TicTacToe(Game[int]):
     def ply(self) -> int:
         return (self._mover | self._other).bit_count()
 
-    @property
-    def max_plies(self) -> int:
-        return self._geometry.cells
-
     def to_move(self) -> Player:
         return Player.FIRST if self._mover.bit_count() == self._other.bit_count() else Player.SECOND
 
@@ -275,7 +274,7 @@ class TicTacToe(Game[int]):
             return table[self._mover | self._other]
         return _Geometry._empty(self._mover | self._other, self._geometry.order)
 
-    def terminal_sign(self) -> int | None:
+    def result(self) -> int | None:
         other = self._other
         if self._wins[other]:
             return 1 if other.bit_count() > self._mover.bit_count() else -1  # X moved last
@@ -285,13 +284,16 @@ class TicTacToe(Game[int]):
         # The marks' counts tell whose the mover's are, so the pair is the position.
         return self._mover | self._other << self._cells
 
-    def push(self, move: int) -> None:
+    def make_move(self, move: int) -> None:
         self._mover, self._other = self._other, self._mover | 1 << move
-        self._history.append(move)
+
+    def unmake_move(self, move: int) -> None:
+        # the mark is set (it was made), so ^ takes it off
+        self._other, self._mover = self._mover, self._other ^ 1 << move
 
     def advance(self, move: int) -> int | None:
-        # push() and terminal_sign() fused: the mover is the only one who can have won.
-        # The move stays out of the history: the searchers take it back with retract().
+        # push() and result() fused: the mover is the only one who can have won.
+        self._history.append(move)
         board = self._mover | 1 << move
         self._mover = other = self._other
         self._other = board
@@ -300,20 +302,8 @@ class TicTacToe(Game[int]):
         return 0 if board | other == self._full else None
 
     def retract(self, move: int) -> None:
+        self._history.pop()
         self._other, self._mover = self._mover, self._other ^ 1 << move
-
-    def undo(self) -> int:
-        try:
-            move = self._history.pop()
-        except IndexError:
-            raise NothingToUndoError(f"no move to undo in {self.to_text()!r}") from None
-        # the mark is set (it was pushed), so ^ takes it off
-        self._other, self._mover = self._mover, self._other ^ 1 << move
-        return move
-
-    @property
-    def history(self) -> tuple[int, ...]:
-        return tuple(self._history)
 
     # ---------------------------------------------------------------- heuristic
     def evaluate(self) -> int:
@@ -326,7 +316,7 @@ class TicTacToe(Game[int]):
                 total += mine.bit_count() ** 2
             elif theirs and not mine:
                 total -= theirs.bit_count() ** 2
-        bound = self.eval_bound - 1
+        bound = self.evaluation_bound - 1
         return max(-bound, min(bound, total))
 
     # --------------------------------------------------------------------- text

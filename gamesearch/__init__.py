@@ -13,7 +13,7 @@ from gamesearch.errors import (
     UnknownGameError,
     UnknownSearcherError,
 )
-from gamesearch.game import BoardView, Game, Option, Outcome, Player, Scoring
+from gamesearch.game import BoardView, Game, Option, Outcome, Player, Rules, Scoring
 from gamesearch.plugins import Registry, build_registry, default_registry, hookimpl, make_plugin_manager
 from gamesearch.search import (
     AlphaBeta,
@@ -44,6 +44,7 @@ __all__ = [
     "Outcome",
     "Player",
     "Registry",
+    "Rules",
     "Scoring",
     "SearchResult",
     "SearchStats",

@@ -105,7 +105,7 @@ def play_game(
     start = board.to_text()
     moves: list[MoveRecord] = []
     while not board.is_over():
-        player = board.to_move()
+        player = Player(board.to_move())
         if len(moves) < opening_plies:
             move = chooser.choice(list(board.legal_moves()))
             record = MoveRecord(board.ply, player, board.format_move(move), is_random=True)

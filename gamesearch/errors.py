@@ -79,3 +79,7 @@ class ConformanceError(GameSearchError, AssertionError):
 
 class MissingDataError(GameSearchError, FileNotFoundError):
     """A data file (a benchmark set, the UCI table) that is not where it was looked for."""
+
+
+class UnsupportedGameError(GameSearchError, ValueError):
+    """A searcher was asked to search a game whose rules it cannot handle."""

@@ -1,21 +1,28 @@
-"""The Game protocol: one mutable position that searchers walk with push and undo.
+"""The Game protocol: one mutable position that searchers walk by making and unmaking moves.
 
 A game object is a position plus the history of moves that led to it, like a chess
-board with a move stack. Searchers explore by :meth:`Game.push` (trusted, fast),
-recurse, then :meth:`Game.undo`; everything a user types goes through the checked
-:meth:`Game.apply` or :meth:`Game.play`.
+board with a move stack. A plugin author writes a small core (see :class:`Game`):
+the rules as data, whose turn it is, the legal moves, making and unmaking a move, the
+result once the game is over and a key for the position. The base class keeps the
+history and derives everything else; the rest (text notation, drawings, a heuristic,
+move ordering, threat hints, a fused fast move pair) are optional capabilities a game
+offers by overriding a method, each checked by the conformance kit.
 
-Values are integers seen from the **first player's** point of view: a win is
-positive, a loss negative, a draw zero. A finished game is worth
-``±(win_score - ply)`` with distance-aware scoring (the faster win is worth more)
-or ``±win_score`` with plain scoring, and :meth:`Game.evaluate` must stay strictly
-inside ``±eval_bound`` so a heuristic guess never looks like a proven result.
+Results are integers from the **first player's** point of view: the sign says who
+won and the magnitude by how much (disc difference, seed margin; +1/0/-1 for
+win/draw/loss games). Turning results into search values is the framework's job
+(:class:`ValueScale`): a larger margin beats a smaller one and, at equal margin,
+the faster win and the slower loss are preferred; heuristic values of
+:meth:`Game.evaluate` stay strictly inside the proven ones.
 """
 
 from __future__ import annotations
 
 import abc
+import copy as copying
 import enum
+import functools
+import math
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -24,15 +31,17 @@ import attrs
 from gamesearch.errors import (
     GameOverError,
     IllegalMoveError,
+    InvalidMoveError,
     InvalidOptionError,
     InvalidPositionError,
+    NothingToUndoError,
 )
 
 MoveT = TypeVar("MoveT", bound=Hashable)
 
 
 class Player(enum.IntEnum):
-    """The two players; the first player moves first and maximises."""
+    """The two players of a two-player game; the first player moves first and maximises."""
 
     FIRST = 0
     SECOND = 1
@@ -49,7 +58,7 @@ class Player(enum.IntEnum):
 
 
 class Outcome(enum.Enum):
-    """How a finished game ended; the value is the sign of the score."""
+    """Who won a finished game; the value is the sign of the result."""
 
     FIRST_WINS = 1
     SECOND_WINS = -1
@@ -68,18 +77,28 @@ class Outcome(enum.Enum):
 class Scoring(enum.Enum):
     """How a finished game is scored.
 
-    ``DISTANCE`` (the default everywhere) scores a win ``win_score - ply``, so the
-    fastest forced win and the slowest forced loss are preferred. ``PLAIN`` scores
-    every win ``win_score``, as textbook win/draw/loss minimax does.
+    ``DISTANCE`` (the default everywhere) prefers, at equal margin, the fastest
+    forced win and the slowest forced loss. ``PLAIN`` ignores the distance, as
+    textbook minimax does (it reproduces the textbook node counts).
     """
 
     DISTANCE = "distance"
     PLAIN = "plain"
 
 
+def _readable_type(kind: type) -> str:
+    return {int: "an integer", float: "a number", bool: "true or false", str: "text"}.get(
+        kind, kind.__name__
+    )
+
+
 @attrs.frozen
 class Option:
-    """One option a game accepts (board size, k in a row, ...)."""
+    """One option a game accepts (board size, k in a row, ...).
+
+    ``choices`` lists the only values allowed, when there is such a list (the web
+    page offers it as a menu and a typo fails at once).
+    """
 
     name: str
     type: type
@@ -87,27 +106,75 @@ class Option:
     help: str
     minimum: int | None = None
     maximum: int | None = None
+    choices: tuple[Any, ...] | None = None
 
     def convert(self, value: Any) -> Any:
-        """Return ``value`` (text or already typed) converted and range-checked.
+        """Return ``value`` (text or already typed) converted and checked.
 
-        :raises InvalidOptionError: when the value has the wrong type or range.
+        Conversion is strict: an integer option takes whole numbers only (not
+        ``3.7``, not ``true``), a boolean option takes booleans (or their text),
+        and numbers must be finite.
+
+        :raises InvalidOptionError: when the value has the wrong type, range or choice.
         """
-        try:
-            converted = self.type(value)
-        except (TypeError, ValueError):
+        converted = _convert_strictly(self.type, value)
+        if converted is _INVALID:
             raise InvalidOptionError(
-                f"option {self.name!r} must be {self.type.__name__}: {value!r}"
-            ) from None
+                f"option {self.name!r} must be {_readable_type(self.type)}: {value!r}"
+            )
+        if self.choices is not None and converted not in self.choices:
+            valid = ", ".join(str(choice) for choice in self.choices)
+            raise InvalidOptionError(f"option {self.name!r} must be one of {valid}: {value!r}")
         if self.minimum is not None and converted < self.minimum:
-            raise InvalidOptionError(
-                f"option {self.name!r} must be >= {self.minimum}: {value!r}"
-            )
+            raise InvalidOptionError(f"option {self.name!r} must be >= {self.minimum}: {value!r}")
         if self.maximum is not None and converted > self.maximum:
-            raise InvalidOptionError(
-                f"option {self.name!r} must be <= {self.maximum}: {value!r}"
-            )
+            raise InvalidOptionError(f"option {self.name!r} must be <= {self.maximum}: {value!r}")
         return converted
+
+
+_INVALID: Any = object()
+_TRUE_WORDS = ("1", "true", "yes", "on")
+_FALSE_WORDS = ("0", "false", "no", "off")
+
+
+def _convert_strictly(kind: type, value: Any) -> Any:
+    """Return ``value`` as ``kind``, or :data:`_INVALID` when it is not one, strictly."""
+    if kind is bool:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lower() in _TRUE_WORDS + _FALSE_WORDS:
+            return value.strip().lower() in _TRUE_WORDS
+        return _INVALID
+    if kind is int:
+        if isinstance(value, bool):
+            return _INVALID
+        if isinstance(value, int):
+            return value
+        if isinstance(value, float):
+            return int(value) if math.isfinite(value) and value.is_integer() else _INVALID
+        if isinstance(value, str):
+            text = value.strip()
+            if len(text) > 100:  # far beyond any option; int() of huge text is slow
+                return _INVALID
+            try:
+                return int(text)
+            except ValueError:
+                return _INVALID
+        return _INVALID
+    if kind is float:
+        if isinstance(value, bool):
+            return _INVALID
+        try:
+            number = float(value) if isinstance(value, (int, float, str)) else _INVALID
+        except (ValueError, OverflowError):
+            return _INVALID
+        return number if number is not _INVALID and math.isfinite(number) else _INVALID
+    if kind is str:
+        return value if isinstance(value, str) else _INVALID
+    try:
+        return kind(value)
+    except (TypeError, ValueError):
+        return _INVALID
 
 
 def resolve_options(specs: Sequence[Option], given: Mapping[str, Any]) -> dict[str, Any]:
@@ -127,101 +194,363 @@ def resolve_options(specs: Sequence[Option], given: Mapping[str, Any]) -> dict[s
 
 
 @attrs.frozen
+class Rules:
+    """A game's rules, declared as data; the conformance kit checks each against play.
+
+    Rules may depend on a game's options (a game returns them from its
+    :attr:`Game.rules` property). Searchers read them to refuse, up front, a game
+    they cannot handle.
+    """
+
+    #: the longest possible game in plies (a pass is a ply: a move that changes nothing
+    #: but the turn)
+    max_plies: int
+    #: how many players take part
+    players: int = 2
+    #: true when every move passes the turn to the other player
+    alternating: bool = False
+    #: true when some positions are decided by chance
+    chance: bool = False
+    #: the lowest and highest final result, first player's point of view
+    result_range: tuple[int, int] = (-1, 1)
+
+    def __attrs_post_init__(self) -> None:
+        low, high = self.result_range
+        if self.max_plies < 0:
+            raise ValueError(f"'max_plies' must be >= 0: {self.max_plies!r}")
+        if self.players < 1:
+            raise ValueError(f"'players' must be >= 1: {self.players!r}")
+        if low > high:
+            raise ValueError(f"'result_range' must be (lowest, highest): {self.result_range!r}")
+
+    @property
+    def largest_margin(self) -> int:
+        """Return the largest magnitude a final result can have."""
+        return max(abs(self.result_range[0]), abs(self.result_range[1]))
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the rules as JSON-ready data."""
+        return {
+            "players": self.players,
+            "alternating": self.alternating,
+            "chance": self.chance,
+            "max_plies": self.max_plies,
+            "result_range": list(self.result_range),
+        }
+
+
+@attrs.frozen
+class ValueScale:
+    """How the framework turns final results and heuristics into search values.
+
+    A game finished at ply ``p`` with result ``r`` (not 0) is worth
+    ``sign(r) * ((|r| - 1) * stride + win - p)`` with distance scoring, where
+    ``stride = max_plies + 1``: a larger margin beats a smaller one whatever the
+    plies, and at equal margin the faster win is worth more. Plain scoring drops the
+    ``- p``. A draw is 0. Every proven non-draw value lies beyond
+    :attr:`heuristic_bound`, every heuristic value strictly inside it.
+    """
+
+    max_plies: int
+    largest_margin: int
+    win: int = attrs.field(init=False)
+
+    @win.default
+    def _win(self) -> int:
+        win = 1000
+        while win - self.max_plies < win // 2:
+            win *= 10
+        return win
+
+    @classmethod
+    @functools.lru_cache(maxsize=256)
+    def of(cls, rules: Rules) -> ValueScale:
+        """Return the scale for games with these rules."""
+        return cls(rules.max_plies, max(1, rules.largest_margin))
+
+    @property
+    def stride(self) -> int:
+        """Return the value distance between two successive margins."""
+        return self.max_plies + 1
+
+    @property
+    def heuristic_bound(self) -> int:
+        """Return the bound heuristic values stay strictly inside."""
+        return self.win - self.max_plies
+
+    @property
+    def largest(self) -> int:
+        """Return the largest value a finished game can have."""
+        return (self.largest_margin - 1) * self.stride + self.win
+
+    def proven(self, result: int, ply: int, scoring: Scoring = Scoring.DISTANCE) -> int:
+        """Return the value of a game finished at ``ply`` with ``result``."""
+        if result == 0:
+            return 0
+        magnitude = (abs(result) - 1) * self.stride + self.win
+        if scoring is Scoring.DISTANCE:
+            magnitude -= ply
+        return magnitude if result > 0 else -magnitude
+
+    def is_proven(self, value: int) -> bool:
+        """Return whether ``value`` (other than 0) can only be a finished game's."""
+        return abs(value) >= self.heuristic_bound
+
+    def margin(self, value: int) -> int | None:
+        """Return the final result a proven ``value`` stands for, ``None`` for a heuristic one.
+
+        A value of 0 counts as a draw (margin 0).
+        """
+        if value == 0:
+            return 0
+        if not self.is_proven(value):
+            return None
+        steps = (abs(value) - self.heuristic_bound) // self.stride
+        return (steps + 1) if value > 0 else -(steps + 1)
+
+    def end_ply(self, value: int) -> int | None:
+        """Return the ply at which a proven, distance-scored ``value`` ends the game.
+
+        ``None`` for a heuristic value, a draw, or a plain-scored value (whose
+        distance is unknown).
+        """
+        margin = self.margin(value)
+        if not margin:
+            return None
+        ply = (abs(margin) - 1) * self.stride + self.win - abs(value)
+        return ply if ply > 0 else None
+
+    def heuristic(self, estimate: float, bound: float) -> int:
+        """Return a game's heuristic ``estimate`` (strictly inside ``±bound``) as a value."""
+        limit = self.heuristic_bound - 1
+        if bound <= limit:
+            return int(estimate)
+        return int(estimate * limit / bound)
+
+
+@attrs.frozen
 class BoardView:
     """A grid drawing of a position for boards that are not text: the web board uses it.
 
     ``symbols`` and ``moves`` list the cells row by row from the top left. A click on
     cell ``i`` plays ``moves[i]`` (move text), or nothing where it is ``None``.
+    ``extra_moves`` are legal moves that are no cell, as ``(label, move text)`` pairs
+    (a pass, for example): the page shows them as buttons.
     """
 
     rows: int
     cols: int
     symbols: tuple[str, ...]  #: what each cell shows ("X", "O", "" for empty, ...)
     moves: tuple[str | None, ...]  #: the move a click on each cell plays, if any
+    extra_moves: tuple[tuple[str, str], ...] = ()
 
 
 class Game(abc.ABC, Generic[MoveT]):
-    """A mutable two-player, zero-sum, perfect-information position.
+    """A mutable, perfect-information position with its move history.
 
-    Subclasses implement the abstract methods; the rest is derived. A game class
-    also sets :attr:`name` (its registry name) and :attr:`options` (what
-    :meth:`new` and :meth:`from_text` accept).
+    **The core a game must write** (eight members):
+
+    - :attr:`rules`: the rules as data (:class:`Rules`), a property when they depend
+      on the options;
+    - ``__init__(**options)``: the starting position; keep each option in an
+      attribute of the same name (read by :attr:`settings`) or override ``settings``;
+    - :meth:`to_move`, :meth:`legal_moves`, :meth:`make_move`, :meth:`unmake_move`,
+      :meth:`result` and :meth:`key`.
+
+    The class also sets :attr:`name` (its registry name), :attr:`options` and
+    :attr:`player_names`. The base class keeps the history: :meth:`push` records a
+    move and makes it, :meth:`undo` takes the last one back.
+
+    **Optional capabilities**, each offered by overriding the default and each
+    checked by the conformance kit: text notation (:meth:`to_text`,
+    :meth:`from_text`, :meth:`format_move`, :meth:`parse_move`), drawing
+    (:meth:`render`, :meth:`board_view`), a heuristic (:meth:`evaluate` with
+    :attr:`evaluation_bound`), move ordering (:meth:`ordered_moves`), threat hints
+    (:meth:`winning_moves`, :meth:`non_losing_moves`), a fast :meth:`copy`, a
+    :attr:`ply` for positions set up without their history, and a fused fast move
+    pair (:meth:`advance`, :meth:`retract`).
 
     Contract searchers rely on: two positions with equal :meth:`key` have the same
-    side to move, the same :attr:`ply` and the same legal moves.
+    side to move, the same :attr:`ply` and the same legal moves; the history is
+    always whole, so everything a game reports is right at every node of a search.
     """
 
     name: ClassVar[str]
     options: ClassVar[tuple[Option, ...]] = ()
-    #: a win is worth ``win_score - ply`` (distance scoring) or ``win_score`` (plain)
-    win_score: ClassVar[int] = 1000
-    #: how the first and second player are called in text (X and O, ...)
-    player_names: ClassVar[tuple[str, str]] = ("first", "second")
-    #: true when every move passes the turn to the other player; searchers then ask
-    #: :meth:`to_move` only at the root (the conformance kit checks the claim)
-    turns_alternate: ClassVar[bool] = False
+    #: how the players are called in text (X and O, Black and White, ...)
+    player_names: ClassVar[tuple[str, ...]] = ("first", "second")
+    #: :meth:`evaluate` stays strictly inside ``±evaluation_bound``
+    evaluation_bound: ClassVar[int] = 100
+    #: the searcher spec ``gamesearch analyze`` and ``tree`` use when none is given
+    default_searcher: ClassVar[str | None] = None
 
-    # ----------------------------------------------------------------- creation
-    @classmethod
-    @abc.abstractmethod
-    def new(cls, **options: Any) -> Game[MoveT]:
-        """Return the starting position for these options.
+    _history: list[MoveT]
 
-        :raises InvalidOptionError: for an unknown option or a bad value.
-        """
+    def __new__(cls, *args: Any, **kwargs: Any) -> Game[MoveT]:
+        """Return a new, empty instance whose move history is empty."""
+        game = super().__new__(cls)
+        game._history = []
+        return game
 
-    @classmethod
-    @abc.abstractmethod
-    def from_text(cls, text: str, **options: Any) -> Game[MoveT]:
-        """Return the position described by ``text`` in the game's notation.
-
-        :raises InvalidPositionError: naming what is wrong with the text.
-        :raises InvalidOptionError: for an unknown option or a bad value.
-        """
-
-    @abc.abstractmethod
-    def copy(self) -> Game[MoveT]:
-        """Return an independent position with the same board and history."""
-
+    # ------------------------------------------------------------- the core
     @property
     @abc.abstractmethod
-    def settings(self) -> dict[str, Any]:
-        """Return the options this position was created with (to recreate it)."""
-
-    # ------------------------------------------------------------ state queries
-    @property
-    @abc.abstractmethod
-    def ply(self) -> int:
-        """Return how many moves have been played since the empty starting position."""
-
-    @property
-    @abc.abstractmethod
-    def max_plies(self) -> int:
-        """Return an upper bound on the length of any game of these options."""
+    def rules(self) -> Rules:
+        """Return this game's rules (they may depend on its options)."""
 
     @abc.abstractmethod
-    def to_move(self) -> Player:
-        """Return the player whose turn it is."""
+    def to_move(self) -> int:
+        """Return the index of the player whose turn it is (``Player.FIRST`` is 0)."""
 
     @abc.abstractmethod
     def legal_moves(self) -> Sequence[MoveT]:
         """Return every legal move in natural order; empty once the game is over."""
 
+    @abc.abstractmethod
+    def make_move(self, move: MoveT) -> None:
+        """Change the board for ``move``, which the caller guarantees is legal.
+
+        Called by :meth:`push`, which records the move in the history first (it is
+        the history's last entry while this runs).
+        """
+
+    @abc.abstractmethod
+    def unmake_move(self, move: MoveT) -> None:
+        """Take back ``move``, the last move made (called by :meth:`undo`; the move is
+        still the history's last entry while this runs)."""
+
+    @abc.abstractmethod
+    def result(self) -> int | None:
+        """Return ``None`` while the game goes on, else its final result.
+
+        The result is seen from the first player's point of view: its sign says who
+        won (0: a draw), its magnitude by how much, inside ``rules.result_range``.
+        Searchers call it at every node: keep it cheap.
+        """
+
+    @abc.abstractmethod
+    def key(self) -> Hashable:
+        """Return a hashable identity of the position (side to move included)."""
+
+    # ------------------------------------------------------------- creation
+    @classmethod
+    def new(cls, **options: Any) -> Game[MoveT]:
+        """Return the starting position for these options.
+
+        :raises InvalidOptionError: for an unknown option or a bad value.
+        """
+        return cls(**resolve_options(cls.options, options))
+
+    @classmethod
+    def from_text(cls, text: str, **options: Any) -> Game[MoveT]:
+        """Return the position described by ``text`` in the game's notation.
+
+        The default notation is the moves from the start, separated by spaces.
+
+        :raises InvalidPositionError: naming what is wrong with the text.
+        :raises InvalidOptionError: for an unknown option or a bad value.
+        """
+        if not isinstance(text, str):
+            raise InvalidPositionError(f"a position must be text, not {type(text).__name__}: {text!r}")
+        game = cls.new(**options)
+        for index, word in enumerate(text.split()):
+            try:
+                game.play(word)
+            except (InvalidMoveError, IllegalMoveError) as error:
+                raise InvalidPositionError(
+                    f"position {text!r}: move {index + 1} ({word!r}) cannot be played: {error}"
+                ) from None
+        return game
+
+    def copy(self) -> Game[MoveT]:
+        """Return an independent position with the same board and history."""
+        return copying.deepcopy(self)
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        """Return the options this position was created with (to recreate it)."""
+        return {option.name: getattr(self, option.name) for option in self.options}
+
+    # ------------------------------------------------------------ state queries
+    @property
+    def ply(self) -> int:
+        """Return how many moves were played since the starting position (default: the history's length)."""
+        return len(self._history)
+
+    @property
+    def max_plies(self) -> int:
+        """Return the longest possible game (from :attr:`rules`)."""
+        return self.rules.max_plies
+
+    @property
+    def history(self) -> tuple[MoveT, ...]:
+        """Return the moves that can be undone, oldest first."""
+        return tuple(self._history)
+
     def ordered_moves(self) -> Sequence[MoveT]:
         """Return the legal moves, most promising first (default: natural order)."""
         return self.legal_moves()
 
-    # -------------------------------------------- optional help for exact solvers
+    def terminal_sign(self) -> int | None:
+        """Return ``None`` while the game goes on, else the sign of :meth:`result` (+1, 0, -1)."""
+        result = self.result()
+        if result is None:
+            return None
+        return (result > 0) - (result < 0)
+
+    def outcome(self) -> Outcome | None:
+        """Return who won, or ``None`` while the game goes on."""
+        sign = self.terminal_sign()
+        return None if sign is None else Outcome(sign)
+
+    def is_over(self) -> bool:
+        """Return whether the game has ended."""
+        return self.result() is not None
+
+    @property
+    def value_scale(self) -> ValueScale:
+        """Return the framework's scale of values for this game's rules."""
+        return ValueScale.of(self.rules)
+
+    @property
+    def win_score(self) -> int:
+        """Return the value of a win by the smallest margin at ply 0 (plain scoring's win)."""
+        return self.value_scale.win
+
+    @property
+    def eval_bound(self) -> int:
+        """Return the bound that search values of heuristics stay strictly inside."""
+        return self.value_scale.heuristic_bound
+
+    def score(self, scoring: Scoring = Scoring.DISTANCE) -> int:
+        """Return the search value of a finished game from the first player's point of view.
+
+        :raises ValueError: when the game is not over.
+        """
+        result = self.result()
+        if result is None:
+            raise ValueError(f"the game is not over: {self.to_text()!r}")
+        return self.value_scale.proven(result, self.ply, scoring)
+
+    # -------------------------------------------- optional: heuristic, threats
+    def evaluate(self) -> int:
+        """Return a heuristic value of an unfinished position (first player's view).
+
+        It must lie strictly inside ``±evaluation_bound``. The default knows nothing: 0.
+        """
+        return 0
+
     def winning_moves(self) -> Sequence[MoveT]:
         """Return the moves that win the game at once for the player to move.
 
         The default plays each legal move and looks; a game can answer faster.
         """
-        winner = 1 if self.to_move() is Player.FIRST else -1
+        mover = self.to_move()
         wins = []
         for move in self.legal_moves():
             self.push(move)
-            if self.terminal_sign() == winner:
+            result = self.result()
+            if result is not None and (result > 0 if mover == 0 else result < 0):
                 wins.append(move)
             self.undo()
         return wins
@@ -230,86 +559,47 @@ class Game(abc.ABC, Generic[MoveT]):
         """Return the moves after which the opponent cannot win at once, best first,
         or ``None`` when the game does not offer this (the default).
 
-        Only a game where a player wins solely by their own move, turns alternate,
-        and a game ends only with a win or with no legal move left may offer it; the
-        exact searchers then also assume the player to move cannot win at once (they
-        check :meth:`winning_moves` first) and prune by move parity. The order is
-        the game's best guess, e.g. moves that create the most threats first.
+        Only a two-player game whose turns alternate and whose results are +1/0/-1,
+        where a player wins solely by their own move and a game ends only with a win
+        or with no legal move left, may offer it; the exact searchers then also assume
+        the player to move cannot win at once (they check :meth:`winning_moves`
+        first) and prune by move parity. The conformance kit checks the hint
+        against brute force.
         """
         return None
 
-    @abc.abstractmethod
-    def terminal_sign(self) -> int | None:
-        """Return ``None`` while the game goes on, else +1/-1/0 (first player wins/loses/draw).
-
-        This is the searchers' hot-path test; keep it cheap.
-        """
-
-    @abc.abstractmethod
-    def key(self) -> Hashable:
-        """Return a hashable identity of the position (side to move included)."""
-
-    def evaluate(self) -> int:
-        """Return a heuristic value of an unfinished position (first player's view).
-
-        It must lie strictly inside ``±eval_bound``. The default knows nothing: 0.
-        """
-        return 0
-
-    @property
-    def eval_bound(self) -> int:
-        """Return the bound that :meth:`evaluate` must stay strictly inside."""
-        return self.win_score - self.max_plies
-
-    def outcome(self) -> Outcome | None:
-        """Return how the game ended, or ``None`` while it goes on."""
-        sign = self.terminal_sign()
-        return None if sign is None else Outcome(sign)
-
-    def is_over(self) -> bool:
-        """Return whether the game has ended."""
-        return self.terminal_sign() is not None
-
-    def score(self, scoring: Scoring = Scoring.DISTANCE) -> int:
-        """Return the value of a finished game from the first player's point of view.
-
-        :raises ValueError: when the game is not over.
-        """
-        sign = self.terminal_sign()
-        if sign is None:
-            raise ValueError(f"the game is not over: {self.to_text()!r}")
-        return terminal_value(sign, self.ply, self.win_score, scoring)
-
     # ------------------------------------------------------------------ changes
-    @abc.abstractmethod
     def push(self, move: MoveT) -> None:
-        """Play a move the caller guarantees is legal (the searchers' fast path)."""
+        """Record ``move`` in the history and make it; the caller guarantees it is legal."""
+        self._history.append(move)
+        self.make_move(move)
 
-    def advance(self, move: MoveT) -> int | None:
-        """Play a trusted move and return :meth:`terminal_sign` of the new position.
-
-        The searchers' hot path, always paired with :meth:`retract`: one call where
-        ``push`` then ``terminal_sign`` would make two. The default does exactly
-        that. A game may fuse them for speed and may also leave the move out of its
-        history (the searchers take it back with ``retract(move)``, never ``undo()``);
-        a game that overrides one of the pair overrides both.
-        """
-        self.push(move)
-        return self.terminal_sign()
-
-    def retract(self, move: MoveT) -> None:
-        """Take back ``move``, the last move played by :meth:`advance` (trusted).
-
-        The default is :meth:`undo`.
-        """
-        self.undo()
-
-    @abc.abstractmethod
     def undo(self) -> MoveT:
         """Take back the last move and return it.
 
         :raises NothingToUndoError: when no move is left in the history.
         """
+        if not self._history:
+            raise NothingToUndoError(f"no move to undo in {self.to_text()!r}")
+        move = self._history[-1]
+        self.unmake_move(move)
+        self._history.pop()
+        return move
+
+    def advance(self, move: MoveT) -> int | None:
+        """Play a trusted move and return :meth:`result` of the new position.
+
+        The searchers' hot path, always paired with :meth:`retract`. The default is
+        :meth:`push` then :meth:`result`; a game may fuse them for speed, but the
+        move must go into the history as with :meth:`push`.
+        """
+        self.push(move)
+        return self.result()
+
+    def retract(self, move: MoveT) -> None:
+        """Take back ``move``, the last move played (trusted); the default is :meth:`undo`."""
+        self.unmake_move(move)
+        self._history.pop()
 
     def apply(self, move: MoveT) -> None:
         """Play ``move`` after checking it; on error nothing changes.
@@ -317,10 +607,10 @@ class Game(abc.ABC, Generic[MoveT]):
         :raises GameOverError: when the game is already over.
         :raises IllegalMoveError: when ``move`` is not legal here.
         """
-        outcome = self.outcome()
-        if outcome is not None:
+        result = self.result()
+        if result is not None:
             raise GameOverError(
-                f"the game is over ({describe_outcome(outcome)}); "
+                f"the game is over ({describe_result(self, result)}); "
                 f"no move is legal in {self.to_text()!r}"
             )
         moves = self.legal_moves()
@@ -342,26 +632,34 @@ class Game(abc.ABC, Generic[MoveT]):
         self.apply(move)
         return move
 
-    @property
-    @abc.abstractmethod
-    def history(self) -> tuple[MoveT, ...]:
-        """Return the moves that can be undone, oldest first."""
-
-    # --------------------------------------------------------------------- text
-    @abc.abstractmethod
+    # ----------------------------------------------------------- optional: text
     def to_text(self) -> str:
-        """Return the position in the game's notation (accepted by :meth:`from_text`)."""
+        """Return the position in the game's notation (accepted by :meth:`from_text`).
 
-    @abc.abstractmethod
+        The default writes the moves from the start, separated by spaces.
+        """
+        return " ".join(self.format_move(move) for move in self._history)
+
     def parse_move(self, text: str) -> MoveT:
         """Return the move written as ``text``.
 
+        The default looks ``text`` up among the legal moves' texts.
+
         :raises InvalidMoveError: naming the text and what would be valid.
         """
+        wanted = str(text).strip()
+        for move in self.legal_moves():
+            if self.format_move(move) == wanted:
+                return move
+        valid = ", ".join(self.format_move(move) for move in self.legal_moves()) or "none"
+        raise InvalidMoveError(f"{text!r} is not a legal move here; legal moves: {valid}")
 
-    @abc.abstractmethod
     def format_move(self, move: MoveT) -> str:
-        """Return ``move`` in the game's notation."""
+        """Return ``move`` in the game's notation (default: ``str(move)``).
+
+        A move's text must not depend on the position.
+        """
+        return str(move)
 
     def render(self) -> str:
         """Return a drawing of the board for a terminal (default: :meth:`to_text`)."""
@@ -384,8 +682,37 @@ class Game(abc.ABC, Generic[MoveT]):
         return f"{type(self).__name__}.from_text({self.to_text()!r})"
 
 
+def offers(game: Game[Any] | type[Game[Any]], method: str) -> bool:
+    """Return whether ``game`` (or its class) overrides the optional ``method`` of :class:`Game`."""
+    cls = game if isinstance(game, type) else type(game)
+    return getattr(cls, method) is not getattr(Game, method)
+
+
+def restore(game: Game[Any], snapshot: Game[Any]) -> None:
+    """Make ``game`` the position ``snapshot`` holds (a copy of ``game`` taken earlier).
+
+    Used after an interrupt that may have stopped a move half-way: every attribute of
+    ``game`` (``__dict__`` and slots) is replaced by a fresh copy's.
+    """
+    fresh = snapshot.copy()
+    for cls in type(fresh).__mro__:
+        for slot in cls.__dict__.get("__slots__", ()):
+            if slot in ("__dict__", "__weakref__"):
+                continue
+            try:
+                object.__setattr__(game, slot, object.__getattribute__(fresh, slot))
+            except AttributeError:
+                pass
+    if hasattr(fresh, "__dict__"):
+        vars(game).clear()
+        vars(game).update(vars(fresh))
+
+
 def terminal_value(sign: int, ply: int, win_score: int, scoring: Scoring) -> int:
-    """Return the value of a finished game ending at ``ply`` with result ``sign``."""
+    """Return the value of a win/draw/loss game ending at ``ply`` with result ``sign``.
+
+    Kept for the textbook pages; a game with margins uses :meth:`ValueScale.proven`.
+    """
     if scoring is Scoring.PLAIN:
         return sign * win_score
     return sign * (win_score - ply)
@@ -426,21 +753,46 @@ def check_alternating_counts(
         )
 
 
-def describe_value(game: Game[Any], value: int, *, is_exact: bool = True) -> str:
-    """Return ``value`` (a search result for ``game``) in words, e.g. ``"X wins in 3 plies"``.
+def _plies(count: int) -> str:
+    return f"{count} {'ply' if count == 1 else 'plies'}"
 
-    A value beyond ``eval_bound`` is a proven win or loss; ``win_score`` itself is a
-    plain-scored one (no distance known).
+
+def margin_words(game: Game[Any], margin: int) -> str:
+    """Return a final result in words without the winner: ``""`` or ``" by 8"``.
+
+    Win/draw/loss games (results +1/0/-1) say nothing of a margin.
     """
-    if abs(value) < game.eval_bound:
-        if value == 0 and is_exact:
-            return "draw"
-        return f"heuristic {value:+d}" if not is_exact else f"{value:+d}"
-    winner = game.player_names[0 if value > 0 else 1]
-    if abs(value) == game.win_score:
-        return f"{winner} wins"
-    plies = game.win_score - abs(value) - game.ply
-    return f"{winner} wins in {plies} {'ply' if plies == 1 else 'plies'}"
+    if game.rules.largest_margin <= 1 or margin == 0:
+        return ""
+    return f" by {abs(margin)}"
+
+
+def describe_value(game: Game[Any], value: int, *, is_exact: bool = True) -> str:
+    """Return ``value`` (a search result for ``game``) in words.
+
+    For example ``"X wins in 3 plies"``, ``"White wins by 8 in 12 plies"``,
+    ``"draw"`` or ``"heuristic +12"``.
+    """
+    scale = game.value_scale
+    margin = scale.margin(value) if is_exact or scale.is_proven(value) else None
+    if margin is None:
+        return f"{value:+d}" if is_exact else f"heuristic {value:+d}"
+    if margin == 0:
+        return "draw" if value == 0 else f"{value:+d}"
+    winner = game.player_names[0 if margin > 0 else 1]
+    words = f"{winner} wins{margin_words(game, margin)}"
+    end = scale.end_ply(value)
+    if end is None or end < game.ply:
+        return words
+    return f"{words} in {_plies(end - game.ply)}"
+
+
+def describe_result(game: Game[Any], result: int) -> str:
+    """Return a finished game's result in words: ``"X won"``, ``"a draw"``, ``"Black won by 4"``."""
+    if result == 0:
+        return "a draw"
+    winner = game.player_names[0 if result > 0 else 1]
+    return f"{winner} won{margin_words(game, result)}"
 
 
 def describe_outcome(outcome: Outcome) -> str:

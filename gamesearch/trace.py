@@ -137,7 +137,7 @@ class TreeTracer:
             depth,
             alpha,
             beta,
-            to_move=None if game is None else game.to_move(),
+            to_move=None if game is None else Player(game.to_move()),
             position=None if game is None else game.to_text(),
         )
         self.recorded += 1

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import Any, ClassVar
 
 import attrs
 import pytest
 
+from games.connect4 import ConnectFour
 from games.tictactoe import TicTacToe
+from gamesearch.game import Rules
 from gamesearch import AlphaBeta, Game, Player, Searcher
 from gamesearch.errors import ConformanceError
 from gamesearch.search.base import INFINITY, Counters, RootAnswer, Tracer
@@ -39,10 +41,10 @@ class KeyIgnoresWhoseMarkItIs(TicTacToe):
 
 
 class EvaluateReachesTheBound(TicTacToe):
-    """evaluate() returns eval_bound itself, as if the heuristic had proved a win."""
+    """evaluate() returns its declared bound itself."""
 
     def evaluate(self) -> int:
-        return self.eval_bound if self.ply == 2 else 0
+        return self.evaluation_bound if self.ply == 2 else 0
 
 
 class ApplyTrustsEveryMove(TicTacToe):
@@ -68,9 +70,8 @@ class RetractLeavesTheMark(TicTacToe):
 
 
 class ClaimsAlternatingTurns(TicTacToe):
-    """Declares turns_alternate, but X moves twice in a row after the centre is taken."""
-
-    turns_alternate = True
+    """Declares alternating turns (as tic-tac-toe does), but X moves twice in a row after
+    the centre is taken."""
 
     def to_move(self) -> Player:
         if self.ply == 1 and self.cell(4) == "X":
@@ -98,7 +99,7 @@ def test_a_key_that_forgets_whose_mark_is_where_is_caught() -> None:
 
 
 def test_an_evaluate_outside_the_bounds_is_caught() -> None:
-    with pytest.raises(ConformanceError, match=r"evaluate\(\) returned 991, outside the open interval \(-991, 991\)"):
+    with pytest.raises(ConformanceError, match=r"evaluate\(\) returned 500, outside the open interval \(-500, 500\) the game declares"):
         check_game(EvaluateReachesTheBound)
 
 
@@ -120,7 +121,7 @@ def test_a_retract_that_leaves_the_mark_is_caught() -> None:
 
 
 def test_a_false_claim_of_alternating_turns_is_caught() -> None:
-    with pytest.raises(ConformanceError, match=r"apply\(4\) left FIRST to move, but the game declares turns_alternate = True"):
+    with pytest.raises(ConformanceError, match=r"apply\(4\) left player 0 to move, but the rules declare alternating turns"):
         check_game(ClaimsAlternatingTurns)
 
 
@@ -209,3 +210,59 @@ def test_a_searcher_that_knows_only_one_of_the_best_moves_is_caught_when_all_are
 def test_a_reference_that_searches_differently_from_the_searcher_is_refused() -> None:
     with pytest.raises(ConformanceError, match=r"compare searchers with the same scoring and depth limit"):
         check_search(AlphaBeta(depth=2), TicTacToe(), Reference())
+
+
+class ConnectFourHintsEveryMove(ConnectFour):
+    """non_losing_moves() returns every move, also those that hand the opponent a win."""
+
+    def non_losing_moves(self) -> Sequence[int]:
+        return self.ordered_moves()
+
+
+class TicTacToeHintsEveryMove(TicTacToe):
+    """Offers non_losing_moves() and returns every move."""
+
+    def non_losing_moves(self) -> Sequence[int]:
+        return self.ordered_moves()
+
+
+class ResultOutsideItsRange(TicTacToe):
+    """Reports a win by 2 in a game whose rules declare results -1..1."""
+
+    advance = Game.advance  # the protocol's own pair: the result is all that is wrong
+    retract = Game.retract
+
+    def result(self) -> int | None:
+        result = super().result()
+        return 2 if result == 1 else result
+
+
+class ThreatHintsWithoutAlternation(TicTacToe):
+    """Offers threat hints but declares turns that do not alternate."""
+
+    @property
+    def rules(self) -> Rules:
+        return attrs.evolve(super().rules, alternating=False)
+
+    def non_losing_moves(self) -> Sequence[int]:
+        return self.ordered_moves()
+
+
+def test_a_threat_hint_that_lets_the_opponent_win_is_caught_naming_position_and_move() -> None:
+    with pytest.raises(ConformanceError, match=r"connect4 at '\d+': non_losing_moves\(\) is wrong about \d: it lets the opponent win at once"):
+        check_game(ConnectFourHintsEveryMove, options={"width": 4, "height": 4}, max_positions=300, playouts=5)
+
+
+def test_a_threat_hint_returning_every_move_fails_the_tictactoe_kit() -> None:
+    with pytest.raises(ConformanceError, match=r"non_losing_moves\(\) is wrong about \d: it lets the opponent win at once"):
+        check_game(TicTacToeHintsEveryMove)
+
+
+def test_a_result_outside_the_declared_range_is_caught() -> None:
+    with pytest.raises(ConformanceError, match=r"result\(\) returned 2; expected None or an integer in the declared result_range -1..1"):
+        check_game(ResultOutsideItsRange)
+
+
+def test_threat_hints_on_a_game_that_does_not_alternate_are_refused() -> None:
+    with pytest.raises(ConformanceError, match=r"only games whose rules declare two players, alternating turns"):
+        check_game(ThreatHintsWithoutAlternation)

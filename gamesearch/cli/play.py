@@ -152,7 +152,7 @@ class PlaySession:
             if not self.humans:
                 return
             over = self.game.is_over()
-            prompt = "game over; new, undo or quit: " if over else f"{self.name(self.game.to_move())} to move: "
+            prompt = "game over; new, undo or quit: " if over else f"{self.name(Player(self.game.to_move()))} to move: "
             line = self.ask(prompt)
             if line is None or line.lower() in ("quit", "exit", "q"):
                 return
@@ -194,7 +194,7 @@ class PlaySession:
 
     def engine_move(self) -> None:
         """Let the side to move's searcher choose and play a move."""
-        player = self.game.to_move()
+        player = Player(self.game.to_move())
         result = self.engines[player].search(self.game)
         assert result.move is not None  # the game is not over
         report = (f"{self.name(player)} ({searcher_label(self.engines[player])}) plays "
@@ -229,7 +229,7 @@ class PlaySession:
         if self.game.is_over():
             self.say("The game is over: no hint. Type new or undo.")
             return
-        player = self.game.to_move()
+        player = Player(self.game.to_move())
         result = self.engines[player].search(self.game)
         assert result.move is not None
         moves = ", ".join(self.game.format_move(move) for move in result.best_moves)

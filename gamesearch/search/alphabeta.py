@@ -30,7 +30,8 @@ from gamesearch.search.base import (
     Searcher,
     Tracer,
     depth_field,
-    move_pair,
+    heuristic,
+    leaf_values,
     node_budget_field,
 )
 from gamesearch.search.table import TranspositionTable, table_identity
@@ -177,7 +178,7 @@ def search_root(
     core = _make_core(game, scoring, ordering, table, tracer, budget)
     horizon = UNLIMITED if depth is None else depth
     root_ply = game.ply
-    maximizing = game.to_move() is Player.FIRST
+    maximizing = game.to_move() == Player.FIRST
     moves = tuple(game.ordered_moves() if ordering == "game" else game.legal_moves())
     if first_moves:
         moves = tuple(first_moves) + tuple(move for move in moves if move not in first_moves)
@@ -239,14 +240,13 @@ def _make_core(
     # are counted as what is neither expanded nor a table hit, and a game whose turns
     # alternate is never asked whose turn it is below the root. Moves below the root
     # are played by advance() and taken back by retract(), also when something raises.
-    advance, retract = move_pair(game, keep_history=tracer is not None)
+    advance, retract = game.advance, game.retract
     step, to_move = advance, game.to_move
     ordered = game.ordered_moves if ordering == "game" else game.legal_moves
-    evaluate, key = game.evaluate, game.key
-    asks_turn = not game.turns_alternate
+    evaluate, key = heuristic(game), game.key
+    asks_turn = not game.rules.alternating
     first = Player.FIRST
-    win = game.win_score
-    distance = 1 if scoring is Scoring.DISTANCE else 0
+    win, distance, proven = leaf_values(game, scoring)
     entries = table.entries if table is not None else None
     probe = entries.get if entries is not None else None
     max_entries = table.max_entries if table is not None else 0
@@ -289,7 +289,10 @@ def _make_core(
             entry = probe(position)
             if entry is not None:
                 searched, lower, upper = entry
-                if searched == depth_left:
+                if searched == depth_left or searched == -depth_left:
+                    if searched != depth_left:
+                        # the entry rests on a horizon: so does whatever it decides here
+                        horizon += 1
                     if lower >= beta or lower == upper:
                         hits += 1
                         return lower
@@ -301,6 +304,7 @@ def _make_core(
                     if upper < beta:
                         beta = upper
             window_alpha, window_beta = alpha, beta
+            horizon_before = horizon
         expanded += 1
         child_ply = ply + 1
         if child_ply > deepest:
@@ -308,19 +312,19 @@ def _make_core(
         won = win - distance * child_ply  # a finished child is worth +won or -won
         moves = ordered()
         if asks_turn:
-            maximizing = to_move() is first
+            maximizing = to_move() == first
         # The two loops differ only in the side that moves; a child that is over (or
         # at the horizon) is scored here, without a call.
         if maximizing:
             best = -INFINITY
             for move in moves:
-                sign = step(move)  # push(move) and terminal_sign() in one call
+                sign = step(move)  # push(move) and result() in one call
                 nodes += 1
                 try:  # (free in CPython 3.11+ until something raises)
                     if tracer is not None:
                         tracer.enter(move, child_ply, alpha, beta)
                     if sign is not None:
-                        value = sign * won
+                        value = sign * won if proven is None else proven(sign, child_ply)
                     elif depth_left == 1:
                         horizon += 1
                         value = evaluate()
@@ -329,7 +333,7 @@ def _make_core(
                     if tracer is not None:
                         tracer.leave(value)
                 except BaseException:
-                    retract(move)  # the move is not in the history: undo() cannot take it back
+                    retract(move)
                     raise
                 retract(move)
                 if value > best:
@@ -350,7 +354,7 @@ def _make_core(
                     if tracer is not None:
                         tracer.enter(move, child_ply, alpha, beta)
                     if sign is not None:
-                        value = sign * won
+                        value = sign * won if proven is None else proven(sign, child_ply)
                     elif depth_left == 1:
                         horizon += 1
                         value = evaluate()
@@ -374,12 +378,15 @@ def _make_core(
         if entries is not None:
             if entry is None and len(entries) >= max_entries:  # a new entry would not fit
                 entries.clear()
+            # An entry whose subtree met a horizon (or rests on one) is stored with its
+            # depth negated, so that using it marks the search inexact.
+            searched = depth_left if horizon == horizon_before else -depth_left
             if best <= window_alpha:
-                entries[position] = (depth_left, -INFINITY, best)
+                entries[position] = (searched, -INFINITY, best)
             elif best >= window_beta:
-                entries[position] = (depth_left, best, INFINITY)
+                entries[position] = (searched, best, INFINITY)
             else:
-                entries[position] = (depth_left, best, best)
+                entries[position] = (searched, best, best)
         return best
 
     def search(move: Hashable, ply: int, depth_left: float, alpha: int, beta: int, maximizing: bool) -> int:
@@ -394,7 +401,7 @@ def _make_core(
             if tracer is not None:
                 tracer.enter(move, ply, alpha, beta)
             if sign is not None:
-                value = sign * (win - distance * ply)
+                value = sign * (win - distance * ply) if proven is None else proven(sign, ply)
             elif depth_left == 0:
                 horizon += 1
                 value = evaluate()

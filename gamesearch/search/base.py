@@ -19,8 +19,8 @@ from typing import Any, ClassVar, Protocol
 
 import attrs
 
-from gamesearch.errors import InvalidOptionError
-from gamesearch.game import Game, Scoring
+from gamesearch.errors import InvalidOptionError, UnsupportedGameError
+from gamesearch.game import Game, Scoring, restore
 
 #: larger than any value a game can produce: the open ends of a search window
 INFINITY = 1 << 60
@@ -129,18 +129,32 @@ class Tracer(Protocol):
         """The ``moves`` of the current position were cut off, never searched."""
 
 
-def move_pair(
-    game: Game[Any], *, keep_history: bool
-) -> tuple[Callable[[Any], int | None], Callable[[Any], None]]:
-    """Return ``(advance, retract)`` for a search to walk ``game`` with.
+def leaf_values(game: Game[Any], scoring: Scoring) -> tuple[int, int, Callable[[int, int], int] | None]:
+    """Return ``(win, distance, proven)``: how a search core scores finished positions.
 
-    That is the game's own pair, unless ``keep_history``: then the protocol's default
-    pair (``push`` with ``terminal_sign``, and ``undo``), slower but the history stays
-    whole (for tracers, which may read the position, its text included, at every step).
+    For a win/draw/loss game a result ``r`` at ply ``p`` is worth ``r * (win - distance
+    * p)`` and ``proven`` is ``None``; a game with margins is scored by
+    ``proven(r, p)`` (:meth:`ValueScale.proven`).
     """
-    if not keep_history:
-        return game.advance, game.retract
-    return functools.partial(Game.advance, game), functools.partial(Game.retract, game)
+    scale = game.value_scale
+    distance = 1 if scoring is Scoring.DISTANCE else 0
+    if scale.largest_margin <= 1:
+        return scale.win, distance, None
+    return scale.win, distance, functools.partial(scale.proven, scoring=scoring)
+
+
+def heuristic(game: Game[Any]) -> Callable[[], int]:
+    """Return the function that scores a position at a search's horizon.
+
+    That is the game's ``evaluate``, mapped inside the proven values when its declared
+    ``evaluation_bound`` does not fit there already.
+    """
+    scale = game.value_scale
+    bound = type(game).evaluation_bound
+    if bound < scale.heuristic_bound:
+        return game.evaluate
+    evaluate, mapped = game.evaluate, scale.heuristic
+    return lambda: mapped(evaluate(), bound)
 
 
 @attrs.define
@@ -220,6 +234,9 @@ class Searcher(abc.ABC):
     """
 
     name: ClassVar[str]
+    #: what the searcher needs of a game's rules (checked by :meth:`unmet_needs`)
+    needs_two_players: ClassVar[bool] = True
+    needs_no_chance: ClassVar[bool] = True
     #: work out the principal variation only when a result's ``pv`` is read (it costs
     #: searches); a searcher that reads the line off what it already holds says False
     line_on_demand: ClassVar[bool] = True
@@ -234,11 +251,6 @@ class Searcher(abc.ABC):
         converter=_optional_seed,
         metadata={"help": "break ties at random from this seed (default: first best move)"},
     )
-    _random: random.Random = attrs.field(init=False, eq=False, repr=False)
-
-    @_random.default
-    def _make_random(self) -> random.Random:
-        return random.Random(self.seed)
 
     # ------------------------------------------------------------------ options
     @classmethod
@@ -279,21 +291,28 @@ class Searcher(abc.ABC):
         with a full window). A finished position returns a result with no move.
         """
         started = time.perf_counter()
-        undo_depth = len(game.history)
+        unmet = self.unmet_needs(game)
+        if unmet:
+            raise UnsupportedGameError(
+                f"searcher {self.name!r} cannot search {type(game).name!r}: {'; '.join(unmet)}"
+            )
         counters = Counters()
         move: Hashable | None = None
         line: tuple[Hashable, ...] | Callable[[], tuple[Hashable, ...]] = ()
+        snapshot = game.copy()  # also the principal variation's position
         try:
-            if game.terminal_sign() is not None:
+            if game.result() is not None:
                 value = game.score(self.scoring)
                 answer = RootAnswer(value, (), None, True, 0)
             else:
                 answer = self._root(game, counters, move_values, tracer)
                 move = self._break_tie(answer.best_moves)
-                line = self._line_from(game, move, answer)
-        finally:
-            while len(game.history) > undo_depth:
-                game.undo()
+                line = self._line_from(snapshot, move, answer)
+        except BaseException:
+            # An interrupt (KeyboardInterrupt, a signal handler's exception) may land
+            # anywhere, even half-way through a move: put the position back whole.
+            restore(game, snapshot)
+            raise
         seconds = time.perf_counter() - started
         stats = SearchStats(
             counters.nodes, counters.leaves, counters.cutoffs, counters.tt_hits,
@@ -312,6 +331,19 @@ class Searcher(abc.ABC):
             visits=answer.visits,
         )
 
+    def unmet_needs(self, game: Game[Any]) -> list[str]:
+        """Return what this searcher needs that ``game``'s rules do not give (empty: none).
+
+        :meth:`search` refuses a game with unmet needs at once
+        (:class:`~gamesearch.errors.UnsupportedGameError`).
+        """
+        rules, unmet = game.rules, []
+        if self.needs_two_players and rules.players != 2:
+            unmet.append(f"it needs two players, and this game has {rules.players}")
+        if self.needs_no_chance and rules.chance:
+            unmet.append("it cannot search games of chance")
+        return unmet
+
     @abc.abstractmethod
     def _root(
         self, game: Game[Any], counters: Counters, move_values: bool, tracer: Tracer | None
@@ -319,9 +351,11 @@ class Searcher(abc.ABC):
         """Search the unfinished position ``game``; fill ``counters``; restore ``game``."""
 
     def _break_tie(self, best_moves: Sequence[Hashable]) -> Hashable:
+        # A fresh generator per search: a seeded searcher gives the same answer to the
+        # same position every time (equal searchers behave equally).
         if self.seed is None or len(best_moves) == 1:
             return best_moves[0]
-        return self._random.choice(best_moves)
+        return random.Random(self.seed).choice(best_moves)
 
     def _line_from(
         self, game: Game[Any], move: Hashable, answer: RootAnswer
@@ -330,7 +364,7 @@ class Searcher(abc.ABC):
         later on a copy of ``game`` (see :attr:`line_on_demand`)."""
         if not self.line_on_demand:
             return self._principal_variation(game, move, answer)
-        return functools.partial(self._principal_variation, game.copy(), move, answer)
+        return functools.partial(self._principal_variation, game, move, answer)
 
     def _principal_variation(
         self, game: Game[Any], move: Hashable, answer: RootAnswer
@@ -345,7 +379,7 @@ class Searcher(abc.ABC):
         try:
             limit = answer.depth_limit
             remaining = None if limit is None else limit - 1
-            while game.terminal_sign() is None and (remaining is None or remaining > 0):
+            while game.result() is None and (remaining is None or remaining > 0):
                 follow = self._follow_up(game, remaining)
                 line.append(follow)
                 game.push(follow)

@@ -34,6 +34,7 @@ and clipped to the root's proven bounds, so it never contradicts a proof.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import time
@@ -225,11 +226,14 @@ class _Simulator:
     """
 
     def __init__(self, game: Game[Any], scoring: Scoring, exploration: float, rng: random.Random) -> None:
-        self.push, self.undo, self.terminal = game.push, game.undo, game.terminal_sign
+        self.push, self.undo = game.push, game.undo
         self.legal_moves, self.to_move = game.legal_moves, game.to_move
         self.game = game
-        self.win = game.win_score
+        self.result = game.result
         self.distance = 1 if scoring is Scoring.DISTANCE else 0
+        #: the best value a finished game can have, before the distance is taken off
+        self.win = game.value_scale.largest
+        self.proven = functools.partial(game.value_scale.proven, scoring=scoring)
         self.exploration = exploration
         self.rng = rng
         self.nodes = 0  #: tree nodes created, the root included
@@ -240,7 +244,7 @@ class _Simulator:
         """Return the unexpanded root node of the game's current (unfinished) position."""
         self.nodes += 1
         reach = self.win - self.distance * (self.game.ply + 1)
-        return _Node(None, 0, self.to_move() is Player.FIRST, -reach, reach)
+        return _Node(None, 0, self.to_move() == Player.FIRST, -reach, reach)
 
     def simulate(self, root: _Node) -> None:
         """Run one simulation from ``root``: select, expand, play out, back up.
@@ -262,15 +266,15 @@ class _Simulator:
             node = self._select(node)
             push(node.move)
             path.append(node)
-        node.is_max = self.to_move() is Player.FIRST
-        sign = self.terminal()
-        if sign is None:  # unfinished: the game ends one ply later at the soonest
+        node.is_max = self.to_move() == Player.FIRST
+        final = self.result()
+        if final is None:  # unfinished: the game ends one ply later at the soonest
             reach = self.win - self.distance * (self.game.ply + 1)
             node.lower, node.upper = -reach, reach
             result = self._playout()
         else:
-            node.lower = node.upper = sign * (self.win - self.distance * self.game.ply)
-            result = sign
+            node.lower = node.upper = self.proven(final, self.game.ply)
+            result = (final > 0) - (final < 0)
         ply = self.game.ply
         if ply > self.deepest:
             self.deepest = ply
@@ -340,20 +344,20 @@ class _Simulator:
     def _playout(self) -> int:
         """Play random moves from an unfinished position to the end, take them back,
         and return the result's sign."""
-        push, terminal, legal_moves = self.push, self.terminal, self.legal_moves
+        push, result, legal_moves = self.push, self.result, self.legal_moves
         random = self.rng.random
         plies = 0
-        sign = None
-        while sign is None:
+        final = None
+        while final is None:
             moves = legal_moves()
             push(moves[int(random() * len(moves))])
             plies += 1
-            sign = terminal()
+            final = result()
         undo = self.undo
         for _ in range(plies):
             undo()
         self.playout_plies += plies
-        return sign
+        return (final > 0) - (final < 0)
 
 
 def _tighten(node: _Node) -> bool:

@@ -15,7 +15,7 @@ import attrs
 from gamesearch.errors import BudgetExceededError
 from gamesearch.game import Game, Player, Scoring
 from gamesearch.search.base import INFINITY, Counters, RootAnswer, Searcher, Tracer
-from gamesearch.search.base import depth_field, move_pair, node_budget_field
+from gamesearch.search.base import depth_field, heuristic, leaf_values, node_budget_field
 
 
 @attrs.frozen(kw_only=True)
@@ -35,13 +35,12 @@ class Minimax(Searcher):
         # A game whose turns alternate is not asked whose turn it is below the root.
         # Moves below the root are played by advance() and taken back by retract(),
         # also when something raises.
-        push, undo, terminal = game.push, game.undo, game.terminal_sign
-        advance, retract = move_pair(game, keep_history=tracer is not None)
-        legal_moves, to_move, evaluate = game.legal_moves, game.to_move, game.evaluate
-        asks_turn = not game.turns_alternate
+        push, undo, terminal = game.push, game.undo, game.result
+        advance, retract = game.advance, game.retract
+        legal_moves, to_move, evaluate = game.legal_moves, game.to_move, heuristic(game)
+        asks_turn = not game.rules.alternating
         first = Player.FIRST
-        win = game.win_score
-        distance = 1 if self.scoring is Scoring.DISTANCE else 0
+        win, distance, proven = leaf_values(game, self.scoring)
         max_nodes = INFINITY if self.max_nodes is None else self.max_nodes
         nodes = expanded = 0
         root_ply = game.ply
@@ -61,15 +60,15 @@ class Minimax(Searcher):
                 raise BudgetExceededError(f"node budget of {max_nodes:,} exhausted")
             expanded += 1
             if asks_turn:
-                maximizing = to_move() is first
+                maximizing = to_move() == first
             best = -INFINITY if maximizing else INFINITY
             for move in moves:
-                sign = advance(move)  # push(move) and terminal_sign() in one call
+                sign = advance(move)  # push(move) and result() in one call
                 try:  # (free in CPython 3.11+ until something raises)
                     if tracer is not None:
                         tracer.enter(move, child_ply, -INFINITY, INFINITY)
                     if sign is not None:
-                        child = sign * won
+                        child = sign * won if proven is None else proven(sign, child_ply)
                     elif depth_left == 1:
                         horizon_reached = True
                         child = evaluate()
@@ -78,7 +77,7 @@ class Minimax(Searcher):
                     if tracer is not None:
                         tracer.leave(child)
                 except BaseException:
-                    retract(move)  # the move is not in the history: undo() cannot take it back
+                    retract(move)
                     raise
                 retract(move)
                 if maximizing:
@@ -93,7 +92,7 @@ class Minimax(Searcher):
             nonlocal horizon_reached
             sign = terminal()
             if sign is not None:
-                return sign * (win - distance * ply)
+                return sign * (win - distance * ply) if proven is None else proven(sign, ply)
             if depth_left == 0:
                 horizon_reached = True
                 return evaluate()
@@ -103,7 +102,7 @@ class Minimax(Searcher):
         if tracer is not None:
             tracer.enter(None, root_ply, -INFINITY, INFINITY)
         root_values: list[tuple[Hashable, int]] = []
-        maximizing = to_move() is first
+        maximizing = to_move() == first
         moves = legal_moves()
         nodes = 1 + len(moves)  # the root and its children
         for move in moves:

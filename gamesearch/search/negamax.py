@@ -32,15 +32,25 @@ from typing import Any, ClassVar, cast
 
 import attrs
 
-from gamesearch.game import Game, Player, Scoring
+from gamesearch.game import Game, Player, Scoring, offers
 from gamesearch.search.alphabeta import search_root
-from gamesearch.search.base import INFINITY, Counters, RootAnswer, Searcher, Tracer, depth_field
+from gamesearch.search.base import INFINITY, Counters, RootAnswer, Searcher, Tracer, depth_field, leaf_values
 from gamesearch.search.table import TranspositionTable, table_identity
 
 
 def is_threat_aware(game: Game[Any]) -> bool:
-    """Return whether ``game``'s class offers :meth:`Game.non_losing_moves`."""
-    return type(game).non_losing_moves is not Game.non_losing_moves
+    """Return whether the core may use ``game``'s threat hints and parity bounds.
+
+    That needs a game that offers :meth:`Game.non_losing_moves` and whose rules
+    allow them: two players whose turns alternate, results +1/0/-1.
+    """
+    rules = game.rules
+    return (
+        offers(game, "non_losing_moves")
+        and rules.alternating
+        and rules.players == 2
+        and rules.largest_margin <= 1
+    )
 
 
 class ExactCore:
@@ -69,16 +79,24 @@ class ExactCore:
 
 
 def make_exact_core(
-    game: Game[Any], table: TranspositionTable, tracer: Tracer | None = None
+    game: Game[Any], table: TranspositionTable, tracer: Tracer | None = None,
+    scoring: Scoring = Scoring.DISTANCE,
 ) -> ExactCore:
     """Return the negamax core over ``game`` (walked in place) storing into ``table``."""
     # Hot loop: bound methods and tables in locals, counters in closure cells, the
     # tracer behind one test of a local; the only allocation is the table entry.
-    push, undo, key, terminal, to_move = game.push, game.undo, game.key, game.terminal_sign, game.to_move
+    push, undo, key, terminal, to_move = game.push, game.undo, game.key, game.result, game.to_move
     ordered, non_losing, winning = game.ordered_moves, game.non_losing_moves, game.winning_moves
     threat_aware = is_threat_aware(game)
     first = Player.FIRST
-    win, max_plies = game.win_score, game.max_plies
+    alternating = game.rules.alternating
+    scale = game.value_scale
+    max_plies = game.max_plies
+    win, distance, proven = leaf_values(game, scoring)
+    if proven is None:
+        proven = lambda result, ply: result * (win - distance * ply)  # noqa: E731
+    #: the best value anything can reach, before the distance is taken off
+    best_possible = scale.largest
     # This searcher's tables hold ``(lower, upper, best_move)`` (see the table module).
     entries = cast(dict[Hashable, tuple[int, int, Hashable | None]], table.entries)
     probe, max_entries = entries.get, table.max_entries
@@ -88,8 +106,8 @@ def make_exact_core(
         floor_at = [-(win - ply - 4) if ply + 4 <= max_plies else 0 for ply in plies]
         ceiling_at = [win - ply - 3 if ply + 3 <= max_plies else 0 for ply in plies]
     else:
-        floor_at = [-(win - ply - 1) for ply in plies]
-        ceiling_at = [win - ply - 1 for ply in plies]
+        floor_at = [-(best_possible - distance * (ply + 1)) for ply in plies]
+        ceiling_at = [best_possible - distance * (ply + 1) for ply in plies]
     nodes = leaves = cutoffs = hits = 0
     deepest = game.ply
 
@@ -106,10 +124,11 @@ def make_exact_core(
                     return 0
                 return -(win - ply - 2)  # whatever we play, the opponent wins next
         else:
-            sign = terminal()
-            if sign is not None:
+            result = terminal()
+            if result is not None:
                 leaves += 1
-                return sign * (win - ply) if to_move() is first else -sign * (win - ply)
+                value = proven(result, ply)
+                return value if to_move() == first else -value
             moves = ordered()
         bound = floor_at[ply]
         if alpha < bound:
@@ -144,18 +163,27 @@ def make_exact_core(
         window_alpha = alpha
         best, best_move = -INFINITY, None
         child = ply + 1
+        mover = None if alternating else to_move()
         for move in moves:
             push(move)
             if tracer is not None:
-                _trace_enter(tracer, to_move(), move, child, alpha, beta)
-            if best_move is None:
-                value = -search(child, -beta, -alpha)
-            else:
-                value = -search(child, -alpha - 1, -alpha)
-                if alpha < value < beta:  # better than the first move: search it properly
+                _trace_enter(tracer, to_move(), move, child, alpha, beta, mover)
+            if alternating or to_move() != mover:  # the other side moves next: negate
+                if best_move is None:
                     value = -search(child, -beta, -alpha)
+                else:
+                    value = -search(child, -alpha - 1, -alpha)
+                    if alpha < value < beta:  # better than the first move: search it properly
+                        value = -search(child, -beta, -alpha)
+            elif best_move is None:  # the same side moves again: its values carry over
+                value = search(child, alpha, beta)
+            else:
+                value = search(child, alpha, alpha + 1)
+                if alpha < value < beta:
+                    value = search(child, alpha, beta)
             if tracer is not None:
-                tracer.leave(value if to_move() is not first else -value)
+                parent_is_first = (to_move() != first) if alternating else (mover == first)
+                tracer.leave(value if parent_is_first else -value)
             undo()
             if value > best:
                 best, best_move = value, move
@@ -177,26 +205,27 @@ def make_exact_core(
     def settle() -> int | None:
         nonlocal nodes, leaves
         ply = game.ply
-        sign = terminal()
-        if sign is not None:
-            value = sign * (win - ply)
+        result = terminal()
+        if result is not None:
+            value = proven(result, ply)
         elif threat_aware and winning():
-            value = win - ply - 1
+            value = win - distance * (ply + 1)
         else:
             return None
         nodes += 1
         leaves += 1
-        return value if sign is None or to_move() is first else -value
+        return value if result is None or to_move() == first else -value
 
     def candidates(ply: int) -> list[int]:
         """Return every value the side to move can still get, ascending (after settle)."""
         if threat_aware:  # wins only on one's own moves, losses on the opponent's
             wins = [win - end for end in range(ply + 1, max_plies + 1, 2)]
             losses = [-(win - end) for end in range(ply + 2, max_plies + 1, 2)]
-        else:
-            wins = [win - end for end in range(ply + 1, max_plies + 1)]
-            losses = [-value for value in wins]
-        return sorted({0, *wins, *losses})
+            return sorted({0, *wins, *losses})
+        ends = range(ply + 1, max_plies + 1) if distance else (ply,)
+        margins = range(1, scale.largest_margin + 1)
+        reachable = {proven(margin, end) for margin in margins for end in ends}
+        return sorted({0, *reachable, *(-value for value in reachable)})
 
     def flush(counters: Counters) -> None:
         counters.nodes += nodes
@@ -208,9 +237,17 @@ def make_exact_core(
     return ExactCore(search=search, settle=settle, candidates=candidates, flush=flush, nodes=lambda: nodes)
 
 
-def _trace_enter(tracer: Tracer, mover: Player, move: Hashable, ply: int, alpha: int, beta: int) -> None:
-    """Report entering a child to ``tracer`` with the parent's window, first player's view."""
-    if mover is Player.FIRST:  # the parent was the second player's: flip its window
+def _trace_enter(
+    tracer: Tracer, next_mover: int, move: Hashable, ply: int, alpha: int, beta: int,
+    parent_mover: int | None,
+) -> None:
+    """Report entering a child to ``tracer`` with the parent's window, first player's view.
+
+    ``parent_mover`` is ``None`` when turns alternate (the parent's mover is then the
+    other one of ``next_mover``).
+    """
+    parent = (1 - next_mover) if parent_mover is None else parent_mover
+    if parent != Player.FIRST:  # the parent was the second player's: flip its window
         tracer.enter(move, ply, -beta, -alpha)
     else:
         tracer.enter(move, ply, alpha, beta)
@@ -243,7 +280,14 @@ class ExactSearcher(Searcher):
         identity = table_identity(game)
         if identity not in self._tables:
             self._tables[identity] = TranspositionTable(max_entries=self.table_entries)
-        return make_exact_core(game, self._tables[identity], tracer)
+        # a game with margins is solved for its margin also with plain scoring (the
+        # weak solve only tells win, draw and loss apart)
+        scoring = Scoring.PLAIN if self.is_weak and not self.solves_weakly(game) else Scoring.DISTANCE
+        return make_exact_core(game, self._tables[identity], tracer, scoring)
+
+    def solves_weakly(self, game: Game[Any]) -> bool:
+        """Return whether this searcher only tells win, draw and loss apart on ``game``."""
+        return self.is_weak and game.rules.largest_margin <= 1
 
     @property
     def is_weak(self) -> bool:
@@ -268,9 +312,11 @@ class ExactSearcher(Searcher):
             value = self._solve(core, game)
             values: list[tuple[Hashable, int]] = []
             if move_values:
+                mover = game.to_move()
                 for move in game.ordered_moves():
                     game.push(move)
-                    values.append((move, -self._solve(core, game)))
+                    child_value = self._solve(core, game)
+                    values.append((move, child_value if game.to_move() == mover else -child_value))
                     game.undo()
                 best = tuple(move for move, child in values if child == value)
             else:
@@ -288,8 +334,8 @@ class ExactSearcher(Searcher):
 
     def _first_player_value(self, game: Game[Any]) -> Callable[[int], int]:
         """Return the map from a value for ``game``'s side to move to the first player's."""
-        mover = 1 if game.to_move() is Player.FIRST else -1
-        scale = game.win_score if self.is_weak else 1
+        mover = 1 if game.to_move() == Player.FIRST else -1
+        scale = game.win_score if self.solves_weakly(game) else 1
         return lambda value: mover * scale * value
 
     def _best_moves(
@@ -297,14 +343,18 @@ class ExactSearcher(Searcher):
     ) -> tuple[Hashable, ...]:
         """Return the moves of ``game`` worth ``value`` (each checked by a null window)."""
         moves = tuple(game.ordered_moves())
-        if self.is_weak and value < 0:
+        if self.solves_weakly(game) and value < 0:
             return moves[:1] if first_only else moves  # every move loses
         best = []
+        mover = game.to_move()
         for move in moves:
             game.push(move)
-            reply = core.enter(game, -value, -value + 1)
+            if game.to_move() == mover:  # the same side moves again
+                is_best = core.enter(game, value - 1, value) >= value
+            else:
+                is_best = core.enter(game, -value, -value + 1) <= -value
             game.undo()
-            if reply <= -value:  # the move is worth at least ``value``
+            if is_best:  # the move is worth at least ``value``
                 best.append(move)
                 if first_only:
                     break
@@ -319,7 +369,7 @@ class ExactSearcher(Searcher):
         line = [move]
         game.push(move)
         try:
-            while game.terminal_sign() is None:
+            while game.result() is None:
                 core = self.core(game)
                 follow = self._best_moves(core, game, self._solve(core, game), first_only=True)[0]
                 line.append(follow)
@@ -337,7 +387,7 @@ class PrincipalVariationSearch(ExactSearcher):
     name: ClassVar[str] = "pvs"
 
     def _solve(self, core: ExactCore, game: Game[Any]) -> int:
-        if self.is_weak:  # one null window around the draw, a second if needed
+        if self.solves_weakly(game):  # one null window around the draw, a second if needed
             if core.enter(game, 0, 1) >= 1:
                 return 1
             return 0 if core.enter(game, -1, 0) >= 0 else -1

@@ -109,7 +109,7 @@ class MTDf(ExactSearcher):
     name: ClassVar[str] = "mtdf"
 
     def _solve(self, core: ExactCore, game: Game[Any]) -> int:
-        return mtdf_value(core, game, weak=self.is_weak)
+        return mtdf_value(core, game, weak=self.solves_weakly(game))
 
 
 @attrs.frozen(kw_only=True)
@@ -119,4 +119,4 @@ class Solver(ExactSearcher):
     name: ClassVar[str] = "solver"
 
     def _solve(self, core: ExactCore, game: Game[Any]) -> int:
-        return bisect_value(core, game, weak=self.is_weak)
+        return bisect_value(core, game, weak=self.solves_weakly(game))

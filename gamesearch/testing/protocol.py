@@ -21,7 +21,7 @@ from gamesearch.errors import (
     InvalidMoveError,
     NothingToUndoError,
 )
-from gamesearch.game import Game, Outcome, Player, Scoring
+from gamesearch.game import Game, Outcome, Rules, Scoring, offers
 from gamesearch.testing.positions import GameLike, start_position
 
 #: move text no game should accept
@@ -46,18 +46,18 @@ class Snapshot:
 
     text: str
     key: Hashable
-    to_move: Player
+    to_move: int
     ply: int
     history: tuple[Hashable, ...]
     legal_moves: tuple[Hashable, ...]
-    terminal_sign: int | None
+    result: int | None
 
     @classmethod
     def of(cls, game: Game[Any]) -> Snapshot:
         """Return the snapshot of ``game`` now."""
         return cls(
             game.to_text(), game.key(), game.to_move(), game.ply, tuple(game.history),
-            tuple(game.legal_moves()), game.terminal_sign(),
+            tuple(game.legal_moves()), game.result(),
         )  # fmt: skip
 
     def differences(self, other: Snapshot) -> list[str]:
@@ -113,24 +113,43 @@ def check_position(game: Game[Any], *, other_moves: Iterable[Hashable] = ()) -> 
     _check_illegal_moves(game, before, other_moves)
     _check_copy(game, before)
     _check_board_view(game, before)
+    _check_threat_hints(game, before)
     require_unchanged(game, before, "checking it")
 
 
 def _check_state(game: Game[Any], before: Snapshot) -> None:
-    text, sign = before.text, before.terminal_sign
-    if not isinstance(before.to_move, Player):
-        raise fail(game, text, f"to_move() returned {before.to_move!r}, not a Player")
-    if not 0 <= before.ply <= game.max_plies:
-        raise fail(game, text, f"ply {before.ply} is outside 0..max_plies ({game.max_plies})")
-    if sign not in (None, -1, 0, 1):
-        raise fail(game, text, f"terminal_sign() returned {sign!r}; expected None, 1, -1 or 0")
+    text, result = before.text, before.result
+    rules = game.rules
+    if not isinstance(rules, Rules):
+        raise fail(game, text, f"rules is {rules!r}, not a Rules declaration")
+    if rules.chance:
+        raise fail(game, text, "the rules declare chance, which the framework does not search yet")
+    mover = before.to_move
+    if not isinstance(mover, int) or isinstance(mover, bool) or not 0 <= mover < rules.players:
+        raise fail(
+            game, text,
+            f"to_move() returned {mover!r}; the rules declare {rules.players} players (0 to "
+            f"{rules.players - 1})",
+        )  # fmt: skip
+    if not 0 <= before.ply <= rules.max_plies:
+        raise fail(game, text, f"ply {before.ply} is outside 0..max_plies ({rules.max_plies}) of the rules")
+    low, high = rules.result_range
+    if result is not None and (
+        not isinstance(result, int) or isinstance(result, bool) or not low <= result <= high
+    ):
+        raise fail(
+            game, text,
+            f"result() returned {result!r}; expected None or an integer in the declared "
+            f"result_range {low}..{high}",
+        )  # fmt: skip
+    sign = None if result is None else (result > 0) - (result < 0)
     outcome = game.outcome()
     if outcome != (None if sign is None else Outcome(sign)) or game.is_over() != (sign is not None):
-        raise fail(game, text, f"outcome() {outcome!r} disagrees with terminal_sign() {sign!r}")
-    if sign is None:
+        raise fail(game, text, f"outcome() {outcome!r} disagrees with result() {result!r}")
+    if result is None:
         _check_unfinished(game, before)
     else:
-        _check_finished(game, before, sign)
+        _check_finished(game, before, result)
 
 
 def _check_unfinished(game: Game[Any], before: Snapshot) -> None:
@@ -138,14 +157,14 @@ def _check_unfinished(game: Game[Any], before: Snapshot) -> None:
     if not before.legal_moves:
         raise fail(game, text, "the game is not over but legal_moves() is empty")
     value = game.evaluate()
-    bound = game.eval_bound
+    bound = type(game).evaluation_bound
     if not isinstance(value, int) or isinstance(value, bool):
         raise fail(game, text, f"evaluate() returned {value!r}, not an int")
     if not -bound < value < bound:
         raise fail(
             game, text,
-            f"evaluate() returned {value}, outside the open interval ({-bound}, {bound}) that "
-            "keeps heuristic values apart from won and lost games (eval_bound)",
+            f"evaluate() returned {value}, outside the open interval ({-bound}, {bound}) the "
+            "game declares (evaluation_bound)",
         )  # fmt: skip
     try:
         score = game.score()
@@ -154,22 +173,18 @@ def _check_unfinished(game: Game[Any], before: Snapshot) -> None:
     raise fail(game, text, f"score() returned {score!r} although the game is not over")
 
 
-def _check_finished(game: Game[Any], before: Snapshot, sign: int) -> None:
+def _check_finished(game: Game[Any], before: Snapshot, result: int) -> None:
     text = before.text
     if before.legal_moves:
         raise fail(game, text, f"the game is over but legal_moves() returned {before.legal_moves!r}")
+    scale = game.value_scale
     for scoring in Scoring:
         score = game.score(scoring)
-        if sign == 0:
-            is_valid = score == 0
-        else:
-            is_valid = score * sign > 0 and game.eval_bound <= abs(score) <= game.win_score
-        if not is_valid:
+        if scale.margin(score) != result:
             raise fail(
                 game, text,
-                f"score({scoring.value}) returned {score!r} for terminal_sign() {sign}; a win "
-                f"must lie in [eval_bound, win_score] = [{game.eval_bound}, {game.win_score}] "
-                "with the winner's sign, a draw 0",
+                f"score({scoring.value}) returned {score!r}, which stands for the result "
+                f"{scale.margin(score)!r}, not result() {result!r}",
             )  # fmt: skip
 
 
@@ -276,12 +291,12 @@ def _check_apply_and_undo(game: Game[Any], before: Snapshot, move: Hashable) -> 
     if after.key == before.key:
         game.undo()
         raise fail(game, text, f"apply({written}) left the key unchanged ({after.key!r})")
-    if game.turns_alternate and after.to_move is before.to_move:
+    if game.rules.alternating and after.to_move == before.to_move:
         game.undo()
         raise fail(
             game, text,
-            f"apply({written}) left {before.to_move.name} to move, but the game declares "
-            "turns_alternate = True",
+            f"apply({written}) left player {before.to_move} to move, but the rules declare "
+            "alternating turns",
         )  # fmt: skip
     returned = game.undo()
     if returned != move:
@@ -294,26 +309,79 @@ def _check_apply_and_undo(game: Game[Any], before: Snapshot, move: Hashable) -> 
         raise fail(game, text, f"push({written}) and apply({written}) give different positions: "
                    + "; ".join(after.differences(pushed)))  # fmt: skip
     require_unchanged(game, before, f"push({written}) then undo()")
-    if type(game).advance is not Game.advance or type(game).retract is not Game.retract:
+    if offers(game, "advance") or offers(game, "retract"):
         _check_advance_and_retract(game, before, move, pushed)
 
 
 def _check_advance_and_retract(game: Game[Any], before: Snapshot, move: Hashable, pushed: Snapshot) -> None:
-    """advance() is push() and terminal_sign() in one; retract() takes it back.
+    """advance() is push() and result() in one; retract() takes it back.
 
-    The history may leave the move out, and so may text written from the history
-    (Connect Four's move sequence): the rest of the position must be push()'s.
+    The position after advance() must be push()'s in every respect, history included.
     """
     text, written = before.text, game.format_move(move)
-    sign = game.advance(move)
-    advanced = attrs.evolve(Snapshot.of(game), history=pushed.history, text=pushed.text)
+    result = game.advance(move)
+    advanced = Snapshot.of(game)
     game.retract(move)
-    if advanced != pushed or sign != pushed.terminal_sign:
+    if advanced != pushed or result != pushed.result:
         changes = pushed.differences(advanced)
-        if sign != pushed.terminal_sign:
-            changes.append(f"advance() returned {sign!r}, terminal_sign() after push() {pushed.terminal_sign!r}")
+        if result != pushed.result:
+            changes.append(f"advance() returned {result!r}, result() after push() {pushed.result!r}")
         raise fail(game, text, f"advance({written}) and push({written}) differ: " + "; ".join(changes))
     require_unchanged(game, before, f"advance({written}) then retract({written})")
+
+
+def _check_threat_hints(game: Game[Any], before: Snapshot) -> None:
+    """winning_moves() and non_losing_moves() must agree with trying every move and reply."""
+    text, mover = before.text, before.to_move
+    if not before.legal_moves:
+        return
+    hints_winning, hints_safe = offers(game, "winning_moves"), offers(game, "non_losing_moves")
+    if not hints_winning and not hints_safe:
+        return
+    rules = game.rules
+    if hints_safe and not (rules.alternating and rules.players == 2 and rules.largest_margin <= 1):
+        raise fail(
+            game, text,
+            "non_losing_moves() is offered, but only games whose rules declare two players, "
+            "alternating turns and results +1/0/-1 may offer it",
+        )  # fmt: skip
+
+    def wins_at_once(player: int) -> set[Hashable]:
+        found = set()
+        for move in game.legal_moves():
+            game.push(move)
+            result = game.result()
+            game.undo()
+            if result is not None and (result > 0 if player == 0 else result < 0):
+                found.add(move)
+        return found
+
+    winning = wins_at_once(mover)
+    claimed = list(game.winning_moves())
+    if set(claimed) != winning or len(claimed) != len(set(claimed)):
+        wrong = sorted(game.format_move(move) for move in set(claimed) ^ winning)
+        raise fail(
+            game, text,
+            f"winning_moves() returned {[game.format_move(move) for move in claimed]}; trying "
+            f"every move disagrees about {', '.join(wrong) or 'repeated moves'}",
+        )  # fmt: skip
+    if not hints_safe or winning:  # the exact searchers ask only where no win is at hand
+        return
+    claimed_safe = game.non_losing_moves()
+    if claimed_safe is None:
+        return
+    safe = set()
+    for move in before.legal_moves:
+        game.push(move)
+        if game.result() is not None or not wins_at_once(game.to_move()):
+            safe.add(move)
+        game.undo()
+    listed = list(claimed_safe)
+    if set(listed) != safe or len(listed) != len(set(listed)):
+        for move in sorted(set(listed) ^ safe, key=game.format_move):
+            problem = "lets the opponent win at once" if move in set(listed) else "is safe but left out"
+            raise fail(game, text, f"non_losing_moves() is wrong about {game.format_move(move)}: it {problem}")
+        raise fail(game, text, f"non_losing_moves() lists a move twice: {[game.format_move(m) for m in listed]}")
 
 
 def _check_illegal_moves(game: Game[Any], before: Snapshot, other_moves: Iterable[Hashable]) -> None:
@@ -386,11 +454,18 @@ def identity(game: Game[Any]) -> Hashable:
     That is the board drawing of :meth:`Game.board_view` with the side to move and
     the ply when the game has one (text may carry the move order, as Connect Four's
     move sequences do), else the text.
+
+    A game with neither a board view nor a notation of its own (its text is the move
+    order) is told apart by what can be observed of it: side to move, ply, result,
+    legal moves and heuristic value.
     """
     view = game.board_view()
-    if view is None:
+    if view is not None:
+        return (view.rows, view.cols, view.symbols, game.to_move(), game.ply)
+    if offers(game, "to_text"):
         return game.to_text()
-    return (view.rows, view.cols, view.symbols, game.to_move(), game.ply)
+    moves = frozenset(game.format_move(move) for move in game.legal_moves())
+    return (game.to_move(), game.ply, game.result(), moves, game.evaluate())
 
 
 class _Walker:
@@ -410,8 +485,10 @@ class _Walker:
         known = self.seen_by_key.get(key)
         if known is not None and known[0] != position:
             raise fail(game, text, f"it shares the key {key!r} with the different position {known[1]!r}")
+        # an observed identity (no board view, no notation) cannot prove two keys wrong
+        is_drawn = game.board_view() is not None or offers(game, "to_text")
         known_key = self.keys_by_identity.get(position, key)
-        if known_key != key:
+        if is_drawn and known_key != key:
             raise fail(
                 game, text,
                 f"the same position has two keys, {known_key!r} and {key!r}, by two move orders",

@@ -23,9 +23,8 @@ from gamesearch.errors import (
     InvalidMoveError,
     InvalidOptionError,
     InvalidPositionError,
-    NothingToUndoError,
 )
-from gamesearch.game import BoardView, Game, Option, Player, resolve_options
+from gamesearch.game import BoardView, Game, Option, Player, Rules
 from gamesearch.plugins import Registry, hookimpl
 
 #: a move: (heap index, objects taken)
@@ -62,8 +61,6 @@ class Nim(Game[Move]):
 
     name = "nim"
     options = (Option("heaps", str, "3,4,5", "starting heap sizes, separated by commas"),)
-    #: every move passes the turn: searchers ask to_move() only at the root
-    turns_alternate = True
 
     def __init__(self, heaps: str = "3,4,5") -> None:
         try:
@@ -73,13 +70,13 @@ class Nim(Game[Move]):
         self._heaps = list(self._start)
         self._left = sum(self._start)
         self._ply = 0
-        self._history: list[Move] = []
+
+    @property
+    def rules(self) -> Rules:
+        """Every move takes at least one object and passes the turn; results are win/loss."""
+        return Rules(max_plies=sum(self._start), alternating=True)
 
     # ----------------------------------------------------------------- creation
-    @classmethod
-    def new(cls, **options: Any) -> Nim:
-        return cls(**resolve_options(cls.options, options))
-
     @classmethod
     def from_text(cls, text: str, **options: Any) -> Nim:
         """Return the position ``"1,4,5@1"`` of the game that started with the ``heaps`` option.
@@ -149,10 +146,6 @@ class Nim(Game[Move]):
     def ply(self) -> int:
         return self._ply
 
-    @property
-    def max_plies(self) -> int:
-        return sum(self._start)  # every move takes at least one object
-
     def to_move(self) -> Player:
         return Player.SECOND if self._ply & 1 else Player.FIRST
 
@@ -169,7 +162,7 @@ class Nim(Game[Move]):
             key=lambda move: (self._heaps[move[0]] - move[1] != self._heaps[move[0]] ^ total, -move[1]),
         )
 
-    def terminal_sign(self) -> int | None:
+    def result(self) -> int | None:
         if self._left:
             return None
         return 1 if self._ply & 1 else -1  # whoever took the last object won
@@ -178,25 +171,17 @@ class Nim(Game[Move]):
         return (self._ply, *self._heaps)
 
     # ------------------------------------------------------------------ changes
-    def push(self, move: Move) -> None:
+    def make_move(self, move: Move) -> None:
         heap, count = move
         self._heaps[heap] -= count
         self._left -= count
         self._ply += 1
-        self._history.append(move)
 
-    def undo(self) -> Move:
-        if not self._history:
-            raise NothingToUndoError(f"no move to undo in {self.to_text()!r}")
-        heap, count = move = self._history.pop()
+    def unmake_move(self, move: Move) -> None:
+        heap, count = move
         self._heaps[heap] += count
         self._left += count
         self._ply -= 1
-        return move
-
-    @property
-    def history(self) -> tuple[Move, ...]:
-        return tuple(self._history)
 
     # --------------------------------------------------------------------- text
     def to_text(self) -> str:

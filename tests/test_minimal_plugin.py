@@ -1,0 +1,50 @@
+"""The smallest plugin the docs show: eight core members, and everything works on it."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from gamesearch import AlphaBeta, Minimax
+from gamesearch.plugins import build_registry, make_plugin_manager
+from gamesearch.testing import check_game, check_searcher, reachable_positions
+
+PLUGIN = Path(__file__).resolve().parents[1] / "docs" / "examples" / "minimal" / "tiny_tictactoe.py"
+
+
+@pytest.fixture(scope="module")
+def tiny() -> object:
+    spec = importlib.util.spec_from_file_location("tiny_tictactoe", PLUGIN)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["tiny_tictactoe"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_minimal_plugin_is_about_eighty_lines() -> None:
+    assert len(PLUGIN.read_text().splitlines()) <= 80
+
+
+def test_the_minimal_plugin_passes_the_whole_conformance_kit(tiny: object) -> None:
+    report = check_game(tiny.TinyTicTacToe)  # type: ignore[attr-defined]
+    assert report.positions == 5478 and report.is_exhaustive
+
+
+def test_searchers_agree_with_the_reference_on_the_minimal_plugin(tiny: object) -> None:
+    positions = reachable_positions(tiny.TinyTicTacToe())  # type: ignore[attr-defined]
+    check_searcher(AlphaBeta(table=True), positions[::7])
+
+
+def test_the_minimal_plugin_registers_and_reproduces_the_textbook_count(tiny: object) -> None:
+    registry = build_registry(make_plugin_manager(plugins=[tiny], entry_points=False))
+    game = registry.new_game("tiny-tictactoe")
+    assert Minimax(scoring="plain").search(game).stats.nodes == 549946
+    assert game.history == () and game.to_text() == ""
+    game.play("4")
+    assert game.to_text() == "4"
+    assert registry.new_game("tiny-tictactoe", "4 0").key() == (-1, 0, 0, 0, 1, 0, 0, 0, 0)
+    assert registry.new_searcher("solver").search(registry.new_game("tiny-tictactoe")).value == 0
