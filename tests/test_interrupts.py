@@ -1,0 +1,75 @@
+"""An interrupt at any point of a search leaves the position exactly as it was.
+
+Jupyter's "interrupt kernel" and Ctrl-C raise KeyboardInterrupt wherever the search
+happens to be, also half-way through a move. A timer raises it at random points,
+thousands of times, and the position is checked after every one.
+"""
+
+from __future__ import annotations
+
+import random
+import signal
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+from gamesearch import AlphaBeta, default_registry
+
+RUNS = 600  # per case; each interrupted at a random moment in its first milliseconds
+
+
+class Interrupted(Exception):
+    """Raised by the timer (a stand-in for KeyboardInterrupt that pytest leaves alone)."""
+
+
+@pytest.fixture
+def timer_interrupts() -> Iterator[None]:
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signals reach only the main thread")
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise Interrupted
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.mark.parametrize(
+    ("game_name", "position", "spec"),
+    [
+        ("connect4", "4453", "alphabeta"),
+        ("connect4", "4453", "iterative:seconds=1"),
+        ("connect4", "44536", "solver"),
+        ("tictactoe", "...../.....", None),
+        ("tictactoe", "", "minimax"),
+        ("tictactoe", "", "mcts:simulations=100000"),
+    ],
+)
+def test_an_interrupt_at_a_random_point_never_corrupts_the_position(
+    timer_interrupts: None, game_name: str, position: str, spec: str | None
+) -> None:
+    registry = default_registry()
+    chooser = random.Random(f"{game_name}{position}{spec}")
+    if spec is None:  # a 4x4 board, searched to the end
+        game, searcher = registry.new_game("tictactoe", rows=4, cols=4, k=3), AlphaBeta()
+    else:
+        game = registry.new_game(game_name, position or None)
+        searcher = registry.new_searcher(spec)
+    before = (game.to_text(), game.key(), game.history, tuple(game.legal_moves()), game.result(), game.ply)
+    interrupted = 0
+    for _ in range(RUNS):
+        try:
+            signal.setitimer(signal.ITIMER_REAL, chooser.uniform(0.00005, 0.004))
+            searcher.search(game)
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        except Interrupted:
+            interrupted += 1
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        after = (game.to_text(), game.key(), game.history, tuple(game.legal_moves()), game.result(), game.ply)
+        assert after == before
+    assert interrupted > RUNS // 2  # the searches were stopped part-way, not finished first
