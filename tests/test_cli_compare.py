@@ -40,7 +40,7 @@ def test_every_searcher_agrees_with_the_minimax_reference(capsys: pytest.Capture
 def test_a_depth_limit_is_given_to_each_searcher_and_to_the_reference(capsys: pytest.CaptureFixture[str]) -> None:
     data = compare_json(capsys, "tictactoe", "--depth", "2", "--searchers", "alphabeta,iterative")
     assert data["references"] == {"distance": "minimax:depth=2"}
-    assert [row["searcher"] for row in data["rows"]] == ["alphabeta:depth=2", "iterative:max_depth=2"]
+    assert [row["searcher"] for row in data["rows"]] == ["alphabeta:depth=2", "iterative:depth=2"]
     assert all(row["agrees"] and not row["is_exact"] for row in data["rows"])
 
 

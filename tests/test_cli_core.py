@@ -50,7 +50,6 @@ def test_analyze_with_depth_and_seed(capsys: pytest.CaptureFixture[str]) -> None
         (["analyze", "tictactoe", "--searcher", "oracle"], "unknown searcher 'oracle'"),
         (["analyze", "tictactoe", "-o", "rows"], "option 'rows' must be written KEY=VALUE"),
         (["analyze", "tictactoe", "--depth", "0"], "'depth' must be >= 1: 0"),
-        (["analyze", "tictactoe", "--searcher", "iterative", "--depth", "2"], "has no option 'depth'"),
     ],
 )
 def test_bad_input_is_one_line_on_stderr_and_status_2(

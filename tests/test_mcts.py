@@ -209,10 +209,15 @@ def test_it_is_registered_and_reports_visits_in_json() -> None:
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"simulations": "0"}, r"'simulations' must be > 0: 0"),
+        ({"simulations": "0"}, r"'simulations' must be >= 1: 0"),
         ({"seconds": "-1"}, r"'seconds' must be > 0: -1.0"),
         ({"exploration": "-0.5"}, r"'exploration' must be >= 0: -0.5"),
-        ({"simulations": "many"}, r"option 'simulations' must be int or NoneType: 'many'"),
+        ({"simulations": "many"}, r"option 'simulations' must be a whole number or none: 'many'"),
+        ({"exploration": "nan"}, r"'exploration' must be a finite number: nan"),
+        ({"seconds": "nan"}, r"'seconds' must be a finite number: nan"),
+        ({"seconds": "inf"}, r"'seconds' must be a finite number: inf"),
+        ({"simulations": 2.5}, r"option 'simulations' must be a whole number or none: 2.5"),
+        ({"simulations": True}, r"option 'simulations' must be a whole number or none: True"),
         ({"playouts": "3"}, r"searcher 'mcts' has no option 'playouts'"),
     ],
 )

@@ -153,7 +153,7 @@ def test_node_limit_lets_a_small_search_finish() -> None:
     assert Minimax().search(game, tracer=limit).stats.nodes == limit.nodes == 14
 
 
-@pytest.mark.parametrize("searcher", [Minimax(depth=2), AlphaBeta(depth=3), IterativeDeepening(max_depth=3)], ids=repr)
+@pytest.mark.parametrize("searcher", [Minimax(depth=2), AlphaBeta(depth=3), IterativeDeepening(depth=3)], ids=repr)
 def test_each_traced_position_is_its_parent_with_the_move_played_also_in_connect_four(searcher: Searcher) -> None:
     # Connect Four writes a position as its move sequence: a traced search must keep
     # the history whole for the recorded text to be right.

@@ -166,8 +166,8 @@ def test_a_budget_limited_search_of_the_empty_connect_four_board_returns_a_legal
     [
         ("iterative", {}, {"max_nodes": 3_000, "seconds": 2.0}, False),
         ("iterative", {"max_nodes": 10, "seconds": 0.5}, {"max_nodes": 10, "seconds": 0.5}, False),
-        ("mcts", {}, {"seconds": 2.0}, True),
-        ("alphabeta", {"depth": 3}, {}, True),
+        ("mcts", {}, {"max_nodes": 3_000, "seconds": 2.0}, False),
+        ("alphabeta", {"depth": 3}, {"max_nodes": 3_000, "seconds": 2.0}, False),
     ],
 )
 def test_searchers_get_the_servers_budget_as_ceiling_and_the_rest_are_watched(

@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         searcher_options["depth"] = args.depth
     searcher = load_searcher(args.searcher, **searcher_options)
     if getattr(searcher, "max_nodes", False) is None:  # it takes a budget and has none
-        searcher = attrs.evolve(searcher, max_nodes=args.max_nodes)  # type: ignore[call-arg]
+        searcher = attrs.evolve(searcher, max_nodes=args.max_nodes)
     try:
         result = searcher.search(game, move_values=True)
     except BudgetExceededError:

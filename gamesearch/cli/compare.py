@@ -136,9 +136,8 @@ def split_specs(text: str) -> list[str]:
 
 
 def depth_option(searcher_class: type[Searcher]) -> str | None:
-    """Return the name of the searcher's depth option (``depth`` or ``max_depth``), if any."""
-    names = {field.name for field in searcher_class.option_fields()}
-    return next((name for name in ("depth", "max_depth") if name in names), None)
+    """Return ``"depth"`` when the searcher stops at a depth limit, else ``None``."""
+    return "depth" if searcher_class.honours_depth else None
 
 
 def searcher_depth(searcher: Searcher) -> int | None:

@@ -29,17 +29,14 @@ from gamesearch.search.base import (
     RootAnswer,
     Searcher,
     Tracer,
-    depth_field,
+    CLOCK_INTERVAL,
     heuristic,
     leaf_values,
-    node_budget_field,
 )
 from gamesearch.search.table import TranspositionTable, table_identity
 
 Ordering = Literal["game", "natural"]
 RootWindow = Literal["shared", "fresh"]
-#: how often (in nodes) a search with a time budget looks at the clock
-CLOCK_INTERVAL = 1024
 #: the key of the follow-up searches' scratch table among a searcher's tables
 _FOLLOW_UP = ("principal variation",)
 #: no limit (a module constant: building it per search shows in small searches)
@@ -64,12 +61,21 @@ class Budget:
     deadline: float = UNLIMITED  #: a ``time.perf_counter()`` reading
 
 
+def budget_of(max_nodes: int | None, seconds: float | None) -> Budget | None:
+    """Return the budget of a search with these limits (``None``: no budget at all)."""
+    if max_nodes is None and seconds is None:
+        return None
+    return Budget(
+        max_nodes=UNLIMITED if max_nodes is None else max_nodes,
+        deadline=UNLIMITED if seconds is None else time.perf_counter() + seconds,
+    )
+
+
 @attrs.frozen(kw_only=True)
 class AlphaBeta(Searcher):
     """Alpha-beta pruning with move ordering, optional depth limit and table."""
 
     name: ClassVar[str] = "alphabeta"
-    depth: int | None = depth_field("plies to search before evaluate() (default: to the end)")
     ordering: str = attrs.field(
         default="game",
         validator=_choice("game", "natural"),
@@ -89,7 +95,6 @@ class AlphaBeta(Searcher):
     table_entries: int = attrs.field(
         default=1 << 22, metadata={"help": "largest number of table entries before it is emptied"}
     )
-    max_nodes: int | None = node_budget_field()
     _tables: dict[tuple[Any, ...], TranspositionTable] = attrs.field(
         init=False, factory=dict, eq=False, repr=False
     )
@@ -149,7 +154,7 @@ class AlphaBeta(Searcher):
             counters=counters,
             tracer=tracer,
             move_values=move_values,
-            budget=None if self.max_nodes is None else Budget(max_nodes=self.max_nodes),
+            budget=budget_of(self.max_nodes, self.seconds),
         )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import abc
 import enum
 import functools
+import math
 import random
 import time
 import types
@@ -24,6 +25,8 @@ from gamesearch.game import Game, Scoring, restore
 
 #: larger than any value a game can produce: the open ends of a search window
 INFINITY = 1 << 60
+#: how often (in nodes) a search with a time budget looks at the clock
+CLOCK_INTERVAL = 1024
 
 
 @attrs.frozen
@@ -182,29 +185,71 @@ class RootAnswer:
     visits: tuple[MoveVisits, ...] | None = None  #: root moves' visits (sampling searchers)
 
 
-def _at_least_one_or_none(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
-    if value is not None and value < 1:
-        raise ValueError(f"{attribute.name!r} must be >= 1: {value!r}")
+def _whole_number_at_least_one(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
+    """attrs validator: ``value`` is ``None`` or a whole number (not a bool) >= 1."""
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidOptionError(f"{attribute.name!r} must be a whole number: {value!r}")
+    if value < 1:
+        raise InvalidOptionError(f"{attribute.name!r} must be >= 1: {value!r}")
 
 
 def positive_or_none(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
-    """attrs validator: ``value`` is ``None`` or greater than 0."""
-    if value is not None and value <= 0:
-        raise ValueError(f"{attribute.name!r} must be > 0: {value!r}")
+    """attrs validator: ``value`` is ``None`` or a finite number greater than 0."""
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise InvalidOptionError(f"{attribute.name!r} must be a finite number: {value!r}")
+    if value <= 0:
+        raise InvalidOptionError(f"{attribute.name!r} must be > 0: {value!r}")
 
 
 def depth_field(help_text: str) -> Any:
     """Return the attrs field of a searcher's optional depth limit (shared by searchers)."""
-    return attrs.field(default=None, validator=_at_least_one_or_none, metadata={"help": help_text})
+    return attrs.field(default=None, validator=_whole_number_at_least_one, metadata={"help": help_text})
 
 
-def node_budget_field() -> Any:
+def node_budget_field(help_text: str = "give up (BudgetExceededError) after this many nodes (default: never)") -> Any:
     """Return the attrs field of a searcher's optional node budget (``max_nodes``)."""
-    return attrs.field(
-        default=None,
-        validator=positive_or_none,
-        metadata={"help": "give up (BudgetExceededError) after this many nodes (default: never)"},
-    )
+    return attrs.field(default=None, validator=_whole_number_at_least_one, metadata={"help": help_text})
+
+
+def seconds_field(help_text: str = "give up (BudgetExceededError) after this many seconds (default: never)") -> Any:
+    """Return the attrs field of a searcher's optional time budget (``seconds``)."""
+    return attrs.field(default=None, validator=positive_or_none, metadata={"help": help_text})
+
+
+def simulations_field(help_text: str = "simulations of a sampling searcher (others ignore it)") -> Any:
+    """Return the attrs field of a searcher's optional simulation budget (``simulations``)."""
+    return attrs.field(default=None, validator=_whole_number_at_least_one, metadata={"help": help_text})
+
+
+@attrs.frozen(kw_only=True)
+class Limit:
+    """How far one search may go: every field optional, one type for every searcher.
+
+    ``depth`` is plies below the root (iterative deepening: its deepest iteration);
+    ``nodes`` and ``seconds`` are budgets (a searcher that cannot answer within them
+    raises :class:`~gamesearch.errors.BudgetExceededError`, except iterative
+    deepening and MCTS, which answer with what they have); ``simulations`` is for
+    sampling searchers (MCTS) and ignored by the others.
+    """
+
+    depth: int | None = attrs.field(default=None, validator=_whole_number_at_least_one)
+    nodes: int | None = attrs.field(default=None, validator=_whole_number_at_least_one)
+    seconds: float | None = attrs.field(default=None, validator=positive_or_none)
+    simulations: int | None = attrs.field(default=None, validator=_whole_number_at_least_one)
+
+    def options(self) -> dict[str, Any]:
+        """Return the searcher options this limit sets (the fields that are not ``None``)."""
+        named = {"depth": self.depth, "max_nodes": self.nodes, "seconds": self.seconds,
+                 "simulations": self.simulations}  # fmt: skip
+        return {name: value for name, value in named.items() if value is not None}
+
+
+#: other names a searcher spec may use for a limit (``iterative:max_depth=6``)
+LIMIT_ALIASES = {"max_depth": "depth", "nodes": "max_nodes"}
 
 
 def _scoring(value: Any) -> Scoring:
@@ -237,6 +282,8 @@ class Searcher(abc.ABC):
     #: what the searcher needs of a game's rules (checked by :meth:`unmet_needs`)
     needs_two_players: ClassVar[bool] = True
     needs_no_chance: ClassVar[bool] = True
+    #: whether a ``depth`` limit makes the searcher stop at a horizon (MCTS: no)
+    honours_depth: ClassVar[bool] = True
     #: work out the principal variation only when a result's ``pv`` is read (it costs
     #: searches); a searcher that reads the line off what it already holds says False
     line_on_demand: ClassVar[bool] = True
@@ -251,6 +298,11 @@ class Searcher(abc.ABC):
         converter=_optional_seed,
         metadata={"help": "break ties at random from this seed (default: first best move)"},
     )
+    # The limit of every search (see Limit); a searcher class may reword the help.
+    depth: int | None = depth_field("plies to search before evaluate() (default: to the end)")
+    max_nodes: int | None = node_budget_field()
+    seconds: float | None = seconds_field()
+    simulations: int | None = simulations_field()
 
     # ------------------------------------------------------------------ options
     @classmethod
@@ -268,12 +320,14 @@ class Searcher(abc.ABC):
         fields = {field.name.lstrip("_"): field for field in cls.option_fields()}
         converted: dict[str, Any] = {}
         for name, value in options.items():
+            name = LIMIT_ALIASES.get(name, name)
             if name not in fields:
                 valid = ", ".join(sorted(fields)) or "none"
                 raise InvalidOptionError(
                     f"searcher {cls.name!r} has no option {name!r}; valid options: {valid}"
                 )
-            converted[name] = _convert_text(fields[name], value) if isinstance(value, str) else value
+            field = fields[name]
+            converted[name] = _convert_text(field, value) if isinstance(value, str) else _check_typed(field, value)
         try:
             return cls(**converted)
         except InvalidOptionError:
@@ -282,14 +336,34 @@ class Searcher(abc.ABC):
             raise InvalidOptionError(f"searcher {cls.name!r}: {error}") from None
 
     # ------------------------------------------------------------------- driver
+    @property
+    def limit(self) -> Limit:
+        """Return the limit this searcher searches with when :meth:`search` is given none."""
+        return Limit(depth=self.depth, nodes=self.max_nodes, seconds=self.seconds, simulations=self.simulations)
+
     def search(
-        self, game: Game[Any], *, move_values: bool = False, tracer: Tracer | None = None
+        self,
+        game: Game[Any],
+        limit: Limit | None = None,
+        *,
+        move_values: bool = False,
+        tracer: Tracer | None = None,
     ) -> SearchResult:
         """Search ``game`` and return the result; ``game`` is left exactly as it was.
 
-        With ``move_values`` every root move gets its exact value (each is searched
-        with a full window). A finished position returns a result with no move.
+        ``limit`` (if given) replaces the searcher's own limits field by field. With
+        ``move_values`` every root move gets its exact value (each is searched with a
+        full window). A finished position returns a result with no move.
+
+        :raises UnsupportedGameError: at once, when the game's rules are not what the
+            searcher needs (see :meth:`unmet_needs`).
+        :raises BudgetExceededError: when a budget runs out before an answer (the
+            position is left as it was).
         """
+        if limit is not None and limit.options():
+            return attrs.evolve(self, **limit.options()).search(
+                game, move_values=move_values, tracer=tracer
+            )
         started = time.perf_counter()
         unmet = self.unmet_needs(game)
         if unmet:
@@ -396,7 +470,7 @@ class Searcher(abc.ABC):
 
     def _root_at_depth(self, game: Game[Any], depth: int) -> RootAnswer:
         """Return the root answer of a search limited to ``depth`` (for the PV)."""
-        return attrs.evolve(self, depth=depth)._root(game, Counters(), False, None)  # type: ignore[call-arg]
+        return attrs.evolve(self, depth=depth)._root(game, Counters(), False, None)
 
 
 def _convert_text(field: attrs.Attribute, text: str) -> Any:  # type: ignore[type-arg]
@@ -427,8 +501,45 @@ def _convert_text(field: attrs.Attribute, text: str) -> Any:  # type: ignore[typ
                 continue
         elif kind is str:
             return text
-    expected = " or ".join(getattr(kind, "__name__", str(kind)) for kind in kinds)
+    expected = " or ".join(_kind_in_words(kind) for kind in kinds)
     raise InvalidOptionError(f"option {name!r} must be {expected}: {text!r}")
+
+
+def _check_typed(field: attrs.Attribute, value: Any) -> Any:  # type: ignore[type-arg]
+    """Return an already typed option value when it fits the field's type, strictly.
+
+    A whole-number option refuses ``2.5`` and ``True``; a boolean option refuses ``5``;
+    numbers must be finite.
+
+    :raises InvalidOptionError: naming the option and what it must be.
+    """
+    if field.converter is not None:
+        return value
+    kinds = _annotation_kinds(field.type)
+    if value is None and type(None) in kinds:
+        return None
+    for kind in kinds:
+        if kind is bool and isinstance(value, bool):
+            return value
+        if kind is int and isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if kind is float and isinstance(value, (int, float)) and not isinstance(value, bool):
+            if math.isfinite(value):
+                return value
+        if isinstance(kind, type) and issubclass(kind, enum.Enum) and isinstance(value, kind):
+            return value
+    expected = " or ".join(_kind_in_words(kind) for kind in kinds)
+    raise InvalidOptionError(f"option {field.name.lstrip('_')!r} must be {expected}: {value!r}")
+
+
+def _kind_in_words(kind: Any) -> str:
+    """Return an option type as a user reads it: ``"a whole number"``, ``"none"``, ..."""
+    words = {int: "a whole number", float: "a number", bool: "true or false", str: "text", type(None): "none"}
+    if kind in words:
+        return words[kind]
+    if isinstance(kind, type) and issubclass(kind, enum.Enum):
+        return "one of " + ", ".join(str(member.value) for member in kind)
+    return getattr(kind, "__name__", str(kind))
 
 
 def _annotation_kinds(annotation: Any) -> tuple[Any, ...]:

@@ -18,7 +18,7 @@ import attrs
 from gamesearch.errors import BudgetExceededError
 from gamesearch.game import Game
 from gamesearch.search.alphabeta import Budget, search_root
-from gamesearch.search.base import Counters, RootAnswer, Searcher, Tracer, depth_field, positive_or_none
+from gamesearch.search.base import Counters, RootAnswer, Searcher, Tracer, depth_field, node_budget_field, seconds_field
 from gamesearch.search.table import TranspositionTable, table_identity
 
 
@@ -27,13 +27,9 @@ class IterativeDeepening(Searcher):
     """Iterative-deepening alpha-beta under a node or time budget; always answers."""
 
     name: ClassVar[str] = "iterative"
-    max_depth: int | None = depth_field("deepest iteration (default: until exact or out of budget)")
-    max_nodes: int | None = attrs.field(
-        default=None, validator=positive_or_none, metadata={"help": "node budget for the whole search"}
-    )
-    seconds: float | None = attrs.field(
-        default=None, validator=positive_or_none, metadata={"help": "time budget in seconds"}
-    )
+    depth: int | None = depth_field("deepest iteration (default: until exact or out of budget)")
+    max_nodes: int | None = node_budget_field("node budget for the whole search (answers with the last completed depth)")
+    seconds: float | None = seconds_field("time budget in seconds (answers with the last completed depth)")
     table: bool = attrs.field(
         default=True, metadata={"help": "share a transposition table of bounds between iterations"}
     )
@@ -50,7 +46,7 @@ class IterativeDeepening(Searcher):
         if self.table:
             table = self._tables.setdefault(table_identity(game), TranspositionTable())
         answer: RootAnswer | None = None
-        depths = range(1, self.max_depth + 1) if self.max_depth is not None else itertools.count(1)
+        depths = range(1, self.depth + 1) if self.depth is not None else itertools.count(1)
         for depth in depths:
             budget = None if answer is None else Budget(max_nodes - counters.nodes, deadline)
             try:

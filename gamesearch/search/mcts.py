@@ -43,8 +43,12 @@ from typing import Any, ClassVar
 
 import attrs
 
+from gamesearch.errors import InvalidOptionError
 from gamesearch.game import Game, Player, Scoring
-from gamesearch.search.base import Counters, MoveVisits, RootAnswer, Searcher, Tracer, positive_or_none
+from gamesearch.search.base import (
+    Counters, MoveVisits, RootAnswer, Searcher, Tracer, depth_field, node_budget_field, seconds_field,
+    simulations_field,
+)  # fmt: skip
 
 #: simulations of a search given neither a simulation nor a time budget
 DEFAULT_SIMULATIONS = 1000
@@ -53,8 +57,10 @@ CLOCK_INTERVAL = 16
 
 
 def _not_negative(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise InvalidOptionError(f"{attribute.name!r} must be a finite number: {value!r}")
     if value < 0:
-        raise ValueError(f"{attribute.name!r} must be >= 0: {value!r}")
+        raise InvalidOptionError(f"{attribute.name!r} must be >= 0: {value!r}")
 
 
 class _Node:
@@ -100,14 +106,13 @@ class MonteCarlo(Searcher):
 
     name: ClassVar[str] = "mcts"
     line_on_demand: ClassVar[bool] = False  # the line is read off the tree
-    simulations: int | None = attrs.field(
-        default=None,
-        validator=positive_or_none,
-        metadata={"help": f"simulation budget (default: {DEFAULT_SIMULATIONS} unless seconds is set)"},
+    honours_depth: ClassVar[bool] = False
+    simulations: int | None = simulations_field(
+        f"simulation budget (default: {DEFAULT_SIMULATIONS} unless seconds or max_nodes is set)"
     )
-    seconds: float | None = attrs.field(
-        default=None, validator=positive_or_none, metadata={"help": "time budget in seconds"}
-    )
+    seconds: float | None = seconds_field("time budget in seconds (answers with what it has)")
+    max_nodes: int | None = node_budget_field("largest tree, in nodes (answers with what it has)")
+    depth: int | None = depth_field("not used by MCTS (its playouts go to the end of the game)")
     exploration: float = attrs.field(
         default=1.4,
         validator=_not_negative,
@@ -121,11 +126,12 @@ class MonteCarlo(Searcher):
         simulator = _Simulator(game, self.scoring, self.exploration, random.Random(self.seed))
         root = simulator.new_root()
         limit = self.simulations
-        if limit is None and self.seconds is None:
+        if limit is None and self.seconds is None and self.max_nodes is None:
             limit = DEFAULT_SIMULATIONS
+        max_nodes = math.inf if self.max_nodes is None else self.max_nodes
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else math.inf
         done = 0
-        while not _is_settled(root) and (limit is None or done < limit):
+        while not _is_settled(root) and (limit is None or done < limit) and simulator.nodes < max_nodes:
             if done % CLOCK_INTERVAL == 0 and done and time.perf_counter() > deadline:
                 break
             simulator.simulate(root)

@@ -7,6 +7,8 @@ maximises, the second minimises (Russell & Norvig, *AIMA*, section 5.2).
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Hashable
 from typing import Any, ClassVar
 
@@ -14,8 +16,8 @@ import attrs
 
 from gamesearch.errors import BudgetExceededError
 from gamesearch.game import Game, Player, Scoring
-from gamesearch.search.base import INFINITY, Counters, RootAnswer, Searcher, Tracer
-from gamesearch.search.base import depth_field, heuristic, leaf_values, node_budget_field
+from gamesearch.search.base import CLOCK_INTERVAL, INFINITY, Counters, RootAnswer, Searcher, Tracer
+from gamesearch.search.base import heuristic, leaf_values
 
 
 @attrs.frozen(kw_only=True)
@@ -23,8 +25,6 @@ class Minimax(Searcher):
     """Plain minimax, no pruning: the reference."""
 
     name: ClassVar[str] = "minimax"
-    depth: int | None = depth_field("plies to search before evaluate() (default: to the end)")
-    max_nodes: int | None = node_budget_field()
 
     def _root(
         self, game: Game[Any], counters: Counters, move_values: bool, tracer: Tracer | None
@@ -42,6 +42,9 @@ class Minimax(Searcher):
         first = Player.FIRST
         win, distance, proven = leaf_values(game, self.scoring)
         max_nodes = INFINITY if self.max_nodes is None else self.max_nodes
+        deadline = math.inf if self.seconds is None else time.perf_counter() + self.seconds
+        clock = time.perf_counter
+        next_look = CLOCK_INTERVAL if self.seconds is not None else INFINITY
         nodes = expanded = 0
         root_ply = game.ply
         deepest = root_ply + 1  # the root is unfinished: it has children
@@ -49,7 +52,7 @@ class Minimax(Searcher):
 
         def expand(ply: int, depth_left: float, maximizing: bool) -> int:
             """Return the value of the unfinished position at ``ply`` (``depth_left`` >= 1)."""
-            nonlocal nodes, expanded, horizon_reached, deepest
+            nonlocal nodes, expanded, horizon_reached, deepest, next_look
             child_ply = ply + 1
             if child_ply > deepest:
                 deepest = child_ply
@@ -58,6 +61,10 @@ class Minimax(Searcher):
             nodes += len(moves)
             if nodes > max_nodes:
                 raise BudgetExceededError(f"node budget of {max_nodes:,} exhausted")
+            if nodes > next_look:  # a time budget: look at the clock now and then
+                if clock() > deadline:
+                    raise BudgetExceededError("time budget exhausted")
+                next_look = nodes + CLOCK_INTERVAL
             expanded += 1
             if asks_turn:
                 maximizing = to_move() == first

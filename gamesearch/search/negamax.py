@@ -27,14 +27,16 @@ threat pruning and the parity bounds hold only for exact values.
 from __future__ import annotations
 
 import abc
+import time
 from collections.abc import Callable, Hashable
 from typing import Any, ClassVar, cast
 
 import attrs
 
 from gamesearch.game import Game, Player, Scoring, offers
-from gamesearch.search.alphabeta import search_root
-from gamesearch.search.base import INFINITY, Counters, RootAnswer, Searcher, Tracer, depth_field, leaf_values
+from gamesearch.errors import BudgetExceededError
+from gamesearch.search.alphabeta import Budget, budget_of, search_root
+from gamesearch.search.base import CLOCK_INTERVAL, INFINITY, Counters, RootAnswer, Searcher, Tracer, depth_field, leaf_values
 from gamesearch.search.table import TranspositionTable, table_identity
 
 
@@ -80,7 +82,7 @@ class ExactCore:
 
 def make_exact_core(
     game: Game[Any], table: TranspositionTable, tracer: Tracer | None = None,
-    scoring: Scoring = Scoring.DISTANCE,
+    scoring: Scoring = Scoring.DISTANCE, budget: Budget | None = None,
 ) -> ExactCore:
     """Return the negamax core over ``game`` (walked in place) storing into ``table``."""
     # Hot loop: bound methods and tables in locals, counters in closure cells, the
@@ -110,9 +112,23 @@ def make_exact_core(
         ceiling_at = [best_possible - distance * (ply + 1) for ply in plies]
     nodes = leaves = cutoffs = hits = 0
     deepest = game.ply
+    max_nodes = budget.max_nodes if budget is not None else INFINITY
+    deadline = budget.deadline if budget is not None else INFINITY
+    next_check = min(max_nodes, CLOCK_INTERVAL) if budget is not None else INFINITY
+
+    def over_budget() -> None:
+        """Raise once a budget is spent; else set the node count of the next look."""
+        nonlocal next_check
+        if nodes >= max_nodes:
+            raise BudgetExceededError(f"node budget of {max_nodes:,.0f} exhausted")
+        if time.perf_counter() > deadline:
+            raise BudgetExceededError("time budget exhausted")
+        next_check = min(max_nodes, nodes + CLOCK_INTERVAL)
 
     def search(ply: int, alpha: int, beta: int) -> int:
         nonlocal nodes, leaves, cutoffs, hits, deepest
+        if nodes >= next_check:  # one test per node, only a budget ever trips it
+            over_budget()
         nodes += 1
         if ply > deepest:
             deepest = ply
@@ -283,7 +299,8 @@ class ExactSearcher(Searcher):
         # a game with margins is solved for its margin also with plain scoring (the
         # weak solve only tells win, draw and loss apart)
         scoring = Scoring.PLAIN if self.is_weak and not self.solves_weakly(game) else Scoring.DISTANCE
-        return make_exact_core(game, self._tables[identity], tracer, scoring)
+        budget = budget_of(self.max_nodes, self.seconds)
+        return make_exact_core(game, self._tables[identity], tracer, scoring, budget)
 
     def solves_weakly(self, game: Game[Any]) -> bool:
         """Return whether this searcher only tells win, draw and loss apart on ``game``."""
@@ -306,6 +323,7 @@ class ExactSearcher(Searcher):
                 game, depth=self.depth, scoring=self.scoring, ordering="game",
                 fresh_window=move_values, all_best=self.all_best, table=None,
                 counters=counters, tracer=tracer, move_values=move_values,
+                budget=budget_of(self.max_nodes, self.seconds),
             )  # fmt: skip
         core = self.core(game, tracer)
         try:

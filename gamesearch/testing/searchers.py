@@ -21,40 +21,26 @@ from gamesearch.search.minimax import Minimax
 from gamesearch.search.table import table_identity
 from gamesearch.testing.protocol import Snapshot, require_unchanged
 
-#: the options by which a searcher stops at a depth, in the order they are looked for
-DEPTH_OPTIONS = ("depth", "max_depth")
 
 
 def horizon(searcher: Searcher) -> int | None:
     """Return the depth limit ``searcher`` was configured with (``None``: to the end)."""
-    for name in DEPTH_OPTIONS:
-        depth = getattr(searcher, name, None)
-        if depth is not None:
-            return int(depth)
-    return None
+    return searcher.depth if searcher.honours_depth else None
 
 
 def depth_option(searcher_class: type[Searcher]) -> str | None:
-    """Return the option that limits ``searcher_class``'s depth, or ``None`` if it has none.
-
-    A searcher with none is taken for an approximate one (Monte Carlo): it is checked
-    with ``exact=False``.
-    """
-    fields = {field.name for field in searcher_class.option_fields()}
-    return next((name for name in DEPTH_OPTIONS if name in fields), None)
+    """Return ``"depth"`` when ``searcher_class`` stops at a depth limit, else ``None``."""
+    return "depth" if searcher_class.honours_depth else None
 
 
 def with_depth(searcher_class: type[Searcher], depth: int | None, **options: Any) -> Searcher:
     """Return ``searcher_class(**options)`` limited to ``depth`` plies (``None``: unlimited).
 
-    :raises InvalidOptionError: when the class has no depth option.
+    :raises InvalidOptionError: when the class does not stop at a depth (MCTS).
     """
-    name = depth_option(searcher_class)
-    if name is not None:
-        return searcher_class(**{name: depth}, **options)
-    raise InvalidOptionError(
-        f"searcher {searcher_class.name!r} has no depth option; expected one of {', '.join(DEPTH_OPTIONS)}"
-    )
+    if not searcher_class.honours_depth:
+        raise InvalidOptionError(f"searcher {searcher_class.name!r} does not stop at a depth limit")
+    return searcher_class(depth=depth, **options)
 
 
 class Reference:

@@ -197,7 +197,7 @@ def read_search(registry: Registry, body: Mapping[str, Any], limits: Limits) -> 
         budget[option] = ceiling if asked is None else asked
     # Only a searcher that keeps both budgets itself (iterative) goes unwatched;
     # alphabeta's own max_nodes, say, does not look at the clock.
-    return SearchRequest(game, attrs.evolve(searcher, **budget), watched=not NATIVE_BUDGET <= fields)
+    return SearchRequest(game, attrs.evolve(searcher, **budget), watched=not NATIVE_BUDGET <= fields)  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------------------- answers
