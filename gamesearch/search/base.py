@@ -172,6 +172,62 @@ class Counters:
     playout_plies: int = 0
 
 
+@attrs.define
+class SearchContext:
+    """What :meth:`Searcher.root` is given: the scoring, what was asked, the counters to fill.
+
+    The helpers keep the statistics of a searcher of your own right: call
+    :meth:`count_node` for every position entered (the root included),
+    :meth:`finished_value` and :meth:`horizon_value` to score a leaf, and
+    :meth:`answer` to build the result.
+    """
+
+    scoring: Scoring
+    counters: Counters
+    move_values: bool = False  #: the caller wants every root move's exact value
+    tracer: Tracer | None = None  #: receives every step, for drawing the tree
+    depth_limit: int | None = None  #: the horizon, if any
+    root_ply: int = 0
+    horizon_reached: bool = False  #: a heuristic value was used: the answer is not exact
+
+    def count_node(self, game: Game[Any]) -> None:
+        """Count ``game``'s current position as entered."""
+        counters = self.counters
+        counters.nodes += 1
+        if game.ply - self.root_ply > counters.depth:
+            counters.depth = game.ply - self.root_ply
+
+    def count_cutoff(self) -> None:
+        """Count one cut-off (the remaining moves of a position skipped)."""
+        self.counters.cutoffs += 1
+
+    def finished_value(self, game: Game[Any]) -> int:
+        """Return the proven value of the finished ``game`` (a leaf)."""
+        self.counters.leaves += 1
+        return game.score(self.scoring)
+
+    def horizon_value(self, game: Game[Any]) -> int:
+        """Return the heuristic value of ``game`` at the horizon (a leaf; the answer is then inexact)."""
+        self.counters.leaves += 1
+        self.horizon_reached = True
+        return heuristic(game)()
+
+    def answer(
+        self, game: Game[Any], value: int, best_moves: Sequence[Hashable],
+        move_values: Sequence[tuple[Hashable, int]] = (),
+    ) -> RootAnswer:
+        """Return the root answer: ``value`` (first player's view), every best move in move
+        order, and each root move's value (kept only when :attr:`move_values` was asked)."""
+        return RootAnswer(
+            value=value,
+            best_moves=tuple(best_moves),
+            move_values=tuple(move_values) if self.move_values else None,
+            is_exact=not self.horizon_reached,
+            depth=self.counters.depth,
+            depth_limit=self.depth_limit,
+        )
+
+
 @attrs.frozen
 class RootAnswer:
     """What a searcher's core found at the root, before tie-breaking and the PV."""
@@ -379,7 +435,7 @@ class Searcher(abc.ABC):
                 value = game.score(self.scoring)
                 answer = RootAnswer(value, (), None, True, 0)
             else:
-                answer = self._root(game, counters, move_values, tracer)
+                answer = self.root(game, self._context(game, counters, move_values, tracer))
                 move = self._break_tie(answer.best_moves)
                 line = self._line_from(snapshot, move, answer)
         except BaseException:
@@ -418,11 +474,31 @@ class Searcher(abc.ABC):
             unmet.append("it cannot search games of chance")
         return unmet
 
-    @abc.abstractmethod
+    def _context(
+        self, game: Game[Any], counters: Counters, move_values: bool = False, tracer: Tracer | None = None
+    ) -> SearchContext:
+        return SearchContext(
+            self.scoring, counters, move_values, tracer,
+            self.depth if self.honours_depth else None, game.ply,
+        )  # fmt: skip
+
+    def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
+        """Search the unfinished position ``game`` and return what was found at its root.
+
+        **Override this to write a searcher** (the public API, see the docs page
+        "Write a searcher"): play and take back moves with ``push``/``undo`` (or
+        ``advance``/``retract``), leave ``game`` as it was, count with ``context``'s
+        helpers and return ``context.answer(...)``. Ties, the principal variation,
+        refusing unsupported games and restoring the position after an interrupt
+        are the driver's (:meth:`search`).
+        """
+        return self._root(game, context.counters, context.move_values, context.tracer)
+
     def _root(
         self, game: Game[Any], counters: Counters, move_values: bool, tracer: Tracer | None
     ) -> RootAnswer:
-        """Search the unfinished position ``game``; fill ``counters``; restore ``game``."""
+        """The built-in searchers' form of :meth:`root`."""
+        raise NotImplementedError(f"searcher {self.name!r} must override root()")
 
     def _break_tie(self, best_moves: Sequence[Hashable]) -> Hashable:
         # A fresh generator per search: a seeded searcher gives the same answer to the
@@ -465,12 +541,16 @@ class Searcher(abc.ABC):
 
     def _follow_up(self, game: Game[Any], depth: int | None) -> Hashable:
         """Return the first best move in ``game`` for a search ``depth`` plies deep."""
-        answer = self._root(game, Counters(), False, None) if depth is None else self._root_at_depth(game, depth)
+        if depth is None:
+            answer = self.root(game, self._context(game, Counters()))
+        else:
+            answer = self._root_at_depth(game, depth)
         return answer.best_moves[0]
 
     def _root_at_depth(self, game: Game[Any], depth: int) -> RootAnswer:
         """Return the root answer of a search limited to ``depth`` (for the PV)."""
-        return attrs.evolve(self, depth=depth)._root(game, Counters(), False, None)
+        searcher = attrs.evolve(self, depth=depth)
+        return searcher.root(game, searcher._context(game, Counters()))
 
 
 def _convert_text(field: attrs.Attribute, text: str) -> Any:  # type: ignore[type-arg]

@@ -134,18 +134,3 @@ class Minimax(Searcher):
             depth=deepest - root_ply,
             depth_limit=self.depth,
         )
-
-    def _follow_up(self, game: Game[Any], depth: int | None) -> Hashable:
-        """Return the first best move in natural order, for the principal variation.
-
-        Exact alpha-beta in the same natural order with every best move kept finds the
-        same move as minimax (the test suite proves them equal on every position) for
-        a small part of the work; the statistics stay those of the minimax search.
-        """
-        from gamesearch.search.alphabeta import search_root  # alphabeta builds on this module
-
-        answer = search_root(
-            game, depth=depth, scoring=self.scoring, ordering="natural", fresh_window=False,
-            all_best=True, table=None, counters=Counters(),
-        )  # fmt: skip
-        return answer.best_moves[0]

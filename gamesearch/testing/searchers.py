@@ -1,4 +1,4 @@
-"""The searcher check: any searcher must agree with the reference :class:`Minimax`.
+"""The searcher check: any searcher must agree with the reference, textbook minimax (:class:`~gamesearch.search.textbook.TextbookMinimax`).
 
 Agreement means, in every position checked: the same value, the same *set* of best
 moves, a chosen move from that set, a principal variation that is a legal line,
@@ -17,7 +17,7 @@ import attrs
 from gamesearch.errors import ConformanceError, IllegalMoveError, InvalidOptionError
 from gamesearch.game import Game, Scoring
 from gamesearch.search.base import SearchResult, Searcher
-from gamesearch.search.minimax import Minimax
+from gamesearch.search.textbook import TextbookMinimax
 from gamesearch.search.table import table_identity
 from gamesearch.testing.protocol import Snapshot, require_unchanged
 
@@ -52,7 +52,7 @@ class Reference:
     """
 
     def __init__(self, *, scoring: Scoring = Scoring.DISTANCE, depth: int | None = None) -> None:
-        self.minimax = Minimax(scoring=scoring, depth=depth)
+        self.minimax = TextbookMinimax(scoring=scoring, depth=depth)
         self._answers: dict[tuple[Any, ...], SearchResult] = {}
 
     @classmethod
