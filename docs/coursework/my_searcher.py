@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 import attrs
 
 from gamesearch import Game, Player, Scoring, Searcher
-from gamesearch.search.base import INFINITY, Counters, RootAnswer, Tracer
+from gamesearch.search.base import INFINITY, Counters, RootAnswer, SearchContext
 
 
 def minimax_value(game: Game[Any], scoring: Scoring, counters: Counters) -> int:
@@ -59,10 +59,9 @@ class StudentSearcher(Searcher):
         default=True, metadata={"help": "use alphabeta_value (exercise 2), not minimax_value (exercise 1)"}
     )
 
-    def _root(
-        self, game: Game[Any], counters: Counters, move_values: bool, tracer: Tracer | None
-    ) -> RootAnswer:
-        counters.nodes += 1  # the root
+    def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
+        context.count_node(game)  # the root
+        counters = context.counters
         values = []
         for move in game.legal_moves():
             game.push(move)
@@ -74,12 +73,6 @@ class StudentSearcher(Searcher):
             finally:
                 game.undo()
             values.append((move, value))
-        sign = 1 if game.to_move() is Player.FIRST else -1
+        sign = 1 if game.to_move() == Player.FIRST else -1
         best = sign * max(sign * value for _, value in values)
-        return RootAnswer(
-            value=best,
-            best_moves=tuple(move for move, value in values if value == best),
-            move_values=tuple(values) if move_values else None,
-            is_exact=True,
-            depth=game.max_plies - game.ply,
-        )
+        return context.answer(game, best, [move for move, value in values if value == best], values)
