@@ -30,9 +30,15 @@ def catalogue(found: Registry | None = None) -> dict[str, Any]:
         name: {
             "description": _first_line(cls.__doc__),
             "options": [
-                {"name": option.name, "type": option.type.__name__, "default": option.default, "help": option.help}
+                {
+                    "name": option.name, "type": option.type.__name__, "default": option.default,
+                    "help": option.help,
+                    "choices": None if option.choices is None else list(option.choices),
+                }  # fmt: skip
                 for option in cls.options
             ],
+            # the rules with the default options (they may change with the options)
+            "rules": cls.new().rules.as_dict(),
         }
         for name, cls in found.games.items()
     }
