@@ -41,7 +41,7 @@ test: $(TEST_STAMP)
 	$(VENV)/bin/python -m pytest
 
 docs: $(TEST_STAMP)
-	$(VENV)/bin/python -m mkdocs build --strict
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/python -m mkdocs build --strict
 
 # The peers come from the bench extra, except aima3: it installs only without its deps.
 $(BENCH_STAMP): $(TEST_STAMP) pyproject.toml
