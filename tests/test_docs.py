@@ -274,3 +274,17 @@ def test_every_code_excerpt_on_the_plugin_page_is_copied_from_the_example_packag
     assert len(excerpts) >= 8
     stale = [line for line, body in excerpts if body not in sources]
     assert not stale, f"{page.name}: excerpts at lines {stale} are not in {example.relative_to(ROOT)}"
+
+
+#: words that belong to the project's own records, not to a user's page
+INTERNAL = re.compile(r"\bseed \d{3}\b|\bseed \d{3}'s\b|\bissue (?:note|\d+)\b|\bprevious recording\b|\bTODO\b|\bFIXME\b", re.IGNORECASE)
+
+
+@pytest.mark.parametrize("page", [README, *PAGES], ids=lambda page: str(page.relative_to(ROOT)))
+def test_no_page_speaks_of_the_projects_internal_records(page: Path) -> None:
+    found = [match.group(0) for match in INTERNAL.finditer(page.read_text())]
+    assert not found, f"{page.relative_to(ROOT)}: {found}"
+
+
+def test_the_internal_words_check_sees_them_and_lets_real_seeds_pass() -> None:
+    assert INTERNAL.findall("Seed 003's table; see the issue note; --seed 1; seed 42") == ["Seed 003", "issue note"]
