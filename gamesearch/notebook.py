@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 
 #: size of one board cell, in SVG pixels
 CELL = 48
+#: narrowest drawing, so that the caption fits under a small board
+MIN_WIDTH = 220
 #: colours of the first and second player's marks
 PLAYER_COLOURS = ("#c62828", "#1565c0")
 
@@ -28,32 +30,43 @@ PLAYER_COLOURS = ("#c62828", "#1565c0")
 def board_svg(game: Game[Any]) -> str | None:
     """Return an SVG drawing of ``game``'s board, or ``None`` when the game has no grid view.
 
-    Each cell shows its mark (the first player's in red, the second's in blue); an
-    empty cell that a move fills shows that move's text in grey, so the moves can be
-    read off the board. The caption says who is to move or how the game ended.
+    Each cell shows its mark (the first player's in red, the second's in blue). Where
+    one move may fill several cells (a column of Connect Four), the marks are drawn
+    as discs and the move's text is written once, in the last free cell it names (the
+    one a dropped disc lands in); elsewhere each free cell shows its move in grey. The
+    caption says who is to move or how the game ended.
     """
     view = game.board_view()
     if view is None:
         return None
     width, height = view.cols * CELL, view.rows * CELL
+    outer = max(width, MIN_WIDTH)  # room for the caption under a small board
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width + 2}" height="{height + 26}" '
-        f'viewBox="-1 -1 {width + 2} {height + 26}" font-family="sans-serif">',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{outer + 2}" height="{height + 26}" '
+        f'viewBox="-1 -1 {outer + 2} {height + 26}" font-family="sans-serif">',
+        f'<g transform="translate({(outer - width) // 2},0)">',
         f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fafafa" stroke="#555"/>',
     ]
     names = list(game.player_names)
+    labelled: dict[str, int] = {}  # move text -> the free cell that shows it (the last one)
+    for index, (symbol, move) in enumerate(zip(view.symbols, view.moves, strict=True)):
+        if move is not None and not symbol:
+            labelled[move] = index
+    discs = _moves_fill_several_cells(game)
     for index, symbol in enumerate(view.symbols):
         row, col = divmod(index, view.cols)
         x, y = col * CELL, row * CELL
         parts.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="none" stroke="#bbb"/>')
         centre_x, centre_y = x + CELL // 2, y + CELL // 2
-        if symbol:
-            colour = PLAYER_COLOURS[names.index(symbol)] if symbol in names else "#333"
+        colour = PLAYER_COLOURS[names.index(symbol)] if symbol in names else "#333"
+        if symbol and discs:
+            parts.append(f'<circle cx="{centre_x}" cy="{centre_y}" r="{CELL * 0.4:.0f}" fill="{colour}"/>')
+        elif symbol:
             parts.append(
                 f'<text x="{centre_x}" y="{centre_y}" font-size="{CELL * 0.6:.0f}" font-weight="bold" '
                 f'fill="{colour}" text-anchor="middle" dominant-baseline="central">{html.escape(symbol)}</text>'
             )
-        elif view.moves[index] is not None:
+        elif view.moves[index] is not None and labelled.get(view.moves[index] or "") == index:
             parts.append(
                 f'<text x="{centre_x}" y="{centre_y}" font-size="{CELL * 0.25:.0f}" fill="#999" '
                 f'text-anchor="middle" dominant-baseline="central">{html.escape(str(view.moves[index]))}</text>'
@@ -62,8 +75,23 @@ def board_svg(game: Game[Any]) -> str | None:
         f'<text x="{width // 2}" y="{height + 17}" font-size="14" text-anchor="middle">'
         f"{html.escape(status_line(game))}</text>"
     )
-    parts.append("</svg>")
+    parts.append("</g></svg>")
     return "".join(parts)
+
+
+def _moves_fill_several_cells(game: Game[Any]) -> bool:
+    """Return whether one move names several cells of ``game``'s board (a column of Connect Four).
+
+    A finished game has no moves to look at, so the starting position of the same
+    options decides.
+    """
+    view = game.board_view()
+    if view is not None and game.outcome() is not None:
+        view = type(game).new(**game.settings).board_view()
+    if view is None:
+        return False
+    moves = [move for move in view.moves if move is not None]
+    return len(moves) > len(set(moves))
 
 
 def status_line(game: Game[Any]) -> str:
@@ -121,7 +149,8 @@ function node(data, onPick) {
   const label = document.createElement("span");
   const who = data.move === null ? "root" : data.move;
   const value = data.value === null ? "?" : data.value;
-  label.textContent = `${who}  [${data.alpha ?? "-inf"}, ${data.beta ?? "+inf"}]  ${data.bound || value}`;
+  const bound = data.bound === "upper" || data.bound === "lower" ? ` (${data.bound} bound)` : "";
+  label.textContent = `${who}  window [${data.alpha ?? "-inf"}, ${data.beta ?? "+inf"}]  value ${value}${bound}`;
   label.style.cursor = "pointer";
   item.appendChild(label);
   if (data.children.length || data.pruned.length) {

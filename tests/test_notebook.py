@@ -3,6 +3,7 @@ and the coursework notebook in docs/ runs from top to bottom."""
 
 from __future__ import annotations
 
+import shutil
 import sys
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from gamesearch import AlphaBeta, default_registry
-from gamesearch.notebook import board_svg, result_html, tree_widget
+from gamesearch.notebook import _ESM, PLAYER_COLOURS, board_svg, result_html, tree_widget
 from gamesearch.trace import TreeTracer
 
 NOTEBOOK = Path(__file__).resolve().parent.parent / "docs" / "coursework" / "notebook.ipynb"
@@ -29,11 +30,22 @@ def test_a_tictactoe_position_is_drawn_with_its_marks_its_free_cells_and_who_is_
     assert texts[-1] == "X to move"
 
 
-def test_a_finished_connect4_game_says_who_won_and_shows_no_free_moves_as_cells() -> None:
+def svg_discs(svg: str) -> list[str]:
+    return [element.get("fill", "") for element in ET.fromstring(svg).iter(f"{SVG}circle")]
+
+
+def test_connect4_is_drawn_with_discs_and_each_column_number_once_where_a_disc_lands() -> None:
+    game = default_registry().new_game("connect4", "4453")
+    svg = board_svg(game) or ""
+    assert sorted(svg_discs(svg)) == sorted([PLAYER_COLOURS[0]] * 2 + [PLAYER_COLOURS[1]] * 2)
+    assert svg_texts(svg) == ["4", "3", "5", "1", "2", "6", "7", "X to move"]  # row by row from the top
+
+
+def test_a_finished_connect4_game_says_who_won_and_shows_no_free_moves() -> None:
     game = default_registry().new_game("connect4", "1212121")
-    texts = svg_texts(board_svg(game) or "")
-    assert texts[-1] == "the game is over: X won"
-    assert texts.count("X") == 4 and texts.count("O") == 3 and len(texts) == 8
+    svg = board_svg(game) or ""
+    assert svg_texts(svg) == ["the game is over: X won"]
+    assert sorted(svg_discs(svg)) == sorted([PLAYER_COLOURS[0]] * 4 + [PLAYER_COLOURS[1]] * 3)
 
 
 def test_a_game_without_a_grid_view_is_shown_as_text(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -99,3 +111,51 @@ def test_the_coursework_notebook_runs_and_shows_a_board_a_table_and_a_widget() -
     assert {"image/svg+xml", "text/html", "application/vnd.jupyter.widget-view+json"} <= kinds
     errors = [output for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs if output.output_type == "error"]
     assert errors == []
+
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+STUB_MODEL = """(tree) => {
+  const saved = {};
+  window.model = {
+    get: (name) => (name === "tree" ? tree : saved[name]),
+    set: (name, value) => { saved[name] = value; },
+    save_changes: () => {},
+    on: () => {},
+    saved,
+  };
+  window.widgetRender({ model: window.model, el: document.getElementById("el") });
+}"""
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed (apt-get install chromium)")
+def test_the_tree_widget_draws_every_node_in_chromium_and_a_click_folds_it_and_shows_its_position() -> None:
+    playwright_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
+    game = default_registry().new_game("tictactoe", "XOX/O.O/.X.")
+    tracer = TreeTracer(game)
+    AlphaBeta().search(game, tracer=tracer)
+    tree = tracer.roots[-1].as_dict(game.format_move)
+    nodes, pruned = len(tracer.roots[-1].walk()), sum(bool(node.pruned) for node in tracer.roots[-1].walk())
+    script = _ESM.replace("export default { render };", "window.widgetRender = render;")
+    assert script != _ESM
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
+        try:
+            page = browser.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.set_content('<div id="el"></div>')
+            page.add_script_tag(content=script)
+            page.evaluate(STUB_MODEL, tree)
+            assert page.locator("#el li").count() == nodes + pruned
+            cut = page.evaluate("[...document.querySelectorAll('#el li')].filter(li => li.textContent.startsWith('pruned:')).length")
+            assert cut == pruned == 2
+            first_move = page.locator("#el > ul > li > ul > li > span").first
+            first_move.click()
+            assert page.locator("#el > ul > li > ul > li").first.locator(":scope > ul").is_hidden()
+            assert first_move.text_content() == f"4  window [-inf, +inf]  value {tree['children'][0]['value']}"
+            assert page.locator("#el pre").inner_text() == tree["children"][0]["position"]
+            assert page.evaluate("window.model.saved.selected") == tree["children"][0]["position"]
+            assert errors == []
+        finally:
+            browser.close()
