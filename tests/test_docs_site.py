@@ -76,6 +76,8 @@ def test_the_docs_site_builds_with_no_warnings_in_the_material_theme(site: Path)
     assert "md-typeset" in index  # Material for MkDocs
     assert (site / "reference" / "trace" / "index.html").exists()
     assert (site / "coursework" / "notebook.ipynb").exists()
+    roles = sorted({str(page.relative_to(site)) for page in site.rglob("*.html") if re.search(r":(class|meth|func|attr):<code>", page.read_text())})
+    assert roles == []  # docstrings' Sphinx roles read as plain code names
 
 
 def test_no_page_loads_a_script_a_stylesheet_or_a_font_from_another_host(site: Path) -> None:
