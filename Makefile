@@ -1,36 +1,54 @@
-# Two commands do all the set-up: each creates .venv and installs into it when needed.
+# Two commands do all the set-up: each creates .venv and installs into it what it needs,
+# once (a stamp file records it; editing pyproject.toml installs again).
 #   make run                                  # gamesearch analyze tictactoe
 #   make run ARGS="analyze tictactoe --json"  # any gamesearch command line
 #   make test                                 # the whole test suite
 #   make bench                                # benchmark against the peers (installs them)
 #   make bench BENCH_ARGS="--quick --json"    # any `gamesearch bench` options
+#   make docs                                 # build the documentation site into site/
 PYTHON ?= python3
 VENV := .venv
-STAMP := $(VENV)/.installed
 ARGS ?= analyze tictactoe
-BENCH_STAMP := $(VENV)/.bench-installed
 BENCH_ARGS ?=
+# -qq: no progress lines and no pip warnings about the index set-up; errors still print.
+PIP := $(VENV)/bin/python -m pip install -qq --disable-pip-version-check
+# The main job: the runtime and the command line's extras, nothing for the tests.
+RUN_STAMP := $(VENV)/.installed-run
+# The test tooling (pytest, hypothesis, mypy, Playwright, MkDocs, Jupyter) and the example plugin.
+TEST_STAMP := $(VENV)/.installed-test
+BENCH_STAMP := $(VENV)/.installed-bench
 
-.PHONY: run test bench clean
+.PHONY: run test bench docs clean
 
-$(STAMP): pyproject.toml docs/examples/gamesearch-nim/pyproject.toml
-	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/python -m pip install --quiet --upgrade pip
-	$(VENV)/bin/python -m pip install --quiet -e '.[test]'
-	$(VENV)/bin/python -m pip install --quiet --no-deps -e docs/examples/gamesearch-nim
-	touch $(STAMP)
+$(VENV)/bin/python:
+	@$(PYTHON) -m venv $(VENV)
 
-run: $(STAMP)
-	$(VENV)/bin/gamesearch $(ARGS)
+$(RUN_STAMP): pyproject.toml | $(VENV)/bin/python
+	@echo "installing gamesearch and its command-line extras into $(VENV) ..."
+	@$(PIP) -e '.[cli]'
+	@touch $@
 
-test: $(STAMP)
+$(TEST_STAMP): $(RUN_STAMP) pyproject.toml docs/examples/gamesearch-nim/pyproject.toml
+	@echo "installing the test tools and the example plugin into $(VENV) ..."
+	@$(PIP) -e '.[cli,test]'
+	@$(PIP) --no-deps -e docs/examples/gamesearch-nim
+	@touch $@
+
+run: $(RUN_STAMP)
+	@$(VENV)/bin/gamesearch $(ARGS)
+
+test: $(TEST_STAMP)
 	$(VENV)/bin/python -m pytest
 
+docs: $(TEST_STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/python -m mkdocs build --strict
+
 # The peers come from the bench extra, except aima3: it installs only without its deps.
-$(BENCH_STAMP): $(STAMP) pyproject.toml
-	$(VENV)/bin/python -m pip install --quiet -e '.[test,bench,plot]'
-	$(VENV)/bin/python -m pip install --quiet --no-deps aima3
-	touch $(BENCH_STAMP)
+$(BENCH_STAMP): $(TEST_STAMP) pyproject.toml
+	@echo "installing the benchmark's peer libraries into $(VENV) ..."
+	@$(PIP) -e '.[cli,test,bench,plot]'
+	@$(PIP) --no-deps aima3
+	@touch $@
 
 bench: $(BENCH_STAMP)
 	$(VENV)/bin/gamesearch bench $(BENCH_ARGS)

@@ -681,6 +681,13 @@ class Game(abc.ABC, Generic[MoveT]):
     def __repr__(self) -> str:
         return f"{type(self).__name__}.from_text({self.to_text()!r})"
 
+    # ------------------------------------------------------------ Jupyter display
+    def _repr_svg_(self) -> str | None:
+        """Return the board as SVG for Jupyter (``None``: no grid view, shown as text)."""
+        from gamesearch.notebook import board_svg
+
+        return board_svg(self)
+
 
 def offers(game: Game[Any] | type[Game[Any]], method: str) -> bool:
     """Return whether ``game`` (or its class) overrides the optional ``method`` of :class:`Game`."""

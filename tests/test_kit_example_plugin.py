@@ -27,6 +27,8 @@ from gamesearch.testing import (
     with_depth,
 )
 
+pytest.importorskip("gamesearch_nim", reason="the example plugin is not installed: pip install -e docs/examples/gamesearch-nim")
+
 SEARCHERS = sorted(default_registry().searchers)
 EXACT = [name for name in SEARCHERS if depth_option(default_registry().searcher_class(name))]
 APPROXIMATE = [name for name in SEARCHERS if name not in EXACT]

@@ -98,6 +98,13 @@ class SearchResult:
         for name, value in state.items():
             object.__setattr__(self, name, value)
 
+    # ------------------------------------------------------------ Jupyter display
+    def _repr_html_(self) -> str:
+        """Return the result as an HTML table for Jupyter."""
+        from gamesearch.notebook import result_html
+
+        return result_html(self)
+
     def as_dict(self, game: Game[Any]) -> dict[str, Any]:
         """Return the result as JSON-ready data, moves written in ``game``'s notation."""
         fmt = game.format_move

@@ -1,0 +1,221 @@
+"""Jupyter display: a position as an SVG board, a search result as a table, a tree as a widget.
+
+A position shows itself in a notebook through :meth:`Game._repr_svg_`, drawn here from
+the game's :meth:`~gamesearch.game.Game.board_view`; a :class:`SearchResult` through
+its ``_repr_html_``. :func:`tree_widget` turns a traced search
+(:class:`~gamesearch.trace.TreeTracer`) into an interactive tree: click a node to fold
+or unfold it and to see its position. It needs the ``notebook`` extra
+(``pip install 'gamesearch[notebook]'``, which brings anywidget).
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Hashable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from gamesearch.game import Game
+    from gamesearch.search.base import SearchResult
+    from gamesearch.trace import TreeTracer
+
+#: size of one board cell, in SVG pixels
+CELL = 48
+#: narrowest drawing, so that the caption fits under a small board
+MIN_WIDTH = 220
+#: colours of the first and second player's marks
+PLAYER_COLOURS = ("#c62828", "#1565c0")
+
+
+def board_svg(game: Game[Any]) -> str | None:
+    """Return an SVG drawing of ``game``'s board, or ``None`` when the game has no grid view.
+
+    Each cell shows its mark (the first player's in red, the second's in blue). Where
+    one move may fill several cells (a column of Connect Four), the marks are drawn
+    as discs and the move's text is written once, in the last free cell it names (the
+    one a dropped disc lands in); elsewhere each free cell shows its move in grey. The
+    caption says who is to move or how the game ended.
+    """
+    view = game.board_view()
+    if view is None:
+        return None
+    width, height = view.cols * CELL, view.rows * CELL
+    outer = max(width, MIN_WIDTH)  # room for the caption under a small board
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{outer + 2}" height="{height + 26}" '
+        f'viewBox="-1 -1 {outer + 2} {height + 26}" font-family="sans-serif">',
+        f'<g transform="translate({(outer - width) // 2},0)">',
+        f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fafafa" stroke="#555"/>',
+    ]
+    names = list(game.player_names)
+    labelled: dict[str, int] = {}  # move text -> the free cell that shows it (the last one)
+    for index, (symbol, move) in enumerate(zip(view.symbols, view.moves, strict=True)):
+        if move is not None and not symbol:
+            labelled[move] = index
+    discs = _moves_fill_several_cells(game)
+    for index, symbol in enumerate(view.symbols):
+        row, col = divmod(index, view.cols)
+        x, y = col * CELL, row * CELL
+        parts.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="none" stroke="#bbb"/>')
+        centre_x, centre_y = x + CELL // 2, y + CELL // 2
+        colour = PLAYER_COLOURS[names.index(symbol)] if symbol in names else "#333"
+        if symbol and discs:
+            parts.append(f'<circle cx="{centre_x}" cy="{centre_y}" r="{CELL * 0.4:.0f}" fill="{colour}"/>')
+        elif symbol:
+            parts.append(
+                f'<text x="{centre_x}" y="{centre_y}" font-size="{CELL * 0.6:.0f}" font-weight="bold" '
+                f'fill="{colour}" text-anchor="middle" dominant-baseline="central">{html.escape(symbol)}</text>'
+            )
+        elif view.moves[index] is not None and labelled.get(view.moves[index] or "") == index:
+            parts.append(
+                f'<text x="{centre_x}" y="{centre_y}" font-size="{CELL * 0.25:.0f}" fill="#999" '
+                f'text-anchor="middle" dominant-baseline="central">{html.escape(str(view.moves[index]))}</text>'
+            )
+    parts.append(
+        f'<text x="{width // 2}" y="{height + 17}" font-size="14" text-anchor="middle">'
+        f"{html.escape(status_line(game))}</text>"
+    )
+    parts.append("</g></svg>")
+    return "".join(parts)
+
+
+def _moves_fill_several_cells(game: Game[Any]) -> bool:
+    """Return whether one move names several cells of ``game``'s board (a column of Connect Four).
+
+    A finished game has no moves to look at, so the starting position of the same
+    options decides.
+    """
+    view = game.board_view()
+    if view is not None and game.outcome() is not None:
+        view = type(game).new(**game.settings).board_view()
+    if view is None:
+        return False
+    moves = [move for move in view.moves if move is not None]
+    return len(moves) > len(set(moves))
+
+
+def status_line(game: Game[Any]) -> str:
+    """Return who is to move in ``game``, or how it ended."""
+    from gamesearch.game import Outcome
+
+    outcome = game.outcome()
+    if outcome is None:
+        return f"{game.player_names[game.to_move()]} to move"
+    if outcome is Outcome.DRAW:
+        return "the game is over: a draw"
+    winner = game.player_names[0 if outcome is Outcome.FIRST_WINS else 1]
+    return f"the game is over: {winner} won"
+
+
+def _move_text(move: Hashable | None, game: Game[Any] | None) -> str:
+    if move is None:
+        return "-"
+    return game.format_move(move) if game is not None else str(move)
+
+
+def result_html(result: SearchResult, game: Game[Any] | None = None) -> str:
+    """Return ``result`` as an HTML table: the answer, the work done, and each root move's value.
+
+    Moves are written in ``game``'s notation when it is given, else with ``str``.
+    """
+    stats = result.stats
+    best = ", ".join(_move_text(move, game) for move in result.best_moves) or "-"
+    rows = [
+        ("searcher", result.searcher),
+        ("move", _move_text(result.move, game)),
+        ("value", f"{result.value}" + ("" if result.is_exact else " (heuristic)")),
+        ("best moves", best),
+        ("nodes", f"{stats.nodes:,}"),
+        ("leaves", f"{stats.leaves:,}"),
+        ("cut-offs", f"{stats.cutoffs:,}"),
+        ("table hits", f"{stats.tt_hits:,}"),
+        ("depth", str(stats.depth)),
+        ("seconds", f"{stats.seconds:.3f}"),
+    ]
+    body = "".join(f"<tr><th style='text-align:left'>{name}</th><td>{html.escape(value)}</td></tr>" for name, value in rows)
+    table = f"<table class='gamesearch-result'>{body}</table>"
+    if result.move_values:
+        moves = "".join(
+            f"<tr><td>{html.escape(_move_text(move, game))}</td><td style='text-align:right'>{value}</td></tr>"
+            for move, value in result.move_values
+        )
+        table += f"<table class='gamesearch-moves'><tr><th>move</th><th>value</th></tr>{moves}</table>"
+    return table
+
+
+_ESM = """
+function node(data, onPick) {
+  const item = document.createElement("li");
+  const label = document.createElement("span");
+  const who = data.move === null ? "root" : data.move;
+  const value = data.value === null ? "?" : data.value;
+  const bound = data.bound === "upper" || data.bound === "lower" ? ` (${data.bound} bound)` : "";
+  label.textContent = `${who}  window [${data.alpha ?? "-inf"}, ${data.beta ?? "+inf"}]  value ${value}${bound}`;
+  label.style.cursor = "pointer";
+  item.appendChild(label);
+  if (data.children.length || data.pruned.length) {
+    const list = document.createElement("ul");
+    for (const child of data.children) list.appendChild(node(child, onPick));
+    if (data.pruned.length) {
+      const cut = document.createElement("li");
+      cut.textContent = `pruned: ${data.pruned.join(", ")}`;
+      cut.style.opacity = "0.5";
+      list.appendChild(cut);
+    }
+    item.appendChild(list);
+    label.addEventListener("click", () => {
+      list.hidden = !list.hidden;
+      onPick(data);
+    });
+  } else {
+    label.addEventListener("click", () => onPick(data));
+  }
+  return item;
+}
+function render({ model, el }) {
+  const picked = document.createElement("pre");
+  const draw = () => {
+    el.replaceChildren();
+    const tree = model.get("tree");
+    if (!tree) return;
+    const list = document.createElement("ul");
+    list.appendChild(node(tree, (data) => {
+      picked.textContent = data.position ?? "";
+      model.set("selected", data.position ?? "");
+      model.save_changes();
+    }));
+    el.append(list, picked);
+  };
+  model.on("change:tree", draw);
+  draw();
+}
+export default { render };
+"""
+
+
+def tree_widget(tracer: TreeTracer, game: Game[Any] | None = None) -> Any:
+    """Return an interactive widget of the last tree ``tracer`` recorded.
+
+    Each node shows its move, window and value; clicking one folds or unfolds it
+    and shows its position (trait ``selected``). Moves are written in ``game``'s
+    notation (default: the tracer's game).
+
+    :raises ImportError: anywidget is not installed (the ``notebook`` extra).
+    :raises ValueError: the tracer recorded no search.
+    """
+    try:
+        import anywidget
+        import traitlets
+    except ImportError as missing:
+        raise ImportError("the tree widget needs anywidget: pip install 'gamesearch[notebook]'") from missing
+    if not tracer.roots:
+        raise ValueError(f"the tracer recorded no search: {tracer!r}")
+    game = game if game is not None else tracer.game
+    format_move = game.format_move if game is not None else str
+
+    class TreeWidget(anywidget.AnyWidget):
+        _esm = _ESM
+        tree = traitlets.Dict().tag(sync=True)
+        selected = traitlets.Unicode("").tag(sync=True)
+
+    return TreeWidget(tree=tracer.roots[-1].as_dict(format_move))
