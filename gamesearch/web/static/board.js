@@ -65,6 +65,7 @@ const page = {
   preview: null, // a position from the search tree shown on the board instead of the game
   drawn: null, // {shape, symbols} of the board as last drawn (for the dropping disc)
   tree: null, // the explorer's tree (see explore)
+  loading: false, // the moves of a link are being replayed
 };
 
 function current() {
@@ -206,7 +207,7 @@ function isComputer(name) {
 
 function isHumanTurn() {
   const state = current();
-  return !state.is_over && !isComputer(state.to_move) && !page.busy && page.preview === null;
+  return !state.is_over && !isComputer(state.to_move) && !page.busy && !page.loading && page.preview === null;
 }
 
 // ------------------------------------------------------------------- drawing
@@ -554,15 +555,12 @@ function renderLegend(state, overlay) {
 
 function statusText() {
   const state = current();
+  if (page.loading) return "Loading the game of the link…";
   if (state.is_over) {
     return state.winner === null ? "Game over: a draw." : `Game over: ${state.winner} wins.`;
   }
   if (page.busy) return `${state.to_move} is thinking…`;
-  if (isComputer(state.to_move)) {
-    return page.record.index < page.record.moves.length || page.preview !== null
-      ? `${state.to_move} to move (computer): press “Computer, move now” to go on.`
-      : `${state.to_move} to move (computer).`;
-  }
+  if (isComputer(state.to_move)) return `${state.to_move} to move (computer): press “Computer, move now” to go on.`;
   return `${state.to_move} to move (your turn).`;
 }
 
@@ -585,9 +583,16 @@ function renderRecord() {
   start.addEventListener("click", () => goTo(0));
   start.classList.toggle("current", record.index === 0);
   list.append(start);
-  const ol = document.createElement("ol");
+  // one row per turn pair: "1.  X 4  O 4"
+  const table = document.createElement("div");
+  table.className = "record-rows";
   record.moves.forEach((entry, index) => {
-    const item = document.createElement("li");
+    if (index % 2 === 0) {
+      const number = document.createElement("span");
+      number.className = "record-number";
+      number.textContent = `${index / 2 + 1}.`;
+      table.append(number);
+    }
     const button = document.createElement("button");
     button.type = "button";
     button.className = "record-move";
@@ -598,10 +603,9 @@ function renderRecord() {
     button.classList.toggle("later", record.index < index + 1);
     if (record.index === index + 1) button.setAttribute("aria-current", "step");
     button.addEventListener("click", () => goTo(index + 1));
-    item.append(button);
-    ol.append(item);
+    table.append(button);
   });
-  list.append(ol);
+  list.append(table);
   $("record-start").disabled = $("record-back").disabled = record.index === 0;
   $("record-forward").disabled = $("record-end").disabled = record.index === record.moves.length;
   updateLink();
@@ -1148,8 +1152,11 @@ function fitTree() {
   const tree = page.tree;
   const view = $("tree-view");
   const width = view.clientWidth || 800, height = view.clientHeight || 460;
-  const k = Math.max(0.1, Math.min(1.4, (width - 20) / tree.width, (height - 20) / (tree.height + 20)));
-  tree.view = { k, x: (width - tree.width * k) / 2, y: 10 };
+  // the whole tree if it is readable so, else the top of it around the root
+  const k = Math.max(0.5, Math.min(1.4, (width - 20) / tree.width, (height - 20) / (tree.height + 20)));
+  const root = tree.nodes[0];
+  const x = tree.width * k <= width ? (width - tree.width * k) / 2 : width / 2 - (root.x * DX + DX / 2) * k;
+  tree.view = { k, x, y: 10 };
   applyView();
 }
 
@@ -1224,6 +1231,8 @@ function setUpPanZoom() {
 
 // -------------------------------------------------------------------- start
 async function loadRecord(params) {
+  page.loading = true;
+  render();
   const moves = (params.get("moves") || "").split(",").filter((move) => move !== "");
   for (const [index, move] of moves.entries()) {
     const state = current();
@@ -1240,6 +1249,7 @@ async function loadRecord(params) {
   }
   const at = params.get("at");
   if (at !== null && /^\d+$/.test(at)) page.record.index = Math.min(Number(at), page.record.moves.length);
+  page.loading = false;
   positionChanged();
 }
 
@@ -1329,6 +1339,7 @@ async function start() {
   $("expand-all").addEventListener("click", expandAll);
   setUpPanZoom();
   window.addEventListener("resize", () => current() && render());
+  page.loading = params.has("moves") || params.has("at");
   if (await newGame(params.get("position"))) {
     if (params.has("moves") || params.has("at")) await loadRecord(params);
     else maybeEngineMove();
