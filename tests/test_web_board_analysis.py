@@ -374,7 +374,7 @@ def lookalike_registry() -> Any:
     return shipped_games(LookalikePlugin())
 
 
-@pytest.mark.parametrize(("game", "look"), [("othello", "discs"), ("checkers", "pieces"), ("squares", "grid")])
+@pytest.mark.parametrize(("game", "look"), [("othello", "discs"), ("checkers", "discs"), ("squares", "grid")])
 def test_each_game_gets_the_drawing_its_name_asks_for_and_others_a_plain_grid(
     browser: Any, game: str, look: str
 ) -> None:
@@ -387,7 +387,7 @@ def test_each_game_gets_the_drawing_its_name_asks_for_and_others_a_plain_grid(
         assert board.get_attribute("data-look") == look and board.get_attribute("data-game") == game
         assert board_symbols(page)[:2] == ["X", "O"]
         dark = cells_with(page, "dark")
-        assert dark == ([1, 3, 4, 6, 9, 11, 12, 14] if look == "pieces" else [])
+        assert dark == ([1, 3, 4, 6, 9, 11, 12, 14] if game == "checkers" else [])
         first = page.locator("#board .cell").first
         if look == "discs":
             assert first.locator(".disc").count() == 1

@@ -20,12 +20,13 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 //   checkered  true to shade alternate squares (draughts, chess)
 //   glyphs     symbol -> what to draw instead of the symbol
 //   playerOf   symbol -> 0 (first player), 1 (second) or -1 (nobody); by default the
-//              symbol's place in the game's player names
+//              symbol's place in the game's player names, else the player whose name
+//              starts with the symbol's letter (either case: "b" and "B" for "black")
 const LOOKS = {
   connect4: { kind: "drop", winLength: () => 4 },
   tictactoe: { kind: "marks", winLength: (state) => Number(state.options.k) || 3 },
   othello: { kind: "discs" },
-  checkers: { kind: "pieces", checkered: true, glyphs: { x: "⛂", X: "⛃", o: "⛀", O: "⛁" } },
+  checkers: { kind: "discs", checkered: true },
   chess: {
     kind: "pieces",
     checkered: true,
@@ -213,7 +214,10 @@ function isHumanTurn() {
 // ------------------------------------------------------------------- drawing
 function playerOf(look, names, symbol) {
   if (symbol === "") return -1;
-  return look.playerOf ? look.playerOf(symbol) : names.indexOf(symbol);
+  if (look.playerOf) return look.playerOf(symbol);
+  const index = names.indexOf(symbol);
+  if (index >= 0 || symbol.length !== 1) return index;
+  return names.findIndex((name) => name[0].toLowerCase() === symbol.toLowerCase());
 }
 
 // The cells a move plays, and whether they are one column (a drop game's move).
@@ -836,8 +840,8 @@ function backToGame() {
 }
 
 // ----------------------------------------------------------------- explorer
-const DX = 46; // horizontal room per leaf of the drawn tree, in pixels at scale 1
-const DY = 76; // vertical distance between plies
+const DX = 50; // horizontal room per leaf of the drawn tree, in pixels at scale 1
+const DY = 84; // vertical distance between plies
 const COLLAPSE_OVER = 150; // trees with more nodes start folded below the second ply
 
 function clearTree() {
@@ -1018,7 +1022,7 @@ function drawTree() {
     const children = visibleChildren(tree, node);
     for (const child of children) {
       if (!isShown(tree, child)) continue;
-      const [x1, y1, x2, y2] = [px(node), py(node) + 16, px(child), py(child) - 16];
+      const [x1, y1, x2, y2] = [px(node), py(node) + 17, px(child), py(child) - (child.cut ? 9 : 18)];
       const middle = (y1 + y2) / 2;
       const edge = svgElement("path", { d: `M${x1} ${y1} C${x1} ${middle} ${x2} ${middle} ${x2} ${y2}`, class: "edge" });
       if (child.cut) edge.classList.add("pruned");
@@ -1049,8 +1053,8 @@ function nodeGroup(tree, node, x, y, isCurrent) {
   const shape = node.cut
     ? svgElement("circle", { r: 9, class: "shape" })
     : node.to_move === "second"
-      ? svgElement("circle", { r: 16, class: "shape" })
-      : svgElement("rect", { x: -16, y: -16, width: 32, height: 32, rx: 4, class: "shape" });
+      ? svgElement("circle", { r: 19, class: "shape" })
+      : svgElement("rect", { x: -19, y: -17, width: 38, height: 34, rx: 4, class: "shape" });
   const title = svgElement("title");
   title.textContent = nodeLabel(tree, node);
   group.append(title, shape);
@@ -1060,7 +1064,7 @@ function nodeGroup(tree, node, x, y, isCurrent) {
     group.append(value);
   }
   if (node.parent) {
-    const move = svgElement("text", { class: "move", y: node.cut ? -13 : -21 });
+    const move = svgElement("text", { class: "move", x: -9, y: node.cut ? -12 : -22 });
     move.textContent = node.move;
     group.append(move);
   }
@@ -1077,7 +1081,7 @@ function nodeGroup(tree, node, x, y, isCurrent) {
   });
   if (!node.cut && (node.children.length || node.cuts.length)) {
     const folded = tree.collapsed.has(node.id);
-    const fold = svgElement("g", { class: "fold", transform: "translate(0 25)", tabindex: "0", role: "button" });
+    const fold = svgElement("g", { class: "fold", transform: "translate(0 27)", tabindex: "0", role: "button" });
     fold.setAttribute("aria-label", `${folded ? "unfold" : "fold"} the branch below ${node.parent ? node.move : "the root"}`);
     fold.setAttribute("aria-expanded", folded ? "false" : "true");
     const mark = svgElement("text", { y: 4 });
