@@ -267,11 +267,12 @@ def games(registry: Registry, limits: Limits) -> dict[str, Any]:
 
 
 def analyze(search: SearchRequest, limits: Limits) -> dict[str, Any]:
-    """Return the ``gamesearch analyze --json`` fields for the request (blocking)."""
+    """Return the ``gamesearch analyze --json`` fields for the request (blocking), and
+    ``visits`` (each root move's visits and mean result) for a sampling searcher."""
     result = search.run(limits, move_values=True)
     data = analysis(search.game, result)
-    # root moves' visits for a sampling searcher (mcts), which the board shows on the cells
-    data["visits"] = result.as_dict(search.game)["visits"]
+    if result.visits is not None:  # a sampling searcher (mcts): the board shows its visits
+        data["visits"] = result.as_dict(search.game)["visits"]
     return data
 
 

@@ -710,15 +710,17 @@ function advance(next, entry) {
   record.moves.push(entry);
   record.index += 1;
   page.generation += 1;
-  positionChanged();
+  // the computer is about to move: its search, not an analysis, gets the time
+  positionChanged(!next.is_over && isComputer(next.to_move));
   maybeEngineMove();
 }
 
-// After any change of the position shown: redraw, drop the old tree, analyse if asked.
-function positionChanged() {
+// After any change of the position shown: redraw, drop the old tree, analyse if asked
+// (unless the computer moves next).
+function positionChanged(computerMovesNext = false) {
   clearTree();
   render();
-  if ($("show-values").checked) analyse();
+  if ($("show-values").checked && !computerMovesNext) analyse();
 }
 
 function maybeEngineMove() {
