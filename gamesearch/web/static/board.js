@@ -907,7 +907,7 @@ async function explore() {
   page.tree = tree;
   prepareTree(tree, data.root);
   const name = SEARCHER_NAMES[data.searcher] || data.searcher;
-  const pruned = data.pruned ? ` and cut off ${data.pruned} ${data.pruned === 1 ? "branch" : "branches"}` : "";
+  const pruned = data.pruned ? ` and cut off ${data.pruned.toLocaleString("en")} ${data.pruned === 1 ? "branch" : "branches"}` : "";
   const drawn = tree.nodes.length === data.nodes ? "" : ` (the tree drawn is its last iteration, ${tree.nodes.length} nodes)`;
   $("tree-summary").textContent =
     `${name} visited ${data.nodes.toLocaleString("en")} nodes${pruned}${drawn}; ` +
@@ -1159,7 +1159,7 @@ function fitTree() {
   const view = $("tree-view");
   const width = view.clientWidth || 800, height = view.clientHeight || 460;
   // the whole tree if it is readable so, else the top of it around the root
-  const k = Math.max(0.5, Math.min(1.4, (width - 20) / tree.width, (height - 20) / (tree.height + 20)));
+  const k = Math.max(0.7, Math.min(1.4, (width - 20) / tree.width, (height - 20) / (tree.height + 20)));
   const root = tree.nodes[0];
   const x = tree.width * k <= width ? (width - tree.width * k) / 2 : width / 2 - (root.x * DX + DX / 2) * k;
   tree.view = { k, x, y: 10 };
