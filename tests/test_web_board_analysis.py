@@ -222,6 +222,16 @@ def test_the_tree_is_drawn_as_nodes_and_edges_that_can_be_stepped_through(page: 
     page.keyboard.press("End")
     assert page.locator("#step-count").inner_text() == "Node 10 of 10"
     assert page.locator("#tree .tnode.pending").count() == 0
+    # one node is in the tab order, the current one; Enter shows it on the board
+    assert page.locator('#tree .tnode[tabindex="0"]').count() == 1
+    assert page.locator('#tree .tnode.current[tabindex="0"]').count() == 1
+    assert page.locator("#tree .tnode.current").get_attribute("aria-label").startswith("O plays 0: value -992")
+    page.keyboard.press("Enter")
+    page.wait_for_function("!document.getElementById('preview-banner').hidden")
+    assert page.locator("#preview-text").inner_text() == (
+        "Showing a position from the search tree, after 1 0: value -992."
+    )
+    assert board_symbols(page)[:3] == ["O", "X", ""]
     screenshot(page, "board-explorer", clip=page.locator("#explorer").bounding_box())
 
 

@@ -1041,7 +1041,9 @@ function drawTree() {
 }
 
 function nodeGroup(tree, node, x, y, isCurrent) {
-  const group = svgElement("g", { class: "tnode", transform: `translate(${x} ${y})`, tabindex: "0", role: "button" });
+  // only the current node is in the tab order (the arrow keys reach the others)
+  const tabindex = isCurrent ? "0" : "-1";
+  const group = svgElement("g", { class: "tnode", transform: `translate(${x} ${y})`, tabindex, role: "button" });
   group.dataset.id = node.id;
   group.setAttribute("aria-label", nodeLabel(tree, node));
   if (node.cut) group.classList.add("pruned");
@@ -1083,7 +1085,7 @@ function nodeGroup(tree, node, x, y, isCurrent) {
   });
   if (!node.cut && (node.children.length || node.cuts.length)) {
     const folded = tree.collapsed.has(node.id);
-    const fold = svgElement("g", { class: "fold", transform: "translate(0 27)", tabindex: "0", role: "button" });
+    const fold = svgElement("g", { class: "fold", transform: "translate(0 27)", tabindex, role: "button" });
     fold.setAttribute("aria-label", `${folded ? "unfold" : "fold"} the branch below ${node.parent ? node.move : "the root"}`);
     fold.setAttribute("aria-expanded", folded ? "false" : "true");
     const mark = svgElement("text", { y: 4 });
@@ -1133,6 +1135,7 @@ function expandAll() {
 function setStep(step) {
   const tree = page.tree;
   if (tree === null) return;
+  const hadFocus = $("tree-layer").contains(document.activeElement);
   tree.step = Math.max(1, Math.min(tree.nodes.length, step));
   const node = tree.nodes[tree.step - 1];
   let unfolded = false;
@@ -1141,6 +1144,7 @@ function setStep(step) {
   keepInView(node);
   drawTree();
   describeNode(node);
+  if (hadFocus) $("tree-view").focus(); // the focused node was redrawn
 }
 
 // ------------------------------------------------------------ pan and zoom
@@ -1228,6 +1232,7 @@ function setUpPanZoom() {
       "=": () => zoom(1.25),
       "-": () => zoom(0.8),
       "0": () => fitTree(),
+      Enter: () => showNode(page.tree.nodes[page.tree.step - 1]),
     };
     if (!(event.key in actions)) return;
     event.preventDefault();
