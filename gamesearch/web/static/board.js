@@ -317,6 +317,7 @@ function buildBoard(state, look) {
       value.className = "value";
       button.append(number, value);
       button.addEventListener("click", () => columnClicked(col));
+      button.addEventListener("keydown", (event) => moveFocus(event, col));
       columns.append(button);
     }
   }
