@@ -406,3 +406,18 @@ def test_each_game_gets_the_drawing_its_name_asks_for_and_others_a_plain_grid(
             assert first.evaluate("cell => getComputedStyle(cell).color") == "rgb(31, 95, 191)"
         screenshot(page, f"board-look-{game}", clip=page.locator("#play").bounding_box())
         page.close()
+
+
+@pytest.mark.parametrize("width", [420, 1280])
+def test_the_connect_four_board_fits_inside_its_panel_at_any_window_width(browser: Any, server: str, width: int) -> None:
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    page.set_default_timeout(30_000)
+    open_board(page, server, "game=connect4&moves=4,4,3")
+    board, panel = page.locator("#board").bounding_box(), page.locator("#play").bounding_box()
+    assert panel["x"] <= board["x"] and board["x"] + board["width"] <= panel["x"] + panel["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    columns = page.locator("#columns .column")
+    assert columns.nth(6).bounding_box()["x"] == pytest.approx(page.locator("#board .cell").nth(6).bounding_box()["x"])
+    if width == 420:
+        screenshot(page, "board-connect4-phone", full_page=True)
+    page.close()
