@@ -1,22 +1,29 @@
-"""The board page in real headless Chromium (Debian's ``chromium``, driven by Playwright).
+"""Playing on the board page in real headless Chromium (Debian's ``chromium``, driven by Playwright).
 
-Each test plays on a real local server, as a person would: by mouse or by keyboard
-alone, reading the status line. A screenshot of the page is saved to
-``artifacts/web-board.png``.
+Each test plays on a real local server (127.0.0.1), as a person would: by mouse or by
+keyboard alone, reading the status line. The search explorer, the move values, the
+game record and the per-game drawings are in ``test_web_board_analysis.py``, which
+reuses this module's fixtures and helpers. Screenshots go to ``artifacts/``.
 """
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 pytest.importorskip("starlette", reason="the web extra is not installed")
 playwright_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 
+import games.connect4  # noqa: E402
+import games.tictactoe  # noqa: E402
+from gamesearch.game import BoardView  # noqa: E402
+from gamesearch.plugins import Registry, build_registry, hookimpl, make_plugin_manager  # noqa: E402
 from gamesearch.web.app import create_app  # noqa: E402
 from gamesearch.web.server import BackgroundServer  # noqa: E402
 from gamesearch.web.service import Limits  # noqa: E402
@@ -40,9 +47,16 @@ pytestmark = pytest.mark.skipif(
 )
 
 
+def shipped_games(*plugins: object) -> Registry:
+    """Return a registry of the built-in searchers, the shipped games and ``plugins``
+    (and nothing else that happens to be installed)."""
+    manager = make_plugin_manager(plugins=[games.tictactoe, games.connect4, *plugins], entry_points=False)
+    return build_registry(manager)
+
+
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    with BackgroundServer(create_app(limits=Limits(seconds=5.0))) as url:
+    with BackgroundServer(create_app(shipped_games(), limits=Limits(seconds=5.0))) as url:
         yield url
 
 
@@ -56,7 +70,7 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def page(browser: Any, server: str) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1200, "height": 1000})
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
     new_page = context.new_page()
     errors: list[str] = []
     new_page.on("pageerror", lambda error: errors.append(str(error)))
@@ -68,7 +82,7 @@ def page(browser: Any, server: str) -> Iterator[Any]:
 
 def open_board(page: Any, server: str, query: str) -> None:
     page.goto(f"{server}/?{query}")
-    wait_for_status(page, "to move")
+    wait_for_status(page, "to move", "Game over")
 
 
 def wait_for_status(page: Any, *fragments: str) -> str:
@@ -78,7 +92,7 @@ def wait_for_status(page: Any, *fragments: str) -> str:
         arg=list(fragments),
         timeout=WAIT_MS,
     )
-    return page.locator("#status").inner_text()
+    return str(page.locator("#status").inner_text())
 
 
 def wait_for_reply(page: Any, filled_before: int) -> str:
@@ -86,28 +100,56 @@ def wait_for_reply(page: Any, filled_before: int) -> str:
     engine replied or the game ended; return the status line."""
     page.wait_for_function(
         """filledBefore => {
-            const filled = [...document.querySelectorAll('#board .cell')].filter(c => c.textContent).length;
+            const filled = [...document.querySelectorAll('#board .cell')].filter(c => c.dataset.symbol).length;
             const status = document.getElementById('status').textContent;
             return filled > filledBefore && (status.includes('your turn') || status.includes('Game over'));
         }""",
         arg=filled_before,
         timeout=WAIT_MS,
     )
-    return page.locator("#status").inner_text()
+    return str(page.locator("#status").inner_text())
+
+
+def board_symbols(page: Any) -> list[str]:
+    """Return each cell's symbol, row by row from the top left."""
+    return list(page.eval_on_selector_all("#board .cell", "cells => cells.map(c => c.dataset.symbol)"))
 
 
 def filled(page: Any) -> int:
     return sum(symbol != "" for symbol in board_symbols(page))
 
 
-def board_symbols(page: Any) -> list[str]:
-    return page.locator("#board .cell").all_inner_texts()
-
-
-def choose_searcher(page: Any, name: str) -> None:
+def choose_searcher(page: Any, name: str, **options: str) -> None:
+    """Choose the searcher in the set-up and type its options."""
     page.select_option("#searcher-select", name)
+    if options:
+        details = page.locator("#searcher-details")
+        if details.get_attribute("open") is None:
+            details.locator("summary").click()
+        for option, value in options.items():
+            page.fill(f"#searcher-option-{option}", value)
 
 
+def cells_with(page: Any, css_class: str) -> list[int]:
+    """Return the indexes of the cells that have ``css_class``."""
+    return list(
+        page.eval_on_selector_all(
+            f"#board .cell.{css_class}", "cells => cells.map(c => Number(c.dataset.index))"
+        )
+    )
+
+
+def screenshot(page: Any, name: str, **options: Any) -> Path:
+    """Save a screenshot as ``artifacts/NAME.png`` and ``/tmp/NAME.png``; return the first."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), **options)
+    shutil.copyfile(path, Path("/tmp") / f"{name}.png")
+    assert path.stat().st_size > 5_000
+    return path
+
+
+# ----------------------------------------------------------------- tic-tac-toe
 def test_a_full_tictactoe_game_by_clicking_ends_with_the_status_line_announcing_it(page: Any, server: str) -> None:
     open_board(page, server, "game=tictactoe")
     choose_searcher(page, "alphabeta")
@@ -152,56 +194,36 @@ def test_a_full_tictactoe_game_with_the_keyboard_alone(page: Any, server: str) -
     assert page.evaluate("document.activeElement.classList.contains('cell')")
 
 
-def test_connect_four_columns_fill_from_the_bottom_and_a_full_column_takes_no_click(page: Any, server: str) -> None:
-    open_board(page, server, "game=connect4")
-    page.select_option("#player-1", "human")
-    cells = page.locator("#board .cell")
-    assert cells.count() == 42
-    column = 1  # the first column; cells are listed row by row from the top
-    for move in range(6):
-        cells.nth(column - 1).click()  # a click on the top cell plays the column
-        wait_for_status(page, "O to move" if move % 2 == 0 else "X to move")
-    symbols = board_symbols(page)
-    assert [symbols[row * 7] for row in range(6)] == ["O", "X", "O", "X", "O", "X"]
-    assert cells.nth(0).get_attribute("aria-disabled") == "true"
-    cells.nth(0).click(force=True)  # the column is full: nothing happens
-    assert board_symbols(page) == symbols
-    cells.nth(7 * 3 + 3).click()  # the middle column, clicked half-way up
-    wait_for_status(page, "O to move")
-    assert board_symbols(page)[7 * 5 + 3] == "X"
-    choose_searcher(page, "iterative")
-    page.locator("#searcher-details summary").click()
-    page.fill("#searcher-option-seconds", "0.3")
-    page.get_by_role("button", name="Computer, move now").click()
-    wait_for_status(page, "X to move")
-    assert filled(page) == 8
-    assert page.locator("#analysis").inner_text().startswith("O played ")
+def test_the_winning_move_puts_game_over_in_the_status_line_at_once_and_draws_the_line(
+    page: Any, server: str
+) -> None:
+    open_board(page, server, "game=tictactoe&position=XX./OO./...")
+    with page.expect_response("**/api/play") as played:
+        page.get_by_role("button", name="empty, row 1, column 3").click()
+    assert played.value.ok
+    # no other request is needed: the answer to the move itself updates the status line
+    assert wait_for_status(page, "Game over") == "Game over: X wins."
+    assert cells_with(page, "winning") == [0, 1, 2]
+    assert cells_with(page, "last-move") == [2]
+    line = page.locator("#board-lines line")
+    assert line.count() == 1
+    first, last = page.locator("#board .cell").nth(0).bounding_box(), page.locator("#board .cell").nth(2).bounding_box()
+    area = page.locator("#board-area").bounding_box()
+    x1, x2 = (float(line.get_attribute(end)) + area["x"] for end in ("x1", "x2"))
+    assert abs(x1 - (first["x"] + first["width"] / 2)) < 2 and abs(x2 - (last["x"] + last["width"] / 2)) < 2
+    assert page.get_by_role("button", name="Hint").is_disabled()
+    assert page.get_by_role("button", name="Computer, move now").is_disabled()
+    screenshot(page, "board-tictactoe-won", clip=page.locator("#play").bounding_box())
 
 
-def test_the_explorer_shows_14_nodes_for_minimax_and_10_with_alpha_beta(page: Any, server: str) -> None:
-    open_board(page, server, "game=tictactoe&position=.../OOX/XXO")
-    assert board_symbols(page) == ["", "", "", "O", "O", "X", "X", "X", "O"]
-    summary = page.locator("#tree-summary")
-    page.get_by_label("Alpha-beta pruning").uncheck()
-    page.get_by_role("button", name="Show the search tree").click()
-    page.wait_for_function("document.getElementById('tree-summary').textContent.startsWith('Minimax')")
-    assert summary.inner_text().startswith("Minimax visited 14 nodes")
-    assert page.locator("#tree .pruned").count() == 0
-    page.get_by_label("Alpha-beta pruning").check()
-    page.wait_for_function("document.getElementById('tree-summary').textContent.startsWith('Alpha-beta')")
-    assert summary.inner_text().startswith("Alpha-beta visited 10 nodes and cut off 2 branches")
-    assert page.locator("#tree .pruned").count() == 2
-    assert page.locator("#step-count").inner_text() == "Node 10 of 10"
-    page.get_by_role("button", name="First node").click()
-    assert page.locator("#step-count").inner_text() == "Node 1 of 10"
-    assert page.locator("#tree .node.current").inner_text().startswith("start, X to move: value …")
-    page.get_by_role("button", name="Next node").click()
-    assert page.locator("#step-count").inner_text() == "Node 2 of 10"
-    assert page.locator("#tree .node.current").inner_text().startswith("X plays 0: value …")
-    page.get_by_role("button", name="Whole tree").click()
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "web-board.png"), full_page=True)
-    assert (ARTIFACTS / "web-board.png").stat().st_size > 10_000
+def test_the_computers_game_ending_move_is_announced_with_its_line(page: Any, server: str) -> None:
+    # O threatens 3-4-5; X (the human) ignores it and the computer wins at once.
+    open_board(page, server, "game=tictactoe&position=X../.OO/X..")
+    choose_searcher(page, "alphabeta")
+    page.get_by_role("button", name="empty, row 3, column 3").click()
+    assert wait_for_status(page, "Game over") == "Game over: O wins."
+    assert cells_with(page, "winning") == [3, 4, 5]
+    assert page.locator("#analysis").inner_text().startswith("O played 3: O wins in 1 ply")
 
 
 def test_hint_and_undo_and_the_page_stays_usable_while_the_engine_thinks(page: Any, server: str) -> None:
@@ -210,8 +232,8 @@ def test_hint_and_undo_and_the_page_stays_usable_while_the_engine_thinks(page: A
     page.get_by_role("button", name="Hint").click()
     page.wait_for_function("document.getElementById('analysis').textContent.startsWith('Hint')")
     assert page.locator("#analysis").inner_text() == "Hint for X: 3 (X wins in 1 ply; line 3)."
-    assert page.locator("#board .cell.hinted").get_attribute("aria-label") == "empty, row 2, column 1"
-    page.get_by_role("button", name="empty, row 2, column 1").click()
+    assert cells_with(page, "hinted") == [3]
+    page.locator("#board .cell.hinted").click()
     assert wait_for_status(page, "Game over") == "Game over: X wins."
     page.get_by_role("button", name="Undo").click()
     assert board_symbols(page)[3] == "" and page.locator("#status").inner_text() == "X to move (your turn)."
@@ -219,8 +241,7 @@ def test_hint_and_undo_and_the_page_stays_usable_while_the_engine_thinks(page: A
     page.goto(f"{server}/?game=tictactoe&rows=5&cols=5&k=4")
     wait_for_status(page, "to move")
     choose_searcher(page, "iterative")
-    page.locator("#searcher-details summary").click()
-    page.fill("#searcher-option-seconds", "2")
+    page.fill("#engine-seconds", "2")
     with page.expect_response("**/api/move", timeout=WAIT_MS) as late_answer:
         page.get_by_role("button", name="Computer, move now").click()
         wait_for_status(page, "X is thinking…")
@@ -236,11 +257,91 @@ def test_hint_and_undo_and_the_page_stays_usable_while_the_engine_thinks(page: A
     assert page.locator("#status").inner_text() == "X to move (your turn)."
 
 
-def test_a_game_without_a_board_view_is_drawn_as_text_with_a_button_per_legal_move(browser: Any) -> None:
-    from games.tictactoe import TicTacToe
-    from gamesearch.plugins import build_registry, hookimpl, make_plugin_manager
+# ----------------------------------------------------------------- Connect Four
+def test_connect_four_columns_fill_from_the_bottom_and_a_full_column_takes_no_click(page: Any, server: str) -> None:
+    open_board(page, server, "game=connect4")
+    page.select_option("#player-1", "human")
+    cells = page.locator("#board .cell")
+    assert cells.count() == 42
+    assert page.get_by_role("group", name="Columns").get_by_role("button").all_inner_texts() == [
+        str(column) for column in range(1, 8)
+    ]
+    for move in range(6):
+        cells.nth(0).click()  # a click on the top cell plays the column
+        wait_for_status(page, "O to move" if move % 2 == 0 else "X to move")
+    symbols = board_symbols(page)
+    assert [symbols[row * 7] for row in range(6)] == ["O", "X", "O", "X", "O", "X"]
+    assert cells.nth(0).get_attribute("aria-disabled") == "true"
+    assert page.get_by_role("button", name="column 1, full").get_attribute("aria-disabled") == "true"
+    cells.nth(0).click(force=True)  # the column is full: nothing happens
+    assert board_symbols(page) == symbols
+    cells.nth(7 * 3 + 3).click()  # the middle column, clicked half-way up
+    wait_for_status(page, "O to move")
+    assert board_symbols(page)[7 * 5 + 3] == "X"
+    assert cells_with(page, "last-move") == [7 * 5 + 3]
+    page.get_by_role("button", name="column 4", exact=True).click()  # the column's number plays it too
+    wait_for_status(page, "X to move")
+    assert board_symbols(page)[7 * 4 + 3] == "O"
+    # the disc that was just played falls from above its column
+    dropping = page.locator("#board .cell.dropping")
+    assert [int(index) for index in dropping.evaluate_all("cells => cells.map(c => c.dataset.index)")] == [7 * 4 + 3]
+    assert dropping.locator(".disc").evaluate("disc => getComputedStyle(disc).animationName") == "drop"
 
-    class TextOnly(TicTacToe):
+
+def test_connect_four_by_keyboard_the_digit_keys_play_their_column(page: Any, server: str) -> None:
+    open_board(page, server, "game=connect4")
+    page.select_option("#player-1", "human")
+    page.locator("#board .cell").first.focus()
+    for key, cell in (("4", 38), ("4", 31), ("5", 39)):
+        page.keyboard.press(key)
+        page.wait_for_function(f"document.querySelectorAll('#board .cell')[{cell}].dataset.symbol !== ''")
+    assert board_symbols(page)[38] == "X" and board_symbols(page)[31] == "O" and board_symbols(page)[39] == "X"
+    page.keyboard.press("9")  # no ninth column: nothing happens
+    assert filled(page) == 3
+
+
+def test_connect_four_four_in_a_row_lights_up_and_the_game_is_over(page: Any, server: str) -> None:
+    open_board(page, server, "game=connect4&moves=1,1,2,2,3,3")
+    page.select_option("#player-1", "human")
+    page.get_by_role("button", name="column 4", exact=True).click()
+    assert wait_for_status(page, "Game over") == "Game over: X wins."
+    assert cells_with(page, "winning") == [35, 36, 37, 38]
+    assert cells_with(page, "last-move") == [38]
+    assert page.locator("#board-lines line").count() == 1
+    assert page.locator('#board .cell[aria-disabled="false"]').count() == 0
+    page.wait_for_timeout(600)  # let the last disc land before the picture
+    screenshot(page, "board-connect4-won", clip=page.locator("#play").bounding_box())
+
+
+def test_the_computer_thinks_about_a_second_by_default_and_the_time_can_be_changed(page: Any, server: str) -> None:
+    open_board(page, server, "game=connect4")
+    page.select_option("#player-1", "human")
+    choose_searcher(page, "iterative")
+    assert page.locator("#engine-seconds").input_value() == "1"
+    with page.expect_request("**/api/move") as request:
+        page.get_by_role("button", name="Computer, move now").click()
+    assert json.loads(request.value.post_data)["searcher_options"] == {"seconds": "1"}
+    wait_for_status(page, "O to move")
+    stats = request.value.response().json()["search"]["stats"]
+    assert 0.5 < stats["seconds"] < 2.0, stats
+    assert "depth" in page.locator("#analysis").inner_text()
+    page.fill("#engine-seconds", "0.25")
+    with page.expect_request("**/api/move") as request:
+        page.get_by_role("button", name="Computer, move now").click()
+    assert json.loads(request.value.post_data)["searcher_options"] == {"seconds": "0.25"}
+    wait_for_status(page, "X to move")
+    assert request.value.response().json()["search"]["stats"]["seconds"] < 1.0
+    # a time given among the searcher's own options wins
+    choose_searcher(page, "iterative", seconds="0.1")
+    with page.expect_request("**/api/move") as request:
+        page.get_by_role("button", name="Computer, move now").click()
+    assert json.loads(request.value.post_data)["searcher_options"] == {"seconds": "0.1"}
+    wait_for_status(page, "O to move")
+
+
+# ------------------------------------------------------ games with other moves
+def text_only_registry() -> Registry:
+    class TextOnly(games.tictactoe.TicTacToe):
         """Tic-tac-toe that offers no board view."""
 
         name = "textonly"
@@ -253,8 +354,11 @@ def test_a_game_without_a_board_view_is_drawn_as_text_with_a_button_per_legal_mo
         def gamesearch_register_games(self, registry: Any) -> None:
             registry.add_game(TextOnly)
 
-    registry = build_registry(make_plugin_manager(plugins=[TextOnlyPlugin()]))
-    with BackgroundServer(create_app(registry)) as url:
+    return shipped_games(TextOnlyPlugin())
+
+
+def test_a_game_without_a_board_view_is_drawn_as_text_with_a_button_per_legal_move(browser: Any) -> None:
+    with BackgroundServer(create_app(text_only_registry())) as url:
         page = browser.new_page()
         page.set_default_timeout(WAIT_MS)
         page.goto(f"{url}/?game=textonly")
@@ -266,4 +370,53 @@ def test_a_game_without_a_board_view_is_drawn_as_text_with_a_button_per_legal_mo
         page.wait_for_function("document.querySelectorAll('#move-list button').length === 7")
         assert page.locator("#text-board").inner_text().splitlines()[1] == ". X ."
         assert page.locator("#status").inner_text() == "X to move (your turn)."
+        assert page.get_by_role("group", name="Game record").get_by_role("button").all_inner_texts() == [
+            "Start", "X 4", "O 0"
+        ]
+        page.close()
+
+
+@attrs.frozen
+class BoardViewWithExtras(BoardView):
+    """A board view that also offers moves that are not cells (as a "pass" would be)."""
+
+    extra_moves: tuple[tuple[str, str], ...] = ()
+
+
+def extra_moves_registry() -> Registry:
+    class CentreButton(games.tictactoe.TicTacToe):
+        """Tic-tac-toe whose board view also offers the centre as a button."""
+
+        name = "centrebutton"
+
+        def board_view(self) -> BoardView:
+            view = super().board_view()
+            return BoardViewWithExtras(view.rows, view.cols, view.symbols, view.moves, (("Take the centre", "4"),))
+
+    class CentrePlugin:
+        @hookimpl
+        def gamesearch_register_games(self, registry: Any) -> None:
+            registry.add_game(CentreButton)
+
+    return shipped_games(CentrePlugin())
+
+
+def test_moves_that_are_not_cells_get_a_button_beside_the_board(browser: Any) -> None:
+    with BackgroundServer(create_app(extra_moves_registry())) as url:
+        page = browser.new_page()
+        page.set_default_timeout(WAIT_MS)
+        page.goto(f"{url}/?game=centrebutton")
+        wait_for_status(page, "X to move (your turn).")
+        other = page.get_by_role("group", name="Other moves")
+        assert other.get_by_role("button").all_inner_texts() == ["Take the centre"]
+        page.select_option("#searcher-select", "alphabeta")
+        page.get_by_label("Show move values").check()
+        page.wait_for_selector("#extra-moves .move-button .value")
+        # the button carries the move's value like a cell does: the centre draws
+        assert other.get_by_role("button").get_attribute("aria-label") == "Take the centre, value 0, a best move"
+        other.get_by_role("button").click()
+        page.wait_for_function("document.querySelectorAll('#board .cell[data-symbol=\"O\"]').length === 1")
+        wait_for_status(page, "X to move (your turn).")  # O (the computer) replied
+        assert board_symbols(page)[4] == "X"
+        assert other.get_by_role("button").is_disabled()  # the centre is taken
         page.close()

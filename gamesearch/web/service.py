@@ -225,6 +225,10 @@ def describe_state(game: Game[Any]) -> dict[str, Any]:
             "rows": view.rows,
             "cols": view.cols,
             "cells": [{"symbol": symbol, "move": move} for symbol, move in zip(view.symbols, view.moves)],
+            # moves that are not cells ("pass"), for board views that offer them
+            "extra_moves": [
+                {"label": label, "move": move} for label, move in getattr(view, "extra_moves", ())
+            ],
         },
     }
 
@@ -263,8 +267,13 @@ def games(registry: Registry, limits: Limits) -> dict[str, Any]:
 
 
 def analyze(search: SearchRequest, limits: Limits) -> dict[str, Any]:
-    """Return the ``gamesearch analyze --json`` fields for the request (blocking)."""
-    return analysis(search.game, search.run(limits, move_values=True))
+    """Return the ``gamesearch analyze --json`` fields for the request (blocking), and
+    ``visits`` (each root move's visits and mean result) for a sampling searcher."""
+    result = search.run(limits, move_values=True)
+    data = analysis(search.game, result)
+    if result.visits is not None:  # a sampling searcher (mcts): the board shows its visits
+        data["visits"] = result.as_dict(search.game)["visits"]
+    return data
 
 
 def engine_move(search: SearchRequest, limits: Limits) -> dict[str, Any]:
@@ -293,8 +302,15 @@ def search_tree(search: SearchRequest, limits: Limits) -> dict[str, Any]:
     deepest iteration that finished.
 
     :raises BudgetExceededError: when the tree has more than ``limits.tree_nodes`` nodes.
+    :raises GameOverError: when the game is already over.
     """
     game = search.game
+    outcome = game.outcome()
+    if outcome is not None:
+        raise GameOverError(
+            f"the game is over ({describe_outcome(outcome)}); there is no tree to search in "
+            f"{game.to_text()!r}"
+        )
     tracer = TreeTracer(game, stop_after=limits.tree_nodes)
     try:
         result = search.searcher.search(game, tracer=tracer)
