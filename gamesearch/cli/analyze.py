@@ -61,6 +61,7 @@ def analysis(game: Game[Any], result: SearchResult) -> dict[str, Any]:
         "to_move": game.player_names[game.to_move()],
         "move": data["move"],
         "value": result.value,
+        "margin": result.margin,
         "best_moves": data["best_moves"],
         "pv": data["pv"],
         "moves": data["moves"] or [],

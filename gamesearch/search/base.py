@@ -78,6 +78,9 @@ class SearchResult:
     is_exact: bool  #: true when the search reached the end of every line it relied on
     is_game_over: bool  #: true when the position was already finished
     visits: tuple[MoveVisits, ...] | None = None  #: root moves' visits (sampling searchers)
+    #: the proven final result (first player's view: sign who wins, size by how much);
+    #: ``None`` unless the value is exact
+    margin: int | None = None
 
     @property
     def pv(self) -> tuple[Hashable, ...]:
@@ -112,6 +115,7 @@ class SearchResult:
             "searcher": self.searcher,
             "move": None if self.move is None else fmt(self.move),
             "value": self.value,
+            "margin": self.margin,
             "best_moves": [fmt(move) for move in self.best_moves],
             "pv": [fmt(move) for move in self.pv],
             "moves": None
@@ -466,6 +470,7 @@ class Searcher(abc.ABC):
             is_exact=answer.is_exact,
             is_game_over=not answer.best_moves,
             visits=answer.visits,
+            margin=game.value_scale.margin(answer.value) if answer.is_exact else None,
         )
 
     def unmet_needs(self, game: Game[Any]) -> list[str]:
