@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+
+from gamesearch.search.table import SearchMemory
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from gamesearch.testing import reachable_positions
@@ -104,14 +106,15 @@ def test_the_principal_variation_plays_out_the_solved_value() -> None:
 
 
 def test_a_kept_table_never_changes_a_result() -> None:
-    searcher = Solver()
+    searcher, memory = Solver(), SearchMemory()
     game = ConnectFour.from_text("44", width=5, height=4)
-    first = searcher.search(game, move_values=True)
-    again = searcher.search(game, move_values=True)
+    first = searcher.search(game, move_values=True, memory=memory)
+    again = searcher.search(game, move_values=True, memory=memory)
     assert (again.value, again.best_moves, again.pv, again.move_values) == (
         first.value, first.best_moves, first.pv, first.move_values,
     )  # fmt: skip
     assert again.stats.nodes < first.stats.nodes
+    assert Solver().search(game).stats.nodes == Solver().search(game).stats.nodes  # no memory: no table kept
 
 
 @pytest.mark.parametrize("searcher_class", EXACT, ids=lambda cls: cls.name)

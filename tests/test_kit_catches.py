@@ -13,7 +13,7 @@ from games.tictactoe import TicTacToe
 from gamesearch.game import Rules
 from gamesearch import AlphaBeta, Game, Player, Searcher
 from gamesearch.errors import ConformanceError
-from gamesearch.search.base import INFINITY, Counters, RootAnswer, Tracer
+from gamesearch.search.base import SearchContext, INFINITY, Counters, RootAnswer, Tracer
 from gamesearch.testing import (
     Reference,
     check_game,
@@ -136,13 +136,15 @@ class InvertedCutoff(Searcher):
 
     name: ClassVar[str] = "inverted-cutoff"
 
-    def _root(self, game: Game[Any], counters: Counters, move_values: bool, tracer: Tracer | None) -> RootAnswer:
+    def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
+        counters, move_values = context.counters, context.move_values
+
         def value(alpha: int, beta: int) -> int:
             counters.nodes += 1
             sign = game.terminal_sign()
             if sign is not None:
                 return game.score(self.scoring)
-            maximizing = game.to_move() is Player.FIRST
+            maximizing = game.to_move() == Player.FIRST
             best = -INFINITY if maximizing else INFINITY
             for move in game.legal_moves():
                 game.push(move)
@@ -163,7 +165,7 @@ class InvertedCutoff(Searcher):
             game.push(move)
             root_values.append((move, value(-INFINITY, INFINITY)))
             game.undo()
-        sign = game.to_move().sign
+        sign = Player(game.to_move()).sign
         best_value = sign * max(sign * child for _, child in root_values)
         return RootAnswer(
             value=best_value,

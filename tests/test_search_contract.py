@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from gamesearch.search.table import SearchMemory
+
 from games.tictactoe import TicTacToe
 from gamesearch import AlphaBeta, IterativeDeepening, Minimax, Scoring, Searcher, default_registry
 from gamesearch.errors import BudgetExceededError, InvalidOptionError
@@ -191,7 +193,7 @@ def test_depth_limited_alphabeta_equals_depth_limited_minimax() -> None:
 
 def test_a_transposition_table_kept_across_searches_never_changes_a_result() -> None:
     rng = random.Random(11)
-    shared = AlphaBeta(depth=3, table=True)
+    shared, memory = AlphaBeta(depth=3, table=True), SearchMemory()
     searched = 0
     while searched < 300:
         game = TicTacToe(rows=4, cols=4, k=3)
@@ -204,19 +206,19 @@ def test_a_transposition_table_kept_across_searches_never_changes_a_result() -> 
         depth = rng.choice((1, 2, 3))
         with_table = shared if depth == 3 else AlphaBeta(depth=depth, table=True)
         fresh = AlphaBeta(depth=depth).search(game)
-        reused = with_table.search(game)
+        reused = with_table.search(game, memory=memory)  # one memory for every depth
         assert (reused.value, reused.best_moves) == (fresh.value, fresh.best_moves)
         searched += 1
-    assert len(shared.transposition_table(TicTacToe(rows=4, cols=4, k=3)) or ()) > 0
+    assert memory.entries() > 0
 
 
 def test_a_small_table_is_emptied_when_full_and_still_gives_the_same_answers() -> None:
-    small, reference = AlphaBeta(table=True, table_entries=50), AlphaBeta()
+    small, reference, memory = AlphaBeta(table=True, table_entries=50), AlphaBeta(), SearchMemory()
     for text in (".........", "X........", "X...O....", "XO..X...."):
         game = TicTacToe.from_text(text)
-        found, expected = small.search(game), reference.search(game)
+        found, expected = small.search(game, memory=memory), reference.search(game)
         assert (found.value, found.best_moves) == (expected.value, expected.best_moves)
-        assert 0 < len(small.transposition_table(game) or ()) <= 50
+        assert 0 < memory.entries() <= 50
 
 
 def test_iterative_deepening_always_returns_a_legal_move_within_a_tiny_budget() -> None:

@@ -17,7 +17,7 @@ import pytest
 from gamesearch.cli import main
 from gamesearch.game import Game
 from gamesearch.plugins import build_registry, default_registry, hookimpl, make_plugin_manager
-from gamesearch.search.base import Counters, RootAnswer, Searcher, Tracer
+from gamesearch.search.base import SearchContext, Counters, RootAnswer, Searcher, Tracer
 
 pytest.importorskip("starlette", reason="the web extra is not installed")
 from starlette.testclient import TestClient  # noqa: E402
@@ -271,7 +271,7 @@ def gated_registry(started: threading.Event, release: threading.Event) -> Any:
 
         name: ClassVar[str] = "gate"
 
-        def _root(self, game: Game[Any], counters: Counters, move_values: bool, tracer: Tracer | None) -> RootAnswer:
+        def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
             started.set()
             release.wait(timeout=60)
             return RootAnswer(0, (game.legal_moves()[0],), None, False, 1, depth_limit=1)

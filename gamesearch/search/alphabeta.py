@@ -24,21 +24,20 @@ import attrs
 from gamesearch.errors import BudgetExceededError, InvalidOptionError
 from gamesearch.game import Game, Player, Scoring
 from gamesearch.search.base import (
+    CLOCK_INTERVAL,
     INFINITY,
     Counters,
     RootAnswer,
+    SearchContext,
     Searcher,
     Tracer,
-    CLOCK_INTERVAL,
     heuristic,
     leaf_values,
 )
-from gamesearch.search.table import TranspositionTable, table_identity
+from gamesearch.search.table import SearchMemory, TranspositionTable
 
 Ordering = Literal["game", "natural"]
 RootWindow = Literal["shared", "fresh"]
-#: the key of the follow-up searches' scratch table among a searcher's tables
-_FOLLOW_UP = ("principal variation",)
 #: no limit (a module constant: building it per search shows in small searches)
 UNLIMITED = float("inf")
 
@@ -90,44 +89,26 @@ class AlphaBeta(Searcher):
         default=True, metadata={"help": "find every best root move (off: textbook node counts)"}
     )
     table: bool = attrs.field(
-        default=False, metadata={"help": "keep a transposition table of bounds across searches"}
+        default=False,
+        metadata={"help": "use a transposition table of bounds (kept across searches given a memory)"},
     )
     table_entries: int = attrs.field(
         default=1 << 22, metadata={"help": "largest number of table entries before it is emptied"}
     )
-    _tables: dict[tuple[Any, ...], TranspositionTable] = attrs.field(
-        init=False, factory=dict, eq=False, repr=False
-    )
-
-    def transposition_table(self, game: Game[Any]) -> TranspositionTable | None:
-        """Return this searcher's table for ``game``'s kind and size (``None`` if off)."""
-        if not self.table:
-            return None
-        identity = table_identity(game)
-        if identity not in self._tables:
-            self._tables[identity] = TranspositionTable(max_entries=self.table_entries)
-        return self._tables[identity]
-
     def _principal_variation(
-        self, game: Game[Any], move: Hashable, answer: RootAnswer
+        self, game: Game[Any], move: Hashable, answer: RootAnswer, memory: SearchMemory
     ) -> tuple[Hashable, ...]:
-        # The follow-up searches share a scratch table (see _follow_up), emptied here.
-        self._tables.pop(_FOLLOW_UP, None)
-        try:
-            return super()._principal_variation(game, move, answer)
-        finally:
-            self._tables.pop(_FOLLOW_UP, None)
+        # The follow-up searches share a scratch table (see _follow_up), dropped after.
+        scratch = SearchMemory()
+        return super()._principal_variation(game, move, answer, scratch)
 
-    def _follow_up(self, game: Game[Any], depth: int | None) -> Hashable:
+    def _follow_up(self, game: Game[Any], depth: int | None, memory: SearchMemory) -> Hashable:
         """Return the first best move of ``game`` searched ``depth`` plies deep (for the PV).
 
         Each follow-up searches a subtree of the one before it, so they share one
         scratch table: after the first, they are mostly table hits. A table only ever
         saves work (see :mod:`gamesearch.search.table`), so the line is the same.
         """
-        table = self._tables.get(_FOLLOW_UP)
-        if table is None:
-            table = self._tables[_FOLLOW_UP] = TranspositionTable(max_entries=self.table_entries)
         answer = search_root(
             game,
             depth=depth,
@@ -135,14 +116,13 @@ class AlphaBeta(Searcher):
             ordering=self.ordering,
             fresh_window=self.root_window == "fresh",
             all_best=self.all_best,
-            table=table,
+            table=memory.table("bounds", game, self.table_entries),
             counters=Counters(),
         )
         return answer.best_moves[0]
 
-    def _root(
-        self, game: Game[Any], counters: Counters, move_values: bool, tracer: Tracer | None
-    ) -> RootAnswer:
+    def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
+        move_values = context.move_values
         return search_root(
             game,
             depth=self.depth,
@@ -150,9 +130,9 @@ class AlphaBeta(Searcher):
             ordering=self.ordering,
             fresh_window=self.root_window == "fresh" or move_values,
             all_best=self.all_best,
-            table=self.transposition_table(game),
-            counters=counters,
-            tracer=tracer,
+            table=context.memory.table("bounds", game, self.table_entries) if self.table else None,
+            counters=context.counters,
+            tracer=context.tracer,
             move_values=move_values,
             budget=budget_of(self.max_nodes, self.seconds),
         )

@@ -22,6 +22,7 @@ import attrs
 
 from gamesearch.errors import InvalidOptionError, UnsupportedGameError
 from gamesearch.game import Game, Scoring, restore
+from gamesearch.search.table import SearchMemory
 
 #: larger than any value a game can produce: the open ends of a search window
 INFINITY = 1 << 60
@@ -199,6 +200,8 @@ class SearchContext:
     tracer: Tracer | None = None  #: receives every step, for drawing the tree
     depth_limit: int | None = None  #: the horizon, if any
     root_ply: int = 0
+    #: tables that live across searches (an empty memory unless the caller gave one)
+    memory: SearchMemory = attrs.field(factory=lambda: SearchMemory())
     horizon_reached: bool = False  #: a heuristic value was used: the answer is not exact
 
     def count_node(self, game: Game[Any]) -> None:
@@ -415,10 +418,13 @@ class Searcher(abc.ABC):
         *,
         move_values: bool = False,
         tracer: Tracer | None = None,
+        memory: SearchMemory | None = None,
     ) -> SearchResult:
         """Search ``game`` and return the result; ``game`` is left exactly as it was.
 
-        ``limit`` (if given) replaces the searcher's own limits field by field. With
+        ``limit`` (if given) replaces the searcher's own limits field by field.
+        ``memory`` keeps transposition tables from one search to the next (without
+        it, each search starts with empty tables). With
         ``move_values`` every root move gets its exact value (each is searched with a
         full window). A finished position returns a result with no move.
 
@@ -429,7 +435,7 @@ class Searcher(abc.ABC):
         """
         if limit is not None and limit.options():
             return attrs.evolve(self, **limit.options()).search(
-                game, move_values=move_values, tracer=tracer
+                game, move_values=move_values, tracer=tracer, memory=memory
             )
         started = time.perf_counter()
         unmet = self.unmet_needs(game)
@@ -438,6 +444,7 @@ class Searcher(abc.ABC):
                 f"searcher {self.name!r} cannot search {type(game).name!r}: {'; '.join(unmet)}"
             )
         counters = Counters()
+        memory = memory if memory is not None else SearchMemory()
         move: Hashable | None = None
         line: tuple[Hashable, ...] | Callable[[], tuple[Hashable, ...]] = ()
         snapshot = game.copy()  # also the principal variation's position
@@ -446,9 +453,9 @@ class Searcher(abc.ABC):
                 value = game.score(self.scoring)
                 answer = RootAnswer(value, (), None, True, 0)
             else:
-                answer = self.root(game, self._context(game, counters, move_values, tracer))
+                answer = self.root(game, self._context(game, counters, move_values, tracer, memory))
                 move = self._break_tie(answer.best_moves)
-                line = self._line_from(snapshot, move, answer)
+                line = self._line_from(snapshot, move, answer, memory)
         except BaseException:
             # An interrupt (KeyboardInterrupt, a signal handler's exception) may land
             # anywhere, even half-way through a move: put the position back whole.
@@ -487,11 +494,13 @@ class Searcher(abc.ABC):
         return unmet
 
     def _context(
-        self, game: Game[Any], counters: Counters, move_values: bool = False, tracer: Tracer | None = None
+        self, game: Game[Any], counters: Counters, move_values: bool = False,
+        tracer: Tracer | None = None, memory: SearchMemory | None = None,
     ) -> SearchContext:
         return SearchContext(
             self.scoring, counters, move_values, tracer,
             self.depth if self.honours_depth else None, game.ply,
+            memory if memory is not None else SearchMemory(),
         )  # fmt: skip
 
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
@@ -504,12 +513,6 @@ class Searcher(abc.ABC):
         refusing unsupported games and restoring the position after an interrupt
         are the driver's (:meth:`search`).
         """
-        return self._root(game, context.counters, context.move_values, context.tracer)
-
-    def _root(
-        self, game: Game[Any], counters: Counters, move_values: bool, tracer: Tracer | None
-    ) -> RootAnswer:
-        """The built-in searchers' form of :meth:`root`."""
         raise NotImplementedError(f"searcher {self.name!r} must override root()")
 
     def _break_tie(self, best_moves: Sequence[Hashable]) -> Hashable:
@@ -520,16 +523,16 @@ class Searcher(abc.ABC):
         return random.Random(self.seed).choice(best_moves)
 
     def _line_from(
-        self, game: Game[Any], move: Hashable, answer: RootAnswer
+        self, game: Game[Any], move: Hashable, answer: RootAnswer, memory: SearchMemory
     ) -> tuple[Hashable, ...] | Callable[[], tuple[Hashable, ...]]:
         """Return the principal variation from ``move``, or a function that works it out
         later on a copy of ``game`` (see :attr:`line_on_demand`)."""
         if not self.line_on_demand:
-            return self._principal_variation(game, move, answer)
-        return functools.partial(self._principal_variation, game, move, answer)
+            return self._principal_variation(game, move, answer, memory)
+        return functools.partial(self._principal_variation, game, move, answer, memory)
 
     def _principal_variation(
-        self, game: Game[Any], move: Hashable, answer: RootAnswer
+        self, game: Game[Any], move: Hashable, answer: RootAnswer, memory: SearchMemory
     ) -> tuple[Hashable, ...]:
         """Return the line from ``move`` on, by searching each following position again.
 
@@ -542,7 +545,7 @@ class Searcher(abc.ABC):
             limit = answer.depth_limit
             remaining = None if limit is None else limit - 1
             while game.result() is None and (remaining is None or remaining > 0):
-                follow = self._follow_up(game, remaining)
+                follow = self._follow_up(game, remaining, memory)
                 line.append(follow)
                 game.push(follow)
                 remaining = None if remaining is None else remaining - 1
@@ -551,18 +554,11 @@ class Searcher(abc.ABC):
                 game.undo()
         return tuple(line)
 
-    def _follow_up(self, game: Game[Any], depth: int | None) -> Hashable:
+    def _follow_up(self, game: Game[Any], depth: int | None, memory: SearchMemory) -> Hashable:
         """Return the first best move in ``game`` for a search ``depth`` plies deep."""
-        if depth is None:
-            answer = self.root(game, self._context(game, Counters()))
-        else:
-            answer = self._root_at_depth(game, depth)
+        searcher = self if depth is None else attrs.evolve(self, depth=depth)
+        answer = searcher.root(game, searcher._context(game, Counters(), memory=memory))
         return answer.best_moves[0]
-
-    def _root_at_depth(self, game: Game[Any], depth: int) -> RootAnswer:
-        """Return the root answer of a search limited to ``depth`` (for the PV)."""
-        searcher = attrs.evolve(self, depth=depth)
-        return searcher.root(game, searcher._context(game, Counters()))
 
 
 def _convert_text(field: attrs.Attribute, text: str) -> Any:  # type: ignore[type-arg]

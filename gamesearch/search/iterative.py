@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Hashable
 from typing import Any, ClassVar
 
 import attrs
@@ -18,8 +19,13 @@ import attrs
 from gamesearch.errors import BudgetExceededError
 from gamesearch.game import Game
 from gamesearch.search.alphabeta import Budget, search_root
-from gamesearch.search.base import Counters, RootAnswer, Searcher, Tracer, depth_field, node_budget_field, seconds_field
-from gamesearch.search.table import TranspositionTable, table_identity
+
+#: the largest table of one iterative search (entries)
+TABLE_ENTRIES = 1 << 22
+from gamesearch.search.base import (
+    Counters, RootAnswer, SearchContext, Searcher, depth_field, node_budget_field, seconds_field,
+)  # fmt: skip
+from gamesearch.search.table import SearchMemory
 
 
 @attrs.frozen(kw_only=True)
@@ -33,18 +39,11 @@ class IterativeDeepening(Searcher):
     table: bool = attrs.field(
         default=True, metadata={"help": "share a transposition table of bounds between iterations"}
     )
-    _tables: dict[tuple[Any, ...], TranspositionTable] = attrs.field(
-        init=False, factory=dict, eq=False, repr=False
-    )
-
-    def _root(
-        self, game: Game[Any], counters: Counters, move_values: bool, tracer: Tracer | None
-    ) -> RootAnswer:
+    def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
+        counters, move_values, tracer = context.counters, context.move_values, context.tracer
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else float("inf")
         max_nodes = float(self.max_nodes) if self.max_nodes is not None else float("inf")
-        table = None
-        if self.table:
-            table = self._tables.setdefault(table_identity(game), TranspositionTable())
+        table = context.memory.table("bounds", game, TABLE_ENTRIES) if self.table else None
         answer: RootAnswer | None = None
         depths = range(1, self.depth + 1) if self.depth is not None else itertools.count(1)
         for depth in depths:
@@ -71,12 +70,12 @@ class IterativeDeepening(Searcher):
         assert answer is not None  # depth 1 runs without a budget
         return answer
 
-    def _root_at_depth(self, game: Game[Any], depth: int) -> RootAnswer:
+    def _follow_up(self, game: Game[Any], depth: int | None, memory: SearchMemory) -> Hashable:
         # The principal variation's follow-up searches reuse the iterations' table: the
         # last iteration stored these very positions at these depths, so they are mostly
         # table hits and the answer does not overrun a time budget.
-        table = self._tables.get(table_identity(game)) if self.table else None
+        table = memory.table("bounds", game, TABLE_ENTRIES) if self.table else None
         return search_root(
             game, depth=depth, scoring=self.scoring, ordering="game", fresh_window=False,
             all_best=False, table=table, counters=Counters(),
-        )  # fmt: skip
+        ).best_moves[0]  # fmt: skip

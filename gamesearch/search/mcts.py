@@ -45,8 +45,9 @@ import attrs
 
 from gamesearch.errors import InvalidOptionError
 from gamesearch.game import Game, Player, Scoring
+from gamesearch.search.table import SearchMemory
 from gamesearch.search.base import (
-    Counters, MoveVisits, RootAnswer, Searcher, Tracer, depth_field, node_budget_field, seconds_field,
+    Counters, MoveVisits, RootAnswer, SearchContext, Searcher, depth_field, node_budget_field, seconds_field,
     simulations_field,
 )  # fmt: skip
 
@@ -119,9 +120,7 @@ class MonteCarlo(Searcher):
         metadata={"help": "UCT exploration constant c (results are in [-1, 1])"},
     )
 
-    def _root(
-        self, game: Game[Any], counters: Counters, move_values: bool, tracer: Tracer | None
-    ) -> RootAnswer:
+    def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
         """Run the simulations; ``tracer`` is not used (there is no depth-first tree to draw)."""
         simulator = _Simulator(game, self.scoring, self.exploration, random.Random(self.seed))
         root = simulator.new_root()
@@ -136,13 +135,14 @@ class MonteCarlo(Searcher):
                 break
             simulator.simulate(root)
             done += 1
+        counters = context.counters
         counters.nodes += simulator.nodes
         counters.leaves += done
         counters.playout_plies += simulator.playout_plies
-        return _answer(game, root, move_values, depth=simulator.deepest - game.ply)
+        return _answer(game, root, context.move_values, depth=simulator.deepest - game.ply)
 
     def _principal_variation(
-        self, game: Game[Any], move: Hashable, answer: RootAnswer
+        self, game: Game[Any], move: Hashable, answer: RootAnswer, memory: SearchMemory
     ) -> tuple[Hashable, ...]:
         """Return the line from ``move`` on, following the tree's choices while it lasts."""
         assert isinstance(answer, _TreeAnswer) and answer.tree is not None

@@ -16,7 +16,7 @@ import attrs
 
 from gamesearch.errors import BudgetExceededError
 from gamesearch.game import Game, Player, Scoring
-from gamesearch.search.base import CLOCK_INTERVAL, INFINITY, Counters, RootAnswer, Searcher, Tracer
+from gamesearch.search.base import CLOCK_INTERVAL, INFINITY, SearchContext, Counters, RootAnswer, Searcher, Tracer
 from gamesearch.search.base import heuristic, leaf_values
 
 
@@ -26,9 +26,8 @@ class Minimax(Searcher):
 
     name: ClassVar[str] = "minimax"
 
-    def _root(
-        self, game: Game[Any], counters: Counters, move_values: bool, tracer: Tracer | None
-    ) -> RootAnswer:
+    def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
+        counters, move_values, tracer = context.counters, context.move_values, context.tracer
         # Hot loop: bound methods in locals, counters in closure cells. A child that
         # is over (or at the horizon) is scored in its parent's loop, without a call;
         # nodes are counted per expansion, leaves as nodes minus expanded positions.

@@ -36,8 +36,8 @@ import attrs
 from gamesearch.game import Game, Player, Scoring, offers
 from gamesearch.errors import BudgetExceededError
 from gamesearch.search.alphabeta import Budget, budget_of, search_root
-from gamesearch.search.base import CLOCK_INTERVAL, INFINITY, Counters, RootAnswer, Searcher, Tracer, depth_field, leaf_values
-from gamesearch.search.table import TranspositionTable, table_identity
+from gamesearch.search.base import CLOCK_INTERVAL, INFINITY, Counters, RootAnswer, SearchContext, Searcher, Tracer, depth_field, leaf_values
+from gamesearch.search.table import SearchMemory, TranspositionTable
 
 
 def is_threat_aware(game: Game[Any]) -> bool:
@@ -287,20 +287,16 @@ class ExactSearcher(Searcher):
     table_entries: int = attrs.field(
         default=1 << 20, metadata={"help": "largest number of table entries before it is emptied"}
     )
-    _tables: dict[tuple[Any, ...], TranspositionTable] = attrs.field(
-        init=False, factory=dict, eq=False, repr=False
-    )
-
-    def core(self, game: Game[Any], tracer: Tracer | None = None) -> ExactCore:
-        """Return a search core over ``game`` using this searcher's table for its kind and size."""
-        identity = table_identity(game)
-        if identity not in self._tables:
-            self._tables[identity] = TranspositionTable(max_entries=self.table_entries)
+    def core(
+        self, game: Game[Any], memory: SearchMemory, tracer: Tracer | None = None, *, budgeted: bool = True
+    ) -> ExactCore:
+        """Return a search core over ``game`` with ``memory``'s exact table for its kind and size."""
+        table = memory.table("exact", game, self.table_entries)
         # a game with margins is solved for its margin also with plain scoring (the
         # weak solve only tells win, draw and loss apart)
         scoring = Scoring.PLAIN if self.is_weak and not self.solves_weakly(game) else Scoring.DISTANCE
-        budget = budget_of(self.max_nodes, self.seconds)
-        return make_exact_core(game, self._tables[identity], tracer, scoring, budget)
+        budget = budget_of(self.max_nodes, self.seconds) if budgeted else None
+        return make_exact_core(game, table, tracer, scoring, budget)
 
     def solves_weakly(self, game: Game[Any]) -> bool:
         """Return whether this searcher only tells win, draw and loss apart on ``game``."""
@@ -315,9 +311,8 @@ class ExactSearcher(Searcher):
     def _solve(self, core: ExactCore, game: Game[Any]) -> int:
         """Return the exact value of ``game`` for its side to move (weak: -1, 0 or +1)."""
 
-    def _root(
-        self, game: Game[Any], counters: Counters, move_values: bool, tracer: Tracer | None
-    ) -> RootAnswer:
+    def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
+        counters, move_values, tracer = context.counters, context.move_values, context.tracer
         if self.depth is not None:  # threat pruning and exact drivers need the end of the game
             return search_root(
                 game, depth=self.depth, scoring=self.scoring, ordering="game",
@@ -325,7 +320,7 @@ class ExactSearcher(Searcher):
                 counters=counters, tracer=tracer, move_values=move_values,
                 budget=budget_of(self.max_nodes, self.seconds),
             )  # fmt: skip
-        core = self.core(game, tracer)
+        core = self.core(game, context.memory, tracer)
         try:
             value = self._solve(core, game)
             values: list[tuple[Hashable, int]] = []
@@ -379,16 +374,17 @@ class ExactSearcher(Searcher):
         return tuple(best)
 
     def _principal_variation(
-        self, game: Game[Any], move: Hashable, answer: RootAnswer
+        self, game: Game[Any], move: Hashable, answer: RootAnswer, memory: SearchMemory
     ) -> tuple[Hashable, ...]:
-        """Return the line from ``move`` on, each step the first best move (table kept)."""
+        """Return the line from ``move`` on, each step the first best move (the search's
+        table kept, no budget: it is read after the search)."""
         if self.depth is not None:
-            return super()._principal_variation(game, move, answer)
+            return super()._principal_variation(game, move, answer, memory)
         line = [move]
         game.push(move)
         try:
             while game.result() is None:
-                core = self.core(game)
+                core = self.core(game, memory, budgeted=False)
                 follow = self._best_moves(core, game, self._solve(core, game), first_only=True)[0]
                 line.append(follow)
                 game.push(follow)

@@ -44,3 +44,33 @@ class TranspositionTable:
 def table_identity(game: Any) -> tuple[Any, ...]:
     """Return what separates the key spaces of different games and board sizes."""
     return (type(game), tuple(sorted(game.settings.items())))
+
+
+@attrs.define
+class SearchMemory:
+    """What lives across searches: transposition tables, one per kind of table, game and size.
+
+    Searchers are configurations and keep nothing between calls; a caller who wants
+    a table kept from one search to the next holds a memory and passes it
+    (``searcher.search(game, memory=memory)``), and can look at it or :meth:`clear` it.
+    Without one, every search starts from an empty memory.
+    """
+
+    tables: dict[tuple[Any, ...], TranspositionTable] = attrs.field(factory=dict)
+
+    def table(self, kind: str, game: Any, max_entries: int) -> TranspositionTable:
+        """Return the table of ``kind`` (``"bounds"``, ``"exact"``, ...) for ``game``'s kind
+        and size, made with ``max_entries`` when it is new."""
+        identity = (kind, *table_identity(game))
+        table = self.tables.get(identity)
+        if table is None:
+            table = self.tables[identity] = TranspositionTable(max_entries=max_entries)
+        return table
+
+    def entries(self) -> int:
+        """Return how many entries all the tables hold."""
+        return sum(len(table) for table in self.tables.values())
+
+    def clear(self) -> None:
+        """Forget every table."""
+        self.tables.clear()
