@@ -19,7 +19,6 @@ print what it has finished before it exits with :data:`EXIT_INTERRUPTED`::
 
 from __future__ import annotations
 
-import math
 import sys
 import threading
 import time
@@ -49,7 +48,7 @@ LINE_INTERVAL = 5.0
 
 def duration(seconds: float) -> str:
     """Return ``seconds`` as short text: ``42 s``, ``3 min 05 s``, ``1 h 02 min``."""
-    whole = max(0, math.ceil(seconds))
+    whole = max(0, round(seconds))
     if whole < 60:
         return f"{whole} s"
     minutes, secs = divmod(whole, 60)

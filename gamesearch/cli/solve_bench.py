@@ -44,9 +44,9 @@ def register(subparsers: Any) -> None:
         "disagreement is printed and makes the exit status 1. A progress bar (or a line every "
         "few seconds when standard error is not a terminal) shows the time left; Ctrl-C "
         "prints the figures of the positions solved so far and exits with status 130.",
-        epilog="typical times for a whole set of 1,000 positions on a 2-core machine (strong):\n"
-        "  Test_L3_R1 10 s, Test_L2_R1 1 min, Test_L2_R2 11 min, Test_L1_R1 5 min,\n"
-        "  Test_L1_R2 and Test_L1_R3 hours (use --limit)\n"
+        epilog="typical times for a whole set of 1000 positions on a 2-core machine (strong):\n"
+        "  Test_L3_R1 under a second, Test_L2_R1 2 s, Test_L1_R1 1 min, Test_L2_R2 4 to 11 min,\n"
+        "  Test_L1_R2 and Test_L1_R3 hours (about 30 s and minutes a position: use --limit)\n"
         "examples:\n  gamesearch solve-bench Test_L3_R1\n"
         "  gamesearch solve-bench Test_L2_R2 --weak --limit 100\n"
         "  gamesearch solve-bench path/to/Test_L1_R2 --limit 100 --json\n"

@@ -33,14 +33,14 @@ def register(subparsers: Any) -> None:
         description="Read the UCI Connect-4 data set (every legal 8-ply 7x6 position with the "
         "first player's win/draw/loss), draw a random sample of its rows from the seed, solve "
         "each weakly and compare. A disagreement is printed and makes the exit status 1. "
-        "A row takes from a millisecond to a minute (about 10 s on average on a 2-core "
-        "machine), so the default sample of "
+        "A row takes from a millisecond to a few minutes (36 s on average on a 2-core "
+        "machine, a few slow rows making most of it); the default sample of "
         f"{DEFAULT_SAMPLE} rows takes about a minute. A progress bar (or a line every few "
         "seconds when standard error is not a terminal) shows the time left; Ctrl-C prints "
         "the figures of the rows checked so far and exits with status 130.",
         epilog="examples:\n  gamesearch uci-check\n"
-        "  gamesearch uci-check --sample 20 --seed 1      # a few minutes\n"
-        "  gamesearch uci-check --sample 100 --json       # about 15 minutes\n"
+        "  gamesearch uci-check --sample 20 --seed 1      # 10 minutes or so\n"
+        "  gamesearch uci-check --sample 100 --json       # about an hour\n"
         f"The file is {UCI_FILE} in the data folder, unless --file names it; "
         f"'{FETCH_COMMAND}' downloads it.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
