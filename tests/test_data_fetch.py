@@ -21,6 +21,7 @@ import pytest
 from clirun import assert_usage_error, run_cli
 
 import gamesearch.cli.data
+import gamesearch.datasets
 import gamesearch.datasets.connect4 as connect4_data
 from gamesearch.datasets import ChecksumMismatchError, DataSet, DownloadError, RemoteFile, fetch
 from gamesearch.datasets.connect4 import CONNECT4, DATA_ENVIRONMENT, UCI_FILE, checkout_dir
@@ -271,3 +272,15 @@ def test_pons_sets_come_from_his_site_and_the_table_from_uci() -> None:
 def test_the_checkout_folder_is_found_only_in_a_source_checkout() -> None:
     found = checkout_dir()
     assert found is None or found == SHARED.resolve() or found.name == "connect4"
+
+
+def test_the_data_library_sits_below_the_command_line() -> None:
+    import ast
+
+    package = Path(gamesearch.datasets.__file__).parent
+    for module in package.glob("*.py"):
+        tree = ast.parse(module.read_text())
+        imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
+        imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+        above = {name for name in imported if name.split(".")[0] == "games" or name.startswith(("gamesearch.cli", "gamesearch.web"))}
+        assert not above, module

@@ -162,3 +162,38 @@ def test_solve_bench_writes_progress_lines_on_stderr_without_a_terminal(
     status, out, err = run_cli(capsys, "solve-bench", str(path))
     assert status == 0 and "agree with the file" in out
     assert "solving late: " in err and err.rstrip().splitlines()[-1].startswith("solving late: 4 of 4 positions (100%)")
+
+
+def test_sigint_to_the_running_command_prints_the_report_and_exits_130(tmp_path: Path) -> None:
+    import os
+    import select
+    import signal
+    import subprocess
+    import sys
+
+    slow = "4444" + " 1\n"  # an early position: minutes to solve, so still running when stopped
+    path = tmp_path / "mixed"
+    path.write_text(LATE.splitlines()[0] + "\n" + slow)
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gamesearch", "solve-bench", str(path), "--each"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=environment,
+    )
+    try:
+        assert process.stdout is not None
+        ready, _, _ = select.select([process.stdout], [], [], 60)
+        assert ready, "the command printed nothing in 60 s"
+        first = process.stdout.readline()
+        assert first.startswith("line 1 ")
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+        process.wait(timeout=10)
+    assert process.returncode == 130
+    solved_row = next(line for line in out.splitlines() if "positions solved" in line)
+    assert solved_row.split("│")[2].strip() == "1"
+    assert err.endswith("gamesearch: interrupted after 1 of 2 positions; the figures above are for those 1\n")
