@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -111,6 +112,6 @@ def run_list(args: argparse.Namespace) -> int:
         grid.add_row(Text(entry["name"]), "yes" if entry["present"] else "no", Text(entry["url"]), f"{entry['bytes']:,}")
     out.print(grid)
     if not all(entry["present"] for entry in files):
-        hint = "gamesearch data fetch " + data_set.name + ("" if args.data is None else f" --data {args.data}")
+        hint = f"gamesearch data fetch {data_set.name}" + ("" if args.data is None else f" --data {shlex.quote(str(args.data))}")
         out.print(f"run '{hint}' to download the missing files")
     return 0
