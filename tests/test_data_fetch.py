@@ -27,7 +27,9 @@ from gamesearch.datasets import ChecksumMismatchError, DataSet, DownloadError, R
 from gamesearch.datasets.connect4 import CONNECT4, DATA_ENVIRONMENT, UCI_FILE, checkout_dir
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "connect4"
-needs_shared = pytest.mark.skipif(not (SHARED / "README.md").is_file(), reason=f"no reference copies in {SHARED}")
+needs_shared = pytest.mark.skipif(
+    not (SHARED / "README.md").is_file(), reason=f"no reference copies in {SHARED}"
+)
 
 #: twelve rows of connect-4.data that solve in milliseconds (lines 1, 1747, 1941, 2135,
 #: 2232, 3299, 3396, 3493, 4269, 5724, 6985, 7276), packed with Unix compress (LZW, 16 bits)
@@ -49,7 +51,14 @@ class Served:
 
 @pytest.fixture
 def server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Served]:
-    for variable in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "ALL_PROXY", "all_proxy"):
+    for variable in (
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "http_proxy",
+        "https_proxy",
+        "ALL_PROXY",
+        "all_proxy",
+    ):
         monkeypatch.delenv(variable, raising=False)
     monkeypatch.setenv("NO_PROXY", "127.0.0.1")
     root = tmp_path / "served"
@@ -60,12 +69,14 @@ def server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Served]:
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, directory=str(root), **kwargs)
 
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        def log_message(self, format: str, *args: Any) -> None:
             seen.append(self.requestline)
 
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     httpd.timeout = 5
-    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread = threading.Thread(
+        target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    )
     thread.start()
     try:
         yield Served(root, f"http://127.0.0.1:{httpd.server_port}/", seen)
@@ -84,7 +95,13 @@ def sample_entry() -> RemoteFile:
     real = CONNECT4.file(UCI_FILE)
     assert real is not None
     packed = PACKED_SAMPLE.read_bytes()
-    return attrs.evolve(real, sha256=SAMPLE_SHA256, size=SAMPLE_SIZE, download_sha256=sha256(packed), download_size=len(packed))
+    return attrs.evolve(
+        real,
+        sha256=SAMPLE_SHA256,
+        size=SAMPLE_SIZE,
+        download_sha256=sha256(packed),
+        download_size=len(packed),
+    )
 
 
 @pytest.fixture
@@ -97,7 +114,9 @@ def published(server: Served, monkeypatch: pytest.MonkeyPatch) -> DataSet:
         if file.name != UCI_FILE:
             shutil.copyfile(SHARED / file.name, server.root / file.name)
     shutil.copyfile(PACKED_SAMPLE, server.root / "connect-4.data.Z")
-    data_set = attrs.evolve(CONNECT4, files=tuple(sample_entry() if f.name == UCI_FILE else f for f in CONNECT4.files))
+    data_set = attrs.evolve(
+        CONNECT4, files=tuple(sample_entry() if f.name == UCI_FILE else f for f in CONNECT4.files)
+    )
     monkeypatch.setattr(gamesearch.cli.data, "data_sets", lambda: {"connect4": data_set})
     return data_set
 
@@ -116,18 +135,27 @@ def test_fetch_downloads_every_file_checks_it_and_keeps_it(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, server: Served, published: DataSet
 ) -> None:
     target = tmp_path / "c4"
-    status, out, err = run_cli(capsys, "data", "fetch", "connect4", "--data", str(target), "--mirror", server.base)
+    status, out, err = run_cli(
+        capsys, "data", "fetch", "connect4", "--data", str(target), "--mirror", server.base
+    )
     assert status == 0, err
-    assert sorted(path.name for path in target.iterdir()) == sorted(file.name for file in published.files)
+    assert sorted(path.name for path in target.iterdir()) == sorted(
+        file.name for file in published.files
+    )
     for file in published.files:
         if file.name != UCI_FILE:
             assert (target / file.name).read_bytes() == (SHARED / file.name).read_bytes()
     lines = (SHARED / UCI_FILE).read_bytes().splitlines(keepends=True)
     expected = b"".join(lines[number - 1] for number in SAMPLE_LINES)
     assert (target / UCI_FILE).read_bytes() == expected  # unpacked, the .Z deleted
-    assert out.count("downloaded and checked") == 8 and f"8 of 8 files of connect4 in {str(target)!r}" in out
+    assert (
+        out.count("downloaded and checked") == 8
+        and f"8 of 8 files of connect4 in {str(target)!r}" in out
+    )
     assert server.gets() == 8
-    status, out, _ = run_cli(capsys, "data", "fetch", "connect4", "--data", str(target), "--mirror", server.base)
+    status, out, _ = run_cli(
+        capsys, "data", "fetch", "connect4", "--data", str(target), "--mirror", server.base
+    )
     assert status == 0 and out.count("already there, checked") == 8 and server.gets() == 8
 
 
@@ -150,7 +178,15 @@ def test_a_corrupted_packed_download_is_refused(
     (server.root / "connect-4.data.Z").write_bytes(b"\x1f\x9d\x90" + b"\x00" * 100)
     target = tmp_path / "c4"
     assert_usage_error(
-        capsys, "the file downloaded from", "data", "fetch", "connect4", "--data", str(target), "--mirror", server.base
+        capsys,
+        "the file downloaded from",
+        "data",
+        "fetch",
+        "connect4",
+        "--data",
+        str(target),
+        "--mirror",
+        server.base,
     )
     assert UCI_FILE not in {path.name for path in target.iterdir()}
     assert not any(path.name.startswith(".") or path.suffix == ".Z" for path in target.iterdir())
@@ -164,15 +200,26 @@ def test_a_file_missing_on_the_server_is_one_clear_line(
         capsys, "cannot download 'Test_L3_R1' from", "data", "fetch", "connect4", "--data", str(tmp_path / "c4"),
         "--mirror", server.base,
     )  # fmt: skip
-    assert_usage_error(capsys, "no data set 'chess'; expected one of connect4", "data", "fetch", "chess")
+    assert_usage_error(
+        capsys, "no data set 'chess'; expected one of connect4", "data", "fetch", "chess"
+    )
 
 
-def test_unpacked_bytes_that_differ_from_the_published_file_are_refused(tmp_path: Path, server: Served) -> None:
+def test_unpacked_bytes_that_differ_from_the_published_file_are_refused(
+    tmp_path: Path, server: Served
+) -> None:
     shutil.copyfile(PACKED_SAMPLE, server.root / "table.Z")
     wrong = RemoteFile(
-        "table", server.base + "table.Z", "0" * 64, SAMPLE_SIZE, compression="compress", download_sha256=None
+        "table",
+        server.base + "table.Z",
+        "0" * 64,
+        SAMPLE_SIZE,
+        compression="compress",
+        download_sha256=None,
     )  # the download itself is not checked: only what it unpacks to
-    with pytest.raises(ChecksumMismatchError, match=r"the file unpacked from .* is not the published 'table'"):
+    with pytest.raises(
+        ChecksumMismatchError, match=r"the file unpacked from .* is not the published 'table'"
+    ):
         fetch(wrong, tmp_path / "out")
     assert list((tmp_path / "out").iterdir()) == []
 
@@ -214,7 +261,10 @@ def test_every_missing_data_message_names_the_command_that_fixes_it(
 
 
 def test_the_data_option_and_the_variable_say_where_and_how(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pip_install: Path
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    pip_install: Path,
 ) -> None:
     folder = tmp_path / "my data"
     assert_usage_error(
@@ -222,8 +272,17 @@ def test_the_data_option_and_the_variable_say_where_and_how(
         "solve-bench", "Test_L3_R1", "--data", str(folder),
     )  # fmt: skip
     monkeypatch.setenv(DATA_ENVIRONMENT, str(folder))
-    assert_usage_error(capsys, f"no 'connect-4.data' in {str(folder)!r}; run 'gamesearch data fetch connect4' to", "uci-check")
-    assert_usage_error(capsys, "no file 'Test_L9'; the data files are Test_L3_R1, Test_L2_R1", "solve-bench", "Test_L9")
+    assert_usage_error(
+        capsys,
+        f"no 'connect-4.data' in {str(folder)!r}; run 'gamesearch data fetch connect4' to",
+        "uci-check",
+    )
+    assert_usage_error(
+        capsys,
+        "no file 'Test_L9'; the data files are Test_L3_R1, Test_L2_R1",
+        "solve-bench",
+        "Test_L9",
+    )
     folder.mkdir()
     (folder / "Test_L3_R1").write_text("7422341735647741166133573473242566 1\n")
     status, out, _ = run_cli(capsys, "solve-bench", "Test_L3_R1", "--json")
@@ -239,7 +298,9 @@ def test_fetch_writes_into_the_variable_folder_and_list_shows_what_is_there(
     pip_install: Path,
 ) -> None:
     status, out, _ = run_cli(capsys, "data", "list", "connect4")
-    assert status == 0 and "run 'gamesearch data fetch connect4' to download the missing files" in out
+    assert (
+        status == 0 and "run 'gamesearch data fetch connect4' to download the missing files" in out
+    )
     assert "http://blog.gamesolver.org/data/Test_L3_R1" in out
     folder = tmp_path / "from-variable"
     monkeypatch.setenv(DATA_ENVIRONMENT, str(folder))
@@ -266,7 +327,9 @@ def test_pons_sets_come_from_his_site_and_the_table_from_uci() -> None:
         if file.name.startswith("Test_"):
             assert file.url == f"http://blog.gamesolver.org/data/{file.name}"
         else:
-            assert file.url.startswith("https://archive.ics.uci.edu/ml/machine-learning-databases/connect-4/")
+            assert file.url.startswith(
+                "https://archive.ics.uci.edu/ml/machine-learning-databases/connect-4/"
+            )
 
 
 def test_the_checkout_folder_is_found_only_in_a_source_checkout() -> None:
@@ -280,7 +343,21 @@ def test_the_data_library_sits_below_the_command_line() -> None:
     package = Path(gamesearch.datasets.__file__).parent
     for module in package.glob("*.py"):
         tree = ast.parse(module.read_text())
-        imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
-        imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
-        above = {name for name in imported if name.split(".")[0] == "games" or name.startswith(("gamesearch.cli", "gamesearch.web"))}
+        imported = {
+            node.module
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and node.module
+        }
+        imported |= {
+            alias.name
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Import)
+            for alias in node.names
+        }
+        above = {
+            name
+            for name in imported
+            if name.split(".")[0] == "games"
+            or name.startswith(("gamesearch.cli", "gamesearch.web"))
+        }
         assert not above, module

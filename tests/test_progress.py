@@ -40,7 +40,11 @@ def test_without_a_terminal_a_line_is_written_every_interval() -> None:
             time.sleep(0.06)
     lines = stream.getvalue().splitlines()
     assert len(lines) >= 3
-    assert lines[0].startswith("solving: ") and " of 10 positions (" in lines[0] and " elapsed" in lines[0]
+    assert (
+        lines[0].startswith("solving: ")
+        and " of 10 positions (" in lines[0]
+        and " elapsed" in lines[0]
+    )
     assert lines[-1].startswith("solving: 4 of 10 positions (40%), ") and "left" in lines[-1]
 
 
@@ -55,9 +59,11 @@ def test_the_estimate_of_the_time_left_follows_the_rate_so_far() -> None:
     console, _ = text_console()
     report = ProgressReport("checking", 4, unit="rows", console=console)
     assert report.status_line() == "checking: 0 of 4 rows (0%), 0 s elapsed, time left unknown yet"
-    report._started = time.monotonic() - 30  # noqa: SLF001 - a run that began 30 s ago
+    report._started = time.monotonic() - 30
     report.advance()
-    assert report.status_line() == "checking: 1 of 4 rows (25%), 30 s elapsed, about 1 min 30 s left"
+    assert (
+        report.status_line() == "checking: 1 of 4 rows (25%), 30 s elapsed, about 1 min 30 s left"
+    )
     downloading = ProgressReport("downloading", 2_000_000, unit="bytes", console=console)
     downloading.set_completed(500_000)
     assert downloading.status_line().startswith("downloading: 0.5 MB of 2.0 MB (25%), ")
@@ -70,7 +76,7 @@ def test_on_a_terminal_a_bar_shows_the_steps_and_the_time_left() -> None:
         assert report.is_bar
         report.advance(2, note="4453")
         console.file.flush()
-        report._bar.refresh()  # type: ignore[union-attr]  # noqa: SLF001 - draw it now
+        report._bar.refresh()  # type: ignore[union-attr]
     drawn = stream.getvalue()
     assert "solving Test_L3_R1: 4453" in drawn and "2/5" in drawn and "left" in drawn
 
@@ -111,13 +117,17 @@ def test_ctrl_c_in_solve_bench_prints_the_figures_so_far_and_exits_130(
 ) -> None:
     path = tmp_path / "late"
     path.write_text(LATE)
-    monkeypatch.setattr(gamesearch.cli.solve_bench, "solve", interrupt_on_call(3, gamesearch.cli.solve_bench.solve))
+    monkeypatch.setattr(
+        gamesearch.cli.solve_bench, "solve", interrupt_on_call(3, gamesearch.cli.solve_bench.solve)
+    )
     status, out, err = run_cli(capsys, "solve-bench", str(path))
     assert status == EXIT_INTERRUPTED == 130
     assert "positions solved" in out and "│ agree with the file" in out
     solved_row = next(line for line in out.splitlines() if "positions solved" in line)
     assert solved_row.split("│")[2].strip() == "2"
-    assert err == "gamesearch: interrupted after 2 of 4 positions; the figures above are for those 2\n"
+    assert (
+        err == "gamesearch: interrupted after 2 of 4 positions; the figures above are for those 2\n"
+    )
 
 
 def test_ctrl_c_in_solve_bench_json_marks_the_report_interrupted(
@@ -125,7 +135,9 @@ def test_ctrl_c_in_solve_bench_json_marks_the_report_interrupted(
 ) -> None:
     path = tmp_path / "late"
     path.write_text(LATE)
-    monkeypatch.setattr(gamesearch.cli.solve_bench, "solve", interrupt_on_call(4, gamesearch.cli.solve_bench.solve))
+    monkeypatch.setattr(
+        gamesearch.cli.solve_bench, "solve", interrupt_on_call(4, gamesearch.cli.solve_bench.solve)
+    )
     status, out, _ = run_cli(capsys, "solve-bench", str(path), "--json")
     report = json.loads(out)
     assert status == 130 and report["interrupted"] is True
@@ -138,7 +150,9 @@ def test_ctrl_c_in_uci_check_prints_the_rows_checked_so_far(
     row = "b,b,b,b,b,b,b,b,b,b,b,b,x,o,x,o,x,o,x,o,b,b,b,b,o,x,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,win"
     data = tmp_path / "rows"
     data.write_text("\n".join([row] * 3) + "\n")
-    monkeypatch.setattr(gamesearch.cli.uci_check, "solve", interrupt_on_call(2, lambda game, weak: (1, 7)))
+    monkeypatch.setattr(
+        gamesearch.cli.uci_check, "solve", interrupt_on_call(2, lambda game, weak: (1, 7))
+    )
     status, out, err = run_cli(capsys, "uci-check", "--file", str(data), "--sample", "3")
     assert status == 130
     checked = next(line for line in out.splitlines() if "rows checked" in line)
@@ -161,7 +175,9 @@ def test_solve_bench_writes_progress_lines_on_stderr_without_a_terminal(
     monkeypatch.setattr(gamesearch.cli.solve_bench, "solve", slow)
     status, out, err = run_cli(capsys, "solve-bench", str(path))
     assert status == 0 and "agree with the file" in out
-    assert "solving late: " in err and err.rstrip().splitlines()[-1].startswith("solving late: 4 of 4 positions (100%)")
+    assert "solving late: " in err and err.rstrip().splitlines()[-1].startswith(
+        "solving late: 4 of 4 positions (100%)"
+    )
 
 
 def test_sigint_to_the_running_command_prints_the_report_and_exits_130(tmp_path: Path) -> None:
@@ -196,4 +212,6 @@ def test_sigint_to_the_running_command_prints_the_report_and_exits_130(tmp_path:
     assert process.returncode == 130
     solved_row = next(line for line in out.splitlines() if "positions solved" in line)
     assert solved_row.split("│")[2].strip() == "1"
-    assert err.endswith("gamesearch: interrupted after 1 of 2 positions; the figures above are for those 1\n")
+    assert err.endswith(
+        "gamesearch: interrupted after 1 of 2 positions; the figures above are for those 1\n"
+    )

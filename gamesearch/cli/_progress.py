@@ -25,7 +25,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import TracebackType
-from typing import IO
+from typing import IO, Self
 
 import attrs
 from rich.console import Console
@@ -96,7 +96,7 @@ class ProgressReport:
         """Return whether the display is a bar on a terminal (else periodic lines)."""
         return self._console.is_terminal
 
-    def __enter__(self) -> ProgressReport:
+    def __enter__(self) -> Self:
         self._started = time.monotonic()
         if self.is_bar:
             amount = DownloadColumn() if self.unit == "bytes" else MofNCompleteColumn()
@@ -113,12 +113,17 @@ class ProgressReport:
             self._bar.start()
             self._task = self._bar.add_task(self.description, total=self.total)
         else:
-            self._thread = threading.Thread(target=self._write_lines, name="progress lines", daemon=True)
+            self._thread = threading.Thread(
+                target=self._write_lines, name="progress lines", daemon=True
+            )
             self._thread.start()
         return self
 
     def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
     ) -> None:
         if self._bar is not None:
             self._bar.stop()

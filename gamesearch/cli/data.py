@@ -34,14 +34,20 @@ def register(subparsers: Any) -> None:
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     names = ", ".join(sorted(data_sets()))
     fetch_parser = actions.add_parser(
-        "fetch", help="download a data set and check every file", description="Download a data set and check every file."
+        "fetch",
+        help="download a data set and check every file",
+        description="Download a data set and check every file.",
     )
     list_parser = actions.add_parser(
-        "list", help="show each file of a data set and whether it is there", description="Show each file of a data set and whether it is there."
+        "list",
+        help="show each file of a data set and whether it is there",
+        description="Show each file of a data set and whether it is there.",
     )
     for action in (fetch_parser, list_parser):
         action.add_argument("name", metavar="NAME", help=f"the data set ({names})")
-        action.add_argument("--data", type=Path, metavar="DIR", help="the folder to keep the files in")
+        action.add_argument(
+            "--data", type=Path, metavar="DIR", help="the folder to keep the files in"
+        )
         action.add_argument("--json", action="store_true", help="print one JSON object")
     fetch_parser.add_argument(
         "--mirror", metavar="URL",
@@ -54,7 +60,9 @@ def register(subparsers: Any) -> None:
 def _data_set(name: str) -> DataSet:
     known = data_sets()
     if name not in known:
-        raise InvalidOptionError(f"no data set {name!r}; expected one of {', '.join(sorted(known))}")
+        raise InvalidOptionError(
+            f"no data set {name!r}; expected one of {', '.join(sorted(known))}"
+        )
     return known[name]
 
 
@@ -64,12 +72,15 @@ def run_fetch(args: argparse.Namespace) -> int:
     missing = [file for file in data_set.files if not is_intact(file, folder)]
     total = sum(file.bytes_to_download for file in missing)
     outcomes: list[FetchOutcome] = []
-    with interruptible() as stop, progress(f"downloading {data_set.name}", total, unit="bytes") as bar:
+    with (
+        interruptible() as stop,
+        progress(f"downloading {data_set.name}", total, unit="bytes") as bar,
+    ):
         base = 0
         for file in data_set.files:
 
-            def received(done: int, base: int = base) -> None:
-                bar.set_completed(base + done, note=file.name)
+            def received(done: int, base: int = base, name: str = file.name) -> None:
+                bar.set_completed(base + done, note=name)
 
             outcomes.append(fetch(file, folder, mirror=args.mirror, on_bytes=received))
             if file in missing:
@@ -79,7 +90,12 @@ def run_fetch(args: argparse.Namespace) -> int:
         "data_set": data_set.name,
         "folder": str(folder),
         "files": [
-            {"name": o.file.name, "bytes": o.file.size, "sha256": o.file.sha256, "downloaded": o.downloaded}
+            {
+                "name": o.file.name,
+                "bytes": o.file.size,
+                "sha256": o.file.sha256,
+                "downloaded": o.downloaded,
+            }
             for o in outcomes
         ],
     }
@@ -90,7 +106,9 @@ def run_fetch(args: argparse.Namespace) -> int:
         for outcome in outcomes:
             state = "downloaded and checked" if outcome.downloaded else "already there, checked"
             out.print(f"{outcome.file.name:<16} {outcome.file.size:>10,} bytes  {state}")
-        out.print(f"{len(outcomes)} of {len(data_set.files)} files of {data_set.name} in {str(folder)!r}")
+        out.print(
+            f"{len(outcomes)} of {len(data_set.files)} files of {data_set.name} in {str(folder)!r}"
+        )
     if stop.interrupted:
         return report_interruption(len(outcomes), len(data_set.files), "files")
     return 0
@@ -100,18 +118,42 @@ def run_list(args: argparse.Namespace) -> int:
     data_set = _data_set(args.name)
     folder = fetch_dir(args.data)
     files: list[dict[str, Any]] = [
-        {"name": f.name, "bytes": f.size, "sha256": f.sha256, "url": f.url, "present": is_intact(f, folder)}
+        {
+            "name": f.name,
+            "bytes": f.size,
+            "sha256": f.sha256,
+            "url": f.url,
+            "present": is_intact(f, folder),
+        }
         for f in data_set.files
     ]
     if args.json:
-        print_json({"data_set": data_set.name, "description": data_set.description, "folder": str(folder), "files": files})
+        print_json(
+            {
+                "data_set": data_set.name,
+                "description": data_set.description,
+                "folder": str(folder),
+                "files": files,
+            }
+        )
         return 0
     out = console()
-    grid = table(f"{data_set.description}, in {str(folder)!r}", ("file", "there", "published at", "bytes"), numeric_from=3)
+    grid = table(
+        f"{data_set.description}, in {str(folder)!r}",
+        ("file", "there", "published at", "bytes"),
+        numeric_from=3,
+    )
     for entry in files:
-        grid.add_row(Text(entry["name"]), "yes" if entry["present"] else "no", Text(entry["url"]), f"{entry['bytes']:,}")
+        grid.add_row(
+            Text(entry["name"]),
+            "yes" if entry["present"] else "no",
+            Text(entry["url"]),
+            f"{entry['bytes']:,}",
+        )
     out.print(grid)
     if not all(entry["present"] for entry in files):
-        hint = f"gamesearch data fetch {data_set.name}" + ("" if args.data is None else f" --data {shlex.quote(str(args.data))}")
+        hint = f"gamesearch data fetch {data_set.name}" + (
+            "" if args.data is None else f" --data {shlex.quote(str(args.data))}"
+        )
         out.print(f"run '{hint}' to download the missing files")
     return 0

@@ -53,8 +53,12 @@ def register(subparsers: Any) -> None:
         f"A bare set name is looked up in the data folder; '{FETCH_COMMAND}' downloads the sets.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("file", metavar="FILE", help="a benchmark file, or a set name such as Test_L2_R1")
-    parser.add_argument("--weak", action="store_true", help="only win, draw or loss (compare signs)")
+    parser.add_argument(
+        "file", metavar="FILE", help="a benchmark file, or a set name such as Test_L2_R1"
+    )
+    parser.add_argument(
+        "--weak", action="store_true", help="only win, draw or loss (compare signs)"
+    )
     parser.add_argument("-n", "--limit", type=int, metavar="N", help="only the first N positions")
     add_data_argument(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -111,7 +115,10 @@ def run(args: argparse.Namespace) -> int:
         return new_game("connect4", moves)
 
     solved: list[SolvedPosition] = []
-    with interruptible() as stop, progress(f"solving {path.name}", len(positions), unit="positions") as bar:
+    with (
+        interruptible() as stop,
+        progress(f"solving {path.name}", len(positions), unit="positions") as bar,
+    ):
         for result in solve_positions(positions, connect4, weak=args.weak):
             solved.append(result)
             if args.each:
@@ -142,7 +149,12 @@ def _report(
     total_seconds = sum(result.seconds for result in solved)
     mean_nodes = statistics.fmean(nodes) if nodes else 0.0
     disagreements = [
-        {"line": r.position.line, "position": r.position.moves, "expected": r.expected, "found": r.found}
+        {
+            "line": r.position.line,
+            "position": r.position.moves,
+            "expected": r.expected,
+            "found": r.found,
+        }
         for r in solved
         if not r.agrees
     ]
@@ -178,13 +190,21 @@ def _pons_comparison(
     reference = PONS_REFERENCE[known]
     covers = _covers(reference)
     if published is None:
-        return reference, None, (
-            f"no ratio to Pons: this file is not the published {known}, whose {covers} his mean covers"
+        return (
+            reference,
+            None,
+            (
+                f"no ratio to Pons: this file is not the published {known}, whose {covers} his mean covers"
+            ),
         )
     if solved != reference.positions:
-        return reference, None, (
-            f"no ratio to Pons: his mean covers {covers} of {known} and his counts per position "
-            f"are not published, so it is not comparable with these {solved:,}"
+        return (
+            reference,
+            None,
+            (
+                f"no ratio to Pons: his mean covers {covers} of {known} and his counts per position "
+                f"are not published, so it is not comparable with these {solved:,}"
+            ),
         )
     return reference, mean_nodes / reference.mean_nodes(weak), None
 
@@ -198,7 +218,9 @@ def _covers(reference: PonsReference) -> str:
 def _print_report(report: dict[str, Any]) -> None:
     pons = report["pons_mean_nodes"]
     ratio = report["ratio_to_pons"]
-    covered = "" if pons is None else f" ({_covers(PONS_REFERENCE[report['set'] or report['file']])})"
+    covered = (
+        "" if pons is None else f" ({_covers(PONS_REFERENCE[report['set'] or report['file']])})"
+    )
     print_check(
         f"{report['file']} ({report['mode']})",
         report["disagreements"],

@@ -49,8 +49,12 @@ def register(subparsers: Any) -> None:
         "-n", "--sample", type=int, default=DEFAULT_SAMPLE,
         help=f"rows to check (default: {DEFAULT_SAMPLE}, about a minute)",
     )  # fmt: skip
-    parser.add_argument("--seed", type=int, default=0, help="seed of the random sample (default: 0)")
-    parser.add_argument("--file", type=Path, help=f"the data file (default: {UCI_FILE} in the data folder)")
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed of the random sample (default: 0)"
+    )
+    parser.add_argument(
+        "--file", type=Path, help=f"the data file (default: {UCI_FILE} in the data folder)"
+    )
     add_data_argument(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(handler=run)
@@ -71,7 +75,9 @@ class CheckedRow:
         return self.found == self.row.result
 
 
-def check_rows(rows: Iterable[UciRow], from_text: Callable[[str], Game[Any]]) -> Iterator[CheckedRow]:
+def check_rows(
+    rows: Iterable[UciRow], from_text: Callable[[str], Game[Any]]
+) -> Iterator[CheckedRow]:
     """Yield each row solved weakly with a fresh table, its value from the first player's
     point of view (the labels' view), in order; ``from_text(grid)`` builds the position."""
     for row in rows:
@@ -99,7 +105,12 @@ def run(args: argparse.Namespace) -> int:
             bar.advance(note=f"line {result.row.line}")
     seconds = [result.seconds for result in checked]
     disagreements = [
-        {"line": r.row.line, "position": r.row.grid, "expected": OUTCOMES[r.row.result], "found": OUTCOMES[r.found]}
+        {
+            "line": r.row.line,
+            "position": r.row.grid,
+            "expected": OUTCOMES[r.row.result],
+            "found": OUTCOMES[r.found],
+        }
         for r in checked
         if not r.agrees
     ]
@@ -132,7 +143,10 @@ def _print_report(report: dict[str, Any]) -> None:
         report["disagreements"],
         [
             ("rows parsed", f"{report['rows']:,} in {report['parse_seconds']:.2f} s"),
-            ("rows checked (seed)", f"{report['checked']:,} of {report['sample']:,} ({report['seed']})"),
+            (
+                "rows checked (seed)",
+                f"{report['checked']:,} of {report['sample']:,} ({report['seed']})",
+            ),
             ("agree with the label", f"{report['agree']:,}"),
             ("solving time", f"{report['solve_seconds']:.2f} s"),
             ("mean time per row", f"{report['mean_seconds'] * 1000:,.1f} ms"),

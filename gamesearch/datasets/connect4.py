@@ -148,7 +148,9 @@ def find_data_file(name: str, data: Path | None = None) -> Path:
     if path.is_file():
         return path
     if path.is_dir():
-        raise InvalidDataError(f"{name!r} is a folder; expected a data file or a set name such as 'Test_L3_R1'")
+        raise InvalidDataError(
+            f"{name!r} is a folder; expected a data file or a set name such as 'Test_L3_R1'"
+        )
     if CONNECT4.file(name) is None:
         known = ", ".join(file.name for file in CONNECT4.files)
         raise MissingDataError(
@@ -166,7 +168,9 @@ def published_set(path: Path) -> str | None:
     """Return the name of the benchmark set whose published file ``path`` is byte for byte,
     or ``None``."""
     size = path.stat().st_size
-    candidates = [file for file in CONNECT4.files if file.name in PONS_REFERENCE and file.size == size]
+    candidates = [
+        file for file in CONNECT4.files if file.name in PONS_REFERENCE and file.size == size
+    ]
     if not candidates:
         return None
     checksum = file_sha256(path)
@@ -258,7 +262,9 @@ def parse_uci_row(text: str, line: int = 0) -> UciRow:
         )
     *cells, label = fields
     if label not in UCI_LABELS:
-        raise InvalidPositionError(f"UCI row {line} ends with {label!r}; expected win, loss or draw")
+        raise InvalidPositionError(
+            f"UCI row {line} ends with {label!r}; expected win, loss or draw"
+        )
     symbols = {"x": "X", "o": "O", "b": "."}
     rows = []
     for row in reversed(range(UCI_HEIGHT)):

@@ -46,7 +46,9 @@ class RemoteFile:
     url: str  #: the address it is published at
     sha256: str
     size: int
-    compression: str | None = attrs.field(default=None, validator=attrs.validators.in_((None, "compress")))
+    compression: str | None = attrs.field(
+        default=None, validator=attrs.validators.in_((None, "compress"))
+    )
     download_sha256: str | None = None
     download_size: int | None = None
 
@@ -176,7 +178,9 @@ def fetch(
     except requests.RequestException as error:
         raise DownloadError(f"cannot download {file.name!r} from {url!r}: {error}") from None
     except OSError as error:
-        raise DownloadError(f"cannot write {file.name!r} into {str(folder)!r}: {error.strerror or error}") from None
+        raise DownloadError(
+            f"cannot write {file.name!r} into {str(folder)!r}: {error.strerror or error}"
+        ) from None
     if file.compression == "compress":
         _unpack_compress(downloaded, file, url)
     return FetchOutcome(file, target, downloaded=True)
