@@ -149,7 +149,11 @@ def _print_report(report: dict[str, Any]) -> None:
             ),
             ("agree with the label", f"{report['agree']:,}"),
             ("solving time", f"{report['solve_seconds']:.2f} s"),
-            ("mean time per row", f"{report['mean_seconds'] * 1000:,.1f} ms"),
+            ("mean time per row", _per_row(report["mean_seconds"])),
             ("mean nodes per row", f"{report['mean_nodes']:,.0f}"),
         ],
     )
+
+
+def _per_row(seconds: float) -> str:
+    return f"{seconds:,.1f} s" if seconds >= 1 else f"{seconds * 1000:,.1f} ms"
