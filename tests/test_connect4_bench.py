@@ -9,16 +9,20 @@ import pytest
 from clirun import assert_usage_error, run_cli
 
 from games.connect4 import ConnectFour
-from gamesearch.cli._connect4_data import (
+from gamesearch.datasets.connect4 import (
+    InvalidDataError,
     benchmark_score,
     data_dir,
     parse_uci_row,
     read_score_file,
+    read_uci,
 )
 from gamesearch.errors import InvalidPositionError
 
 DATA = data_dir()
-needs_data = pytest.mark.skipif(not (DATA / "Test_L3_R1").is_file(), reason=f"no benchmark data in {DATA}")
+needs_data = pytest.mark.skipif(
+    not (DATA / "Test_L3_R1").is_file(), reason=f"no benchmark data in {DATA}"
+)
 
 #: a sample of each set (line numbers) that solves in seconds, strong and weak: every
 #: 50th or 100th line of the easy sets, cheap lines (under ~50,000 nodes) of the others
@@ -45,7 +49,9 @@ def test_a_sample_of_each_set_agrees_with_its_scores(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str, weak: bool
 ) -> None:
     sample = write_sample(tmp_path, name)
-    status, out, _ = run_cli(capsys, "solve-bench", str(sample), "--json", *(["--weak"] if weak else []))
+    status, out, _ = run_cli(
+        capsys, "solve-bench", str(sample), "--json", *(["--weak"] if weak else [])
+    )
     report = json.loads(out)
     assert status == 0
     assert report["positions"] == report["agree"] == len(SAMPLES[name])
@@ -53,15 +59,50 @@ def test_a_sample_of_each_set_agrees_with_its_scores(
 
 
 @needs_data
-def test_a_set_name_is_found_in_the_data_folder_and_the_table_names_pons(
+def test_the_whole_published_set_is_compared_with_pons_mean(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    status, out, _ = run_cli(capsys, "solve-bench", "Test_L3_R1", "--json")
+    report = json.loads(out)
+    assert status == 0 and report["set"] == "Test_L3_R1" and report["positions"] == 1000
+    assert report["pons_mean_nodes"] == 51.28 and report["pons_positions"] == 1000
+    assert report["ratio_to_pons"] == pytest.approx(report["mean_nodes"] / 51.28)
+    assert report["pons_note"] is None
+
+
+@needs_data
+def test_a_limited_run_prints_no_ratio_and_says_why(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run_cli(capsys, "solve-bench", "Test_L3_R1", "--limit", "5")
     assert status == 0
-    assert "agree with the file" in out and "ratio to Pons" in out and "51.3" in out
+    assert (
+        "agree with the file" in out
+        and "Pons' mean nodes (all 1,000 positions)" in out
+        and "51.3" in out
+    )
+    ratio_row = next(line for line in out.splitlines() if "ratio to Pons" in line and "│" in line)
+    assert ratio_row.split("│")[2].strip() == "-"
+    assert "his counts per position are not published, so it is not comparable with these 5" in out
+    status, out, _ = run_cli(capsys, "solve-bench", "Test_L3_R1", "--limit", "5", "--json")
+    report = json.loads(out)
+    assert report["ratio_to_pons"] is None and "not comparable" in report["pons_note"]
 
 
-def test_a_disagreement_is_printed_and_fails_the_run(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+@needs_data
+def test_a_file_that_is_not_the_published_set_gets_no_ratio(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    sample = write_sample(tmp_path, "Test_L3_R1")  # named like the set, 20 of its lines
+    status, out, _ = run_cli(capsys, "solve-bench", str(sample), "--json")
+    report = json.loads(out)
+    assert status == 0 and report["set"] is None and report["ratio_to_pons"] is None
+    assert report["pons_note"].startswith(
+        "no ratio to Pons: this file is not the published Test_L3_R1"
+    )
+
+
+def test_a_disagreement_is_printed_and_fails_the_run(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     wrong = tmp_path / "wrong"
     wrong.write_text("1212121 0\n121212 3\n")  # the first is over; the second wins at once: 18
     status, out, _ = run_cli(capsys, "solve-bench", str(wrong), "--each")
@@ -80,6 +121,26 @@ def test_a_malformed_line_and_a_missing_file_are_usage_errors(
     assert_usage_error(capsys, "--limit must be >= 1: 0", "solve-bench", str(bad), "--limit", "0")
 
 
+def test_a_file_that_is_not_text_or_is_empty_is_one_clear_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    latin = tmp_path / "latin"
+    latin.write_bytes("4453 2\n44 caf\xe9\n".encode("latin-1"))
+    image = tmp_path / "image.png"
+    image.write_bytes(b"\x89PNG\r\n\x1a\n")
+    empty = tmp_path / "empty"
+    empty.write_text("\n\n")
+    assert_usage_error(capsys, "line 2 of", "solve-bench", str(latin))
+    assert_usage_error(capsys, "is not ASCII text (byte 0xe9)", "solve-bench", str(latin))
+    assert_usage_error(capsys, "holds no '<moves> <score>' line", "solve-bench", str(empty))
+    assert_usage_error(capsys, "line 1 of", "uci-check", "--file", str(image))
+    assert_usage_error(capsys, "is not ASCII text (byte 0x89)", "uci-check", "--file", str(image))
+    assert_usage_error(capsys, "holds no UCI row", "uci-check", "--file", str(empty))
+    assert_usage_error(capsys, "is a folder", "uci-check", "--file", str(tmp_path))
+    with pytest.raises(InvalidDataError, match=r"holds no UCI row"):
+        read_uci(empty)
+
+
 def test_benchmark_scores_count_the_winners_stones() -> None:
     game = ConnectFour.from_text("121212")
     assert benchmark_score(game, game.win_score - 7) == 18  # X wins with its 4th stone
@@ -90,10 +151,15 @@ def test_benchmark_scores_count_the_winners_stones() -> None:
 def test_score_file_lines_are_read_with_their_numbers(tmp_path: Path) -> None:
     path = tmp_path / "set"
     path.write_text("4453 -2\n\n12 7\n")
-    assert [(p.line, p.moves, p.score) for p in read_score_file(path)] == [(1, "4453", -2), (3, "12", 7)]
+    assert [(p.line, p.moves, p.score) for p in read_score_file(path)] == [
+        (1, "4453", -2),
+        (3, "12", 7),
+    ]
 
 
-UCI_ROW = "x,o,b,b,b,b, b,b,b,b,b,b, x,o,x,o,b,b, o,b,b,b,b,b, b,b,b,b,b,b, x,b,b,b,b,b, b,b,b,b,b,b, win"
+UCI_ROW = (
+    "x,o,b,b,b,b, b,b,b,b,b,b, x,o,x,o,b,b, o,b,b,b,b,b, b,b,b,b,b,b, x,b,b,b,b,b, b,b,b,b,b,b, win"
+)
 
 
 def test_a_uci_row_is_read_column_by_column_from_the_bottom() -> None:
@@ -108,8 +174,14 @@ def test_a_uci_row_is_read_column_by_column_from_the_bottom() -> None:
     ("text", "message"),
     [
         ("x,o,win", r"UCI row 3 has 3 fields; expected 43"),
-        (UCI_ROW.replace(" ", "").replace("win", "won"), r"ends with 'won'; expected win, loss or draw"),
-        (UCI_ROW.replace(" ", "").replace("x,o,b", "x,z,b", 1), r"has cell 'z'; expected x, o or b"),
+        (
+            UCI_ROW.replace(" ", "").replace("win", "won"),
+            r"ends with 'won'; expected win, loss or draw",
+        ),
+        (
+            UCI_ROW.replace(" ", "").replace("x,o,b", "x,z,b", 1),
+            r"has cell 'z'; expected x, o or b",
+        ),
     ],
 )
 def test_bad_uci_rows_name_the_problem(text: str, message: str) -> None:

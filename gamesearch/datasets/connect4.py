@@ -1,0 +1,290 @@
+"""The public Connect Four reference data: where it comes from, where it is kept, how to read it.
+
+Two formats:
+
+- Pascal Pons' benchmark sets (``Test_L*_R*``): lines ``<moves> <score>``, the score
+  from the side to move's point of view, ``cells/2 + 1`` minus the winner's stones
+  (22 minus the stones on 7x6), negative for a loss, 0 for a draw;
+- the UCI "Connect-4" data set (``connect-4.data``): 42 comma-separated cells
+  column by column, bottom to top (``x``, ``o``, ``b``), then ``win``/``loss``/``draw``
+  for the first player, who is also the side to move (8 stones on every board).
+
+``gamesearch data fetch connect4`` downloads them (:data:`CONNECT4`) into the user's
+cache folder. A file is looked up in the folder given with ``--data``, else in
+``$GAMESEARCH_CONNECT4_DATA``, else in the cache folder and, in a source checkout, in
+``shared/data/connect4`` beside the repository.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import attrs
+import platformdirs
+
+from gamesearch.datasets.fetch import DataSet, RemoteFile, file_sha256
+from gamesearch.errors import GameSearchError, InvalidPositionError, MissingDataError
+from gamesearch.game import Game
+
+DATA_ENVIRONMENT = "GAMESEARCH_CONNECT4_DATA"
+FETCH_COMMAND = "gamesearch data fetch connect4"
+UCI_FILE = "connect-4.data"
+UCI_LABELS = {"win": 1, "draw": 0, "loss": -1}
+UCI_WIDTH, UCI_HEIGHT = 7, 6
+
+_PONS = "http://blog.gamesolver.org/data/"
+_UCI = "https://archive.ics.uci.edu/ml/machine-learning-databases/connect-4/"
+
+#: Pons' six benchmark sets and the UCI data set, as published (checksums of the files)
+CONNECT4 = DataSet(
+    "connect4",
+    "Pascal Pons' Connect Four benchmark sets and the UCI Connect-4 data set (6.1 MB)",
+    (
+        RemoteFile("Test_L3_R1", _PONS + "Test_L3_R1", "fae47639d993cc91f074d0b642a5f2bb251d31b15cea9df496d672c01fb2efec", 37836),
+        RemoteFile("Test_L2_R1", _PONS + "Test_L2_R1", "52b9ee96ab6e92fd755ca4c545792c07c548a5a994fd32beec2775939d071b3c", 26122),
+        RemoteFile("Test_L2_R2", _PONS + "Test_L2_R2", "a0bb9983650ad5b6c6080da47c31065f6efa11bfadf2e1149af1619d7d65b745", 22936),
+        RemoteFile("Test_L1_R1", _PONS + "Test_L1_R1", "003b7f5cc2b9b2d07ee2663cf92dfe99a50d7f4f57c556b6f35048e1bfaedb68", 15102),
+        RemoteFile("Test_L1_R2", _PONS + "Test_L1_R2", "ba3df3282804270661239d0fc357761a5c7cc31bbd581f3c502222abffa31113", 14480),
+        RemoteFile("Test_L1_R3", _PONS + "Test_L1_R3", "7b6eb6c7c9e7342f8065188cac01a25df2413a5b77de062cf14a4a8b237b140a", 9918),
+        RemoteFile("connect-4.names", _UCI + "connect-4.names", "dc366b892f457153057eb51e9f10b1e76cca02a71e4198481d3abbc95293653f", 1890),
+        RemoteFile(
+            UCI_FILE,
+            _UCI + "connect-4.data.Z",
+            "063152e6eadbb424c7ef4645df76e493a43812edd9c992400983da4fa54f8cba",
+            5968100,
+            compression="compress",
+            download_sha256="14c886b817783ac9b642f42ec78a2e67f727a3d41c94913af8954d454eee2367",
+            download_size=403464,
+        ),
+    ),
+)  # fmt: skip
+
+
+class InvalidDataError(GameSearchError, ValueError):
+    """A data file that is not what its format says: not text, empty, a folder."""
+
+
+@attrs.frozen
+class PonsReference:
+    """Pons' own solver on one benchmark set: mean nodes over its first ``positions`` lines."""
+
+    positions: int
+    strong_nodes: float
+    weak_nodes: float
+
+    def mean_nodes(self, weak: bool) -> float:
+        """Return his mean nodes per position, weak (win/draw/loss) or strong."""
+        return self.weak_nodes if weak else self.strong_nodes
+
+
+#: Pons' Part 12 solver, table cleared before each position (his node counts per
+#: position are not published: only these means)
+PONS_REFERENCE = {
+    "Test_L3_R1": PonsReference(1000, 51.28, 29.36),
+    "Test_L2_R1": PonsReference(1000, 449.6, 532.7),
+    "Test_L2_R2": PonsReference(1000, 39_907, 20_205),
+    "Test_L1_R1": PonsReference(1000, 3_298, 22_232),
+    "Test_L1_R2": PonsReference(1000, 1_200_785, 538_682),
+    "Test_L1_R3": PonsReference(100, 66.08e6, 40.98e6),
+}
+
+
+def cache_dir() -> Path:
+    """Return the user's cache folder for the Connect Four data (it may not exist)."""
+    return Path(platformdirs.user_cache_dir("gamesearch")) / "connect4"
+
+
+def checkout_dir() -> Path | None:
+    """Return ``shared/data/connect4`` beside the repository when this package runs from a
+    source checkout that has that folder, else ``None``."""
+    repository = Path(__file__).resolve().parents[2]
+    folder = repository.parent / "shared" / "data" / "connect4"
+    if (repository / "pyproject.toml").is_file() and folder.is_dir():
+        return folder
+    return None
+
+
+def fetch_dir(data: Path | None = None) -> Path:
+    """Return the folder ``gamesearch data fetch connect4`` writes into: ``data`` if given,
+    else ``$GAMESEARCH_CONNECT4_DATA`` if set, else :func:`cache_dir`."""
+    if data is not None:
+        return data
+    configured = os.environ.get(DATA_ENVIRONMENT)
+    return Path(configured) if configured else cache_dir()
+
+
+def search_dirs(data: Path | None = None) -> list[Path]:
+    """Return the folders a data file is looked for in, in order: ``data`` alone if given,
+    else ``$GAMESEARCH_CONNECT4_DATA`` alone if set, else the checkout's folder (when there
+    is one) and the cache folder."""
+    if data is not None or os.environ.get(DATA_ENVIRONMENT):
+        return [fetch_dir(data)]
+    checkout = checkout_dir()
+    return [*([checkout] if checkout else []), cache_dir()]
+
+
+def data_dir() -> Path:
+    """Return the first folder a data file is looked for in (see :func:`search_dirs`)."""
+    return search_dirs()[0]
+
+
+def fetch_hint(data: Path | None = None) -> str:
+    """Return the command that downloads the data into the folder ``data`` (or the default)."""
+    return FETCH_COMMAND + (f" --data {shlex.quote(str(data))}" if data is not None else "")
+
+
+def find_data_file(name: str, data: Path | None = None) -> Path:
+    """Return ``name`` as a path, or the file of that name in the data folders.
+
+    :raises MissingDataError: when neither exists, naming the folders looked in and the
+        command that downloads the file.
+    :raises InvalidDataError: when ``name`` is a folder.
+    """
+    path = Path(name)
+    if path.is_file():
+        return path
+    if path.is_dir():
+        raise InvalidDataError(
+            f"{name!r} is a folder; expected a data file or a set name such as 'Test_L3_R1'"
+        )
+    if CONNECT4.file(name) is None:
+        known = ", ".join(file.name for file in CONNECT4.files)
+        raise MissingDataError(
+            f"no file {name!r}; the data files are {known} (download them with '{fetch_hint(data)}')"
+        )
+    folders = search_dirs(data)
+    for folder in folders:
+        if (folder / name).is_file():
+            return folder / name
+    where = " or ".join(repr(str(folder)) for folder in folders)
+    raise MissingDataError(f"no {name!r} in {where}; run '{fetch_hint(data)}' to download it")
+
+
+def published_set(path: Path) -> str | None:
+    """Return the name of the benchmark set whose published file ``path`` is byte for byte,
+    or ``None``."""
+    size = path.stat().st_size
+    candidates = [
+        file for file in CONNECT4.files if file.name in PONS_REFERENCE and file.size == size
+    ]
+    if not candidates:
+        return None
+    checksum = file_sha256(path)
+    return next((file.name for file in candidates if file.sha256 == checksum), None)
+
+
+def _text_lines(path: Path) -> Iterator[tuple[int, str]]:
+    """Yield ``(number, line)`` for each line of the ASCII text file ``path``.
+
+    :raises InvalidDataError: when the file is not ASCII text or cannot be read.
+    """
+    try:
+        with path.open("rb") as stream:
+            for number, raw in enumerate(stream, 1):
+                try:
+                    yield number, raw.decode("ascii")
+                except UnicodeDecodeError as error:
+                    raise InvalidDataError(
+                        f"line {number} of {str(path)!r} is not ASCII text "
+                        f"(byte {raw[error.start]:#04x}); is it the right file?"
+                    ) from None
+    except IsADirectoryError:
+        raise InvalidDataError(f"{str(path)!r} is a folder; expected a data file") from None
+    except OSError as error:
+        raise InvalidDataError(f"cannot read {str(path)!r}: {error.strerror or error}") from None
+
+
+@attrs.frozen
+class ScoredPosition:
+    """One benchmark line: the moves from the empty board and the expected score."""
+
+    line: int  #: 1-based line number in the file
+    moves: str
+    score: int
+
+
+def read_score_file(path: Path) -> list[ScoredPosition]:
+    """Return every ``<moves> <score>`` line of a benchmark file (blank lines skipped).
+
+    :raises InvalidPositionError: naming the first malformed line.
+    :raises InvalidDataError: when the file is not text or holds no line at all.
+    """
+    positions = []
+    for number, line in _text_lines(path):
+        fields = line.split()
+        if not fields:
+            continue
+        try:
+            moves, score = fields
+            positions.append(ScoredPosition(number, moves, int(score)))
+        except ValueError:
+            raise InvalidPositionError(
+                f"line {number} of {str(path)!r} is {line.strip()!r}; expected '<moves> <score>'"
+            ) from None
+    if not positions:
+        raise InvalidDataError(f"{str(path)!r} holds no '<moves> <score>' line")
+    return positions
+
+
+def benchmark_score(game: Game[Any], value: int) -> int:
+    """Return the benchmark score of ``value`` (an exact distance value for ``game``'s
+    side to move): ``(cells + 2 - p) // 2`` for a win ending at ply ``p``, negative for
+    a loss, 0 for a draw (22 minus the winner's stones on 7x6)."""
+    if value == 0:
+        return 0
+    end_ply = game.win_score - abs(value)
+    score = (game.max_plies + 2 - end_ply) // 2
+    return score if value > 0 else -score
+
+
+@attrs.frozen
+class UciRow:
+    """One row of the UCI data: the board as grid text and the first player's result."""
+
+    line: int
+    grid: str  #: rows from the top, ``/`` between them, ``X``/``O``/``.``
+    result: int  #: +1 win, 0 draw, -1 loss for the first player
+
+
+def parse_uci_row(text: str, line: int = 0) -> UciRow:
+    """Return the row ``text`` (43 comma-separated fields) as grid text and result.
+
+    :raises InvalidPositionError: for a wrong field count, cell or label.
+    """
+    fields = text.strip().split(",")
+    if len(fields) != UCI_WIDTH * UCI_HEIGHT + 1:
+        raise InvalidPositionError(
+            f"UCI row {line} has {len(fields)} fields; expected {UCI_WIDTH * UCI_HEIGHT + 1}: {text.strip()!r}"
+        )
+    *cells, label = fields
+    if label not in UCI_LABELS:
+        raise InvalidPositionError(
+            f"UCI row {line} ends with {label!r}; expected win, loss or draw"
+        )
+    symbols = {"x": "X", "o": "O", "b": "."}
+    rows = []
+    for row in reversed(range(UCI_HEIGHT)):
+        cells_of_row = []
+        for col in range(UCI_WIDTH):
+            cell = cells[col * UCI_HEIGHT + row]
+            if cell not in symbols:
+                raise InvalidPositionError(f"UCI row {line} has cell {cell!r}; expected x, o or b")
+            cells_of_row.append(symbols[cell])
+        rows.append("".join(cells_of_row))
+    return UciRow(line, "/".join(rows), UCI_LABELS[label])
+
+
+def read_uci(path: Path) -> list[UciRow]:
+    """Return every row of a UCI ``connect-4.data`` file (blank lines skipped).
+
+    :raises InvalidPositionError: naming the first malformed row.
+    :raises InvalidDataError: when the file is not text or holds no row at all.
+    """
+    rows = [parse_uci_row(text, number) for number, text in _text_lines(path) if text.strip()]
+    if not rows:
+        raise InvalidDataError(f"{str(path)!r} holds no UCI row (42 cells and a label per line)")
+    return rows
