@@ -21,7 +21,6 @@ from __future__ import annotations
 import abc
 import copy as copying
 import enum
-import functools
 import math
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
@@ -213,6 +212,8 @@ class Rules:
     chance: bool = False
     #: the lowest and highest final result, first player's point of view
     result_range: tuple[int, int] = (-1, 1)
+    #: the framework's scale of values for these rules (worked out once)
+    scale: ValueScale = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         low, high = self.result_range
@@ -222,6 +223,7 @@ class Rules:
             raise ValueError(f"'players' must be >= 1: {self.players!r}")
         if low > high:
             raise ValueError(f"'result_range' must be (lowest, highest): {self.result_range!r}")
+        object.__setattr__(self, "scale", ValueScale(self.max_plies, max(1, self.largest_margin)))
 
     @property
     def largest_margin(self) -> int:
@@ -263,10 +265,9 @@ class ValueScale:
         return win
 
     @classmethod
-    @functools.lru_cache(maxsize=256)
     def of(cls, rules: Rules) -> ValueScale:
         """Return the scale for games with these rules."""
-        return cls(rules.max_plies, max(1, rules.largest_margin))
+        return rules.scale
 
     @property
     def stride(self) -> int:
@@ -510,7 +511,7 @@ class Game(abc.ABC, Generic[MoveT]):
     @property
     def value_scale(self) -> ValueScale:
         """Return the framework's scale of values for this game's rules."""
-        return ValueScale.of(self.rules)
+        return self.rules.scale
 
     @property
     def win_score(self) -> int:

@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Protocol
 import attrs
 
 from gamesearch.errors import InvalidOptionError, UnsupportedGameError
-from gamesearch.game import Game, Scoring, restore
+from gamesearch.game import Game, Scoring, ValueScale, restore
 from gamesearch.search.table import SearchMemory
 
 #: larger than any value a game can produce: the open ends of a search window
@@ -79,9 +79,15 @@ class SearchResult:
     is_exact: bool  #: true when the search reached the end of every line it relied on
     is_game_over: bool  #: true when the position was already finished
     visits: tuple[MoveVisits, ...] | None = None  #: root moves' visits (sampling searchers)
-    #: the proven final result (first player's view: sign who wins, size by how much);
-    #: ``None`` unless the value is exact
-    margin: int | None = None
+    _scale: ValueScale | None = attrs.field(default=None, alias="scale", eq=False, repr=False)
+
+    @property
+    def margin(self) -> int | None:
+        """Return the proven final result, first player's view (sign: who wins; size: by
+        how much; 0: a draw), or ``None`` unless the value is exact."""
+        if not self.is_exact or self._scale is None:
+            return None
+        return self._scale.margin(self.value)
 
     @property
     def pv(self) -> tuple[Hashable, ...]:
@@ -200,9 +206,16 @@ class SearchContext:
     tracer: Tracer | None = None  #: receives every step, for drawing the tree
     depth_limit: int | None = None  #: the horizon, if any
     root_ply: int = 0
-    #: tables that live across searches (an empty memory unless the caller gave one)
-    memory: SearchMemory = attrs.field(factory=lambda: SearchMemory())
+    _memory: SearchMemory | None = attrs.field(default=None, alias="memory")
     horizon_reached: bool = False  #: a heuristic value was used: the answer is not exact
+
+    @property
+    def memory(self) -> SearchMemory:
+        """Return the tables that live across searches (an empty memory unless the caller
+        gave one; made when first asked for)."""
+        if self._memory is None:
+            self._memory = SearchMemory()
+        return self._memory
 
     def count_node(self, game: Game[Any]) -> None:
         """Count ``game``'s current position as entered."""
@@ -444,7 +457,6 @@ class Searcher(abc.ABC):
                 f"searcher {self.name!r} cannot search {type(game).name!r}: {'; '.join(unmet)}"
             )
         counters = Counters()
-        memory = memory if memory is not None else SearchMemory()
         move: Hashable | None = None
         line: tuple[Hashable, ...] | Callable[[], tuple[Hashable, ...]] = ()
         snapshot = game.copy()  # also the principal variation's position
@@ -453,9 +465,10 @@ class Searcher(abc.ABC):
                 value = game.score(self.scoring)
                 answer = RootAnswer(value, (), None, True, 0)
             else:
-                answer = self.root(game, self._context(game, counters, move_values, tracer, memory))
+                context = self._context(game, counters, move_values, tracer, memory)
+                answer = self.root(game, context)
                 move = self._break_tie(answer.best_moves)
-                line = self._line_from(snapshot, move, answer, memory)
+                line = self._line_from(snapshot, move, answer, context)
         except BaseException:
             # An interrupt (KeyboardInterrupt, a signal handler's exception) may land
             # anywhere, even half-way through a move: put the position back whole.
@@ -477,7 +490,7 @@ class Searcher(abc.ABC):
             is_exact=answer.is_exact,
             is_game_over=not answer.best_moves,
             visits=answer.visits,
-            margin=game.value_scale.margin(answer.value) if answer.is_exact else None,
+            scale=game.value_scale,
         )
 
     def unmet_needs(self, game: Game[Any]) -> list[str]:
@@ -499,8 +512,7 @@ class Searcher(abc.ABC):
     ) -> SearchContext:
         return SearchContext(
             self.scoring, counters, move_values, tracer,
-            self.depth if self.honours_depth else None, game.ply,
-            memory if memory is not None else SearchMemory(),
+            self.depth if self.honours_depth else None, game.ply, memory,
         )  # fmt: skip
 
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
@@ -523,13 +535,18 @@ class Searcher(abc.ABC):
         return random.Random(self.seed).choice(best_moves)
 
     def _line_from(
-        self, game: Game[Any], move: Hashable, answer: RootAnswer, memory: SearchMemory
+        self, game: Game[Any], move: Hashable, answer: RootAnswer, context: SearchContext
     ) -> tuple[Hashable, ...] | Callable[[], tuple[Hashable, ...]]:
         """Return the principal variation from ``move``, or a function that works it out
         later on a copy of ``game`` (see :attr:`line_on_demand`)."""
         if not self.line_on_demand:
-            return self._principal_variation(game, move, answer, memory)
-        return functools.partial(self._principal_variation, game, move, answer, memory)
+            return self._principal_variation(game, move, answer, context.memory)
+        return functools.partial(self._line_later, game, move, answer, context)
+
+    def _line_later(
+        self, game: Game[Any], move: Hashable, answer: RootAnswer, context: SearchContext
+    ) -> tuple[Hashable, ...]:
+        return self._principal_variation(game, move, answer, context.memory)
 
     def _principal_variation(
         self, game: Game[Any], move: Hashable, answer: RootAnswer, memory: SearchMemory
