@@ -211,3 +211,28 @@ def test_a_seeded_searcher_gives_the_same_move_call_after_call() -> None:
     game = registry.new_game("tictactoe")
     searcher = registry.new_searcher("alphabeta:seed=3")
     assert len({searcher.search(game).move for _ in range(8)}) == 1
+
+
+@pytest.mark.parametrize("spec", ["alphabeta:table=on", "iterative"])
+def test_a_kept_table_never_makes_a_horizon_value_exact(spec: str) -> None:
+    """A search of a later position that finds only table entries left by a deeper
+    earlier search (whose subtrees met a horizon) must not call its value exact."""
+    from gamesearch.search.table import SearchMemory
+
+    registry = default_registry()
+    searcher = registry.new_searcher(spec)
+    for text in ("4453", "443", "44444", "1234567"):
+        earlier = registry.new_game("connect4", text)
+        memory = SearchMemory()
+        searcher.search(earlier, Limit(depth=4), memory=memory)
+        for move in earlier.legal_moves():
+            later = earlier.copy()
+            later.push(move)
+            if later.result() is not None:
+                continue
+            kept = searcher.search(later, Limit(depth=3), memory=memory)
+            fresh = searcher.search(later, Limit(depth=3))
+            assert kept.is_exact == fresh.is_exact, (text, move)
+            if fresh.is_exact:
+                assert kept.value == fresh.value
+            assert (kept.value, kept.best_moves) == (fresh.value, fresh.best_moves) or not fresh.is_exact
