@@ -68,7 +68,8 @@ def main() -> None:
     args = parser.parse_args()
     registry = default_registry()
     game = registry.new_game(args.game, **dict(args.option))
-    print(f"{args.game} {dict(args.option) or ''}: {args.searcher} at depth d+1 against depth d, "
+    options = ", ".join(f"{key}={value}" for key, value in args.option)
+    print(f"{args.game}{f' ({options})' if options else ''}: {args.searcher} at depth d+1 against depth d, "
           f"{args.games} games each, {args.opening_plies} random opening plies, seed {args.seed}")  # fmt: skip
     header = (f"{'d':>2}  {'wins':>4} {'draws':>5} {'losses':>6}  {'score of d+1 (95%)':>22}  "
               f"{'Elo d+1 - d (95%)':>18}  {'ms/move d':>9}  {'ms/move d+1':>11}")  # fmt: skip
