@@ -311,7 +311,8 @@ class PlaySession:
         cancelled it.
 
         The engine searches a copy, so a cancelled search can never disturb the game; a
-        fresh engine of the same settings takes over, so no half-filled table survives it.
+        fresh engine of the same settings takes over, so nothing the cancelled search
+        left behind (a half-filled table) carries over.
         """
         player = self.game.to_move()
         engine = self.engines[player]
@@ -320,8 +321,9 @@ class PlaySession:
         try:
             return engine.search(self.game.copy())
         except KeyboardInterrupt:
-            fresh = attrs.evolve(engine)
-            self.engines = {side: fresh if other is engine else other for side, other in self.engines.items()}
+            if attrs.has(type(engine)):  # every built-in searcher; a plugin's may be a plain class
+                fresh = attrs.evolve(engine)
+                self.engines = {side: fresh if other is engine else other for side, other in self.engines.items()}
             return None
 
     def engine_move(self) -> None:
