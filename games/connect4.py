@@ -457,6 +457,8 @@ class ConnectFour(Game[int]):
     WIN_SOON_POINTS = 700
     #: points for the side whose threats suit its rows when the other side's do not
     ZUGZWANG_POINTS = 60
+    #: forced blocks evaluate() plays (and takes back) before it scores a position
+    FORCED_PLIES = 1
 
     def evaluate(self) -> int:
         """Return a heuristic value for the first player, strictly inside ``±eval_bound``.
@@ -466,7 +468,10 @@ class ConnectFour(Game[int]):
         - a win one or two plies away that no search depth can miss: the side to move
           completes four at once (``±WIN_NEXT_POINTS``), or the side that just moved
           has two threats the mover can reach and can block only one, or a threat
-          right above the only one it can block (``±WIN_SOON_POINTS``);
+          right above the only one it can block (``±WIN_SOON_POINTS``). When the
+          mover has exactly one move that does not lose at once (a block), that
+          move is played, the position after it scored, and the move taken back
+          (up to ``FORCED_PLIES`` blocks in a row): the position is left as it was;
         - threats, the empty cells that would complete a side's four: those on the
           rows the side can expect to get by zugzwang (odd rows for the first
           player, even rows for the second, counting from 1 at the bottom) are worth
@@ -478,6 +483,11 @@ class ConnectFour(Game[int]):
         - windows of four held by one side only (1, 4, 16 points for 1 to 3 stones)
           and 3 points per stone in the centre column.
         """
+        return self._evaluate(self.FORCED_PLIES)
+
+    def _evaluate(self, forced_plies: int) -> int:
+        """Return :meth:`evaluate`'s value, playing out up to ``forced_plies`` forced blocks
+        first (hot path: bit operations; a block is played with advance and retract)."""
         geometry, mask, current = self._geometry, self._mask, self._current
         opponent = current ^ mask
         playable = (mask + geometry.bottom_mask) & geometry.board_mask
@@ -487,8 +497,17 @@ class ConnectFour(Game[int]):
         if mover_threats & playable:
             return mover_sign * self.WIN_NEXT_POINTS
         forced = opponent_threats & playable
-        if forced and (forced & (forced - 1) or (forced << 1) & opponent_threats):
-            return -mover_sign * self.WIN_SOON_POINTS
+        if forced:
+            if forced & (forced - 1) or (forced << 1) & opponent_threats:
+                return -mover_sign * self.WIN_SOON_POINTS
+            if forced_plies > 0:  # the only move that does not lose: look past it
+                column = (forced.bit_length() - 1) // geometry.stride
+                if self.advance(column) is not None:  # the block filled the board
+                    value = 0
+                else:
+                    value = self._evaluate(forced_plies - 1)
+                self.retract(column)
+                return value
         if mover_sign > 0:
             crosses, noughts, cross_threats, nought_threats = current, opponent, mover_threats, opponent_threats
         else:

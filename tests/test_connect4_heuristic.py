@@ -88,12 +88,25 @@ def test_a_threat_counts_more_on_its_owners_rows_and_not_at_all_above_an_opponen
     assert game._threat_points(odd, below) == game._threat_points(0, below)
 
 
-def test_two_plies_beat_one_by_a_wide_margin() -> None:
-    # 20 games in pairs from random openings, colours swapped. Deeper pairs need more
+@pytest.mark.parametrize(("shallow", "deep"), [(1, 2), (2, 4)])
+def test_the_deeper_search_takes_more_than_half_the_points(shallow: int, deep: int) -> None:
+    # 20 games in pairs from random openings, colours swapped. Closer pairs need more
     # games than a test can afford: docs/tournament.md has every depth against the next.
-    tournament = run_tournament(ConnectFour(), ["alphabeta:depth=1", "alphabeta:depth=2"], games=20, seed=3)
+    players = [f"alphabeta:depth={shallow}", f"alphabeta:depth={deep}"]
+    tournament = run_tournament(ConnectFour(), players, games=20, seed=3)
     points = sum(played.score(1) for played in tournament.played)
-    assert points >= 15, points
+    assert points > 10, points
+
+
+def test_a_forced_block_is_scored_by_the_position_after_it_and_taken_back() -> None:
+    game = ConnectFour.from_text("16263")  # X: 1, 2, 3 on the bottom row; O must block at 4
+    assert game.to_move() is Player.SECOND and not game.winning_moves()
+    blocked = game.copy()
+    blocked.push(3)
+    assert not blocked.winning_moves() and len(blocked.non_losing_moves()) > 1  # nothing forced after it
+    before = (game.key(), game.history, game.ply, game.legal_moves())
+    assert game.evaluate() == blocked.evaluate()
+    assert (game.key(), game.history, game.ply, game.legal_moves()) == before
 
 
 def test_the_evaluation_at_depth_eight_from_the_start_picks_a_move_and_says_it_is_not_exact() -> None:
