@@ -457,7 +457,7 @@ class ConnectFour(Game[int]):
     WIN_SOON_POINTS = 700
     #: points for the side whose threats suit its rows when the other side's do not
     ZUGZWANG_POINTS = 60
-    #: forced blocks evaluate() plays (and takes back) before it scores a position
+    #: forced blocks evaluate() looks past before it scores a position
     FORCED_PLIES = 1
 
     def evaluate(self) -> int:
@@ -469,9 +469,9 @@ class ConnectFour(Game[int]):
           completes four at once (``±WIN_NEXT_POINTS``), or the side that just moved
           has two threats the mover can reach and can block only one, or a threat
           right above the only one it can block (``±WIN_SOON_POINTS``). When the
-          mover has exactly one move that does not lose at once (a block), that
-          move is played, the position after it scored, and the move taken back
-          (up to ``FORCED_PLIES`` blocks in a row): the position is left as it was;
+          mover has exactly one move that does not lose at once (a block), the
+          position after it is scored instead (up to ``FORCED_PLIES`` blocks in a
+          row; worked out on the bitboards, the game itself is never changed);
         - threats, the empty cells that would complete a side's four: those on the
           rows the side can expect to get by zugzwang (odd rows for the first
           player, even rows for the second, counting from 1 at the bottom) are worth
@@ -483,31 +483,28 @@ class ConnectFour(Game[int]):
         - windows of four held by one side only (1, 4, 16 points for 1 to 3 stones)
           and 3 points per stone in the centre column.
         """
-        return self._evaluate(self.FORCED_PLIES)
+        return self._evaluate(self._current, self._mask, self._ply, self.FORCED_PLIES)
 
-    def _evaluate(self, forced_plies: int) -> int:
-        """Return :meth:`evaluate`'s value, playing out up to ``forced_plies`` forced blocks
-        first (hot path: bit operations; a block is played with advance and retract)."""
-        geometry, mask, current = self._geometry, self._mask, self._current
+    def _evaluate(self, current: int, mask: int, ply: int, forced_plies: int) -> int:
+        """Return :meth:`evaluate`'s value for the position of ``current`` (the mover's
+        stones), ``mask`` and ``ply``, playing out up to ``forced_plies`` forced blocks
+        first (hot path: bit operations on copies of the bitboards, the game untouched)."""
+        geometry = self._geometry
         opponent = current ^ mask
         playable = (mask + geometry.bottom_mask) & geometry.board_mask
         mover_threats = geometry.winning_cells(current, mask)
         opponent_threats = geometry.winning_cells(opponent, mask)
-        mover_sign = -1 if self._ply & 1 else 1  # +1 when the first player is to move
+        mover_sign = -1 if ply & 1 else 1  # +1 when the first player is to move
         if mover_threats & playable:
             return mover_sign * self.WIN_NEXT_POINTS
         forced = opponent_threats & playable
         if forced:
             if forced & (forced - 1) or (forced << 1) & opponent_threats:
                 return -mover_sign * self.WIN_SOON_POINTS
-            if forced_plies > 0:  # the only move that does not lose: look past it
-                column = (forced.bit_length() - 1) // geometry.stride
-                if self.advance(column) is not None:  # the block filled the board
-                    value = 0
-                else:
-                    value = self._evaluate(forced_plies - 1)
-                self.retract(column)
-                return value
+            if forced_plies > 0:  # the only move that does not lose at once: look past it
+                if ply + 1 == geometry.cells:  # the block fills the board (it cannot win)
+                    return 0
+                return self._evaluate(opponent, mask | forced, ply + 1, forced_plies - 1)
         if mover_sign > 0:
             crosses, noughts, cross_threats, nought_threats = current, opponent, mover_threats, opponent_threats
         else:
