@@ -166,7 +166,7 @@ def test_ctrl_c_in_a_search_cancels_the_move_leaves_the_game_alone_and_go_resume
     )  # fmt: skip
     assert session.run() == 0
     text = out.getvalue()
-    cancelled, resumed = text.split("X's move cancelled. Type go to let the engine move")
+    _, resumed = text.split("X's move cancelled. Type go to let the engine move")
     assert "X to move (go lets the engine play): go" in resumed
     expected = AlphaBeta().search(TicTacToe()).move
     assert f"X (alphabeta) plays {expected}: value 0 (draw), exact" in resumed

@@ -98,7 +98,7 @@ def test_the_deeper_search_takes_more_than_half_the_points(shallow: int, deep: i
     assert points > 10, points
 
 
-def test_a_forced_block_is_scored_by_the_position_after_it_and_taken_back() -> None:
+def test_a_forced_block_is_scored_by_the_position_after_it_leaving_the_game_untouched() -> None:
     game = ConnectFour.from_text("16263")  # X: 1, 2, 3 on the bottom row; O must block at 4
     assert game.to_move() is Player.SECOND and not game.winning_moves()
     blocked = game.copy()
