@@ -166,7 +166,7 @@ def test_ctrl_c_in_a_search_cancels_the_move_leaves_the_game_alone_and_go_resume
     )  # fmt: skip
     assert session.run() == 0
     text = out.getvalue()
-    _, resumed = text.split("X's move cancelled. Type go to let the engine move")
+    _, resumed = text.split("X's move cancelled: type go to let the engine move; Ctrl-C again quits.")
     assert "X to move (go lets the engine play): go" in resumed
     expected = AlphaBeta().search(TicTacToe()).move
     assert f"X (alphabeta) plays {expected}: value 0 (draw), exact" in resumed
@@ -220,7 +220,7 @@ def test_at_a_terminal_ctrl_c_cancels_the_thinking_engine_and_ctrl_c_at_the_prom
         child.expect_exact("X (alphabeta) is thinking; Ctrl-C cancels.")
         time.sleep(0.5)  # well inside the search
         child.sendintr()
-        child.expect_exact("X's move cancelled.")
+        child.expect_exact("X's move cancelled: type go")
         child.expect_exact("X to move (go lets the engine play): ")
         child.sendline("4")
         child.expect_exact("O to move: ")

@@ -334,8 +334,7 @@ class PlaySession:
         if result is None:
             self.paused = True
             self.say()
-            self.say(f"{self.name(player)}'s move cancelled. Type go to let the engine move, a move to "
-                     "play it yourself, or undo; Ctrl-C again quits.")  # fmt: skip
+            self.say(f"{self.name(player)}'s move cancelled: type go to let the engine move; Ctrl-C again quits.")
             return
         assert result.move is not None  # the game is not over
         report = (f"{self.name(player)} ({searcher_label(self.engines[player])}) plays "
