@@ -323,7 +323,8 @@ class PlaySession:
         except KeyboardInterrupt:
             if attrs.has(type(engine)):  # every built-in searcher; a plugin's may be a plain class
                 fresh = attrs.evolve(engine)
-                self.engines = {side: fresh if other is engine else other for side, other in self.engines.items()}
+                engines = self.engines.items()
+                self.engines = {side: fresh if other is engine else other for side, other in engines}
             return None
 
     def engine_move(self) -> None:
@@ -334,7 +335,8 @@ class PlaySession:
         if result is None:
             self.paused = True
             self.say()
-            self.say(f"{self.name(player)}'s move cancelled: type go to let the engine move; Ctrl-C again quits.")
+            name = self.name(player)
+            self.say(f"{name}'s move cancelled: type go to let the engine move; Ctrl-C again quits.")
             return
         assert result.move is not None  # the game is not over
         report = (f"{self.name(player)} ({searcher_label(self.engines[player])}) plays "
