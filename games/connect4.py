@@ -175,7 +175,7 @@ class ConnectFour(Game[int]):
 
     name = "connect4"
     player_names = (CROSS, NOUGHT)
-    evaluation_bound = 500
+    evaluation_bound = 950
     options = (
         Option("width", int, 7, "columns", minimum=4, maximum=9),
         Option("height", int, 6, "rows", minimum=4, maximum=12),
@@ -439,10 +439,99 @@ class ConnectFour(Game[int]):
         return [order[15 - (item & 15)] for item in ranked]
 
     # ---------------------------------------------------------------- heuristic
+    #: points for a threat (an empty cell completing four) on a row that suits its
+    #: owner: odd rows (1, 3, 5 from the bottom) for the first player, even rows for the second
+    GOOD_THREAT_POINTS = 48
+    #: points for a threat on a row of the other parity
+    OTHER_THREAT_POINTS = 16
+    #: points for two threats of one side in one column, one right above the other
+    STACKED_THREAT_POINTS = 96
+    #: the value, for the side to move, of a position where it completes four next move
+    WIN_NEXT_POINTS = 800
+    #: the value, for the side that just moved, of two of its threats the mover cannot both block
+    WIN_SOON_POINTS = 700
+    #: points for the side whose threats suit its rows when the other side's do not
+    ZUGZWANG_POINTS = 60
+    #: forced blocks evaluate() looks past before it scores a position
+    FORCED_PLIES = 1
+
     def evaluate(self) -> int:
-        """Return windows of four held by one side only (1, 4, 16 points for 1-3 stones)
-        plus 3 points per stone in the centre column, first player minus second."""
-        crosses, noughts = self.stones(Player.FIRST), self.stones(Player.SECOND)
+        """Return a heuristic value for the first player, strictly inside ``±evaluation_bound``.
+
+        Three layers, first player minus second:
+
+        - a win one or two plies away that no search depth can miss: the side to move
+          completes four at once (``±WIN_NEXT_POINTS``), or the side that just moved
+          has two threats the mover can reach and can block only one, or a threat
+          right above the only one it can block (``±WIN_SOON_POINTS``). When the
+          mover has exactly one move that does not lose at once (a block), the
+          position after it is scored instead (up to ``FORCED_PLIES`` blocks in a
+          row; worked out on the bitboards, the game itself is never changed);
+        - threats, the empty cells that would complete a side's four: those on the
+          rows the side can expect to get by zugzwang (odd rows for the first
+          player, even rows for the second, counting from 1 at the bottom) are worth
+          more, two threats of one side one above the other more again, and a side
+          with such a threat while the other has none of its own kind gets a bonus
+          (the side that can expect to win the zugzwang at the end); a threat above
+          an opponent's threat in its column counts for nothing, as the lower one is
+          reached first;
+        - windows of four held by one side only (1, 4, 16 points for 1 to 3 stones)
+          and 3 points per stone in the centre column.
+        """
+        return self._evaluate(self._current, self._mask, self._ply, self.FORCED_PLIES)
+
+    def _evaluate(self, current: int, mask: int, ply: int, forced_plies: int) -> int:
+        """Return :meth:`evaluate`'s value for the position of ``current`` (the mover's
+        stones), ``mask`` and ``ply``, playing out up to ``forced_plies`` forced blocks
+        first (hot path: bit operations on copies of the bitboards, the game untouched)."""
+        geometry = self._geometry
+        opponent = current ^ mask
+        playable = (mask + geometry.bottom_mask) & geometry.board_mask
+        mover_threats = geometry.winning_cells(current, mask)
+        opponent_threats = geometry.winning_cells(opponent, mask)
+        mover_sign = -1 if ply & 1 else 1  # +1 when the first player is to move
+        if mover_threats & playable:
+            return mover_sign * self.WIN_NEXT_POINTS
+        forced = opponent_threats & playable
+        if forced:
+            if forced & (forced - 1) or (forced << 1) & opponent_threats:
+                return -mover_sign * self.WIN_SOON_POINTS
+            if forced_plies > 0:  # the only move that does not lose at once: look past it
+                if ply + 1 == geometry.cells:  # the block fills the board (it cannot win)
+                    return 0
+                return self._evaluate(opponent, mask | forced, ply + 1, forced_plies - 1)
+        if mover_sign > 0:
+            crosses, noughts, cross_threats, nought_threats = current, opponent, mover_threats, opponent_threats
+        else:
+            crosses, noughts, cross_threats, nought_threats = opponent, current, opponent_threats, mover_threats
+        total = self._threat_points(cross_threats, nought_threats) + self._window_points(crosses, noughts)
+        bound = self.evaluation_bound - 1
+        return max(-bound, min(bound, total))
+
+    def _threat_points(self, cross_threats: int, nought_threats: int) -> int:
+        """Return the threat layer of :meth:`evaluate` (first player minus second)."""
+        if not (cross_threats or nought_threats):
+            return 0
+        geometry = self._geometry
+        odd_rows = _odd_row_mask(geometry.width, geometry.height)  # rows 1, 3, 5 from the bottom
+        # A threat above any threat of the opponent in its column is never reached first.
+        cross_live = cross_threats & ~_cells_above(nought_threats, geometry)
+        nought_live = nought_threats & ~_cells_above(cross_threats, geometry)
+        good, other = self.GOOD_THREAT_POINTS, self.OTHER_THREAT_POINTS
+        total = good * (cross_live & odd_rows).bit_count() + other * (cross_live & ~odd_rows).bit_count()
+        total -= good * (nought_live & ~odd_rows).bit_count() + other * (nought_live & odd_rows).bit_count()
+        cross_odd, nought_even = cross_live & odd_rows, nought_live & ~odd_rows
+        if cross_odd and not nought_even:
+            total += self.ZUGZWANG_POINTS
+        elif nought_even and not cross_odd:
+            total -= self.ZUGZWANG_POINTS
+        stacked = self.STACKED_THREAT_POINTS
+        total += stacked * (cross_live & (cross_live << 1)).bit_count()
+        total -= stacked * (nought_live & (nought_live << 1)).bit_count()
+        return total
+
+    def _window_points(self, crosses: int, noughts: int) -> int:
+        """Return the window and centre layer of :meth:`evaluate` (first player minus second)."""
         total = 0
         for window in self._geometry.windows:
             mine, theirs = crosses & window, noughts & window
@@ -452,9 +541,7 @@ class ConnectFour(Game[int]):
             elif theirs:
                 total -= WINDOW_POINTS[theirs.bit_count()]
         centre = self._geometry.centre_mask
-        total += CENTRE_POINTS * ((crosses & centre).bit_count() - (noughts & centre).bit_count())
-        bound = self.evaluation_bound - 1
-        return max(-bound, min(bound, total))
+        return total + CENTRE_POINTS * ((crosses & centre).bit_count() - (noughts & centre).bit_count())
 
     # --------------------------------------------------------------------- text
     def cell(self, col: int, row: int) -> str:
@@ -513,6 +600,22 @@ class ConnectFour(Game[int]):
 
     def format_move(self, move: int) -> str:
         return str(move + 1)
+
+
+@functools.cache
+def _odd_row_mask(width: int, height: int) -> int:
+    """Return the cells of rows 1, 3, 5, ... counted from 1 at the bottom (the first player's rows)."""
+    rows = sum(1 << row for row in range(0, height, 2))
+    return sum(rows << (col * (height + 1)) for col in range(width))
+
+
+def _cells_above(cells: int, geometry: _Geometry) -> int:
+    """Return the cells above any of ``cells`` in the same column (a bit smear up each column)."""
+    board = geometry.board_mask
+    above = (cells << 1) & board
+    for _ in range(geometry.height - 2):
+        above |= (above << 1) & board  # one row at a time: the empty bit atop each column stops it
+    return above
 
 
 @hookimpl

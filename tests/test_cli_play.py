@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import io
+import os
+import sys
+import time
+from typing import Any
 
 import pytest
 from clirun import assert_usage_error, run_cli, run_script
 
+from games.connect4 import ConnectFour
 from games.tictactoe import TicTacToe
-from gamesearch import AlphaBeta
+from gamesearch import AlphaBeta, Player
+from gamesearch.cli.play import PlaySession, board_key
+from gamesearch.game import BoardView
 
 #: every cell in order: whatever the engine took, the first free cell gets played
 EVERY_CELL = "".join(f"{cell}\n" for cell in range(9))
@@ -36,9 +43,9 @@ def test_the_board_is_drawn_after_every_move_and_the_engine_reports_its_search(
 ) -> None:
     out = play(capsys, monkeypatch, "4\nquit\n", "--opponent", "alphabeta")
     assert "X: human, O: engine alphabeta" in out
-    assert ". . .\n. X .\n. . ." in out
-    assert "O (alphabeta) plays 0: value 0 (draw), " in out and " nodes, " in out
-    assert "O . .\n. X .\n. . ." in out
+    assert ". . .    0 1 2\n. X .    3 . 5\n. . .    6 7 8" in out
+    assert "O (alphabeta) plays 0: value 0 (draw), exact, depth 8, " in out and " nodes, " in out
+    assert "O . .    . 1 2\n. X .    3 . 5\n. . .    6 7 8" in out
 
 
 def test_unreadable_and_illegal_input_gets_the_reason_and_the_prompt_again(
@@ -58,7 +65,7 @@ def test_undo_takes_back_the_human_move_and_the_reply(
     out = play(capsys, monkeypatch, "undo\n4\nundo\nundo\n", "--opponent", "alphabeta")
     assert out.count("Nothing to undo: you have not moved yet.") == 2
     assert "Took back 4, 0." in out
-    assert out.split("Took back 4, 0.")[1].startswith("\n\n. . .\n. . .\n. . .\n")
+    assert out.split("Took back 4, 0.")[1].startswith("\n\n. . .    0 1 2\n. . .    3 4 5\n. . .    6 7 8\n")
 
 
 def test_after_a_lost_game_undo_takes_the_last_moves_back_and_play_goes_on(
@@ -77,7 +84,7 @@ def test_hint_gives_the_engines_best_move_and_value(
     out = play(capsys, monkeypatch, "0\nhint\n", "--opponent", "alphabeta")
     expected = AlphaBeta().search(TicTacToe.from_text("X../.O./..."))
     best = ", ".join(str(move) for move in expected.best_moves)
-    assert f"Hint: {expected.move} (best: {best}); value 0 (draw)" in out
+    assert f"Hint: {expected.move} (best: {best}); value 0 (draw), exact, depth " in out
 
 
 def test_help_lists_commands_and_legal_moves_and_new_starts_again(
@@ -86,9 +93,179 @@ def test_help_lists_commands_and_legal_moves_and_new_starts_again(
     out = play(capsys, monkeypatch, "help\n4\nhelp\nnew\n", "--opponent", "alphabeta")
     assert "legal now: 0, 1, 2, 3, 4, 5, 6, 7, 8" in out
     assert "legal now: 1, 2, 3, 5, 6, 7, 8" in out
-    for command in ("undo", "hint", "new", "quit", "help"):
+    for command in ("undo", "hint", "go", "new", "quit", "help"):
         assert f"\n  {command} " in out
-    assert "New game.\n\n. . .\n. . .\n. . ." in out
+    assert "New game.\n\n. . .    0 1 2\n" in out
+
+
+def test_every_free_cell_shows_the_move_that_plays_it_beside_the_board(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = play(capsys, monkeypatch, "5\n", "-o", "rows=4", "-o", "cols=4", "-o", "k=4", "--opponent", "alphabeta:depth=1")
+    reply = AlphaBeta(depth=1).search(TicTacToe.from_text("..../.X../..../....", rows=4, cols=4, k=4)).move
+    labels = [" ." if cell in (5, reply) else f"{cell:>2}" for cell in range(16)]
+    key = ["    " + " ".join(labels[row * 4 : row * 4 + 4]) for row in range(4)]
+    board = TicTacToe.from_text("..../.X../..../....", rows=4, cols=4, k=4)
+    board.play(str(reply))
+    drawn = "\n".join(line + row for line, row in zip(board.render().splitlines(), key, strict=True))
+    assert drawn in out
+
+
+def test_connect_four_keeps_its_column_numbers_under_the_board_once(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("4\n"))
+    status, out, err = run_cli(capsys, "play", "connect4", "--opponent", "alphabeta:depth=1")
+    assert status == 0, err
+    drawings = out.count("\n\n. . . . . . .")  # every drawing starts with the empty top row
+    assert drawings == 3 and out.count("1 2 3 4 5 6 7\n") == drawings
+    assert "4 4 4" not in out  # no grid of column numbers beside the board
+
+
+def test_a_column_game_whose_drawing_lacks_the_columns_gets_a_line_of_them() -> None:
+    view = BoardView(2, 3, ("", "", "X", "", "O", "X"), ("1", "2", None, "1", "2", None))
+    assert board_key(view, ". . X\n. O X") == ("1 2 .",)
+    assert board_key(view, ". . X\n. O X\n1 2 3") is None
+    assert board_key(None, "anything") is None
+
+
+def test_the_engine_says_the_depth_it_reached_and_whether_its_value_is_exact(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("4\n"))
+    status, out, err = run_cli(capsys, "play", "connect4", "--opponent", "alphabeta:depth=3")
+    assert status == 0, err
+    expected = AlphaBeta(depth=3).search(ConnectFour.from_text("4"))
+    assert f"O (alphabeta:depth=3) plays {expected.move + 1}: value {expected.value} " in out
+    assert f"not exact, depth {expected.stats.depth}, {expected.stats.nodes:,} nodes" in out
+
+
+def _interrupted_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make AlphaBeta.search scribble on the position it is given, then raise
+    KeyboardInterrupt, the first time only: a Ctrl-C in the middle of a search."""
+    search, calls = AlphaBeta.search, []
+
+    def interrupted(searcher: AlphaBeta, game: Any, *args: Any, **kwargs: Any) -> Any:
+        calls.append(game)
+        if len(calls) == 1:
+            game.push(game.legal_moves()[0])
+            raise KeyboardInterrupt
+        return search(searcher, game, *args, **kwargs)
+
+    monkeypatch.setattr(AlphaBeta, "search", interrupted)
+
+
+def test_ctrl_c_in_a_search_cancels_the_move_leaves_the_game_alone_and_go_resumes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _interrupted_once(monkeypatch)
+    out = io.StringIO()
+    session = PlaySession(
+        TicTacToe(), {Player.FIRST: AlphaBeta(), Player.SECOND: AlphaBeta()}, {Player.SECOND},
+        io.StringIO("go\nquit\n"), out,
+    )  # fmt: skip
+    assert session.run() == 0
+    text = out.getvalue()
+    _, resumed = text.split("X's move cancelled: type go to let the engine move; Ctrl-C again quits.")
+    assert "X to move (go lets the engine play): go" in resumed
+    expected = AlphaBeta().search(TicTacToe()).move
+    assert f"X (alphabeta) plays {expected}: value 0 (draw), exact" in resumed
+    assert session.game.history == (expected,)  # only the move played after go
+
+
+def test_ctrl_c_during_a_hint_cancels_only_the_hint(monkeypatch: pytest.MonkeyPatch) -> None:
+    _interrupted_once(monkeypatch)
+    out = io.StringIO()
+    session = PlaySession(TicTacToe(), {side: AlphaBeta() for side in Player}, {Player.FIRST},
+                          io.StringIO("hint\nhint\n"), out)  # fmt: skip
+    assert session.run() == 0
+    expected = AlphaBeta().search(TicTacToe()).move
+    assert "Hint cancelled." in out.getvalue() and f"Hint: {expected} (best: " in out.getvalue()
+    assert session.game.history == ()
+
+
+class _InterruptedPrompt(io.StringIO):
+    def readline(self, size: int | None = -1) -> str:
+        raise KeyboardInterrupt
+
+
+def test_ctrl_c_at_the_prompt_says_goodbye_and_returns_130() -> None:
+    out = io.StringIO()
+    session = PlaySession(TicTacToe(), {side: AlphaBeta() for side in Player}, {Player.FIRST},
+                          _InterruptedPrompt(), out)  # fmt: skip
+    assert session.run() == 130
+    assert out.getvalue().endswith("X to move: \nInterrupted: goodbye.\n")
+
+
+def _spawn(*argv: str) -> Any:
+    """Return ``gamesearch argv`` running in a pseudo-terminal (pexpect), 20 s per expectation."""
+    pexpect = pytest.importorskip("pexpect", reason="the terminal tests drive a pseudo-terminal with pexpect")
+    env = {**os.environ, "TERM": "xterm", "PYTHONUNBUFFERED": "1"}
+    return pexpect.spawn(
+        sys.executable, ["-m", "gamesearch", *argv], env=env, encoding="utf-8",
+        timeout=20, dimensions=(40, 120),
+    )  # fmt: skip
+
+
+def _finish(child: Any) -> int:
+    """Wait (bounded) for the child to end and return its exit status."""
+    child.expect(pytest.importorskip("pexpect").EOF)
+    child.close()
+    return int(child.exitstatus if child.exitstatus is not None else 128 + child.signalstatus)
+
+
+def test_at_a_terminal_ctrl_c_cancels_the_thinking_engine_and_ctrl_c_at_the_prompt_quits() -> None:
+    child = _spawn("play", "connect4", "--human", "second", "--opponent", "alphabeta")  # no depth: never ends
+    try:
+        child.expect_exact("X (alphabeta) is thinking; Ctrl-C cancels.")
+        time.sleep(0.5)  # well inside the search
+        child.sendintr()
+        child.expect_exact("X's move cancelled: type go")
+        child.expect_exact("X to move (go lets the engine play): ")
+        child.sendline("4")
+        child.expect_exact("O to move: ")
+        # the cancelled search left the game as it was: one stone, where it was typed
+        empty = ". . . . . . .\r\n"
+        assert empty * 5 + ". . . X . . .\r\n1 2 3 4 5 6 7" in child.before
+        child.sendintr()
+        child.expect_exact("Interrupted: goodbye.")
+        assert _finish(child) == 130
+    finally:
+        child.terminate(force=True)
+
+
+def test_at_a_terminal_go_lets_the_engine_move_after_a_cancel() -> None:
+    child = _spawn("play", "tictactoe", "--human", "second", "--opponent", "iterative:seconds=1")
+    try:
+        child.expect_exact("is thinking; Ctrl-C cancels.")
+        child.sendintr()
+        child.expect_exact("X to move (go lets the engine play): ")
+        child.sendline("go")
+        child.expect_exact(") plays ")
+        child.expect_exact("O to move: ")
+        child.sendline("quit")
+        assert _finish(child) == 0
+    finally:
+        child.terminate(force=True)
+
+
+def test_at_a_terminal_the_prompt_completes_commands_and_keeps_a_history() -> None:
+    child = _spawn("play", "tictactoe", "--opponent", "alphabeta")
+    try:
+        child.expect_exact("X to move: ")
+        child.send("hel\t\r")  # Tab completes "help"
+        child.expect_exact("legal now: 0, 1, 2, 3, 4, 5, 6, 7, 8")
+        child.expect_exact("X to move: ")
+        child.send("4\r")
+        child.expect_exact("O (alphabeta) plays ")
+        child.expect_exact("X to move: ")
+        child.send("\x1b[A\x1b[A\r")  # up twice: "help" again
+        child.expect_exact("legal now: ")
+        child.expect_exact("X to move: ")
+        child.sendeof()
+        assert _finish(child) == 0
+    finally:
+        child.terminate(force=True)
 
 
 def test_the_human_may_play_second(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:

@@ -2,19 +2,24 @@
 
 Everything goes through standard input and output, line by line, so a game can be
 driven by a pipe as well as by a person: moves in the game's notation, or the
-commands ``undo``, ``hint``, ``new``, ``quit`` and ``help``.
+commands ``undo``, ``hint``, ``go``, ``new``, ``quit`` and ``help``. At a terminal the
+prompt has line editing, history and completion (readline, where Python has it), and
+Ctrl-C while an engine thinks cancels that move; Ctrl-C at the prompt quits.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from typing import Any, TextIO
+
+import attrs
 
 from gamesearch.arena import searcher_label
 from gamesearch.cli._common import add_game_arguments, load_game, load_searcher
 from gamesearch.errors import GameSearchError, InvalidOptionError
-from gamesearch.game import Game, Player, describe_value
+from gamesearch.game import BoardView, Game, Player, describe_value
 from gamesearch.search.base import SearchResult, Searcher
 
 HUMAN_SIDES = {
@@ -25,23 +30,31 @@ HUMAN_SIDES = {
 }
 #: the searcher each engine side uses unless --opponent says otherwise
 DEFAULT_OPPONENT = "iterative:seconds=2"
+#: the exit status after Ctrl-C at the prompt (128 + SIGINT, as shells report it)
+EXIT_INTERRUPTED = 130
+COMMANDS = ("undo", "hint", "go", "new", "quit", "help")
 HELP = """\
 commands:
   a move     play it, in the game's notation (legal now: {moves})
   undo       take back your last move and the engine's reply
   hint       the engine's best move for you and its value
+  go         let the engine play the side to move (after a cancelled move)
   new        start again from the first position
-  quit       leave (also: end of input)
-  help       this list"""
+  quit       leave (also: end of input; Ctrl-C at the prompt)
+  help       this list
+Ctrl-C while the engine thinks cancels its move."""
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "play",
         help="play a game in the terminal against a searcher, or watch two searchers play",
-        description="Play GAME at the terminal. The board is drawn after every move; at the "
-        "prompt type a move in the game's notation or undo, hint, new, quit, help. Standard "
-        "input may be a pipe: one command a line.",
+        description="Play GAME at the terminal. The board is drawn after every move, with the "
+        "move that plays each free cell (or column) beside or under it; at the prompt type a "
+        "move in the game's notation or undo, hint, go, new, quit, help. At a terminal the "
+        "prompt keeps a history (up and down arrows) and completes commands and moves (Tab); "
+        "Ctrl-C while the engine thinks cancels its move, Ctrl-C at the prompt quits. "
+        "Standard input may be a pipe: one command a line.",
         epilog="examples:\n"
         "  gamesearch play tictactoe\n"
         "  gamesearch play tictactoe --human second --opponent minimax --seed 1\n"
@@ -77,8 +90,63 @@ def run(args: argparse.Namespace) -> int:
         sys.stdin,
         sys.stdout,
     )
-    session.run()
-    return 0
+    return session.run()
+
+
+def board_key(view: BoardView | None, drawing: str) -> tuple[str, ...] | None:
+    """Return the lines of a key to the moves that play each cell, or ``None`` if none is needed.
+
+    In a game where every free cell is its own move (tic-tac-toe), the key is a grid
+    of the move texts, ``.`` where no move plays; in a game whose moves are columns
+    (Connect Four), it is one line of the column moves, left out when the last line of
+    ``drawing`` already lists them.
+    """
+    if view is None or not any(view.moves):
+        return None
+    rows = [view.moves[row * view.cols : (row + 1) * view.cols] for row in range(view.rows)]
+    labels = [label for label in view.moves if label is not None]
+    if len(set(labels)) == len(labels):  # one move per cell
+        width = max(len(label) for label in labels)
+        return tuple(" ".join(f"{label or '.':>{width}}" for label in row) for row in rows)
+    columns = [next((row[col] for row in rows if row[col] is not None), None) for col in range(view.cols)]
+    drawn = drawing.splitlines()[-1].split() if drawing.strip() else []
+    if all(label is None or label in drawn for label in columns):
+        return None
+    width = max(len(label) for label in labels)
+    return (" ".join(f"{label or '.':>{width}}" for label in columns),)
+
+
+def draw_with_key(game: Game[Any]) -> str:
+    """Return the game's drawing with the key to its moves beside it (or under it, when the
+    drawing has not one line per row)."""
+    drawing = game.render()
+    view = game.board_view()
+    key = board_key(view, drawing)
+    if key is None or view is None:
+        return drawing
+    lines = drawing.splitlines()
+    if len(key) == view.rows == len(lines):
+        width = max(len(line) for line in lines)
+        return "\n".join(f"{line:<{width}}    {row}" for line, row in zip(lines, key, strict=True))
+    return "\n".join([*lines, *key])
+
+
+def enable_line_editing(words: Callable[[], list[str]]) -> bool:
+    """Turn on readline's line editing, history and Tab completion of ``words()`` for
+    :func:`input`; return whether readline is available."""
+    try:
+        import readline
+    except ImportError:  # not every Python is built with it (Windows)
+        return False
+
+    def complete(text: str, state: int) -> str | None:
+        matches = [word for word in words() if word.startswith(text)]
+        return matches[state] if state < len(matches) else None
+
+    readline.set_completer(complete)
+    readline.set_completer_delims(" \t")
+    readline.parse_and_bind("bind ^I rl_complete" if "libedit" in (readline.__doc__ or "") else "tab: complete")
+    return True
 
 
 class PlaySession:
@@ -94,12 +162,20 @@ class PlaySession:
     ) -> None:
         self.start = start.copy()
         self.game = start.copy()
-        self.engines = engines
+        self.engines = dict(engines)
         self.humans = humans
         self.reader = reader
         self.writer = writer
-        self.echo = not reader.isatty()  # a piped transcript shows what was typed
+        self.interactive = reader.isatty()
+        self.echo = not self.interactive  # a piped transcript shows what was typed
+        #: the prompt reads with input() and readline: the terminal's own standard streams
+        self.line_editing = (
+            self.interactive and reader is sys.stdin and writer is sys.stdout
+            and enable_line_editing(self.completions)
+        )  # fmt: skip
         self.by_human: list[bool] = []  # for each move played in this sitting
+        #: an engine's move was cancelled: wait at the prompt (``go`` lets it move)
+        self.paused = False
 
     # ------------------------------------------------------------------ output
     def say(self, text: str = "") -> None:
@@ -113,7 +189,7 @@ class PlaySession:
     def show(self) -> None:
         """Draw the board and say who is to move or how the game ended."""
         self.say()
-        self.say(self.game.render())
+        self.say(draw_with_key(self.game))
         outcome = self.game.outcome()
         if outcome is None:
             return
@@ -130,7 +206,16 @@ class PlaySession:
 
     # ------------------------------------------------------------------- input
     def ask(self, prompt: str) -> str | None:
-        """Return the next stripped input line, or ``None`` at the end of input."""
+        """Return the next stripped input line, or ``None`` at the end of input.
+
+        :raises KeyboardInterrupt: on Ctrl-C at the prompt.
+        """
+        if self.line_editing:
+            try:
+                return input(prompt).strip()
+            except EOFError:
+                self.say()
+                return None
         print(prompt, end="", file=self.writer, flush=True)
         line = self.reader.readline()
         if not line:
@@ -140,23 +225,47 @@ class PlaySession:
             self.say(line.rstrip("\n"))
         return line.strip()
 
+    def completions(self) -> list[str]:
+        """Return what Tab completes at the prompt: the commands and the legal moves."""
+        return [*COMMANDS, *(self.game.format_move(move) for move in self.game.legal_moves())]
+
     # -------------------------------------------------------------------- loop
-    def run(self) -> None:
-        """Play until ``quit`` or the end of input (or, with no human, the end of the game)."""
+    def run(self) -> int:
+        """Play until ``quit`` or the end of input (or, with no human, the end of the game).
+
+        Return the exit status: 0, or 130 after Ctrl-C at the prompt (or a second Ctrl-C
+        before the prompt is back), having said goodbye.
+        """
+        try:
+            self.play()
+        except KeyboardInterrupt:
+            self.say()
+            self.say("Interrupted: goodbye.")
+            return EXIT_INTERRUPTED
+        return 0
+
+    def play(self) -> None:
+        """The loop of :meth:`run`: engine moves, then the prompt and its commands."""
         self.say(f"{self.game.name}: {self.describe_sides()}. Type help for the commands.")
         self.show()
         while True:
-            if not self.game.is_over() and self.game.to_move() not in self.humans:
+            engine_turn = not self.game.is_over() and self.game.to_move() not in self.humans
+            if engine_turn and not self.paused:
                 self.engine_move()
                 continue
-            if not self.humans:
+            if not self.humans and not self.paused:
                 return
-            over = self.game.is_over()
-            prompt = "game over; new, undo or quit: " if over else f"{self.name(Player(self.game.to_move()))} to move: "
-            line = self.ask(prompt)
+            line = self.ask(self.prompt(engine_turn))
             if line is None or line.lower() in ("quit", "exit", "q"):
                 return
             self.command(line)
+
+    def prompt(self, engine_turn: bool) -> str:
+        """Return the prompt for the position (over, the engine's paused turn, or a human's)."""
+        if self.game.is_over():
+            return "game over; new, undo or quit: "
+        who = self.name(Player(self.game.to_move()))
+        return f"{who} to move (go lets the engine play): " if engine_turn else f"{who} to move: "
 
     def describe_sides(self) -> str:
         """Return who plays which side, e.g. ``"X: human, O: engine alphabeta"``."""
@@ -167,7 +276,12 @@ class PlaySession:
         word = line.lower()
         if not word:
             return
-        if word in ("help", "?"):
+        if word not in ("help", "?", "hint"):
+            self.paused = False  # the engine moves again once the position changes, or on go
+        if word == "go":
+            if self.game.is_over():
+                self.say("The game is over. Type new or undo.")
+        elif word in ("help", "?"):
             moves = ", ".join(self.game.format_move(move) for move in self.game.legal_moves()) or "none"
             self.say(HELP.format(moves=moves))
         elif word == "undo":
@@ -192,10 +306,38 @@ class PlaySession:
         self.by_human.append(True)
         self.show()
 
-    def engine_move(self) -> None:
-        """Let the side to move's searcher choose and play a move."""
+    def think(self) -> SearchResult | None:
+        """Return the side to move's engine's search of the position, or ``None`` when Ctrl-C
+        cancelled it.
+
+        The engine searches a copy, so a cancelled search can never disturb the game; a
+        fresh engine of the same settings takes over, so nothing the cancelled search
+        left behind (a half-filled table) carries over.
+        """
         player = Player(self.game.to_move())
-        result = self.engines[player].search(self.game)
+        engine = self.engines[player]
+        if self.interactive:
+            self.say(f"{self.name(player)} ({searcher_label(engine)}) is thinking; Ctrl-C cancels.")
+        try:
+            return engine.search(self.game.copy())
+        except KeyboardInterrupt:
+            if attrs.has(type(engine)):  # every built-in searcher; a plugin's may be a plain class
+                fresh = attrs.evolve(engine)
+                engines = self.engines.items()
+                self.engines = {side: fresh if other is engine else other for side, other in engines}
+            return None
+
+    def engine_move(self) -> None:
+        """Let the side to move's searcher choose and play a move (or stop at the prompt
+        when Ctrl-C cancels its search)."""
+        player = Player(self.game.to_move())
+        result = self.think()
+        if result is None:
+            self.paused = True
+            self.say()
+            name = self.name(player)
+            self.say(f"{name}'s move cancelled: type go to let the engine move; Ctrl-C again quits.")
+            return
         assert result.move is not None  # the game is not over
         report = (f"{self.name(player)} ({searcher_label(self.engines[player])}) plays "
                   f"{self.game.format_move(result.move)}: {self.summary(result)}")  # fmt: skip
@@ -205,10 +347,14 @@ class PlaySession:
         self.show()
 
     def summary(self, result: SearchResult) -> str:
-        """Return a search result's value in words (seen from the searched position) and its effort."""
+        """Return a search result's value in words (seen from the searched position), whether
+        it is exact, the depth the search reached and its effort, e.g. ``"value 0 (draw),
+        exact, depth 8, 2,338 nodes, 12 ms"``."""
         stats = result.stats
         value = describe_value(self.game, result.value, is_exact=result.is_exact)
-        return f"value {result.value} ({value}), {stats.nodes:,} nodes, {stats.seconds * 1000:.0f} ms"
+        exact = "exact" if result.is_exact else "not exact"
+        return (f"value {result.value} ({value}), {exact}, depth {stats.depth}, "
+                f"{stats.nodes:,} nodes, {stats.seconds * 1000:.0f} ms")  # fmt: skip
 
     def undo(self) -> None:
         """Take back moves up to and including the last human move of this sitting."""
@@ -229,8 +375,11 @@ class PlaySession:
         if self.game.is_over():
             self.say("The game is over: no hint. Type new or undo.")
             return
-        player = Player(self.game.to_move())
-        result = self.engines[player].search(self.game)
+        result = self.think()
+        if result is None:
+            self.say()
+            self.say("Hint cancelled.")
+            return
         assert result.move is not None
         moves = ", ".join(self.game.format_move(move) for move in result.best_moves)
         self.say(f"Hint: {self.game.format_move(result.move)} (best: {moves}); {self.summary(result)}")
