@@ -18,6 +18,7 @@ from gamesearch.bench import floors, workloads
 from gamesearch.bench.core import FRAMEWORK, Run
 from gamesearch.bench.peers import load_peers
 from gamesearch.bench.workloads import (
+    bench_game,
     connect4_window_score,
     tictactoe_bitboards,
     tictactoe_move_order,
@@ -111,14 +112,15 @@ def test_the_alphabeta_floor_matches_the_framework_on_positions(cells: str) -> N
 
 @pytest.mark.parametrize("depth", [1, 2, 5])
 def test_the_connect4_floor_matches_the_framework_value_and_nodes(depth: int) -> None:
-    searcher = default_registry().new_searcher(f"alphabeta:depth={depth},all_best=off")
-    result = searcher.search(default_registry().new_game("connect4"))
+    registry = default_registry()
+    searcher = registry.new_searcher(f"alphabeta:depth={depth},all_best=off")
+    result = searcher.search(bench_game(registry, "connect4", None))
     assert floors.connect4_alphabeta(depth) == (result.value, result.stats.nodes)
 
 
 @pytest.mark.parametrize("moves", ["", "4", "4455", "44444433", "1234567123", "4411772266", "1763254"])
 def test_the_peers_connect4_heuristic_is_the_framework_evaluation(moves: str) -> None:
-    game = default_registry().new_game("connect4", moves)
+    game = bench_game(default_registry(), "connect4", moves)
     cells = "".join(game.cell(col, row) for col in range(7) for row in range(6))  # type: ignore[attr-defined]
     crosses = sum(1 << (7 * col + row) for col in range(7) for row in range(6) if cells[6 * col + row] == "X")
     noughts = sum(1 << (7 * col + row) for col in range(7) for row in range(6) if cells[6 * col + row] == "O")

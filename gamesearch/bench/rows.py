@@ -26,6 +26,7 @@ from gamesearch.bench.workloads import (
     tictactoe_positions,
 )
 from gamesearch.plugins import default_registry
+from gamesearch.bench.workloads import bench_game
 from gamesearch.search.base import SearchStats
 
 #: the framework's searcher for each row: the same search the peers run
@@ -62,7 +63,7 @@ def framework_contender(
 
     def prepare() -> Run:
         searcher = registry.new_searcher(searcher_spec)  # fresh: no table carried over
-        games = [registry.new_game(game, position) for position in positions]
+        games = [bench_game(registry, game, position) for position in positions]
 
         def run() -> int:
             return sum(count(searcher.search(position).stats) for position in games)

@@ -9,6 +9,9 @@ from __future__ import annotations
 import functools
 import os
 from pathlib import Path
+from typing import Any
+
+from gamesearch.plugins import Registry
 
 EMPTY_TICTACTOE = "." * 9
 
@@ -173,3 +176,29 @@ def connect4_test_sets() -> tuple[dict[str, tuple[str, ...]], dict[str, str]]:
         except FileNotFoundError as error:
             missing[row] = str(error)
     return found, missing
+
+
+@functools.cache
+def _windows_only_connect4(base: type[Any]) -> type[Any]:
+    """Return Connect Four whose heuristic is its window-and-centre layer alone.
+
+    That is the heuristic the floor and the peers' adapters compute, so that every
+    contender of a depth-limited row searches the same tree.
+    """
+
+    class WindowsOnlyConnectFour(base):  # type: ignore[misc]
+        def evaluate(self) -> int:
+            bound: int = self.evaluation_bound - 1
+            total: int = self._window_points(self.stones(0), self.stones(1))
+            return max(-bound, min(bound, total))
+
+    return WindowsOnlyConnectFour
+
+
+def bench_game(registry: Registry, name: str, position: str | None) -> Any:
+    """Return ``registry``'s game ``name`` at ``position`` as the rows search it: Connect
+    Four with the peers' window heuristic, any other game as registered."""
+    if name != "connect4":
+        return registry.new_game(name, position)
+    game_class = _windows_only_connect4(registry.game_class(name))
+    return game_class.new() if position is None else game_class.from_text(position)
