@@ -83,3 +83,7 @@ class MissingDataError(GameSearchError, FileNotFoundError):
 
 class UnsupportedGameError(GameSearchError, ValueError):
     """A searcher was asked to search a game whose rules it cannot handle."""
+
+
+class SearchTooDeepError(GameSearchError, RecursionError):
+    """A search went deeper than Python's recursion limit allows."""

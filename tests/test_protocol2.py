@@ -236,3 +236,42 @@ def test_a_kept_table_never_makes_a_horizon_value_exact(spec: str) -> None:
             if fresh.is_exact:
                 assert kept.value == fresh.value
             assert (kept.value, kept.best_moves) == (fresh.value, fresh.best_moves) or not fresh.is_exact
+
+
+class LongCorridor(Game[int]):
+    """A game of 3,000 forced plies (one legal move each time): deeper than Python recurses."""
+
+    name = "corridor"
+    rules = Rules(max_plies=3000, alternating=True)
+
+    def __init__(self, **options: Any) -> None:
+        self.steps = 0
+
+    def to_move(self) -> int:
+        return self.steps % 2
+
+    def legal_moves(self) -> Sequence[int]:
+        return () if self.steps == 3000 else (0,)
+
+    def make_move(self, move: int) -> None:
+        self.steps += 1
+
+    def unmake_move(self, move: int) -> None:
+        self.steps -= 1
+
+    def result(self) -> int | None:
+        return 1 if self.steps == 3000 else None
+
+    def key(self) -> int:
+        return self.steps
+
+
+@pytest.mark.parametrize("spec", ["minimax", "alphabeta", "pvs", "solver"])
+def test_a_game_deeper_than_the_recursion_limit_gets_a_clear_error_and_is_left_whole(spec: str) -> None:
+    from gamesearch.errors import SearchTooDeepError
+
+    game = LongCorridor()
+    with pytest.raises(SearchTooDeepError, match=rf"searcher '{spec}' went deeper than Python's recursion limit \(.* frames\) in 'corridor'; give it a depth limit"):
+        default_registry().new_searcher(spec).search(game)
+    assert game.steps == 0 and game.history == ()
+    assert default_registry().new_searcher(spec).search(game, Limit(depth=10)).move == 0

@@ -34,7 +34,7 @@ from gamesearch.search.base import (
     heuristic,
     leaf_values,
 )
-from gamesearch.search.table import SearchMemory, TranspositionTable
+from gamesearch.search.table import SearchMemory, TranspositionTable, make_room, table_entries_field
 
 Ordering = Literal["game", "natural"]
 RootWindow = Literal["shared", "fresh"]
@@ -92,9 +92,7 @@ class AlphaBeta(Searcher):
         default=False,
         metadata={"help": "use a transposition table of bounds (kept across searches given a memory)"},
     )
-    table_entries: int = attrs.field(
-        default=1 << 22, metadata={"help": "largest number of table entries before it is emptied"}
-    )
+    table_entries: int = table_entries_field(1 << 22)
     def _principal_variation(
         self, game: Game[Any], move: Hashable, answer: RootAnswer, memory: SearchMemory
     ) -> tuple[Hashable, ...]:
@@ -362,7 +360,7 @@ def _make_core(
                             break
         if entries is not None:
             if entry is None and len(entries) >= max_entries:  # a new entry would not fit
-                entries.clear()
+                make_room(entries)
             # An entry whose subtree met a horizon (or rests on one) is stored with its
             # depth negated, so that using it marks the search inexact.
             searched = depth_left if horizon == horizon_before else -depth_left

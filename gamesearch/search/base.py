@@ -12,6 +12,7 @@ import enum
 import functools
 import math
 import random
+import sys
 import time
 import types
 import typing
@@ -20,7 +21,7 @@ from typing import Any, ClassVar, Protocol
 
 import attrs
 
-from gamesearch.errors import InvalidOptionError, UnsupportedGameError
+from gamesearch.errors import InvalidOptionError, SearchTooDeepError, UnsupportedGameError
 from gamesearch.game import Game, Scoring, ValueScale, restore
 from gamesearch.search.table import SearchMemory
 
@@ -469,6 +470,13 @@ class Searcher(abc.ABC):
                 answer = self.root(game, context)
                 move = self._break_tie(answer.best_moves)
                 line = self._line_from(snapshot, move, answer, context)
+        except RecursionError:
+            restore(game, snapshot)
+            raise SearchTooDeepError(
+                f"searcher {self.name!r} went deeper than Python's recursion limit "
+                f"({sys.getrecursionlimit():,} frames) in {type(game).name!r}; give it a depth "
+                "limit (Limit(depth=...), or the depth option)"
+            ) from None
         except BaseException:
             # An interrupt (KeyboardInterrupt, a signal handler's exception) may land
             # anywhere, even half-way through a move: put the position back whole.

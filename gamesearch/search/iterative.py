@@ -19,13 +19,10 @@ import attrs
 from gamesearch.errors import BudgetExceededError
 from gamesearch.game import Game
 from gamesearch.search.alphabeta import Budget, search_root
-
-#: the largest table of one iterative search (entries)
-TABLE_ENTRIES = 1 << 22
 from gamesearch.search.base import (
     Counters, RootAnswer, SearchContext, Searcher, depth_field, node_budget_field, seconds_field,
 )  # fmt: skip
-from gamesearch.search.table import SearchMemory
+from gamesearch.search.table import SearchMemory, table_entries_field
 
 
 @attrs.frozen(kw_only=True)
@@ -39,11 +36,12 @@ class IterativeDeepening(Searcher):
     table: bool = attrs.field(
         default=True, metadata={"help": "share a transposition table of bounds between iterations"}
     )
+    table_entries: int = table_entries_field(1 << 20)
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
         counters, move_values, tracer = context.counters, context.move_values, context.tracer
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else float("inf")
         max_nodes = float(self.max_nodes) if self.max_nodes is not None else float("inf")
-        table = context.memory.table("bounds", game, TABLE_ENTRIES) if self.table else None
+        table = context.memory.table("bounds", game, self.table_entries) if self.table else None
         answer: RootAnswer | None = None
         depths = range(1, self.depth + 1) if self.depth is not None else itertools.count(1)
         for depth in depths:
@@ -74,7 +72,7 @@ class IterativeDeepening(Searcher):
         # The principal variation's follow-up searches reuse the iterations' table: the
         # last iteration stored these very positions at these depths, so they are mostly
         # table hits and the answer does not overrun a time budget.
-        table = memory.table("bounds", game, TABLE_ENTRIES) if self.table else None
+        table = memory.table("bounds", game, self.table_entries) if self.table else None
         return search_root(
             game, depth=depth, scoring=self.scoring, ordering="game", fresh_window=False,
             all_best=False, table=table, counters=Counters(),

@@ -37,7 +37,7 @@ from gamesearch.game import Game, Player, Scoring, offers
 from gamesearch.errors import BudgetExceededError
 from gamesearch.search.alphabeta import Budget, budget_of, search_root
 from gamesearch.search.base import CLOCK_INTERVAL, INFINITY, Counters, RootAnswer, SearchContext, Searcher, Tracer, depth_field, leaf_values
-from gamesearch.search.table import SearchMemory, TranspositionTable
+from gamesearch.search.table import SearchMemory, TranspositionTable, make_room, table_entries_field
 
 
 def is_threat_aware(game: Game[Any]) -> bool:
@@ -209,7 +209,7 @@ def make_exact_core(
                         cutoffs += 1
                         break
         if len(entries) >= max_entries:
-            entries.clear()
+            make_room(entries)
         if best <= window_alpha:
             entries[position] = (lower, best if best < upper else upper, hint)
         elif best >= beta:
@@ -284,9 +284,7 @@ class ExactSearcher(Searcher):
         default=True,
         metadata={"help": "find every best root move (off: stop at the first, much cheaper early on)"},
     )
-    table_entries: int = attrs.field(
-        default=1 << 20, metadata={"help": "largest number of table entries before it is emptied"}
-    )
+    table_entries: int = table_entries_field(1 << 20)
     def core(
         self, game: Game[Any], memory: SearchMemory, tracer: Tracer | None = None, *, budgeted: bool = True
     ) -> ExactCore:

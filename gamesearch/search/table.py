@@ -15,18 +15,22 @@ proved a lower bound (``None`` if none did), tried first when the position comes
 
 from __future__ import annotations
 
+import itertools
+
 from collections.abc import Hashable
 from typing import Any
 
 import attrs
+
+from gamesearch.errors import InvalidOptionError
 
 
 @attrs.define
 class TranspositionTable:
     """A bounded map from position keys to bounds (see the module docstring for the layouts).
 
-    When it holds ``max_entries`` it is emptied before the next store: simple,
-    and never wrong, because an entry only ever saves work.
+    When it holds ``max_entries``, the older half of its entries is dropped before the
+    next store (:func:`make_room`): never wrong, because an entry only ever saves work.
     """
 
     max_entries: int = 1 << 22
@@ -39,6 +43,32 @@ class TranspositionTable:
     def clear(self) -> None:
         """Forget every entry."""
         self.entries.clear()
+
+
+def make_room(entries: dict[Hashable, Any]) -> None:
+    """Make room in a full table: forget the older half of its entries, keep the newer.
+
+    Entries are kept in the order they were first stored, and the newer ones are those
+    of the positions being searched now: they are the ones worth keeping.
+    """
+    for position in list(itertools.islice(entries, len(entries) // 2 + 1)):
+        del entries[position]
+
+
+def table_entries_field(default: int) -> Any:
+    """Return the attrs field of a searcher's table size (whole number >= 1)."""
+
+    def check(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidOptionError(f"{attribute.name!r} must be a whole number: {value!r}")
+        if value < 1:
+            raise InvalidOptionError(f"{attribute.name!r} must be >= 1: {value!r}")
+
+    return attrs.field(
+        default=default,
+        validator=check,
+        metadata={"help": "largest number of table entries; when full, the older half is dropped"},
+    )
 
 
 def table_identity(game: Any) -> tuple[Any, ...]:
