@@ -118,7 +118,7 @@ def reachable(game: BonusPile) -> list[BonusPile]:
 
 
 EXACT = ["minimax", "alphabeta", "alphabeta:table=on", "alphabeta:ordering=natural,root_window=fresh",
-         "iterative", "pvs", "mtdf", "solver", "textbook"]  # fmt: skip
+         "iterative", "pvs", "mtdf", "solver", "textbook", "textbook-alphabeta"]  # fmt: skip
 
 
 def test_the_bonus_pile_passes_the_conformance_kit() -> None:
@@ -128,10 +128,11 @@ def test_the_bonus_pile_passes_the_conformance_kit() -> None:
 
 @pytest.mark.parametrize("spec", EXACT)
 def test_every_exact_searcher_gets_the_margin_and_best_moves_of_a_game_with_extra_turns(spec: str) -> None:
-    from gamesearch.search.textbook import TextbookMinimax
+    from gamesearch.search.textbook import TextbookAlphaBeta, TextbookMinimax
 
     registry = default_registry()
-    searcher = TextbookMinimax() if spec == "textbook" else registry.new_searcher(spec)
+    textbook = {"textbook": TextbookMinimax(), "textbook-alphabeta": TextbookAlphaBeta()}
+    searcher = textbook[spec] if spec in textbook else registry.new_searcher(spec)
     checked = 0
     for position in reachable(BonusPile()):
         if position.result() is not None:
@@ -275,3 +276,18 @@ def test_a_game_deeper_than_the_recursion_limit_gets_a_clear_error_and_is_left_w
         default_registry().new_searcher(spec).search(game)
     assert game.steps == 0 and game.history == ()
     assert default_registry().new_searcher(spec).search(game, Limit(depth=10)).move == 0
+
+
+def test_the_textbook_searchers_agree_with_the_fast_cores_on_every_tictactoe_position() -> None:
+    from gamesearch import AlphaBeta, Minimax
+    from gamesearch.search.textbook import TextbookAlphaBeta, TextbookMinimax
+    from gamesearch.testing import reachable_positions
+
+    positions = [p for p in reachable_positions(default_registry().new_game("tictactoe")) if not p.is_over()]
+    for position in positions[::9]:
+        fast, slow = Minimax().search(position, move_values=True), TextbookMinimax().search(position, move_values=True)
+        assert (slow.value, slow.best_moves, slow.move_values, slow.stats.nodes) == (
+            fast.value, fast.best_moves, fast.move_values, fast.stats.nodes
+        )  # fmt: skip
+        pruned = TextbookAlphaBeta().search(position)
+        assert (pruned.value, pruned.best_moves) == (AlphaBeta().search(position).value, fast.best_moves)
