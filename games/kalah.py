@@ -112,12 +112,12 @@ class Kalah(Game[int]):
         pits, total = len(south), sum(counts)
         if "pits" not in options:
             options = {**options, "pits": pits}
-        if "seeds" not in options and total % (2 * pits) == 0:
+        if "seeds" not in options and total and total % (2 * pits) == 0:
             options = {**options, "seeds": total // (2 * pits)}
         game = cls.new(**options)
         if game.pits != pits:
             raise InvalidPositionError(f"position {text!r} has {pits} houses a side, not {game.pits}")
-        if total != 2 * game.pits * game.seeds or total == 0:
+        if total != 2 * game.pits * game.seeds:
             raise InvalidPositionError(
                 f"position {text!r} holds {total} seeds; a game of {game.pits} pits starts with "
                 f"{2 * game.pits} times the seeds of a house"
