@@ -269,6 +269,16 @@ class Othello(Game[int]):
         twin._flipped = self._flipped.copy()
         return twin
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Return what pickles the position (the board size, not its tables)."""
+        state = dict(self.__dict__)
+        del state["_geometry"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._geometry = _geometry(self.size)
+
     @property
     def settings(self) -> dict[str, Any]:
         return {"size": self.size, "passes": self.passes}

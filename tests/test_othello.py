@@ -9,6 +9,7 @@ framework's searchers.
 from __future__ import annotations
 
 import functools
+import pickle
 import random
 from collections.abc import Iterator
 
@@ -337,6 +338,17 @@ def test_copies_are_independent_and_keep_the_history() -> None:
     twin.undo()
     assert twin.to_text() == Othello.new(size=4).to_text()
     assert game.to_text() == ".B../.BB./.BW./.... W"
+
+
+def test_positions_pickle_without_the_boards_tables() -> None:
+    game = Othello.new(size=6, passes="auto")
+    game.play("c2")
+    data = pickle.dumps(game)
+    assert len(data) < 1000
+    again = pickle.loads(data)
+    assert again.to_text() == game.to_text() and again.history == game.history
+    again.undo()
+    assert again.to_text() == Othello.new(size=6).to_text()
 
 
 def test_the_heuristic_counts_corners_mobility_and_discs_for_black() -> None:
