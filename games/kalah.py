@@ -17,8 +17,10 @@ seeds.
 Moves are the mover's house numbers, written ``1`` .. ``pits`` in the order the seeds
 travel (house 1 is the farthest from the mover's store), the same text for either
 player. A position is text: South's houses from house 1, South's store, North's houses
-from house 1, North's store, separated by ``/``, then a space and the side to move (``S``
-or ``N``): ``"4,4,4,4,4,4/0/4,4,4,4,4,4/0 S"`` is the start with 6 pits of 4 seeds.
+from house 1, North's store, separated by ``/``, then a space, the side to move (``S`` or
+``N``), a space and the ply: ``"4,4,4,4,4,4/0/4,4,4,4,4,4/0 S 0"`` is the start with 6
+pits of 4 seeds. The ply is part of the position: the same board often comes up after
+different numbers of moves.
 
 The board is one tuple in the order the seeds travel: South's houses, South's store,
 North's houses, North's store. A move builds the next tuple, so taking it back is
@@ -75,31 +77,36 @@ class Kalah(Game[int]):
         self._is_over = False
         #: the board and the side to move before each move of the history
         self._before: list[tuple[tuple[int, ...], int]] = []
+        #: the ply of the position the history starts from
+        self._origin_ply = 0
 
     # ----------------------------------------------------------------- creation
     @classmethod
     def from_text(cls, text: str, **options: Any) -> Kalah:
-        """Return the position ``"houses/store/houses/store side"`` (South's first).
+        """Return the position ``"houses/store/houses/store side ply"`` (South's first).
 
         Houses are comma-separated seed counts from house 1; the side to move is ``S`` or
-        ``N``. Without options the number of houses gives ``pits`` and the seed count
-        gives ``seeds`` (the board always holds ``2 * pits * seeds`` seeds).
+        ``N``; the ply (the moves played since the start) may be left out for 0.
+        Without options the number of houses gives ``pits`` and the seed count gives
+        ``seeds`` (the board always holds ``2 * pits * seeds`` seeds).
 
         :raises InvalidPositionError: for a bad shape, a count that is not a whole
-            number of seeds, a seed total no start could have, or one side's houses
-            empty while the other's are not (the game would have ended).
+            number of seeds, a seed total no start could have, one side's houses empty
+            while the other's are not (the game would have ended), or a ply beyond the
+            longest game.
         :raises InvalidOptionError: for a bad option.
         """
         if not isinstance(text, str):
             raise InvalidPositionError(f"a position must be text, not {type(text).__name__}: {text!r}")
-        shape = "South's houses/store/North's houses/store then the side to move, 'S' or 'N'"
+        shape = "South's houses/store/North's houses/store, the side to move ('S' or 'N') and the ply"
         parts = text.split()
-        fields = parts[0].split("/") if len(parts) == 2 else []
+        fields = parts[0].split("/") if len(parts) in (2, 3) else []
         if len(fields) != 4 or parts[1].upper() not in SIDE_LETTERS:
             raise InvalidPositionError(f"position {text!r} must be {shape}")
         try:
             south, north = ([int(count) for count in field.split(",")] for field in fields[::2])
             stores = [int(fields[1]), int(fields[3])]
+            ply = int(parts[2]) if len(parts) == 3 else 0
         except ValueError:
             raise InvalidPositionError(f"position {text!r} has a count that is not a whole number") from None
         if len(south) != len(north):
@@ -107,7 +114,7 @@ class Kalah(Game[int]):
                 f"position {text!r} gives South {len(south)} houses and North {len(north)}"
             )
         counts = south + north + stores
-        if any(count < 0 for count in counts):
+        if any(count < 0 for count in counts + [ply]):
             raise InvalidPositionError(f"position {text!r} has a negative count")
         pits, total = len(south), sum(counts)
         if "pits" not in options:
@@ -127,9 +134,14 @@ class Kalah(Game[int]):
                 f"position {text!r} has one side's houses empty; the game would be over "
                 "and the other side's seeds in its store"
             )
+        if ply > game.rules.max_plies:
+            raise InvalidPositionError(
+                f"position {text!r} has ply {ply}; no game lasts more than {game.rules.max_plies}"
+            )
         game._board = tuple(south + stores[:1] + north + stores[1:])
         game._turn = SIDE_LETTERS.index(parts[1].upper())
         game._is_over = sum(south) == 0
+        game._origin_ply = ply
         return game
 
     def copy(self) -> Kalah:
@@ -147,6 +159,10 @@ class Kalah(Game[int]):
     @property
     def rules(self) -> Rules:
         return _rules(self.pits, self.seeds)
+
+    @property
+    def ply(self) -> int:
+        return self._origin_ply + len(self._history)
 
     def to_move(self) -> int:
         return self._turn
@@ -190,8 +206,8 @@ class Kalah(Game[int]):
         pits = self.pits
         return self._board[pits] - self._board[2 * pits + 1]
 
-    def key(self) -> tuple[tuple[int, ...], int]:
-        return (self._board, self._turn)
+    def key(self) -> tuple[tuple[int, ...], int, int]:
+        return (self._board, self._turn, self._origin_ply + len(self._history))
 
     def make_move(self, move: int) -> None:
         pits, turn = self.pits, self._turn
@@ -247,7 +263,7 @@ class Kalah(Game[int]):
         pits, board = self.pits, self._board
         south = ",".join(map(str, board[:pits]))
         north = ",".join(map(str, board[pits + 1 : 2 * pits + 1]))
-        return f"{south}/{board[pits]}/{north}/{board[2 * pits + 1]} {SIDE_LETTERS[self._turn]}"
+        return f"{south}/{board[pits]}/{north}/{board[2 * pits + 1]} {SIDE_LETTERS[self._turn]} {self.ply}"
 
     def render(self) -> str:
         """Return the board as seen from South: North's row on top, right to left."""

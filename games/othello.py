@@ -17,6 +17,12 @@ top-left corner, ``d3`` one of Black's four first moves on 8x8). A position is t
 rows from the top, ``B`` Black, ``W`` White, ``.`` empty, separated by ``/``, then a space
 and the side to move: ``"..../.WB./.BW./.... B"`` is the 4x4 start.
 
+A pass is a ply, so with pass moves the same board and side to move can come up at
+different plies (after no pass or after two); the ply is part of the position. It is the
+discs placed since the start plus the passes, and the text gives it as a third field
+only when the board and the side to move do not tell it (two passes or more):
+``"BBBB/BBBB/WWBB/.WBB W 13"``.
+
 Each colour's discs are one integer bitboard, cell ``i`` being bit ``i``; the rays from
 every cell and the masks that stop shifts from wrapping round the board are built once
 per board size.
@@ -204,8 +210,8 @@ class Othello(Game[int]):
         self._turn = 0  # 0: Black to move, 1: White
         #: the discs each move of the history turned over (0 for a pass)
         self._flipped: list[int] = []
-        #: the ply of the position the history starts from (the discs placed before it)
-        self._origin_ply = 0
+        #: the passes played since the start (always 0 with automatic passes)
+        self._passes = 0
 
     # ----------------------------------------------------------------- creation
     @classmethod
@@ -214,19 +220,23 @@ class Othello(Game[int]):
 
         ``"..../.WB./.BW./.... B"``: ``B`` Black, ``W`` White, ``.`` empty, rows
         separated by ``/`` (or spaces or new lines), then ``B`` or ``W`` for the side to
-        move. Without a ``size`` option the number of rows gives the board size.
+        move, then (optional) the ply. Without a ``size`` option the number of rows
+        gives the board size. Without a ply, the position has the fewest passes that
+        give the side to move its turn (none or one).
 
         :raises InvalidPositionError: for a bad character, a wrong shape, a missing
-            side to move, an empty centre square, or (with automatic passes) a side to
-            move that has no move while the other side has one.
+            side to move, an empty centre square, a ply that no game reaches, or (with
+            automatic passes) a side to move that has no move while the other side has one.
         :raises InvalidOptionError: for a bad option.
         """
         if not isinstance(text, str):
             raise InvalidPositionError(f"a position must be text, not {type(text).__name__}: {text!r}")
         parts = text.replace("/", " ").split()
+        ply_text = parts.pop() if parts and parts[-1].isdigit() else None
         if len(parts) < 2 or parts[-1].upper() not in (BLACK_SYMBOL, WHITE_SYMBOL):
             raise InvalidPositionError(
-                f"position {text!r} must be rows of 'B', 'W' and '.' then the side to move, 'B' or 'W'"
+                f"position {text!r} must be rows of 'B', 'W' and '.' then the side to move, "
+                "'B' or 'W', and the ply if need be"
             )
         rows, mover = parts[:-1], parts[-1].upper()
         if "size" not in options:
@@ -253,7 +263,7 @@ class Othello(Game[int]):
             )
         game._black, game._white = black, white
         game._turn = 0 if mover == BLACK_SYMBOL else 1
-        game._origin_ply = (black | white).bit_count() - 4
+        game._passes = game._passes_for(text, ply_text)
         if game._is_auto and not game._has_moves(game._turn) and game._has_moves(1 - game._turn):
             name = game.player_names[game._turn]
             raise InvalidPositionError(
@@ -261,6 +271,29 @@ class Othello(Game[int]):
                 f"{game.player_names[1 - game._turn]} moves"
             )
         return game
+
+    def _passes_for(self, text: str, ply_text: str | None) -> int:
+        """Return the passes of the position ``text`` set up from its ply (``None``: the fewest).
+
+        :raises InvalidPositionError: when no game reaches the board at that ply.
+        """
+        placed = (self._black | self._white).bit_count() - 4
+        if self._is_auto:
+            if ply_text is not None and int(ply_text) != placed:
+                raise InvalidPositionError(
+                    f"position {text!r} has {placed} discs placed, so its ply is {placed}, not {ply_text}"
+                )
+            return 0
+        # Turns alternate, so the ply's parity is the side to move's.
+        passes = (self._turn - placed) % 2 if ply_text is None else int(ply_text) - placed
+        if passes < 0 or passes % 2 != (self._turn - placed) % 2 or passes > placed:
+            name = self.player_names[self._turn]
+            raise InvalidPositionError(
+                f"no game reaches position {text!r} with {name} to move at ply "
+                f"{placed + passes if ply_text is None else ply_text}: the ply is the {placed} discs "
+                "placed plus the passes, its parity gives the side to move, and each pass follows a disc"
+            )
+        return passes
 
     def copy(self) -> Othello:
         twin = object.__new__(type(self))
@@ -290,7 +323,7 @@ class Othello(Game[int]):
 
     @property
     def ply(self) -> int:
-        return self._origin_ply + len(self._history)
+        return (self._black | self._white).bit_count() - 4 + self._passes
 
     def to_move(self) -> int:
         return self._turn
@@ -332,13 +365,14 @@ class Othello(Game[int]):
             return None
         return self._black.bit_count() - self._white.bit_count()
 
-    def key(self) -> tuple[int, int, int]:
-        return (self._black, self._white, self._turn)
+    def key(self) -> tuple[int, int, int, int]:
+        return (self._black, self._white, self._turn, self._passes)
 
     def make_move(self, move: int) -> None:
         if move == PASS:
             self._flipped.append(0)
             self._turn ^= 1
+            self._passes += 1
             return
         geometry, bit = self._geometry, 1 << move
         if self._turn == 0:
@@ -363,6 +397,7 @@ class Othello(Game[int]):
         flipped = self._flipped.pop()
         if move == PASS:
             self._turn ^= 1
+            self._passes -= 1
             return
         bit = 1 << move
         if self._black & bit:  # the disc on the move's cell is the mover's
@@ -397,7 +432,8 @@ class Othello(Game[int]):
     def to_text(self) -> str:
         size = self.size
         rows = ("".join(self.cell(row * size + col) for col in range(size)) for row in range(size))
-        return "/".join(rows) + " " + (BLACK_SYMBOL, WHITE_SYMBOL)[self._turn]
+        text = "/".join(rows) + " " + (BLACK_SYMBOL, WHITE_SYMBOL)[self._turn]
+        return text if self._passes < 2 else f"{text} {self.ply}"
 
     def render(self) -> str:
         size = self.size

@@ -45,7 +45,7 @@ class KalahOracle:
         return self.pits if side == 0 else 2 * self.pits + 1
 
     def parse(self, text: str) -> State:
-        fields, side = text.split()
+        fields, side, *_ = text.split()  # the ply, if given, is no part of the oracle's state
         south, south_store, north, north_store = fields.split("/")
         board = [*map(int, south.split(",")), int(south_store), *map(int, north.split(",")), int(north_store)]
         return tuple(board), "SN".index(side)
@@ -150,6 +150,11 @@ def random_game(pits: int, seeds: int, plies: int, rng: random.Random) -> Kalah:
     return game
 
 
+def board_and_side(game: Kalah) -> str:
+    """Return the position's text without its ply (the oracle's states have none)."""
+    return game.to_text().rsplit(" ", 1)[0]
+
+
 def after(text: str, move: str) -> Kalah:
     game = Kalah.from_text(text)
     game.play(move)
@@ -159,7 +164,7 @@ def after(text: str, move: str) -> Kalah:
 # --------------------------------------------------------------------- the start
 def test_the_start_fills_every_house_and_south_moves_first() -> None:
     game = Kalah.new()
-    assert game.to_text() == "4,4,4,4,4,4/0/4,4,4,4,4,4/0 S"
+    assert game.to_text() == "4,4,4,4,4,4/0/4,4,4,4,4,4/0 S 0"
     assert game.to_move() == 0
     assert [game.format_move(move) for move in game.legal_moves()] == ["1", "2", "3", "4", "5", "6"]
     assert game.result() is None
@@ -180,22 +185,22 @@ def test_sowing_wraps_round_and_skips_the_opponents_store() -> None:
     # South's house 1 holds 9 seeds: houses 2, 3, the store, North's three houses, then
     # (North's store skipped) South's houses 1, 2, 3 again.
     game = after("9,1,1/0/2,2,3/0 S", "1")
-    assert game.to_text() == "1,3,3/1/3,3,4/0 N"
+    assert game.to_text() == "1,3,3/1/3,3,4/0 N 1"
 
 
 def test_north_sows_past_souths_store_and_captures_on_its_own_side() -> None:
     # North's house 3 holds 5 seeds: North's store, South's three houses, (South's store
     # skipped) North's empty house 1, which captures South's house 3 opposite.
     game = after("2,2,2/0/0,3,5/4 N", "3")
-    assert game.to_text() == "3,3,0/0/0,3,0/9 S"
+    assert game.to_text() == "3,3,0/0/0,3,0/9 S 1"
 
 
 def test_the_last_seed_in_ones_own_store_gives_another_move() -> None:
     game = after("4,4,4,4,4,4/0/4,4,4,4,4,4/0 S", "3")
-    assert game.to_text() == "4,4,0,5,5,5/1/4,4,4,4,4,4/0 S"
+    assert game.to_text() == "4,4,0,5,5,5/1/4,4,4,4,4,4/0 S 1"
     assert game.to_move() == 0
     game.play("6")
-    assert game.to_text() == "4,4,0,5,5,0/2/5,5,5,5,4,4/0 N"
+    assert game.to_text() == "4,4,0,5,5,0/2/5,5,5,5,4,4/0 N 2"
     game.undo()
     game.undo()
     assert game.to_text() == Kalah.new().to_text()
@@ -203,33 +208,33 @@ def test_the_last_seed_in_ones_own_store_gives_another_move() -> None:
 
 def test_the_last_seed_in_an_empty_house_captures_the_seeds_opposite() -> None:
     game = after("1,0,3/2/3,2,1/0 S", "1")
-    assert game.to_text() == "0,0,3/5/3,0,1/0 N"
+    assert game.to_text() == "0,0,3/5/3,0,1/0 N 1"
 
 
 def test_the_last_seed_in_an_empty_house_opposite_an_empty_one_stays() -> None:
     game = after("1,0,3/2/4,0,1/1 S", "1")
-    assert game.to_text() == "0,1,3/2/4,0,1/1 N"
+    assert game.to_text() == "0,1,3/2/4,0,1/1 N 1"
 
 
 def test_a_full_lap_ending_in_the_emptied_house_captures() -> None:
     # 7 seeds from South's house 1 come back to it, empty since the seeds were taken.
     game = after("7,1,1/0/1,1,2/5 S", "1")
-    assert game.to_text() == "0,2,2/5/2,2,0/5 N"
+    assert game.to_text() == "0,2,2/5/2,2,0/5 N 1"
 
 
 def test_the_game_ends_when_the_mover_empties_their_side_and_the_other_side_stores_its_seeds() -> None:
     game = after("0,0,1/4/1,2,4/0 S", "3")
-    assert game.to_text() == "0,0,0/5/0,0,0/7 S"
+    assert game.to_text() == "0,0,0/5/0,0,0/7 S 1"
     assert tuple(game.legal_moves()) == ()
     assert game.result() == -2
     game.undo()
-    assert game.to_text() == "0,0,1/4/1,2,4/0 S"
+    assert game.to_text() == "0,0,1/4/1,2,4/0 S 0"
     assert game.result() is None
 
 
 def test_the_game_ends_when_a_capture_empties_the_other_side_and_the_mover_stores_theirs() -> None:
     game = after("1,0,2/3/0,2,0/4 S", "1")
-    assert game.to_text() == "0,0,0/8/0,0,0/4 N"
+    assert game.to_text() == "0,0,0/8/0,0,0/4 N 1"
     assert game.result() == 4
 
 
@@ -245,9 +250,10 @@ def test_every_reachable_position_of_the_small_size_has_the_oracles_moves_and_ch
         assert game.result() == (None if children else board[3] - board[7]), text
         for move in moves:
             game.push(move)
-            assert game.to_text() == rules.text(children[game.format_move(move)]), text
+            assert board_and_side(game) == rules.text(children[game.format_move(move)]), text
+            assert game.ply == 1
             game.undo()
-        assert game.to_text() == text
+        assert game.to_text() == text + " 0"
         count += 1
     assert count == SMALL_POSITIONS
 
@@ -267,7 +273,7 @@ def test_random_games_of_other_sizes_follow_the_oracles_rules(pits: int, seeds: 
         move = rng.choice(moves)
         game.push(move)
         state = children[game.format_move(move)]
-        assert game.to_text() == rules.text(state)
+        assert board_and_side(game) == rules.text(state)
     board = state[0]
     assert game.result() == board[pits] - board[-1]
     assert sum(board) == 2 * pits * seeds
@@ -335,8 +341,12 @@ def test_the_heuristic_favours_the_side_with_more_seeds_stored() -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("4,4,4/0/4,4,4/0", r"must be South's houses/store/North's houses/store then the side to move"),
-        ("4,4,4/0/4,4,4/0 X", r"then the side to move, 'S' or 'N'"),
+        ("4,4,4/0/4,4,4/0", r"must be South's houses/store/North's houses/store, the side to move"),
+        ("4,4,4/0/4,4,4/0 X", r"the side to move \('S' or 'N'\) and the ply"),
+        ("4,4,4/0/4,4,4/0 S 1 2", r"must be South's houses"),
+        ("4,4,4/0/4,4,4/0 S x", r"has a count that is not a whole number"),
+        ("4,4,4/0/4,4,4/0 S -1", r"has a negative count"),
+        ("4,4,4/0/4,4,4/0 S 2000", r"has ply 2000; no game lasts more than 924"),
         ("4,4,4/0/4,4,4 S", r"must be South's houses"),
         ("4,4,x/0/4,4,4/0 S", r"has a count that is not a whole number"),
         ("4,4/0/4,4,4/0 S", r"gives South 2 houses and North 3"),

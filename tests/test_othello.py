@@ -141,6 +141,11 @@ def oracle(size: int, passes: str = "move") -> OthelloOracle:
     return OthelloOracle(size, passes)
 
 
+def board_and_side(game: Othello) -> str:
+    """Return the position's text without its ply (the oracle's states have none)."""
+    return " ".join(game.to_text().split()[:2])
+
+
 def random_game(size: int, passes: str, plies: int, rng: random.Random) -> Othello:
     game = Othello.new(size=size, passes=passes)
     for _ in range(plies):
@@ -214,6 +219,20 @@ def test_a_player_without_a_move_must_pass_when_passes_are_moves() -> None:
     assert game.to_text() == "...B/WWBW/.WWW/BWWW B"
 
 
+def test_the_ply_counts_the_passes_and_the_text_gives_it_after_two() -> None:
+    game = Othello.from_text("...B/WWBW/.WWW/BWWW B")
+    assert game.ply == 8  # 8 discs placed, no pass
+    game.play("pass")
+    assert game.ply == 9
+    two_passes = Othello.from_text("...B/WWBW/.WWW/BWWW B 10")
+    assert two_passes.ply == 10
+    assert two_passes.to_text() == "...B/WWBW/.WWW/BWWW B 10"
+    assert two_passes.key() != Othello.from_text("...B/WWBW/.WWW/BWWW B").key()
+    two_passes.play("pass")
+    assert two_passes.to_text() == "...B/WWBW/.WWW/BWWW W 11"
+    assert Othello.from_text("...B/WWBW/.WWW/BWWW B 8").to_text() == "...B/WWBW/.WWW/BWWW B"
+
+
 def test_a_player_without_a_move_is_skipped_when_passes_are_automatic() -> None:
     game = Othello.from_text("...B/.WBW/.BWW/BWWW W", passes="auto")
     # b1 leaves Black without a move while White still has one: White moves again.
@@ -263,7 +282,7 @@ def test_every_reachable_4x4_position_has_the_oracles_moves_and_children(size: i
         assert game.result() == expected_result, text
         for move in moves:
             game.push(move)
-            assert game.to_text() == rules.text(children[game.format_move(move)]), text
+            assert board_and_side(game) == rules.text(children[game.format_move(move)]), text
             game.undo()
         assert game.to_text() == text
         count += 1
@@ -284,7 +303,7 @@ def test_random_games_on_larger_boards_follow_the_oracles_rules(size: int, passe
         move = rng.choice(moves)
         game.push(move)
         state = children[game.format_move(move)]
-        assert game.to_text() == rules.text(state)
+        assert board_and_side(game) == rules.text(state)
     assert game.result() == state[0].count("B") - state[0].count("W")
     while game.history:
         game.undo()
@@ -301,7 +320,7 @@ def test_text_round_trips_keep_the_position_and_its_moves(size: int, passes: str
     assert again.key() == game.key()
     assert list(again.legal_moves()) == list(game.legal_moves())
     assert again.result() == game.result()
-    assert again.ply == (game.discs()[0] | game.discs()[1]).bit_count() - 4
+    assert again.ply == game.ply == (game.discs()[0] | game.discs()[1]).bit_count() - 4 + game.history.count(PASS)
 
 
 @pytest.mark.parametrize("size", [4, 6, 8])
@@ -385,6 +404,21 @@ def test_bad_positions_are_refused_with_the_problem_named(text: str, message: st
 def test_a_board_of_a_size_othello_is_not_played_on_is_refused() -> None:
     with pytest.raises(InvalidOptionError, match=r"'size'.*\b3\b"):
         Othello.from_text("..../.WB./.BW. B")
+
+
+@pytest.mark.parametrize(
+    ("text", "options", "message"),
+    [
+        ("..../.WB./.BW./.... W", {}, r"no game reaches position '\.\.\.\./\.WB\./\.BW\./\.\.\.\. W' with White to move at ply 1"),
+        ("...B/WWBW/.WWW/BWWW B 9", {}, r"at ply 9: the ply is the 8 discs placed plus the passes, its parity"),
+        ("...B/WWBW/.WWW/BWWW B 6", {}, r"at ply 6"),
+        ("...B/WWBW/.WWW/BWWW B 18", {}, r"each pass follows a disc"),
+        ("...B/.WBW/.BWW/BWWW W 9", {"passes": "auto"}, r"has 7 discs placed, so its ply is 7, not 9"),
+    ],
+)
+def test_a_ply_no_game_reaches_is_refused(text: str, options: dict[str, str], message: str) -> None:
+    with pytest.raises(InvalidPositionError, match=message):
+        Othello.from_text(text, **options)
 
 
 def test_a_position_that_is_not_text_is_refused() -> None:
