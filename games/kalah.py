@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from gamesearch.errors import InvalidMoveError, InvalidPositionError
-from gamesearch.game import BoardView, Game, Option, Rules
+from gamesearch.game import BoardView, Game, Option, Rules, resolve_options
 from gamesearch.plugins import hookimpl
 
 SIDE_LETTERS = ("S", "N")
@@ -121,7 +121,7 @@ class Kalah(Game[int]):
             options = {**options, "pits": pits}
         if "seeds" not in options and total and total % (2 * pits) == 0:
             options = {**options, "seeds": total // (2 * pits)}
-        game = cls.new(**options)
+        game = cls(**resolve_options(cls.options, options))
         if game.pits != pits:
             raise InvalidPositionError(f"position {text!r} has {pits} houses a side, not {game.pits}")
         if total != 2 * game.pits * game.seeds:

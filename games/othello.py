@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from gamesearch.errors import InvalidMoveError, InvalidOptionError, InvalidPositionError
-from gamesearch.game import BoardView, Game, Option, Rules
+from gamesearch.game import BoardView, Game, Option, Rules, resolve_options
 from gamesearch.plugins import hookimpl
 
 EMPTY, BLACK_SYMBOL, WHITE_SYMBOL = ".", "B", "W"
@@ -241,7 +241,7 @@ class Othello(Game[int]):
         rows, mover = parts[:-1], parts[-1].upper()
         if "size" not in options:
             options = {**options, "size": len(rows)}
-        game = cls.new(**options)
+        game = cls(**resolve_options(cls.options, options))
         size = game.size
         if len(rows) != size or any(len(row) != size for row in rows):
             raise InvalidPositionError(f"position {text!r} must have {size} rows of {size} cells")

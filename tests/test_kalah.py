@@ -10,15 +10,24 @@ with the framework's searchers.
 from __future__ import annotations
 
 import functools
+import itertools
 import random
 from collections.abc import Iterator
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import games.kalah
 from games.kalah import Kalah
+from gamesearch import AlphaBeta, IterativeDeepening, Minimax, Scoring, Searcher
 from gamesearch.errors import InvalidMoveError, InvalidOptionError, InvalidPositionError
+from gamesearch.plugins import build_registry, make_plugin_manager
+from gamesearch.search.mcts import MonteCarlo
+from gamesearch.search.negamax import PrincipalVariationSearch
+from gamesearch.search.nullwindow import MTDf, Solver
+from gamesearch.testing import check_game
 
 #: above any number of plies in the games solved here: one seed outweighs any distance
 DISTANCE_WEIGHT = 10_000
@@ -337,6 +346,18 @@ def test_the_heuristic_favours_the_side_with_more_seeds_stored() -> None:
     assert 0 < after("4,4,4,4,4,4/0/4,4,4,4,4,4/0 S", "3").evaluate() < Kalah.evaluation_bound
 
 
+# ------------------------------------------------------------ the plugin and the kit
+def test_the_plugin_hook_registers_the_game() -> None:
+    registry = build_registry(make_plugin_manager(plugins=[games.kalah], entry_points=False))
+    assert registry.games["kalah"] is Kalah
+
+
+@pytest.mark.parametrize(("options", "positions"), [({"pits": 3, "seeds": 2}, 2000), ({"pits": 1, "seeds": 3}, 2000), ({}, 300)])
+def test_the_game_keeps_every_promise_of_the_protocol(options: dict[str, object], positions: int) -> None:
+    report = check_game(Kalah, options=options, max_positions=positions, playouts=10)
+    assert report.is_exhaustive or report.positions >= positions
+
+
 # ------------------------------------------------------------------- bad input
 @pytest.mark.parametrize(
     ("text", "message"),
@@ -399,3 +420,100 @@ def test_kalah_with_3_pits_of_2_seeds_is_a_south_win_by_4_seeds() -> None:
     in 8 plies with best play."""
     start = oracle(**SMALL).parse(Kalah.new(**SMALL).to_text())
     assert oracle(**SMALL).solve(start) == (4, 8)
+
+
+# ------------------------------------------------- the searchers against the oracle
+ALPHABETA_SWITCHES = [
+    {"ordering": ordering, "root_window": window, "table": table}
+    for ordering, window, table in itertools.product(("game", "natural"), ("shared", "fresh"), (False, True))
+]
+EXACT_SEARCHERS: list[Searcher] = [
+    Minimax(), IterativeDeepening(), PrincipalVariationSearch(), MTDf(), Solver(),
+    *(AlphaBeta(**switches) for switches in ALPHABETA_SWITCHES),  # type: ignore[arg-type]
+]  # fmt: skip
+
+
+def searcher_name(searcher: Searcher) -> str:
+    options = attrs.asdict(searcher)
+    return searcher.name + "".join(f":{name}={options[name]}" for name in ALPHABETA_SWITCHES[0] if name in options)
+
+
+def oracle_answer(rules: KalahOracle, game: Kalah, scoring: Scoring) -> tuple[int, int, set[str]]:
+    """Return the oracle's value of ``game`` (on the framework's documented scale), the
+    seed margin, and the best moves (with plain scoring, every move keeping the margin)."""
+    state = rules.parse(game.to_text())
+    margin, plies = rules.solve(state)
+    value = game.value_scale.proven(margin, game.ply + plies, scoring)
+    if scoring is Scoring.DISTANCE:
+        return value, margin, rules.best_moves(state)
+    return value, margin, {move for move, child in rules.children(state) if rules.solve(child)[0] == margin}
+
+
+def search_answer(searcher: Searcher, game: Kalah) -> tuple[int, int | None, set[str]]:
+    """Return the searcher's value, margin and best moves; check it is exact and harmless."""
+    before = game.to_text()
+    answer = searcher.search(game)
+    assert answer.is_exact, before
+    assert game.to_text() == before
+    return answer.value, game.value_scale.margin(answer.value), {game.format_move(move) for move in answer.best_moves}
+
+
+@functools.cache
+def small_positions() -> list[str]:
+    """Return the text of every unfinished reachable position of the small size."""
+    rules = oracle(**SMALL)
+    return sorted(rules.text(state) for state in rules.reachable() if rules.children(state))
+
+
+@pytest.mark.parametrize("searcher", EXACT_SEARCHERS, ids=searcher_name)
+def test_every_exact_searcher_finds_the_oracles_value_margin_and_best_moves_everywhere(searcher: Searcher) -> None:
+    rules = oracle(**SMALL)
+    for text in small_positions():
+        game = Kalah.from_text(text)
+        assert search_answer(searcher, game) == oracle_answer(rules, game, Scoring.DISTANCE), (searcher_name(searcher), text)
+
+
+@pytest.mark.parametrize("searcher", [Minimax(scoring=Scoring.PLAIN), AlphaBeta(scoring=Scoring.PLAIN, table=True), Solver(scoring=Scoring.PLAIN)], ids=searcher_name)
+def test_plain_scoring_finds_the_oracles_margin_and_every_move_that_keeps_it(searcher: Searcher) -> None:
+    rules = oracle(**SMALL)
+    for text in small_positions()[::7]:
+        game = Kalah.from_text(text)
+        assert search_answer(searcher, game) == oracle_answer(rules, game, Scoring.PLAIN), text
+
+
+@st.composite
+def late_positions(draw: st.DrawFn) -> Kalah:
+    """Return an unfinished position of a larger size, played until few seeds are left
+    in the houses (so that the oracle can solve it)."""
+    pits, seeds = draw(st.sampled_from([(3, 3), (4, 2), (4, 3), (6, 4)]))
+    game = Kalah.new(pits=pits, seeds=seeds)
+    left = draw(st.integers(4, 9))
+    while game.legal_moves() and sum(game.board()) - sum(game.stores()) > left:
+        game.push(draw(st.sampled_from(list(game.legal_moves()))))
+    return game
+
+
+@settings(max_examples=40, deadline=None)
+@given(late_positions(), st.sampled_from(EXACT_SEARCHERS))
+def test_every_exact_searcher_finds_the_oracles_value_on_late_positions_of_larger_sizes(game: Kalah, searcher: Searcher) -> None:
+    if game.legal_moves():
+        rules = oracle(game.pits, game.seeds)
+        assert search_answer(searcher, game) == oracle_answer(rules, game, Scoring.DISTANCE), game.to_text()
+
+
+@settings(max_examples=15, deadline=None)
+@given(late_positions())
+def test_mcts_solver_proves_the_oracles_value_on_late_positions(game: Kalah) -> None:
+    if game.legal_moves():
+        value, margin, best = oracle_answer(oracle(game.pits, game.seeds), game, Scoring.DISTANCE)
+        answer = MonteCarlo(simulations=3000, seed=1).search(game)
+        assert answer.is_exact
+        assert (answer.value, game.value_scale.margin(answer.value)) == (value, margin)
+        assert answer.move is not None and game.format_move(answer.move) in best
+
+
+def test_mcts_solver_proves_the_value_of_the_small_size_from_the_start() -> None:
+    game = Kalah.new(**SMALL)
+    answer = MonteCarlo(simulations=5000, seed=1).search(game)
+    assert answer.is_exact
+    assert oracle_answer(oracle(**SMALL), game, Scoring.DISTANCE)[:2] == (answer.value, 4)

@@ -9,16 +9,25 @@ framework's searchers.
 from __future__ import annotations
 
 import functools
+import itertools
 import pickle
 import random
 from collections.abc import Iterator
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import games.othello
 from games.othello import PASS, Othello
+from gamesearch import AlphaBeta, IterativeDeepening, Minimax, Scoring, Searcher
 from gamesearch.errors import InvalidMoveError, InvalidOptionError, InvalidPositionError
+from gamesearch.plugins import build_registry, make_plugin_manager
+from gamesearch.search.mcts import MonteCarlo
+from gamesearch.search.negamax import PrincipalVariationSearch
+from gamesearch.search.nullwindow import MTDf, Solver
+from gamesearch.testing import check_game
 
 STEPS = tuple((d_row, d_col) for d_row in (-1, 0, 1) for d_col in (-1, 0, 1) if d_row or d_col)
 #: above any number of plies in a game: a margin of one disc outweighs any distance
@@ -40,9 +49,10 @@ class OthelloOracle:
     def __init__(self, size: int, passes: str = "move") -> None:
         self.size, self.is_auto = size, passes == "auto"
         self.solve = functools.cache(self._solve)
+        self.children = functools.cache(self._children)
 
     def parse(self, text: str) -> State:
-        rows, side = text.split()
+        rows, side, *_ = text.split()  # the ply, if given, is no part of the oracle's state
         return tuple("".join(rows.split("/"))), side
 
     def text(self, state: State) -> str:
@@ -76,7 +86,7 @@ class OthelloOracle:
         row, col = divmod(cell, self.size)
         return "abcdefgh"[col] + str(row + 1)
 
-    def children(self, state: State) -> list[tuple[str, State]]:
+    def _children(self, state: State) -> list[tuple[str, State]]:
         """Return (move text, next state) for every legal move; [] once the game is over."""
         cells, side = state
         moves = self.placements(cells, side)
@@ -384,6 +394,18 @@ def test_corners_come_first_and_cells_next_to_corners_last_in_move_order() -> No
     assert [big.format_move(move) for move in big.ordered_moves()] == ["d3", "c4", "f5", "e6"]
 
 
+# ------------------------------------------------------------ the plugin and the kit
+def test_the_plugin_hook_registers_the_game() -> None:
+    registry = build_registry(make_plugin_manager(plugins=[games.othello], entry_points=False))
+    assert registry.games["othello"] is Othello
+
+
+@pytest.mark.parametrize(("options", "positions"), [({"size": 4}, 1500), ({"size": 4, "passes": "auto"}, 1500), ({"size": 6}, 300), ({"size": 8, "passes": "auto"}, 200)])
+def test_the_game_keeps_every_promise_of_the_protocol(options: dict[str, object], positions: int) -> None:
+    report = check_game(Othello, options=options, max_positions=positions, playouts=10)
+    assert report.is_exhaustive or report.positions >= positions
+
+
 # ------------------------------------------------------------------- bad input
 @pytest.mark.parametrize(
     ("text", "message"),
@@ -474,3 +496,100 @@ def test_4x4_othello_is_a_white_win_by_8_discs() -> None:
     assert oracle(4).solve(start) == (-8, 10)
     result, _ = oracle(4, "auto").solve(start)
     assert result == -8
+
+
+# ------------------------------------------------- the searchers against the oracle
+ALPHABETA_SWITCHES = [
+    {"ordering": ordering, "root_window": window, "table": table}
+    for ordering, window, table in itertools.product(("game", "natural"), ("shared", "fresh"), (False, True))
+]
+EXACT_SEARCHERS: list[Searcher] = [
+    Minimax(), IterativeDeepening(), PrincipalVariationSearch(), MTDf(), Solver(),
+    *(AlphaBeta(**switches) for switches in ALPHABETA_SWITCHES),  # type: ignore[arg-type]
+]  # fmt: skip
+#: positions of 4x4 Othello each searcher is checked on, besides the start: a fixed
+#: sample of the unfinished ones (searching all 62,789 with every searcher takes minutes)
+SAMPLED_4X4 = 400
+
+
+def searcher_id(searcher: Searcher) -> str:
+    switches = [f"{name}={value}" for name, value in attrs.asdict(searcher).items()
+                if name in ALPHABETA_SWITCHES[0]]  # fmt: skip
+    return ":".join([searcher.name, *switches])
+
+
+def expected(rules: OthelloOracle, state: State, game: Othello, scoring: Scoring) -> tuple[int, int, set[str]]:
+    """Return the oracle's value (on the framework's documented scale), margin and best moves."""
+    result, plies = rules.solve(state)
+    value = game.value_scale.proven(result, game.ply + plies, scoring)
+    if scoring is Scoring.DISTANCE:
+        return value, result, rules.best_moves(state)
+    return value, result, {move for move, child in rules.children(state) if rules.solve(child)[0] == result}
+
+
+def check_search(searcher: Searcher, rules: OthelloOracle, text: str, scoring: Scoring = Scoring.DISTANCE) -> None:
+    """Check one search of the position ``text`` against the oracle."""
+    game = Othello.from_text(text, passes="auto" if rules.is_auto else "move")
+    before = game.to_text()
+    answer = searcher.search(game)
+    found = (answer.value, game.value_scale.margin(answer.value), {game.format_move(move) for move in answer.best_moves})
+    assert found == expected(rules, rules.parse(text), game, scoring), (searcher_id(searcher), before)
+    assert answer.is_exact
+    assert game.to_text() == before
+
+
+@functools.cache
+def sampled_4x4(passes: str) -> list[State]:
+    rules = oracle(4, passes)
+    unfinished = sorted((state for state in rules.reachable() if rules.children(state)), key=rules.text)
+    return [rules.parse(Othello.new(size=4).to_text()), *random.Random(4).sample(unfinished, SAMPLED_4X4)]
+
+
+@pytest.mark.parametrize("passes", ["move", "auto"])
+@pytest.mark.parametrize("searcher", EXACT_SEARCHERS, ids=searcher_id)
+def test_every_exact_searcher_finds_the_oracles_value_margin_and_best_moves_on_4x4(
+    searcher: Searcher, passes: str
+) -> None:
+    for state in sampled_4x4(passes):
+        check_search(searcher, oracle(4, passes), oracle(4, passes).text(state))
+
+
+@pytest.mark.parametrize("searcher", [Minimax(scoring=Scoring.PLAIN), AlphaBeta(scoring=Scoring.PLAIN, table=True), Solver(scoring=Scoring.PLAIN)], ids=searcher_id)
+def test_plain_scoring_finds_the_oracles_margin_and_every_move_that_keeps_it(searcher: Searcher) -> None:
+    for state in sampled_4x4("move")[1::5]:
+        check_search(searcher, oracle(4), oracle(4).text(state), Scoring.PLAIN)
+
+
+@st.composite
+def late_positions(draw: st.DrawFn, size: int, empty: int) -> tuple[str, str]:
+    """Return (passes, text) of an unfinished position with at most ``empty`` empty cells."""
+    passes = draw(st.sampled_from(["move", "auto"]))
+    game = Othello.new(size=size, passes=passes)
+    while (game.discs()[0] | game.discs()[1]).bit_count() < size * size - empty and game.legal_moves():
+        game.push(draw(st.sampled_from(list(game.legal_moves()))))
+    return passes, game.to_text()
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.one_of(late_positions(6, 7), late_positions(8, 6)), st.sampled_from(EXACT_SEARCHERS[1:]))
+def test_every_exact_searcher_finds_the_oracles_value_on_late_6x6_and_8x8_positions(
+    position: tuple[str, str], searcher: Searcher
+) -> None:
+    passes, text = position
+    rules = oracle(len(text.split()[0].split("/")), passes)
+    check_search(searcher, rules, text)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.one_of(late_positions(4, 8), late_positions(6, 6), late_positions(8, 5)))
+def test_mcts_solver_proves_the_oracles_value_on_late_positions(position: tuple[str, str]) -> None:
+    passes, text = position
+    rules = oracle(len(text.split()[0].split("/")), passes)
+    game = Othello.from_text(text, passes=passes)
+    if not game.legal_moves():
+        return
+    answer = MonteCarlo(simulations=3000, seed=1).search(game)
+    value, margin, best = expected(rules, rules.parse(text), game, Scoring.DISTANCE)
+    assert answer.is_exact
+    assert (answer.value, game.value_scale.margin(answer.value)) == (value, margin)
+    assert answer.move is not None and game.format_move(answer.move) in best
