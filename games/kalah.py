@@ -70,7 +70,10 @@ class Kalah(Game[int]):
     evaluation_bound: ClassVar[int] = 10_000
 
     def __init__(self, pits: int = 6, seeds: int = 4) -> None:
-        self.pits, self.seeds = pits, seeds
+        settings = resolve_options(self.options, {"pits": pits, "seeds": seeds})
+        self.pits: int = settings["pits"]
+        self.seeds: int = settings["seeds"]
+        pits, seeds = self.pits, self.seeds
         row = (seeds,) * pits
         self._board: tuple[int, ...] = row + (0,) + row + (0,)
         self._turn = 0  # 0: South to move, 1: North
@@ -81,6 +84,14 @@ class Kalah(Game[int]):
         self._origin_ply = 0
 
     # ----------------------------------------------------------------- creation
+    @classmethod
+    def new(cls, **options: Any) -> Kalah:
+        """Return the starting position for these options.
+
+        :raises InvalidOptionError: for an unknown option or a bad value.
+        """
+        return cls(**resolve_options(cls.options, options))
+
     @classmethod
     def from_text(cls, text: str, **options: Any) -> Kalah:
         """Return the position ``"houses/store/houses/store side ply"`` (South's first).
@@ -121,7 +132,7 @@ class Kalah(Game[int]):
             options = {**options, "pits": pits}
         if "seeds" not in options and total and total % (2 * pits) == 0:
             options = {**options, "seeds": total // (2 * pits)}
-        game = cls(**resolve_options(cls.options, options))
+        game = cls.new(**options)
         if game.pits != pits:
             raise InvalidPositionError(f"position {text!r} has {pits} houses a side, not {game.pits}")
         if total != 2 * game.pits * game.seeds:

@@ -34,7 +34,7 @@ import functools
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from gamesearch.errors import InvalidMoveError, InvalidOptionError, InvalidPositionError
+from gamesearch.errors import InvalidMoveError, InvalidPositionError
 from gamesearch.game import BoardView, Game, Option, Rules, resolve_options
 from gamesearch.plugins import hookimpl
 
@@ -199,11 +199,10 @@ class Othello(Game[int]):
     evaluation_bound: ClassVar[int] = 1000
 
     def __init__(self, size: int = 8, passes: str = "move") -> None:
-        if size not in SIZES:
-            raise InvalidOptionError(f"option 'size' must be one of 4, 6, 8: {size!r}")
-        if passes not in PASS_STYLES:
-            raise InvalidOptionError(f"option 'passes' must be 'move' or 'auto': {passes!r}")
-        self.size, self.passes = size, passes
+        settings = resolve_options(self.options, {"size": size, "passes": passes})
+        self.size: int = settings["size"]
+        self.passes: str = settings["passes"]
+        size, passes = self.size, self.passes
         self._geometry = geometry = _geometry(size)
         self._is_auto = passes == "auto"
         self._black, self._white = geometry.black_start, geometry.white_start
@@ -214,6 +213,14 @@ class Othello(Game[int]):
         self._passes = 0
 
     # ----------------------------------------------------------------- creation
+    @classmethod
+    def new(cls, **options: Any) -> Othello:
+        """Return the starting position for these options.
+
+        :raises InvalidOptionError: for an unknown option or a bad value.
+        """
+        return cls(**resolve_options(cls.options, options))
+
     @classmethod
     def from_text(cls, text: str, **options: Any) -> Othello:
         """Return the position written as rows from the top and the side to move.
@@ -241,7 +248,7 @@ class Othello(Game[int]):
         rows, mover = parts[:-1], parts[-1].upper()
         if "size" not in options:
             options = {**options, "size": len(rows)}
-        game = cls(**resolve_options(cls.options, options))
+        game = cls.new(**options)
         size = game.size
         if len(rows) != size or any(len(row) != size for row in rows):
             raise InvalidPositionError(f"position {text!r} must have {size} rows of {size} cells")

@@ -13,6 +13,7 @@ import functools
 import itertools
 import random
 from collections.abc import Iterator
+from typing import cast
 
 import attrs
 import pytest
@@ -410,8 +411,11 @@ def test_bad_move_text_is_refused_with_the_text_named(text: str, message: str) -
 
 @pytest.mark.parametrize(("options", "name"), [({"pits": 0}, "pits"), ({"seeds": 0}, "seeds"), ({"seeds": "many"}, "seeds")])
 def test_bad_options_are_refused(options: dict[str, object], name: str) -> None:
-    with pytest.raises(InvalidOptionError, match=f"'{name}'"):
+    value = repr(next(iter(options.values())))
+    with pytest.raises(InvalidOptionError, match=f"option '{name}' must be .*: {value}"):
         Kalah.new(**options)
+    with pytest.raises(InvalidOptionError, match=f"option '{name}' must be .*: {value}"):
+        Kalah(**options)  # type: ignore[arg-type]
 
 
 # ------------------------------------------------------------ the exact values
@@ -455,7 +459,7 @@ def search_answer(searcher: Searcher, game: Kalah) -> tuple[int, int | None, set
     answer = searcher.search(game)
     assert answer.is_exact, before
     assert game.to_text() == before
-    return answer.value, game.value_scale.margin(answer.value), {game.format_move(move) for move in answer.best_moves}
+    return answer.value, game.value_scale.margin(answer.value), {game.format_move(cast(int, move)) for move in answer.best_moves}
 
 
 @functools.cache
@@ -509,7 +513,7 @@ def test_mcts_solver_proves_the_oracles_value_on_late_positions(game: Kalah) -> 
         answer = MonteCarlo(simulations=3000, seed=1).search(game)
         assert answer.is_exact
         assert (answer.value, game.value_scale.margin(answer.value)) == (value, margin)
-        assert answer.move is not None and game.format_move(answer.move) in best
+        assert answer.move is not None and game.format_move(cast(int, answer.move)) in best
 
 
 def test_mcts_solver_proves_the_value_of_the_small_size_from_the_start() -> None:

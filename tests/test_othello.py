@@ -13,6 +13,7 @@ import itertools
 import pickle
 import random
 from collections.abc import Iterator
+from typing import cast
 
 import attrs
 import pytest
@@ -479,7 +480,7 @@ def test_a_pass_is_not_a_move_when_passes_are_automatic() -> None:
 
 @pytest.mark.parametrize(
     ("options", "message"),
-    [({"size": 5}, r"option 'size' must be one of 4, 6, 8: 5"), ({"passes": "skip"}, r"option 'passes' must be 'move' or 'auto': 'skip'")],
+    [({"size": 5}, r"option 'size' must be one of 4, 6, 8: 5"), ({"passes": "skip"}, r"option 'passes' must be one of move, auto: 'skip'")],
 )
 def test_bad_options_are_refused(options: dict[str, object], message: str) -> None:
     with pytest.raises(InvalidOptionError, match=message):
@@ -532,7 +533,7 @@ def check_search(searcher: Searcher, rules: OthelloOracle, text: str, scoring: S
     game = Othello.from_text(text, passes="auto" if rules.is_auto else "move")
     before = game.to_text()
     answer = searcher.search(game)
-    found = (answer.value, game.value_scale.margin(answer.value), {game.format_move(move) for move in answer.best_moves})
+    found = (answer.value, game.value_scale.margin(answer.value), {game.format_move(cast(int, move)) for move in answer.best_moves})
     assert found == expected(rules, rules.parse(text), game, scoring), (searcher_id(searcher), before)
     assert answer.is_exact
     assert game.to_text() == before
@@ -592,4 +593,4 @@ def test_mcts_solver_proves_the_oracles_value_on_late_positions(position: tuple[
     value, margin, best = expected(rules, rules.parse(text), game, Scoring.DISTANCE)
     assert answer.is_exact
     assert (answer.value, game.value_scale.margin(answer.value)) == (value, margin)
-    assert answer.move is not None and game.format_move(answer.move) in best
+    assert answer.move is not None and game.format_move(cast(int, answer.move)) in best
