@@ -23,8 +23,9 @@ from hypothesis import strategies as st
 import games.othello
 from games.othello import PASS, Othello
 from gamesearch import AlphaBeta, IterativeDeepening, Minimax, Scoring, Searcher
-from gamesearch.errors import InvalidMoveError, InvalidOptionError, InvalidPositionError
+from gamesearch.errors import BudgetExceededError, InvalidMoveError, InvalidOptionError, InvalidPositionError
 from gamesearch.plugins import build_registry, make_plugin_manager
+from gamesearch.search.base import Limit
 from gamesearch.search.mcts import MonteCarlo
 from gamesearch.search.negamax import PrincipalVariationSearch
 from gamesearch.search.nullwindow import MTDf, Solver
@@ -594,3 +595,20 @@ def test_mcts_solver_proves_the_oracles_value_on_late_positions(position: tuple[
     assert answer.is_exact
     assert (answer.value, game.value_scale.margin(answer.value)) == (value, margin)
     assert answer.move is not None and game.format_move(cast(int, answer.move)) in best
+
+
+@pytest.mark.parametrize("searcher", [Minimax(), AlphaBeta(), PrincipalVariationSearch(), MTDf(), Solver()], ids=searcher_id)
+def test_a_6x6_solve_stops_at_its_node_limit_and_leaves_the_position_alone(searcher: Searcher) -> None:
+    game = Othello.new(size=6)
+    with pytest.raises(BudgetExceededError):
+        searcher.search(game, Limit(nodes=2_000))
+    assert game.to_text() == Othello.new(size=6).to_text() and game.history == ()
+
+
+def test_iterative_deepening_answers_a_6x6_position_with_a_heuristic_value_within_its_limit() -> None:
+    game = Othello.new(size=6)
+    answer = IterativeDeepening().search(game, Limit(nodes=3_000))
+    assert not answer.is_exact
+    assert answer.move in game.legal_moves()
+    assert abs(answer.value) < game.eval_bound
+    assert game.value_scale.margin(answer.value) is None or answer.value == 0
