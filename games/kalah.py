@@ -255,6 +255,16 @@ class Kalah(Game[int]):
         self._board = tuple(board)
         self._turn = turn
 
+    def advance(self, move: int) -> int | None:
+        # push() and result() in one call for the searchers; the move goes into the
+        # history as push() puts it (retract() is the base class's unmake-and-pop).
+        self._history.append(move)
+        self.make_move(move)
+        if not self._is_over:
+            return None
+        pits = self.pits
+        return self._board[pits] - self._board[2 * pits + 1]
+
     def unmake_move(self, move: int) -> None:
         self._board, self._turn = self._before.pop()
         self._is_over = False  # a move was played from it

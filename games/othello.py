@@ -80,6 +80,9 @@ class _Geometry:
         self.rank = {cell: index for index, cell in enumerate(self.order)}
         #: legal-move bits by ``mine << cells | theirs`` (bounded: emptied when full)
         self.moves_memo: dict[int, int] = {}
+        #: by legal-move bits: the cells in natural order, and in :attr:`order`
+        self.natural_memo: dict[int, tuple[int, ...]] = {}
+        self.ordered_memo: dict[int, tuple[int, ...]] = {}
 
     def bit(self, row: int, col: int) -> int:
         """Return the bit of the cell in ``row`` and ``col`` (0 = top, left)."""
@@ -141,6 +144,22 @@ class _Geometry:
         if len(memo) >= MOVES_MEMO_SIZE:
             memo.clear()
         memo[memo_key] = found
+        return found
+
+    def natural_moves(self, bits: int) -> tuple[int, ...]:
+        """Return the cells of ``bits`` in natural order (memoised, bounded)."""
+        memo = self.natural_memo
+        if len(memo) >= MOVES_MEMO_SIZE:
+            memo.clear()
+        found = memo[bits] = tuple(_cells_of(bits))
+        return found
+
+    def ordered_moves(self, bits: int) -> tuple[int, ...]:
+        """Return the cells of ``bits`` in :attr:`order` (memoised, bounded)."""
+        memo = self.ordered_memo
+        if len(memo) >= MOVES_MEMO_SIZE:
+            memo.clear()
+        found = memo[bits] = tuple(sorted(_cells_of(bits), key=self.rank.__getitem__))
         return found
 
     def flips(self, cell: int, mine: int, theirs: int) -> int:
@@ -211,6 +230,8 @@ class Othello(Game[int]):
         self._flipped: list[int] = []
         #: the passes played since the start (always 0 with automatic passes)
         self._passes = 0
+        #: the cells where the player to move may place a disc, as bits; -1: not known yet
+        self._moves = -1
 
     # ----------------------------------------------------------------- creation
     @classmethod
@@ -268,7 +289,7 @@ class Othello(Game[int]):
             raise InvalidPositionError(
                 f"position {text!r} has an empty centre square; the four centre discs are never taken away"
             )
-        game._black, game._white = black, white
+        game._black, game._white, game._moves = black, white, -1
         game._turn = 0 if mover == BLACK_SYMBOL else 1
         game._passes = game._passes_for(text, ply_text)
         if game._is_auto and not game._has_moves(game._turn) and game._has_moves(1 - game._turn):
@@ -345,16 +366,24 @@ class Othello(Game[int]):
             return bool(self._geometry.move_bits(black, white))
         return bool(self._geometry.move_bits(white, black))
 
-    # Hot path from here to unmake_move(): bitboards and memo look-ups.
+    # Hot path from here to unmake_move(): bitboards and memo look-ups. The mover's
+    # move bits are kept until the next move or take-back (result() and then
+    # legal_moves() of the same node ask for them both).
     def _mover_bits(self) -> int:
-        if self._turn == 0:
-            return self._geometry.move_bits(self._black, self._white)
-        return self._geometry.move_bits(self._white, self._black)
+        bits = self._moves
+        if bits < 0:
+            if self._turn == 0:
+                bits = self._geometry.move_bits(self._black, self._white)
+            else:
+                bits = self._geometry.move_bits(self._white, self._black)
+            self._moves = bits
+        return bits
 
     def legal_moves(self) -> Sequence[int]:
         bits = self._mover_bits()
         if bits:
-            return _cells_of(bits)
+            found = self._geometry.natural_memo.get(bits)
+            return found if found is not None else self._geometry.natural_moves(bits)
         if not self._is_auto and self._has_moves(1 - self._turn):
             return (PASS,)
         return ()
@@ -362,10 +391,11 @@ class Othello(Game[int]):
     def ordered_moves(self) -> Sequence[int]:
         """Return the legal moves: corners first, then edges, then the inside, and the
         cells next to an empty corner last."""
-        moves = self.legal_moves()
-        if len(moves) < 2:
-            return moves
-        return sorted(moves, key=self._geometry.rank.__getitem__)
+        bits = self._mover_bits()
+        if bits:
+            found = self._geometry.ordered_memo.get(bits)
+            return found if found is not None else self._geometry.ordered_moves(bits)
+        return self.legal_moves()
 
     def result(self) -> int | None:
         if self._mover_bits() or self._has_moves(1 - self._turn):
@@ -376,6 +406,7 @@ class Othello(Game[int]):
         return (self._black, self._white, self._turn, self._passes)
 
     def make_move(self, move: int) -> None:
+        self._moves = -1
         if move == PASS:
             self._flipped.append(0)
             self._turn ^= 1
@@ -400,8 +431,18 @@ class Othello(Game[int]):
             return
         self._turn ^= 1
 
+    def advance(self, move: int) -> int | None:
+        # push() and result() in one call for the searchers; the move goes into the
+        # history as push() puts it (retract() is the base class's unmake-and-pop).
+        self._history.append(move)
+        self.make_move(move)
+        if self._mover_bits() or self._has_moves(1 - self._turn):
+            return None
+        return self._black.bit_count() - self._white.bit_count()
+
     def unmake_move(self, move: int) -> None:
         flipped = self._flipped.pop()
+        self._moves = -1
         if move == PASS:
             self._turn ^= 1
             self._passes -= 1
