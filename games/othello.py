@@ -260,7 +260,7 @@ class Othello(Game[int]):
         if not isinstance(text, str):
             raise InvalidPositionError(f"a position must be text, not {type(text).__name__}: {text!r}")
         parts = text.replace("/", " ").split()
-        ply_text = parts.pop() if parts and parts[-1].isdigit() else None
+        ply_text = parts.pop() if parts and parts[-1].isascii() and parts[-1].isdigit() else None
         if len(parts) < 2 or parts[-1].upper() not in (BLACK_SYMBOL, WHITE_SYMBOL):
             raise InvalidPositionError(
                 f"position {text!r} must be rows of 'B', 'W' and '.' then the side to move, "
