@@ -2,36 +2,31 @@
 against an independent oracle.
 
 The oracle below is this file's own: a plain re-implementation of the rules that sows
-round an explicit list of the slots a player's seeds pass through, and a memoised minimax
-over it. It reads positions from their text and shares no code with ``games.kalah`` or
-with the framework's searchers.
+round an explicit list of the slots a player's seeds pass through, solved by the memoised
+minimax of ``exhaustive.py`` (which knows no game). It reads positions from their text and
+shares no code with ``games.kalah`` or with the framework's searchers.
 """
 
 from __future__ import annotations
 
 import functools
-import itertools
 import random
-from collections.abc import Iterator
 from typing import cast
 
-import attrs
 import pytest
+from exhaustive import EXACT_SEARCHERS, Oracle, search_answer, searcher_id
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import games.kalah
 from games.kalah import Kalah
-from gamesearch import AlphaBeta, IterativeDeepening, Minimax, Scoring, Searcher
+from gamesearch import AlphaBeta, Minimax, Scoring, Searcher
 from gamesearch.errors import InvalidMoveError, InvalidOptionError, InvalidPositionError
 from gamesearch.plugins import build_registry, make_plugin_manager
 from gamesearch.search.mcts import MonteCarlo
-from gamesearch.search.negamax import PrincipalVariationSearch
-from gamesearch.search.nullwindow import MTDf, Solver
+from gamesearch.search.nullwindow import Solver
 from gamesearch.testing import check_game
 
-#: above any number of plies in the games solved here: one seed outweighs any distance
-DISTANCE_WEIGHT = 10_000
 #: the size enumerated whole, its reachable positions (the start and the finished ones
 #: included), and its value: South wins by 4 seeds in 8 plies
 SMALL = {"pits": 3, "seeds": 2}
@@ -41,12 +36,22 @@ Board = tuple[int, ...]  # South's houses, South's store, North's houses, North'
 State = tuple[Board, int]  # the board, the side to move (0 South, 1 North)
 
 
-class KalahOracle:
-    """The rules of Kalah, written plainly, and their exact solution by minimax."""
+class KalahOracle(Oracle[State]):
+    """The rules of Kalah, written plainly (solved by the shared minimax)."""
 
     def __init__(self, pits: int, seeds: int) -> None:
+        super().__init__()
         self.pits, self.seeds = pits, seeds
-        self.solve = functools.cache(self._solve)
+
+    def start(self) -> State:
+        row = (self.seeds,) * self.pits
+        return row + (0,) + row + (0,), 0
+
+    def final_result(self, state: State) -> int:
+        return state[0][self.store(0)] - state[0][self.store(1)]
+
+    def first_to_move(self, state: State) -> bool:
+        return state[1] == 0
 
     def houses(self, side: int) -> range:
         return range(0, self.pits) if side == 0 else range(self.pits + 1, 2 * self.pits + 1)
@@ -93,7 +98,7 @@ class KalahOracle:
                     board[slot] = 0
         return tuple(board), after
 
-    def children(self, state: State) -> list[tuple[str, State]]:
+    def _children(self, state: State) -> list[tuple[str, State]]:
         """Return (move text, next state) for every legal move; [] once the game is over."""
         if self.is_over(state[0]):
             return []
@@ -103,46 +108,6 @@ class KalahOracle:
             for house, slot in enumerate(self.houses(side))
             if board[slot]
         ]
-
-    def _solve(self, state: State) -> tuple[int, int]:
-        """Return (South's store minus North's, plies to the end) under best play."""
-        board, side = state
-        children = self.children(state)
-        if not children:
-            return board[self.store(0)] - board[self.store(1)], 0
-        pick = max if side == 0 else min
-        result, plies = pick((self.solve(child) for _, child in children), key=rank)
-        return result, plies + 1
-
-    def best_moves(self, state: State) -> set[str]:
-        """Return the text of every move that keeps the best outcome."""
-        ranked = {move: rank(self.solve(child)) for move, child in self.children(state)}
-        best = (max if state[1] == 0 else min)(ranked.values())
-        return {move for move, value in ranked.items() if value == best}
-
-    def reachable(self) -> Iterator[State]:
-        """Yield every state reachable from the start, each once."""
-        row = (self.seeds,) * self.pits
-        start: State = (row + (0,) + row + (0,), 0)
-        seen, stack = {start}, [start]
-        while stack:
-            state = stack.pop()
-            yield state
-            for _, child in self.children(state):
-                if child not in seen:
-                    seen.add(child)
-                    stack.append(child)
-
-
-def rank(outcome: tuple[int, int]) -> int:
-    """Return a number South maximises: the larger margin first, then the faster win or
-    the slower loss."""
-    result, plies = outcome
-    if result > 0:
-        return result * DISTANCE_WEIGHT - plies
-    if result < 0:
-        return result * DISTANCE_WEIGHT + plies
-    return 0
 
 
 @functools.cache
@@ -427,39 +392,10 @@ def test_kalah_with_3_pits_of_2_seeds_is_a_south_win_by_4_seeds() -> None:
 
 
 # ------------------------------------------------- the searchers against the oracle
-ALPHABETA_SWITCHES = [
-    {"ordering": ordering, "root_window": window, "table": table}
-    for ordering, window, table in itertools.product(("game", "natural"), ("shared", "fresh"), (False, True))
-]
-EXACT_SEARCHERS: list[Searcher] = [
-    Minimax(), IterativeDeepening(), PrincipalVariationSearch(), MTDf(), Solver(),
-    *(AlphaBeta(**switches) for switches in ALPHABETA_SWITCHES),  # type: ignore[arg-type]
-]  # fmt: skip
-
-
-def searcher_name(searcher: Searcher) -> str:
-    options = attrs.asdict(searcher)
-    return searcher.name + "".join(f":{name}={options[name]}" for name in ALPHABETA_SWITCHES[0] if name in options)
-
-
 def oracle_answer(rules: KalahOracle, game: Kalah, scoring: Scoring) -> tuple[int, int, set[str]]:
     """Return the oracle's value of ``game`` (on the framework's documented scale), the
-    seed margin, and the best moves (with plain scoring, every move keeping the margin)."""
-    state = rules.parse(game.to_text())
-    margin, plies = rules.solve(state)
-    value = game.value_scale.proven(margin, game.ply + plies, scoring)
-    if scoring is Scoring.DISTANCE:
-        return value, margin, rules.best_moves(state)
-    return value, margin, {move for move, child in rules.children(state) if rules.solve(child)[0] == margin}
-
-
-def search_answer(searcher: Searcher, game: Kalah) -> tuple[int, int | None, set[str]]:
-    """Return the searcher's value, margin and best moves; check it is exact and harmless."""
-    before = game.to_text()
-    answer = searcher.search(game)
-    assert answer.is_exact, before
-    assert game.to_text() == before
-    return answer.value, answer.margin, {game.format_move(cast(int, move)) for move in answer.best_moves}
+    seed margin, and the best moves."""
+    return rules.answer(rules.parse(game.to_text()), game, scoring)
 
 
 @functools.cache
@@ -469,15 +405,15 @@ def small_positions() -> list[str]:
     return sorted(rules.text(state) for state in rules.reachable() if rules.children(state))
 
 
-@pytest.mark.parametrize("searcher", EXACT_SEARCHERS, ids=searcher_name)
+@pytest.mark.parametrize("searcher", EXACT_SEARCHERS, ids=searcher_id)
 def test_every_exact_searcher_finds_the_oracles_value_margin_and_best_moves_everywhere(searcher: Searcher) -> None:
     rules = oracle(**SMALL)
     for text in small_positions():
         game = Kalah.from_text(text)
-        assert search_answer(searcher, game) == oracle_answer(rules, game, Scoring.DISTANCE), (searcher_name(searcher), text)
+        assert search_answer(searcher, game) == oracle_answer(rules, game, Scoring.DISTANCE), (searcher_id(searcher), text)
 
 
-@pytest.mark.parametrize("searcher", [Minimax(scoring=Scoring.PLAIN), AlphaBeta(scoring=Scoring.PLAIN, table=True), Solver(scoring=Scoring.PLAIN)], ids=searcher_name)
+@pytest.mark.parametrize("searcher", [Minimax(scoring=Scoring.PLAIN), AlphaBeta(scoring=Scoring.PLAIN, table=True), Solver(scoring=Scoring.PLAIN)], ids=searcher_id)
 def test_plain_scoring_finds_the_oracles_margin_and_every_move_that_keeps_it(searcher: Searcher) -> None:
     rules = oracle(**SMALL)
     for text in small_positions()[::7]:

@@ -1,22 +1,20 @@
 """Othello: the rules, the text, bad input, and exact values against an independent oracle.
 
 The oracle below is this file's own: a plain re-implementation of the rules over a tuple
-of cells walked row and column by row and column, and a memoised minimax over it. It
-reads positions from their text and shares no code with ``games.othello`` or with the
-framework's searchers.
+of cells walked row and column by row and column, solved by the memoised minimax of
+``exhaustive.py`` (which knows no game). It reads positions from their text and shares no
+code with ``games.othello`` or with the framework's searchers.
 """
 
 from __future__ import annotations
 
 import functools
-import itertools
 import pickle
 import random
-from collections.abc import Iterator
 from typing import cast
 
-import attrs
 import pytest
+from exhaustive import EXACT_SEARCHERS, Oracle, search_answer, searcher_id
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -32,8 +30,6 @@ from gamesearch.search.nullwindow import MTDf, Solver
 from gamesearch.testing import check_game
 
 STEPS = tuple((d_row, d_col) for d_row in (-1, 0, 1) for d_col in (-1, 0, 1) if d_row or d_col)
-#: above any number of plies in a game: a margin of one disc outweighs any distance
-DISTANCE_WEIGHT = 1000
 #: reachable 4x4 positions (the start included) with pass moves and with automatic passes
 MOVE_4X4_POSITIONS, AUTO_4X4_POSITIONS = 62_789, 53_801
 
@@ -45,13 +41,25 @@ def other(side: str) -> str:
     return "W" if side == "B" else "B"
 
 
-class OthelloOracle:
-    """The rules of Othello, written plainly, and their exact solution by minimax."""
+class OthelloOracle(Oracle[State]):
+    """The rules of Othello, written plainly (solved by the shared minimax)."""
 
     def __init__(self, size: int, passes: str = "move") -> None:
+        super().__init__()
         self.size, self.is_auto = size, passes == "auto"
-        self.solve = functools.cache(self._solve)
-        self.children = functools.cache(self._children)
+
+    def start(self) -> State:
+        size, half = self.size, self.size // 2
+        cells = ["."] * (size * size)
+        for row, col, disc in ((half - 1, half - 1, "W"), (half, half, "W"), (half - 1, half, "B"), (half, half - 1, "B")):
+            cells[row * size + col] = disc
+        return tuple(cells), "B"
+
+    def final_result(self, state: State) -> int:
+        return state[0].count("B") - state[0].count("W")
+
+    def first_to_move(self, state: State) -> bool:
+        return state[1] == "B"
 
     def parse(self, text: str) -> State:
         rows, side, *_ = text.split()  # the ply, if given, is no part of the oracle's state
@@ -103,49 +111,6 @@ class OthelloOracle:
                 after = side
             found.append((self.name(cell), (board, after)))
         return found
-
-    def _solve(self, state: State) -> tuple[int, int]:
-        """Return (Black's discs minus White's, plies to the end) under best play."""
-        children = self.children(state)
-        if not children:
-            return state[0].count("B") - state[0].count("W"), 0
-        outcomes = [self.solve(child) for _, child in children]
-        pick = max if state[1] == "B" else min
-        result, plies = pick(outcomes, key=rank)
-        return result, plies + 1
-
-    def best_moves(self, state: State) -> set[str]:
-        """Return the text of every move that keeps the best outcome."""
-        ranked = {move: rank(self.solve(child)) for move, child in self.children(state)}
-        best = (max if state[1] == "B" else min)(ranked.values())
-        return {move for move, value in ranked.items() if value == best}
-
-    def reachable(self) -> Iterator[State]:
-        """Yield every state reachable from the start, each once."""
-        size, half = self.size, self.size // 2
-        cells = ["."] * (size * size)
-        for row, col, disc in ((half - 1, half - 1, "W"), (half, half, "W"), (half - 1, half, "B"), (half, half - 1, "B")):
-            cells[row * size + col] = disc
-        start: State = (tuple(cells), "B")
-        seen, stack = {start}, [start]
-        while stack:
-            state = stack.pop()
-            yield state
-            for _, child in self.children(state):
-                if child not in seen:
-                    seen.add(child)
-                    stack.append(child)
-
-
-def rank(outcome: tuple[int, int]) -> int:
-    """Return a number Black maximises: the larger margin first, then the faster win or
-    the slower loss."""
-    result, plies = outcome
-    if result > 0:
-        return result * DISTANCE_WEIGHT - plies
-    if result < 0:
-        return result * DISTANCE_WEIGHT + plies
-    return 0
 
 
 @functools.cache
@@ -501,44 +466,16 @@ def test_4x4_othello_is_a_white_win_by_8_discs() -> None:
 
 
 # ------------------------------------------------- the searchers against the oracle
-ALPHABETA_SWITCHES = [
-    {"ordering": ordering, "root_window": window, "table": table}
-    for ordering, window, table in itertools.product(("game", "natural"), ("shared", "fresh"), (False, True))
-]
-EXACT_SEARCHERS: list[Searcher] = [
-    Minimax(), IterativeDeepening(), PrincipalVariationSearch(), MTDf(), Solver(),
-    *(AlphaBeta(**switches) for switches in ALPHABETA_SWITCHES),  # type: ignore[arg-type]
-]  # fmt: skip
 #: positions of 4x4 Othello each searcher is checked on, besides the start: a fixed
 #: sample of the unfinished ones (searching all of them with every searcher takes minutes;
 #: four searchers with a table do, below)
 SAMPLED_4X4 = 300
 
 
-def searcher_id(searcher: Searcher) -> str:
-    switches = [f"{name}={value}" for name, value in attrs.asdict(searcher).items()
-                if name in ALPHABETA_SWITCHES[0]]  # fmt: skip
-    return ":".join([searcher.name, *switches])
-
-
-def expected(rules: OthelloOracle, state: State, game: Othello, scoring: Scoring) -> tuple[int, int, set[str]]:
-    """Return the oracle's value (on the framework's documented scale), margin and best moves."""
-    result, plies = rules.solve(state)
-    value = game.value_scale.proven(result, game.ply + plies, scoring)
-    if scoring is Scoring.DISTANCE:
-        return value, result, rules.best_moves(state)
-    return value, result, {move for move, child in rules.children(state) if rules.solve(child)[0] == result}
-
-
 def check_search(searcher: Searcher, rules: OthelloOracle, text: str, scoring: Scoring = Scoring.DISTANCE) -> None:
     """Check one search of the position ``text`` against the oracle."""
     game = Othello.from_text(text, passes="auto" if rules.is_auto else "move")
-    before = game.to_text()
-    answer = searcher.search(game)
-    found = (answer.value, answer.margin, {game.format_move(cast(int, move)) for move in answer.best_moves})
-    assert found == expected(rules, rules.parse(text), game, scoring), (searcher_id(searcher), before)
-    assert answer.is_exact
-    assert game.to_text() == before
+    assert search_answer(searcher, game) == rules.answer(rules.parse(text), game, scoring), (searcher_id(searcher), text)
 
 
 @functools.cache
@@ -617,7 +554,7 @@ def test_mcts_solver_proves_the_oracles_value_on_late_positions(position: tuple[
     if not game.legal_moves():
         return
     answer = MonteCarlo(simulations=3000, seed=1).search(game)
-    value, margin, best = expected(rules, rules.parse(text), game, Scoring.DISTANCE)
+    value, margin, best = rules.answer(rules.parse(text), game)
     assert answer.is_exact
     assert (answer.value, answer.margin) == (value, margin)
     assert answer.move is not None and game.format_move(cast(int, answer.move)) in best
