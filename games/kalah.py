@@ -66,6 +66,9 @@ class Kalah(Game[int]):
         Option("pits", int, 6, "houses on each side", minimum=1, maximum=12),
         Option("seeds", int, 4, "seeds in each house at the start", minimum=1, maximum=12),
     )
+    #: the searcher the web board offers first: the full boards are far too big to search
+    #: to the end, and iterative deepening answers within a time limit
+    default_searcher: ClassVar[str | None] = "iterative"
     #: :meth:`evaluate` stays strictly inside plus or minus this
     evaluation_bound: ClassVar[int] = 10_000
 

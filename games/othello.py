@@ -214,6 +214,9 @@ class Othello(Game[int]):
         Option("passes", str, "move", "how a player without a move passes: "
                "'move' (an explicit move 'pass') or 'auto' (skipped)", choices=PASS_STYLES),
     )  # fmt: skip
+    #: the searcher the web board offers first: the full boards are far too big to search
+    #: to the end, and iterative deepening answers within a time limit
+    default_searcher: ClassVar[str | None] = "iterative"
     #: :meth:`evaluate` stays strictly inside plus or minus this
     evaluation_bound: ClassVar[int] = 1000
 
