@@ -161,8 +161,8 @@ def run_tournament(
 ) -> Tournament:
     """Play a round robin between the searcher specs ``players`` from ``game``'s position.
 
-    ``workers`` above 1 plays games in that many processes (searchers are then
-    looked up in the installed plugins). ``on_game`` is called as each game ends,
+    ``workers`` above 1 plays games in that many processes, each given ``registry``
+    (its classes must be importable by name, as a plugin's are). ``on_game`` is called as each game ends,
     in the order they finish; the result lists them in schedule order.
 
     :raises InvalidOptionError: for a bad spec, a repeated player, or a bad count.
@@ -195,7 +195,8 @@ def run_tournament(
     else:
         pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers)
         try:
-            futures = [pool.submit(_play, *job) for job in jobs]
+            # the workers get the caller's registry (searchers of its own included)
+            futures = [pool.submit(_play, *job, registry=registry) for job in jobs]
             for future in concurrent.futures.as_completed(futures):
                 finished(future.result())
         finally:  # on an error or Ctrl-C, games not yet started are dropped, not waited for
@@ -218,8 +219,8 @@ def _play(
     scheduled: ScheduledGame,
     registry: Registry | None = None,
 ) -> PlayedGame:
-    """Play one scheduled game with fresh searchers (runs in a worker process)."""
-    registry = registry if registry is not None else default_registry()
+    """Play one scheduled game with fresh searchers from ``registry`` (in a worker process)."""
+    assert registry is not None  # run_tournament always passes its registry
     searchers = []
     for player, searcher_seed in zip((scheduled.first, scheduled.second), scheduled.searcher_seeds, strict=True):
         spec = labels[player]

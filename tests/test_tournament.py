@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, ClassVar
 
+import attrs
 import pytest
 
+import games.tictactoe as tictactoe_plugin
 from games.tictactoe import TicTacToe
-from gamesearch import InvalidOptionError, UnknownSearcherError
+from gamesearch import Game, InvalidOptionError, Searcher, UnknownSearcherError
+from gamesearch.plugins import build_registry, make_plugin_manager
+from gamesearch.search.base import RootAnswer, SearchContext
 from gamesearch.tournament import PlayedGame, Tournament, run_tournament, schedule
 
 PLAYERS = ["alphabeta:depth=1", "alphabeta", "mcts:simulations=60"]
@@ -122,7 +126,7 @@ def test_the_json_data_lists_players_pairs_and_games() -> None:
     [
         (["alphabeta", "alphabeta"], {}, InvalidOptionError, r"each player must differ; repeated: 'alphabeta'"),
         (["alphabeta", "nosuch"], {}, UnknownSearcherError, r"unknown searcher 'nosuch'"),
-        (["alphabeta", "mcts:simulations=0"], {}, InvalidOptionError, r"'simulations' must be > 0: 0"),
+        (["alphabeta", "mcts:simulations=0"], {}, InvalidOptionError, r"'simulations' must be >= 1: 0"),
         (["alphabeta", "minimax"], {"workers": 0}, InvalidOptionError, r"number of workers must be >= 1: 0"),
         (["alphabeta", "minimax"], {"opening_plies": -1}, InvalidOptionError, r"opening plies must be >= 0: -1"),
         (["alphabeta"], {}, InvalidOptionError, r"a tournament needs at least two players: 1"),
@@ -133,3 +137,26 @@ def test_bad_tournaments_are_refused_before_any_game(
 ) -> None:
     with pytest.raises(error, match=message):
         run_tournament(TicTacToe(), players, **options)
+
+
+@attrs.frozen(kw_only=True)
+class FirstMoveSearcher(Searcher):
+    """Plays the first legal move (a searcher no plugin registers)."""
+
+    name: ClassVar[str] = "first-move"
+
+    def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
+        context.count_node(game)
+        move = game.legal_moves()[0]
+        return context.answer(game, 0, [move], [(move, 0)])
+
+
+def test_worker_processes_use_the_registry_they_are_given() -> None:
+    registry = build_registry(make_plugin_manager(plugins=[tictactoe_plugin], entry_points=False))
+    registry.add_searcher(FirstMoveSearcher)
+    game = registry.new_game("tictactoe")
+    local = run_tournament(game, ["first-move", "alphabeta"], games=2, registry=registry)
+    pooled = run_tournament(game, ["first-move", "alphabeta"], games=2, registry=registry, workers=2)
+    assert [played.record.as_dict() | {"moves": None} for played in pooled.played] == [
+        played.record.as_dict() | {"moves": None} for played in local.played
+    ]
