@@ -61,8 +61,10 @@ def test_the_installed_games_command_lists_nim_with_its_option() -> None:
     assert result.returncode == 0, result.stderr
     nim = json.loads(result.stdout)["games"]["nim"]
     assert nim["options"] == [
-        {"name": "heaps", "type": "str", "default": "3,4,5", "help": "starting heap sizes, separated by commas"}
+        {"name": "heaps", "type": "str", "default": "3,4,5", "help": "starting heap sizes, separated by commas",
+         "choices": None}
     ]
+    assert nim["rules"] == {"players": 2, "alternating": True, "chance": False, "max_plies": 12, "result_range": [-1, 1]}
 
 
 def cli_json(capsys: pytest.CaptureFixture[str], *argv: str) -> Any:
