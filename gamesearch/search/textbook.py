@@ -11,7 +11,7 @@ API (:meth:`Searcher.root`), as a searcher of your own would be.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import attrs
@@ -67,8 +67,20 @@ def alphabeta_value(game: Game[Any], depth: float, alpha: float, beta: float, co
     return int(best)
 
 
-def _root_answer(game: Game[Any], context: SearchContext, values: list[tuple[Hashable, int]]) -> RootAnswer:
-    """Return the answer of a root whose moves have ``values`` (first player's view)."""
+def _search_root(
+    game: Game[Any], context: SearchContext, depth: int | None, value_of: Callable[[float], int]
+) -> RootAnswer:
+    """Return the answer of the root: each move's value by ``value_of(depth - 1)`` (first
+    player's view), the best of them for the side to move, and every move of that value."""
+    context.count_node(game)  # the root
+    below = math.inf if depth is None else depth - 1
+    values = []
+    for move in game.legal_moves():
+        game.push(move)
+        try:
+            values.append((move, value_of(below)))
+        finally:
+            game.undo()
     pick = max if game.to_move() == 0 else min
     best = pick(value for _, value in values)
     return context.answer(game, best, [move for move, value in values if value == best], values)
@@ -81,16 +93,7 @@ class TextbookMinimax(Searcher):
     name: ClassVar[str] = "textbook-minimax"
 
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
-        context.count_node(game)  # the root
-        depth = math.inf if self.depth is None else self.depth
-        values = []
-        for move in game.legal_moves():
-            game.push(move)
-            try:
-                values.append((move, minimax_value(game, depth - 1, context)))
-            finally:
-                game.undo()
-        return _root_answer(game, context, values)
+        return _search_root(game, context, self.depth, lambda depth: minimax_value(game, depth, context))
 
 
 @attrs.frozen(kw_only=True)
@@ -100,13 +103,8 @@ class TextbookAlphaBeta(Searcher):
     name: ClassVar[str] = "textbook-alphabeta"
 
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
-        context.count_node(game)  # the root
-        depth = math.inf if self.depth is None else self.depth
-        values = []
-        for move in game.legal_moves():
-            game.push(move)
-            try:  # a full window per root move: each root value is exact
-                values.append((move, alphabeta_value(game, depth - 1, -math.inf, math.inf, context)))
-            finally:
-                game.undo()
-        return _root_answer(game, context, values)
+        # a full window per root move: each root value is exact
+        return _search_root(
+            game, context, self.depth,
+            lambda depth: alphabeta_value(game, depth, -math.inf, math.inf, context),
+        )  # fmt: skip
