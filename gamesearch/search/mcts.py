@@ -54,6 +54,18 @@ CLOCK_INTERVAL = 16
 def _not_negative(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
     if value < 0:
         raise ValueError(f"{attribute.name!r} must be >= 0: {value!r}")
+    if not math.isfinite(value):  # NaN passes ``value < 0``
+        raise ValueError(f"{attribute.name!r} must be a finite number: {value!r}")
+
+
+def finite_positive(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
+    """attrs validator: ``value`` is ``None`` or a finite number greater than 0.
+
+    A NaN or infinite time budget never runs out, so the search would never stop.
+    """
+    positive_or_none(instance, attribute, value)
+    if value is not None and not math.isfinite(value):
+        raise ValueError(f"{attribute.name!r} must be a finite number: {value!r}")
 
 
 class _Node:
@@ -105,7 +117,7 @@ class MonteCarlo(Searcher):
         metadata={"help": f"simulation budget (default: {DEFAULT_SIMULATIONS} unless seconds is set)"},
     )
     seconds: float | None = attrs.field(
-        default=None, validator=positive_or_none, metadata={"help": "time budget in seconds"}
+        default=None, validator=finite_positive, metadata={"help": "time budget in seconds"}
     )
     exploration: float = attrs.field(
         default=1.4,
