@@ -22,9 +22,10 @@ def register(subparsers: Any) -> None:
         description="Run the same searches in this framework, in a loop hand-written for each "
         "game (the floor) and in the installed peers (easyAI, aima-python, OpenSpiel), "
         "interleaved, several times each; print median time, nodes, nodes per second and "
-        "the ratio to this framework. Peers that are not installed are skipped with a note "
-        "(`make bench` installs them). Compare ratios within one run: the machine's load "
-        "changes between runs.",
+        "the ratio to this framework. Peers that are not installed are left out and listed "
+        "under the table (pip install 'gamesearch[bench]' adds easyAI and OpenSpiel; "
+        "aima-python needs pip install --no-deps aima3). Compare ratios within one run: the "
+        "machine's load changes between runs.",
         epilog="examples:\n  gamesearch bench --quick\n"
         "  gamesearch bench --repeat 7 --json > bench.json\n"
         "  gamesearch bench --only minimax --plot minimax.png",
