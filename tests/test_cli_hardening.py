@@ -272,23 +272,39 @@ def test_the_exact_searchers_are_drawn_when_given_a_depth(capsys: pytest.Capture
 
 
 # ------------------------------------------------------------ tree picks a depth
+@pytest.mark.parametrize("spec", ["alphabeta", "minimax", "iterative"])
 def test_tree_connect4_draws_the_deepest_depth_that_fits_and_says_so(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, spec: str
 ) -> None:
     monkeypatch.setattr(tree, "END_OF_GAME_LIMIT", 20_000)  # the search to the end needs far more
-    status, out, err = run_cli(capsys, "tree", "connect4", "-f", "json")
-    assert status == 0
+    status, out, err = run_cli(capsys, "tree", "connect4", "-s", spec, "-f", "json")
+    assert status == 0, err
     data = json.loads(out)
-    depth = data["stats"]["depth"]
-    # independent oracle: alpha-beta's own node counts at each depth on the empty board
-    assert AlphaBeta(depth=depth).search(ConnectFour()).stats.nodes <= 200
-    assert AlphaBeta(depth=depth + 1).search(ConnectFour()).stats.nodes > 200
-    assert data["nodes"] == data["stats"]["nodes"] == data["recorded"] and not data["is_truncated"]
+    found = default_registry()
+    option = _common.depth_option(found.searcher_class(spec))
+    depth = int(re.search(r"drawn to depth (\d+)", data["depth_note"]).group(1))  # type: ignore[union-attr]
+
+    def nodes_at(limit: int) -> int:  # the searcher's own count at a depth, untraced
+        return found.new_searcher(f"{spec}:{option}={limit}").search(ConnectFour()).stats.nodes
+
+    assert nodes_at(depth) <= 200 < nodes_at(depth + 1)
+    assert data["nodes"] == data["stats"]["nodes"] == data["recorded"] == nodes_at(depth)
+    assert not data["is_truncated"]
     assert data["depth_note"] == (
         f"a search to the end enters more than 20,000 positions, so the tree is drawn to depth {depth}, "
         "the deepest whose tree fits in --max-nodes 200 (give --depth N for another depth)"
     )
     assert err == f"gamesearch tree: {data['depth_note']}\n"
+
+
+def test_tree_says_when_even_depth_1_does_not_fit(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tree, "END_OF_GAME_LIMIT", 20_000)
+    status, out, _ = run_cli(capsys, "tree", "connect4", "--max-nodes", "3")
+    assert status == 0
+    assert "drawn to depth 1, though even that tree has more than --max-nodes 3 nodes" in out
+    assert "... 5 more nodes not drawn (--max-nodes 3)" in out  # depth 1: the root and 7 moves
 
 
 def test_tree_connect4_answers_in_seconds_with_the_depth_in_its_text(capsys: pytest.CaptureFixture[str]) -> None:
@@ -363,5 +379,7 @@ def test_a_searcher_named_on_the_command_line_still_gives_up_clearly(capsys: pyt
 
 def test_a_game_without_a_default_searcher_is_analysed_by_alphabeta(capsys: pytest.CaptureFixture[str]) -> None:
     data = analyze_json(capsys, "tictactoe")
-    assert data["searcher"] == "alphabeta" and data["is_exact"] is True and data["value"] == 0
+    assert "searcher" not in data and data["is_exact"] is True and data["value"] == 0
+    status, out, _ = run_cli(capsys, "analyze", "tictactoe")
+    assert status == 0 and "Answered by" not in out and "Searcher alphabeta: " in out
     assert _common.game_default_searcher(ConnectFour()) == "solver"

@@ -141,12 +141,16 @@ def how_searched(answer: Answer) -> str | None:
 
 
 def analysis(game: Game[Any], result: SearchResult, answer: Answer | None = None) -> dict[str, Any]:
-    """Return the ``analyze --json`` object for ``result`` of a search of ``game``
-    (``answer``: which searcher gave it, and which gave up first)."""
+    """Return the ``analyze --json`` object for ``result`` of a search of ``game``.
+
+    When analyze chose the searcher itself (the game's default searcher, or iterative
+    deepening after the default gave up), ``answer`` adds ``searcher`` (its spec) and
+    ``gave_up`` (``null``, or the searcher that gave up and its node budget).
+    """
     data = result.as_dict(game)
     stats = data["stats"]
     searched: dict[str, Any] = {}
-    if answer is not None:
+    if answer is not None and (answer.is_game_default or answer.gave_up is not None):
         searched = {
             "searcher": searcher_label(answer.searcher),
             "gave_up": None if answer.gave_up is None else {

@@ -85,8 +85,14 @@ def trace(
     :raises BudgetExceededError: when the search enters more than ``stop_after``
         positions (default: :data:`SEARCH_LIMIT`).
     """
-    tracer = TreeTracer(game, max_nodes=max_nodes, stop_after=SEARCH_LIMIT if stop_after is None else stop_after)
-    return searcher.search(game, tracer=tracer), tracer
+    limit = SEARCH_LIMIT if stop_after is None else stop_after
+    tracer = TreeTracer(game, max_nodes=max_nodes, stop_after=limit)
+    result = searcher.search(game, tracer=tracer)
+    if tracer.nodes > limit:  # the searcher caught the tracer's stop as its own budget running out
+        raise BudgetExceededError(
+            f"the search entered more than {limit:,} positions; give a depth limit or a position nearer the end"
+        )
+    return result, tracer
 
 
 def refusal(searcher: Searcher) -> str | None:
@@ -139,19 +145,27 @@ def pick_depth(game: Game[Any], searcher: Searcher, max_nodes: int) -> tuple[Sea
     """Return ``searcher`` limited to the deepest depth whose search enters at most
     ``max_nodes`` positions (depth 1 when none does), and a sentence saying so."""
     option = depth_option(type(searcher)) or "depth"
-    chosen = 1
+    chosen = 0  # the deepest depth that fits so far (0: none yet)
     for depth in range(1, DEEPEST_PICKED + 1):
+        counter = NodeLimit(max_nodes)
         try:
-            result = attrs.evolve(searcher, **{option: depth}).search(game, tracer=NodeLimit(max_nodes))
+            result = attrs.evolve(searcher, **{option: depth}).search(game, tracer=counter)
         except BudgetExceededError:
+            break
+        if counter.nodes > max_nodes:  # the searcher caught the stop as its own budget running out
             break
         chosen = depth
         if result.is_exact:  # it reached every end of the game: deeper adds nothing
             break
-    fits = f"the deepest whose tree fits in --max-nodes {max_nodes:,}" if chosen > 1 or max_nodes >= 2 else ""
+    why = (
+        f"the deepest whose tree fits in --max-nodes {max_nodes:,}"
+        if chosen
+        else f"though even that tree has more than --max-nodes {max_nodes:,} nodes"
+    )
+    chosen = max(chosen, 1)
     note = (
         f"a search to the end enters more than {END_OF_GAME_LIMIT:,} positions, so the tree is drawn "
-        f"to depth {chosen}" + (f", {fits}" if fits else "") + " (give --depth N for another depth)"
+        f"to depth {chosen}, {why} (give --depth N for another depth)"
     )
     return attrs.evolve(searcher, **{option: chosen}), note
 
