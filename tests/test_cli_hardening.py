@@ -383,3 +383,22 @@ def test_a_game_without_a_default_searcher_is_analysed_by_alphabeta(capsys: pyte
     status, out, _ = run_cli(capsys, "analyze", "tictactoe")
     assert status == 0 and "Answered by" not in out and "Searcher alphabeta: " in out
     assert _common.game_default_searcher(ConnectFour()) == "solver"
+
+
+@pytest.mark.parametrize(
+    ("named", "depth", "expected"),
+    [("solver", None, ("solver", {})), ("solver", 3, ("solver", {"depth": 3})),
+     ("iterative", 3, ("iterative", {"max_depth": 3})), ("mcts", None, ("mcts", {})),
+     ("mcts", 3, ("alphabeta", {"depth": 3})), (None, 3, ("alphabeta", {"depth": 3}))],
+)  # fmt: skip
+def test_the_default_searcher_takes_the_depth_under_its_own_option_name(
+    monkeypatch: pytest.MonkeyPatch, named: str | None, depth: int | None, expected: tuple[str, dict[str, int]]
+) -> None:
+    monkeypatch.setattr(ConnectFour, "default_searcher", named, raising=False)
+    assert _common.default_searcher_spec(ConnectFour(), "alphabeta", depth) == expected
+
+
+def test_analyze_with_a_depth_uses_the_games_searcher_to_that_depth(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run_cli(capsys, "analyze", "connect4", "--depth", "2")
+    assert status == 0
+    assert "Answered by solver:depth=2, the game's default searcher: not exact (a heuristic estimate at depth 2)." in out

@@ -90,6 +90,26 @@ def game_default_searcher(game: Game[Any]) -> str | None:
     return spec if isinstance(spec, str) and spec.strip() else None
 
 
+def default_searcher_spec(game: Game[Any], fallback: str, depth: int | None = None) -> tuple[str, dict[str, Any]]:
+    """Return the spec of the searcher to use when the user names none, and its depth option.
+
+    That is the game's own searcher (:func:`game_default_searcher`), else ``fallback``; when
+    a ``depth`` is given and the game's searcher takes none, ``fallback``. The options
+    map the searcher's depth option (``depth`` or ``max_depth``) to ``depth``.
+
+    :raises GameSearchError: when the game names a searcher that is not registered.
+    """
+    for spec in (game_default_searcher(game), fallback):
+        if spec is None:
+            continue
+        option = depth_option(registry().searcher_class(spec.partition(":")[0].strip()))
+        if depth is None:
+            return spec, {}
+        if option is not None:
+            return spec, {option: depth}
+    return fallback, {"depth": depth}
+
+
 def depth_option(searcher_class: type[Searcher]) -> str | None:
     """Return the name of the searcher's depth option (``depth`` or ``max_depth``), or ``None``."""
     names = {field.name for field in searcher_class.option_fields()}

@@ -10,7 +10,8 @@ from rich.text import Text
 
 from gamesearch.arena import searcher_label
 from gamesearch.cli._common import (
-    add_game_arguments, game_default_searcher, integer, load_game, load_searcher, print_json,
+    add_game_arguments, default_searcher_spec, game_default_searcher, integer, load_game, load_searcher,
+    print_json,
 )  # fmt: skip
 from gamesearch.cli._output import check_at_least, console, print_table, table
 from gamesearch.errors import BudgetExceededError
@@ -99,11 +100,8 @@ def search_position(game: Game[Any], args: argparse.Namespace) -> Answer:
     :raises BudgetExceededError: when a searcher named with ``--searcher`` gives up.
     :raises GameSearchError: for a bad searcher or option.
     """
-    options: dict[str, Any] = {"seed": args.seed}
-    if args.depth is not None:
-        options["depth"] = args.depth
     if args.searcher is not None:
-        searcher = load_searcher(args.searcher, **options)
+        searcher = load_searcher(args.searcher, seed=args.seed, depth=args.depth)
         budget = args.max_nodes or DEFAULT_MAX_NODES
         try:
             return Answer(budgeted_search(game, searcher, budget), searcher)
@@ -114,11 +112,12 @@ def search_position(game: Game[Any], args: argparse.Namespace) -> Answer:
                 "to search to the end; give --depth N, or --searcher iterative:seconds=5, "
                 "or a larger --max-nodes"
             ) from None
-    named = game_default_searcher(game)
-    searcher = load_searcher(named or DEFAULT_SEARCHER, **options)
+    spec, depth_options = default_searcher_spec(game, DEFAULT_SEARCHER, args.depth)
+    searcher = load_searcher(spec, seed=args.seed, **depth_options)
+    is_game_default = spec == game_default_searcher(game)
     budget = args.max_nodes or DEFAULT_EXACT_NODES
     try:
-        return Answer(budgeted_search(game, searcher, budget), searcher, is_game_default=named is not None)
+        return Answer(budgeted_search(game, searcher, budget), searcher, is_game_default=is_game_default)
     except BudgetExceededError:
         fallback = load_searcher(
             "iterative", seconds=FALLBACK_SECONDS, seed=args.seed, max_depth=args.depth

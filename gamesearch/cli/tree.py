@@ -16,7 +16,7 @@ from rich.text import Text
 from rich.tree import Tree
 
 from gamesearch.cli._common import (
-    add_game_arguments, check_output_file, depth_option, game_default_searcher, integer, load_game,
+    add_game_arguments, check_output_file, default_searcher_spec, depth_option, integer, load_game,
     load_searcher, print_json, write_output,
 )  # fmt: skip
 from gamesearch.cli._output import PIPE_WIDTH, check_at_least, console
@@ -120,15 +120,13 @@ def choose_searcher(game: Game[Any], spec: str | None, depth: int | None) -> Sea
 
     :raises GameSearchError: for a bad spec, or a searcher ``tree`` cannot draw.
     """
-    extra = {} if depth is None else {"depth": depth}
     if spec is None:
-        named = game_default_searcher(game)
-        candidate = load_searcher(named, **extra) if named is not None else None
-        searcher = candidate if candidate is not None and refusal(candidate) is None else None
-        if searcher is None:
-            searcher = load_searcher(DEFAULT_SEARCHER, **extra)
+        named, extra = default_searcher_spec(game, DEFAULT_SEARCHER, depth)
+        searcher = load_searcher(named, **extra)
+        if refusal(searcher) is not None:  # the game's own searcher cannot be drawn
+            searcher = load_searcher(DEFAULT_SEARCHER, **({} if depth is None else {"depth": depth}))
     else:
-        searcher = load_searcher(spec, **extra)
+        searcher = load_searcher(spec, **({} if depth is None else {"depth": depth}))
     reason = refusal(searcher)
     if reason is not None:
         raise InvalidOptionError(reason)
