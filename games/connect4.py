@@ -174,6 +174,7 @@ class ConnectFour(Game[int]):
     """Connect Four: drop stones into columns, four in a row wins (7x6 by default)."""
 
     name = "connect4"
+    default_searcher = "solver"  #: analyze tries the exact solver first
     player_names = (CROSS, NOUGHT)
     evaluation_bound = 950
     options = (

@@ -1,4 +1,4 @@
-"""``gamesearch compare``: searchers side by side, seed 003's openings table, plots."""
+"""``gamesearch compare``: searchers side by side, the openings table, plots."""
 
 from __future__ import annotations
 
@@ -137,7 +137,7 @@ def test_without_matplotlib_the_error_names_the_extra(
         (("--depths", "3..1"), "--depths must run from 1 or more upwards"),
         (("--depths", "a..b"), "--depths must be N or FROM..TO"),
         (("--depths", "2", "--searchers", "minimax", "--plot", "/nonexistent/x.png"), "folder '/nonexistent' does not exist"),
-        (("--plot", "x.nope", "-p", "XOX/O.O/.X."), "cannot write the plot 'x.nope'"),
+        (("--plot", "x.nope", "-p", "XOX/O.O/.X."), "--plot must end in .png, .svg, .pdf: 'x.nope'"),
         (("--openings", "--plot", "x.png"), "--plot draws the searcher table or --depths, not --openings"),
     ],
 )

@@ -83,7 +83,7 @@ def test_an_argument_error_from_argparse_is_one_line_too(capsys: pytest.CaptureF
         main(["analyze", "tictactoe", "--depth", "deep"])
     err = capsys.readouterr().err
     assert stop.value.code == 2
-    assert err == "gamesearch: error: argument -d/--depth: invalid int value: 'deep' (see 'gamesearch analyze --help')\n"
+    assert err == "gamesearch: error: argument -d/--depth: must be an integer: 'deep' (see 'gamesearch analyze --help')\n"
 
 
 def test_output_piped_into_a_reader_that_stops_early_ends_quietly() -> None:

@@ -129,7 +129,8 @@ def test_a_search_too_big_to_trace_is_refused_not_hung(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(tree, "SEARCH_LIMIT", 5000)
-    status, _, err = run_cli(capsys, "tree", "tictactoe", "-o", "rows=4", "-o", "cols=4", "-s", "minimax")
+    # with a depth given, tree draws that depth or refuses; it does not pick another
+    status, _, err = run_cli(capsys, "tree", "tictactoe", "-o", "rows=4", "-o", "cols=4", "-s", "minimax", "-d", "12")
     assert status == 2 and "the search entered more than 5,000 positions" in err
 
 

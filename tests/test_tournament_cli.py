@@ -57,7 +57,7 @@ def test_plot_saves_a_png_chart(capsys: pytest.CaptureFixture[str], tmp_path: Pa
         ((*PLAYERS, "--games", "0"), "--games must be >= 1: 0"),
         ((*PLAYERS, "--workers", "0"), "--workers must be >= 1: 0"),
         ((*PLAYERS, "--plot", "chart.gif"), "--plot must end in .png, .svg, .pdf: 'chart.gif'"),
-        ((*PLAYERS, "--plot", "/no/such/folder/chart.png"), "--plot folder does not exist: '/no/such/folder'"),
+        ((*PLAYERS, "--plot", "/no/such/folder/chart.png"), "the folder '/no/such/folder' does not exist"),
     ],
 )
 def test_usage_errors_are_one_line(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], message: str) -> None:

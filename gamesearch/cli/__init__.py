@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.metadata
 import os
 import pkgutil
 import sys
@@ -34,12 +35,23 @@ class OneLineErrorParser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"gamesearch: error: {message} (see '{self.prog} --help')\n")
 
 
+def version() -> str:
+    """Return the installed distribution's version, or a sentence saying it is not installed."""
+    try:
+        return importlib.metadata.version("gamesearch")
+    except importlib.metadata.PackageNotFoundError:  # run from a checkout that was never installed
+        return "(version unknown: the package is not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser with every subcommand module registered."""
     parser = OneLineErrorParser(
         prog="gamesearch",
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--version", action="version", version=f"gamesearch {version()}", help="print the version and exit"
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for module_info in sorted(pkgutil.iter_modules(__path__), key=lambda info: info.name):

@@ -1,10 +1,12 @@
-"""What the subcommands share: game and searcher arguments, JSON output."""
+"""What the subcommands share: game and searcher arguments, output files, JSON output."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from pathlib import Path
 from typing import Any
 
 from gamesearch.errors import InvalidOptionError
@@ -31,6 +33,17 @@ def add_game_arguments(parser: argparse.ArgumentParser, *, position: bool = True
             metavar="TEXT",
             help="the position in the game's notation (default: the starting position)",
         )
+
+
+def integer(text: str) -> int:
+    """Return ``text`` read as a whole number (an argparse ``type``).
+
+    :raises argparse.ArgumentTypeError: naming the text, for anything else.
+    """
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer: {text!r}") from None
 
 
 def parse_key_values(items: list[str]) -> dict[str, str]:
@@ -62,8 +75,78 @@ def load_game(args: argparse.Namespace) -> Game[Any]:
 
 
 def load_searcher(spec: str, **options: Any) -> Searcher:
-    """Return the searcher ``spec`` names (``name:key=value,...``) with extra options."""
+    """Return the searcher ``spec`` names (``name:key=value,...``) with extra options.
+
+    :raises GameSearchError: for an unknown searcher or a bad option.
+    """
     return registry().new_searcher(spec, **{key: value for key, value in options.items() if value is not None})
+
+
+def game_default_searcher(game: Game[Any]) -> str | None:
+    """Return the searcher spec the game names for analysing it, or ``None`` when it names none."""
+    spec = type(game).default_searcher
+    return spec if isinstance(spec, str) and spec.strip() else None
+
+
+def default_searcher_spec(game: Game[Any], fallback: str, depth: int | None = None) -> tuple[str, dict[str, Any]]:
+    """Return the spec of the searcher to use when the user names none, and its depth option.
+
+    That is the game's own searcher (:func:`game_default_searcher`), else ``fallback``; when
+    a ``depth`` is given and the game's searcher takes none, ``fallback``. The options
+    map the searcher's depth option (``depth`` or ``max_depth``) to ``depth``.
+
+    :raises GameSearchError: when the game names a searcher that is not registered.
+    """
+    for spec in (game_default_searcher(game), fallback):
+        if spec is None:
+            continue
+        option = depth_option(registry().searcher_class(spec.partition(":")[0].strip()))
+        if depth is None:
+            return spec, {}
+        if option is not None:
+            return spec, {option: depth}
+    return fallback, {"depth": depth}
+
+
+def depth_option(searcher_class: type[Searcher]) -> str | None:
+    """Return ``"depth"`` when the searcher stops at a depth limit (every searcher's
+    option of that name, see :class:`~gamesearch.search.base.Limit`), else ``None``."""
+    return "depth" if searcher_class.honours_depth else None
+
+
+def check_output_file(path: str | Path, option: str = "--output") -> Path:
+    """Return ``path`` once it is known that a file can be written there.
+
+    Call it before any work starts, so that a long command does not fail at its end.
+
+    :raises InvalidOptionError: when ``path`` is a folder, its folder is missing or is a
+        file, or the file or its folder is not writable.
+    """
+    target = Path(path)
+    folder = target.parent
+    if target.is_dir():
+        raise InvalidOptionError(f"{option} {str(path)!r} is a folder; give a file name")
+    if not folder.exists():
+        raise InvalidOptionError(f"{option} {str(path)!r}: the folder {str(folder)!r} does not exist")
+    if not folder.is_dir():
+        raise InvalidOptionError(f"{option} {str(path)!r}: {str(folder)!r} is a file, not a folder")
+    if target.exists() and not os.access(target, os.W_OK):
+        raise InvalidOptionError(f"{option} {str(path)!r}: the file is not writable")
+    if not target.exists() and not os.access(folder, os.W_OK | os.X_OK):
+        raise InvalidOptionError(f"{option} {str(path)!r}: the folder {str(folder)!r} is not writable")
+    return target
+
+
+def write_output(path: str | Path, text: str, option: str = "--output") -> None:
+    """Write ``text`` to the file ``path`` (checked first with :func:`check_output_file`).
+
+    :raises InvalidOptionError: when the file cannot be written, naming the reason.
+    """
+    target = check_output_file(path, option)
+    try:
+        target.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise InvalidOptionError(f"cannot write {option} {str(path)!r}: {error.strerror or error}") from None
 
 
 def print_json(data: Any) -> None:

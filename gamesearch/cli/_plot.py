@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gamesearch.cli._common import check_output_file
 from gamesearch.errors import InvalidOptionError, MissingDependencyError
 
 if TYPE_CHECKING:
@@ -15,6 +17,24 @@ if TYPE_CHECKING:
 INSTALL_HINT = (
     "--plot needs matplotlib, which is not installed; install it with: pip install 'gamesearch[plot]'"
 )
+#: the image files ``--plot`` writes (the format follows the extension)
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")
+
+
+def check_plot_file(path: str | Path, option: str = "--plot") -> Path:
+    """Return ``path`` once a plot can be written there; call it before any work starts.
+
+    :raises InvalidOptionError: for an unknown extension or a path that cannot be written
+        (see :func:`gamesearch.cli._common.check_output_file`).
+    :raises MissingDependencyError: when matplotlib is not installed.
+    """
+    target = Path(path)
+    if target.suffix.lower() not in PLOT_SUFFIXES:
+        raise InvalidOptionError(f"{option} must end in {', '.join(PLOT_SUFFIXES)}: {str(path)!r}")
+    check_output_file(target, option)
+    if importlib.util.find_spec("matplotlib") is None:
+        raise MissingDependencyError(INSTALL_HINT)
+    return target
 
 
 def new_figure(columns: int) -> tuple[Figure, list[Axes]]:
@@ -69,15 +89,14 @@ def depth_figure(title: str, series: Mapping[str, Sequence[tuple[int, int, float
     return figure
 
 
-def save(figure: Figure, path: str) -> None:
+def save(figure: Figure, path: str | Path) -> None:
     """Write ``figure`` to ``path``; the format comes from the extension (.png, .svg, .pdf).
 
-    :raises InvalidOptionError: for a missing folder or an unknown format.
+    :raises InvalidOptionError: for a path that cannot be written or an unknown format.
     """
-    target = Path(path)
-    if not target.parent.is_dir():
-        raise InvalidOptionError(f"cannot write the plot {path!r}: folder {str(target.parent)!r} does not exist")
+    target = check_plot_file(path)
     try:
         figure.savefig(target, dpi=120)
-    except ValueError as error:
-        raise InvalidOptionError(f"cannot write the plot {path!r}: {error}") from None
+    except (OSError, ValueError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        raise InvalidOptionError(f"cannot write the plot {str(path)!r}: {reason}") from None

@@ -8,14 +8,24 @@ from typing import Any
 import attrs
 from rich.text import Text
 
-from gamesearch.cli._common import add_game_arguments, load_game, load_searcher, print_json
-from gamesearch.cli._output import console, print_table, table
-from gamesearch.errors import BudgetExceededError, InvalidOptionError
+from gamesearch.arena import searcher_label
+from gamesearch.cli._common import (
+    add_game_arguments, default_searcher_spec, game_default_searcher, integer, load_game, load_searcher,
+    print_json,
+)  # fmt: skip
+from gamesearch.cli._output import check_at_least, console, print_table, table
+from gamesearch.errors import BudgetExceededError
 from gamesearch.game import Game, describe_value
-from gamesearch.search.base import SearchResult
+from gamesearch.search.base import Limit, SearchResult, Searcher
 
-#: analyze's node budget for searchers that take one (alpha-beta: about 5-30 s)
+#: analyze's node budget for a searcher named with --searcher (alpha-beta: about 5-30 s)
 DEFAULT_MAX_NODES = 5_000_000
+#: the searcher analyze uses when neither the command line nor the game names one
+DEFAULT_SEARCHER = "alphabeta"
+#: node budget of the default searcher before analyze falls back (the solver: about 2 s)
+DEFAULT_EXACT_NODES = 500_000
+#: the fallback: iterative deepening under this time budget, in seconds
+FALLBACK_SECONDS = 2.0
 
 
 def register(subparsers: Any) -> None:
@@ -26,36 +36,121 @@ def register(subparsers: Any) -> None:
         "move's value, the principal variation and the search statistics.",
         epilog="examples:\n  gamesearch analyze tictactoe\n"
         "  gamesearch analyze tictactoe --position X.O/.X./... --json\n"
-        "  gamesearch analyze tictactoe -o rows=4 -o cols=4 --searcher alphabeta --depth 4",
+        "  gamesearch analyze tictactoe -o rows=4 -o cols=4 --searcher alphabeta --depth 4\n"
+        "  gamesearch analyze connect4 --position 4453",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_game_arguments(parser)
     parser.add_argument(
         "-s",
         "--searcher",
-        default="alphabeta",
         metavar="NAME[:KEY=VALUE,...]",
-        help="searcher and its options, e.g. alphabeta:table=on (default: alphabeta)",
+        help="searcher and its options, e.g. alphabeta:table=on (default: the game's own "
+        f"searcher, else {DEFAULT_SEARCHER}; when it cannot finish within {DEFAULT_EXACT_NODES:,} "
+        f"nodes, iterative deepening answers within {FALLBACK_SECONDS:g} s, not exactly)",
     )
-    parser.add_argument("-d", "--depth", type=int, help="search depth in plies (searchers that take one)")
-    parser.add_argument("--seed", type=int, help="break ties among best moves at random from this seed")
+    parser.add_argument("-d", "--depth", type=integer, help="search depth in plies (searchers that take one)")
+    parser.add_argument("--seed", type=integer, help="break ties among best moves at random from this seed")
     parser.add_argument(
         "--max-nodes",
-        type=int,
-        default=DEFAULT_MAX_NODES,
+        type=integer,
         metavar="N",
-        help="give up after N nodes, for searchers with a max_nodes option "
-        f"(default: {DEFAULT_MAX_NODES:,}); a game too big to search to the end then says so",
+        help=f"give up after about N nodes (default: {DEFAULT_MAX_NODES:,} for a searcher named "
+        f"with --searcher, which then says the game is too big; {DEFAULT_EXACT_NODES:,} for the "
+        "default searcher, which then hands over to iterative deepening)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(handler=run)
 
 
-def analysis(game: Game[Any], result: SearchResult) -> dict[str, Any]:
-    """Return the ``analyze --json`` object for ``result`` of a search of ``game``."""
+def budgeted_search(game: Game[Any], searcher: Searcher, max_nodes: int) -> SearchResult:
+    """Return ``searcher``'s result on ``game`` with every move's value, within ``max_nodes``
+    (unless the searcher has a node budget of its own).
+
+    :raises BudgetExceededError: when the search gives up.
+    """
+    limit = Limit(nodes=max_nodes) if searcher.max_nodes is None else None
+    return searcher.search(game, limit, move_values=True)
+
+
+@attrs.frozen
+class Answer:
+    """What analyze searched with: the result, the searcher that gave it, whether the game
+    named that searcher and, when the default searcher gave up, that searcher and its budget."""
+
+    result: SearchResult
+    searcher: Searcher
+    is_game_default: bool = False
+    gave_up: Searcher | None = None
+    gave_up_after: int | None = None
+
+
+def search_position(game: Game[Any], args: argparse.Namespace) -> Answer:
+    """Return the answer for ``game``: ``--searcher`` under its node budget, or the default
+    searcher under :data:`DEFAULT_EXACT_NODES`, then iterative deepening under
+    :data:`FALLBACK_SECONDS` when it gives up.
+
+    :raises BudgetExceededError: when a searcher named with ``--searcher`` gives up.
+    :raises GameSearchError: for a bad searcher or option.
+    """
+    if args.searcher is not None:
+        searcher = load_searcher(args.searcher, seed=args.seed, depth=args.depth)
+        budget = args.max_nodes or DEFAULT_MAX_NODES
+        try:
+            return Answer(budgeted_search(game, searcher, budget), searcher)
+        except BudgetExceededError:
+            where = repr(game.to_text()) if game.to_text() else "the starting position"
+            raise BudgetExceededError(
+                f"{searcher.name} gave up after {budget:,} nodes on {where}: too big "
+                "to search to the end; give --depth N, or --searcher iterative:seconds=5, "
+                "or a larger --max-nodes"
+            ) from None
+    spec, depth_options = default_searcher_spec(game, DEFAULT_SEARCHER, args.depth)
+    searcher = load_searcher(spec, seed=args.seed, **depth_options)
+    is_game_default = spec == game_default_searcher(game)
+    budget = args.max_nodes or DEFAULT_EXACT_NODES
+    try:
+        return Answer(budgeted_search(game, searcher, budget), searcher, is_game_default=is_game_default)
+    except BudgetExceededError:
+        fallback = load_searcher(
+            "iterative", seconds=FALLBACK_SECONDS, seed=args.seed, max_depth=args.depth
+        )
+        return Answer(fallback.search(game, move_values=True), fallback, gave_up=searcher, gave_up_after=budget)
+
+
+def how_searched(answer: Answer) -> str | None:
+    """Return one sentence naming the searcher that answered and whether the answer is exact,
+    or ``None`` when the user chose the searcher (or the plain default answered)."""
+    result = answer.result
+    exact = "exact" if result.is_exact else f"not exact (a heuristic estimate at depth {result.stats.depth})"
+    label = searcher_label(answer.searcher)
+    if answer.gave_up is None:
+        return f"Answered by {label}, the game's default searcher: {exact}." if answer.is_game_default else None
+    return (
+        f"{searcher_label(answer.gave_up)} gave up after {answer.gave_up_after:,} nodes, so iterative "
+        f"deepening answered within {FALLBACK_SECONDS:g} s: {exact}."
+    )
+
+
+def analysis(game: Game[Any], result: SearchResult, answer: Answer | None = None) -> dict[str, Any]:
+    """Return the ``analyze --json`` object for ``result`` of a search of ``game``.
+
+    When analyze chose the searcher itself (the game's default searcher, or iterative
+    deepening after the default gave up), ``answer`` adds ``searcher`` (its spec) and
+    ``gave_up`` (``null``, or the searcher that gave up and its node budget).
+    """
     data = result.as_dict(game)
     stats = data["stats"]
+    searched: dict[str, Any] = {}
+    if answer is not None and (answer.is_game_default or answer.gave_up is not None):
+        searched = {
+            "searcher": searcher_label(answer.searcher),
+            "gave_up": None if answer.gave_up is None else {
+                "searcher": searcher_label(answer.gave_up), "max_nodes": answer.gave_up_after,
+            },
+        }  # fmt: skip
     return {
+        **searched,
         "game": game.name,
         "position": game.to_text(),
         "to_move": game.player_names[game.to_move()],
@@ -73,25 +168,11 @@ def analysis(game: Game[Any], result: SearchResult) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_at_least("--max-nodes", args.max_nodes)
     game = load_game(args)
-    if args.max_nodes < 1:
-        raise InvalidOptionError(f"--max-nodes must be at least 1: {args.max_nodes!r}")
-    searcher_options: dict[str, Any] = {"seed": args.seed}
-    if args.depth is not None:
-        searcher_options["depth"] = args.depth
-    searcher = load_searcher(args.searcher, **searcher_options)
-    if getattr(searcher, "max_nodes", False) is None:  # it takes a budget and has none
-        searcher = attrs.evolve(searcher, max_nodes=args.max_nodes)
-    try:
-        result = searcher.search(game, move_values=True)
-    except BudgetExceededError:
-        where = repr(game.to_text()) if game.to_text() else "the starting position"
-        raise BudgetExceededError(
-            f"{searcher.name} gave up after {args.max_nodes:,} nodes on {where}: too big "
-            "to search to the end; give --depth N, or --searcher iterative:seconds=5, "
-            "or a larger --max-nodes"
-        ) from None
-    data = analysis(game, result)
+    answer = search_position(game, args)
+    result, searcher = answer.result, answer.searcher
+    data = analysis(game, result, answer)
     if args.json:
         print_json(data)
         return 0
@@ -104,6 +185,9 @@ def run(args: argparse.Namespace) -> int:
     out.print(f"{data['to_move']} to move. Value {result.value}: {data['description']}.")
     out.print(f"Best move{'s' if len(data['best_moves']) > 1 else ''}: {', '.join(data['best_moves'])}")
     out.print(f"Chosen: {data['move']}   line: {' '.join(data['pv'])}")
+    sentence = how_searched(answer)
+    if sentence is not None:
+        out.print(sentence)
     grid = table(None, ["move", "value", "meaning"], numeric_from=1)
     for entry in data["moves"]:
         words = describe_value(game, entry["value"], is_exact=result.is_exact)

@@ -1,8 +1,8 @@
 """``gamesearch compare``: several searchers on one position, side by side.
 
 Three views: one row per searcher on a position (the default), the same searchers at
-each of several depths (``--depths``), and seed 003's table of the first player's
-opening moves (``--openings``). Every search runs once under a node limit first, so a
+each of several depths (``--depths``), and a table of the first player's opening moves
+(``--openings``: plain minimax against textbook alpha-beta after each one). Every search runs once under a node limit first, so a
 search too big to finish is reported as given up instead of running for ever; the
 timed runs that follow are untraced.
 """
@@ -18,13 +18,12 @@ import attrs
 
 from gamesearch.arena import searcher_label
 from gamesearch.cli import _plot
-from gamesearch.cli._common import add_game_arguments, load_game, print_json, registry
+from gamesearch.cli._common import add_game_arguments, depth_option, integer, load_game, print_json, registry
 from gamesearch.cli._output import check_at_least, console, milliseconds, print_table, progress, table
 from gamesearch.errors import BudgetExceededError, InvalidOptionError
 from gamesearch.game import Game, Scoring, describe_value
 from gamesearch.search import AlphaBeta, Minimax
-from gamesearch.search.base import SearchResult, Searcher
-from gamesearch.trace import NodeLimit
+from gamesearch.search.base import Limit, SearchResult, Searcher
 
 #: positions one search may enter before compare gives up on it
 DEFAULT_MAX_NODES = 3_000_000
@@ -39,8 +38,8 @@ def register(subparsers: Any) -> None:
         description="Run several searchers on one position and compare value, best moves, "
         "agreement with the reference (minimax when it can finish, else the deepest exact "
         "searcher), nodes, leaves, cut-offs, table hits and median time. --depths repeats "
-        "the depth-capable searchers at each depth; --openings reproduces seed 003's table "
-        "(plain minimax against textbook alpha-beta after each opening move).",
+        "the depth-capable searchers at each depth; --openings counts the nodes plain minimax "
+        "and textbook alpha-beta need to choose the reply to each opening move.",
         epilog="examples:\n"
         "  gamesearch compare tictactoe\n"
         "  gamesearch compare tictactoe --position X...O.... --searchers minimax,alphabeta:table=on --repeat 5\n"
@@ -56,16 +55,16 @@ def register(subparsers: Any) -> None:
         "(default: every registered searcher)",
     )  # fmt: skip
     parser.add_argument(
-        "-d", "--depth", type=int,
+        "-d", "--depth", type=integer,
         help="depth limit for every searcher that takes one (the others are not checked against the reference)",
     )  # fmt: skip
-    parser.add_argument("-r", "--repeat", type=int, default=1, help="timed runs per searcher (default: 1)")
+    parser.add_argument("-r", "--repeat", type=integer, default=1, help="timed runs per searcher (default: 1)")
     parser.add_argument(
-        "--max-nodes", type=int, default=DEFAULT_MAX_NODES, metavar="N",
+        "--max-nodes", type=integer, default=DEFAULT_MAX_NODES, metavar="N",
         help=f"give up on a search after N nodes (default: {DEFAULT_MAX_NODES:,})",
     )  # fmt: skip
     view = parser.add_mutually_exclusive_group()
-    view.add_argument("--openings", action="store_true", help="seed 003's table: each opening move's reply")
+    view.add_argument("--openings", action="store_true", help="nodes minimax and alpha-beta need to answer each opening move")
     view.add_argument("--depths", metavar="FROM..TO", help="run each depth-capable searcher at each depth")
     parser.add_argument("--plot", metavar="FILE.png", help="draw the comparison (needs matplotlib)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -96,22 +95,31 @@ class Row:
 
 
 def guarded_search(game: Game[Any], searcher: Searcher, max_nodes: int) -> SearchResult | None:
-    """Return a fresh copy of ``searcher``'s result on ``game``, or ``None`` past ``max_nodes``."""
+    """Return ``searcher``'s result on ``game`` within ``max_nodes`` (a node budget of its
+    own, if it has one, is kept), or ``None`` when it gives up."""
     try:
-        return attrs.evolve(searcher).search(game, tracer=NodeLimit(max_nodes))
+        return searcher.search(game, _budget(searcher, max_nodes))
     except BudgetExceededError:
         return None
+
+
+def _budget(searcher: Searcher, max_nodes: int) -> Limit | None:
+    """Return the limit that gives ``searcher`` ``max_nodes`` unless it has a node budget."""
+    return Limit(nodes=max_nodes) if searcher.max_nodes is None else None
 
 
 def measure(game: Game[Any], searcher: Searcher, repeat: int, max_nodes: int) -> Row:
     """Return ``searcher``'s row: a guarded run, then ``repeat`` timed untraced runs.
 
-    Each run uses a fresh copy of the searcher, so no table is carried between runs.
+    Searchers keep nothing between runs (tables live in a memory, none is passed here).
     """
     label = searcher_label(searcher)
     if guarded_search(game, searcher, max_nodes) is None:
         return Row(label, searcher, None)
-    results = [attrs.evolve(searcher).search(game) for _ in range(repeat)]
+    # the timed runs keep the same budget: a searcher that answers within one (iterative
+    # deepening) would otherwise search without end
+    limit = _budget(searcher, max_nodes)
+    results = [searcher.search(game, limit) for _ in range(repeat)]
     return Row(label, searcher, results[0], tuple(result.stats.seconds for result in results))
 
 
@@ -133,11 +141,6 @@ def split_specs(text: str) -> list[str]:
     if not specs:
         raise InvalidOptionError(f"no searcher named in {text!r}")
     return specs
-
-
-def depth_option(searcher_class: type[Searcher]) -> str | None:
-    """Return ``"depth"`` when the searcher stops at a depth limit, else ``None``."""
-    return "depth" if searcher_class.honours_depth else None
 
 
 def searcher_depth(searcher: Searcher) -> int | None:
@@ -204,10 +207,12 @@ def run(args: argparse.Namespace) -> int:
     check_at_least("--repeat", args.repeat)
     check_at_least("--max-nodes", args.max_nodes)
     check_at_least("--depth", args.depth)
+    if args.openings and args.plot:
+        raise InvalidOptionError(f"--plot draws the searcher table or --depths, not --openings: {args.plot!r}")
+    if args.plot:
+        _plot.check_plot_file(args.plot)
     game = load_game(args)
     if args.openings:
-        if args.plot:
-            raise InvalidOptionError(f"--plot draws the searcher table or --depths, not --openings: {args.plot!r}")
         return run_openings(game, args)
     searchers = load_searchers(args.searchers, args.depth)
     if args.depths:
@@ -374,7 +379,7 @@ def run_depths(game: Game[Any], searchers: Sequence[Searcher], args: argparse.Na
 
 
 def run_openings(game: Game[Any], args: argparse.Namespace) -> int:
-    """Seed 003's table: after each first move, the nodes plain minimax and textbook
+    """The openings table: after each first move, the nodes plain minimax and textbook
     alpha-beta (natural order, one shared window, plain scores) visit to choose the reply."""
     minimax = Minimax(scoring=Scoring.PLAIN, depth=args.depth)
     alphabeta = AlphaBeta(scoring=Scoring.PLAIN, ordering="natural", all_best=False, depth=args.depth)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import enum
+import re
 from typing import Any
 
 from rich.text import Text
@@ -60,7 +62,35 @@ def catalogue(found: Registry | None = None) -> dict[str, Any]:
 
 
 def _first_line(text: str | None) -> str:
-    return (text or "").strip().splitlines()[0] if text and text.strip() else ""
+    """Return the first line of a docstring as plain text (reST markup taken out)."""
+    return plain_text((text or "").strip().splitlines()[0]) if text and text.strip() else ""
+
+
+#: reST roles (``:class:`~a.B```), literals (````x````), interpreted text and emphasis
+_ROLE = re.compile(r":[a-z]+(?::[a-z]+)?:`~?([^`<]*?)(?:\s*<[^>]*>)?`")
+_LITERAL = re.compile(r"``(.+?)``")
+_INTERPRETED = re.compile(r"`([^`]+)`_{0,2}")
+_EMPHASIS = re.compile(r"\*{1,2}([^*]+)\*{1,2}")
+
+
+def plain_text(text: str) -> str:
+    """Return ``text`` with reST markup removed: ``:class:`~a.Board``` becomes ``Board``,
+    a double-backquoted literal its bare text, ``*word*`` the word."""
+    text = _ROLE.sub(lambda found: found.group(1).rsplit(".", 1)[-1] if "~" in found.group(0) else found.group(1), text)
+    text = _LITERAL.sub(r"\1", text)
+    text = _INTERPRETED.sub(r"\1", text)
+    return _EMPHASIS.sub(r"\1", text)
+
+
+def plain_value(value: Any) -> str:
+    """Return an option's default as a user types it: ``none``, ``on``/``off``, an enum's value."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, enum.Enum):
+        return str(value.value)
+    return str(value)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -74,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
         for name, entry in entries.items():
             grid.add_row(Text(name, style="bold"), "", "", Text(entry["description"]))
             for option in entry["options"]:
-                grid.add_row("", Text(option["name"]), Text(str(option["default"])), Text(option["help"]))
+                grid.add_row("", Text(option["name"]), Text(plain_value(option["default"])), Text(option["help"]))
             grid.add_section()
         print_table(out, grid)
     return 0

@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 from gamesearch.arena import GameRecord, play_match
-from gamesearch.cli._common import add_game_arguments, load_game, load_searcher, print_json
+from gamesearch.cli._common import add_game_arguments, integer, load_game, load_searcher, print_json
 from gamesearch.cli._output import check_at_least, console, milliseconds, print_table, progress, table
 
 
@@ -32,14 +32,14 @@ def register(subparsers: Any) -> None:
         "--second", required=True, metavar="NAME[:KEY=VALUE,...]",
         help="searcher B, second to move in the first game",
     )  # fmt: skip
-    parser.add_argument("-n", "--games", type=int, default=10, help="games to play (default: 10)")
+    parser.add_argument("-n", "--games", type=integer, default=10, help="games to play (default: 10)")
     parser.add_argument("--swap", action="store_true", help="alternate who plays first")
     parser.add_argument(
-        "--opening-plies", type=int, default=1, metavar="N",
+        "--opening-plies", type=integer, default=1, metavar="N",
         help="random moves that open each game (default: 1)",
     )  # fmt: skip
     parser.add_argument(
-        "--seed", type=int,
+        "--seed", type=integer,
         help="seed of the openings and tie-breaks (default: a random seed, printed)",
     )  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print the standings and every game as JSON")

@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import random
-from pathlib import Path
 from typing import Any
 
-from gamesearch.cli._common import add_game_arguments, load_game, print_json, registry
+from gamesearch.cli._common import add_game_arguments, integer, load_game, print_json, registry
 from gamesearch.cli._output import check_at_least, console, milliseconds, progress, table
-from gamesearch.errors import InvalidOptionError, MissingDependencyError
+from gamesearch.cli._plot import check_plot_file
+from gamesearch.errors import InvalidOptionError
 from gamesearch.tournament import PlayedGame, Tournament, plot_ratings, run_tournament, schedule
-
-#: file types ``--plot`` can write
-PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
 
 def register(subparsers: Any) -> None:
@@ -23,7 +19,7 @@ def register(subparsers: Any) -> None:
         help="round robin between searchers: wins/draws/losses, Elo ratings, time and nodes",
         description="Every pair of players meets GAMES times, in pairs of games from one random "
         "opening with the first move swapped. Prints each player's results, an Elo rating "
-        "fitted to them with its 95%% interval, and mean time and nodes per move. The same "
+        "fitted to them with its 95% interval, and mean time and nodes per move. The same "
         "seed replays the same tournament, whatever the number of workers (unless a player "
         "has a time budget).",
         epilog="examples:\n"
@@ -39,38 +35,23 @@ def register(subparsers: Any) -> None:
         help="two or more searchers, e.g. alphabeta:depth=4 mcts:simulations=1000",
     )  # fmt: skip
     parser.add_argument(
-        "-n", "--games", type=int, default=2, help="games each pair plays (default: 2, one with each first mover)"
+        "-n", "--games", type=integer, default=2, help="games each pair plays (default: 2, one with each first mover)"
     )  # fmt: skip
     parser.add_argument(
-        "--opening-plies", type=int, default=2, metavar="N",
+        "--opening-plies", type=integer, default=2, metavar="N",
         help="random moves that open each pairing (default: 2)",
     )  # fmt: skip
     parser.add_argument(
-        "--seed", type=int, help="seed of the openings and the players (default: a random seed, printed)"
+        "--seed", type=integer, help="seed of the openings and the players (default: a random seed, printed)"
     )  # fmt: skip
     parser.add_argument(
-        "-w", "--workers", type=int, default=1, help="processes playing games in parallel (default: 1)"
+        "-w", "--workers", type=integer, default=1, help="processes playing games in parallel (default: 1)"
     )  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print players, pairs and every game as JSON")
     parser.add_argument(
         "--plot", metavar="FILE", help="save a chart of the ratings (.png, .svg or .pdf; needs matplotlib)"
     )  # fmt: skip
     parser.set_defaults(handler=run)
-
-
-def check_plot_file(path: str) -> None:
-    """Refuse a plot file that could not be written, before any game is played.
-
-    :raises InvalidOptionError: for an unknown suffix or a missing folder.
-    :raises MissingDependencyError: when matplotlib is not installed.
-    """
-    target = Path(path)
-    if target.suffix.lower() not in PLOT_SUFFIXES:
-        raise InvalidOptionError(f"--plot must end in {', '.join(PLOT_SUFFIXES)}: {path!r}")
-    if not target.parent.is_dir():
-        raise InvalidOptionError(f"--plot folder does not exist: {str(target.parent)!r}")
-    if importlib.util.find_spec("matplotlib") is None:
-        raise MissingDependencyError("--plot needs matplotlib: pip install 'gamesearch[plot]'")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -95,7 +76,10 @@ def run(args: argparse.Namespace) -> int:
             workers=args.workers, registry=registry(), on_game=finished,
         )  # fmt: skip
     if args.plot is not None:
-        plot_ratings(tournament, args.plot)
+        try:
+            plot_ratings(tournament, check_plot_file(args.plot))
+        except OSError as error:  # the folder changed while the games were played
+            raise InvalidOptionError(f"cannot write the plot {args.plot!r}: {error.strerror or error}") from None
     if args.json:
         print_json(tournament.as_dict())
         return 0

@@ -3,27 +3,41 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 from typing import Any
 
+import attrs
+from rich.console import Console
 from rich.text import Text
 from rich.tree import Tree
 
-from gamesearch.cli._common import add_game_arguments, load_game, load_searcher, print_json
-from gamesearch.cli._output import check_at_least, console
-from gamesearch.errors import BudgetExceededError, MissingDependencyError
+from gamesearch.cli._common import (
+    add_game_arguments, check_output_file, default_searcher_spec, depth_option, integer, load_game,
+    load_searcher, print_json, write_output,
+)  # fmt: skip
+from gamesearch.cli._output import PIPE_WIDTH, check_at_least, console
+from gamesearch.errors import BudgetExceededError, InvalidOptionError, MissingDependencyError
 from gamesearch.game import Game, Player, describe_value
 from gamesearch.search import Minimax
 from gamesearch.search.base import INFINITY, SearchResult, Searcher
+from gamesearch.search.mcts import MonteCarlo
+from gamesearch.search.negamax import ExactSearcher
 from gamesearch.trace import NodeLimit, TraceNode, TreeTracer
 
 FORMATS = ("text", "dot", "json", "svg")
+#: the searcher `tree` draws when neither the command line nor the game names one
+DEFAULT_SEARCHER = "alphabeta"
 #: positions a search may enter before `tree` gives up on it
 SEARCH_LIMIT = 2_000_000
+#: positions a search to the end may enter, when no depth is given, before `tree`
+#: picks a depth instead (about a second of tracing)
+END_OF_GAME_LIMIT = 200_000
+#: the deepest depth `tree` tries when it picks one
+DEEPEST_PICKED = 64
 GRAPHVIZ_HINT = (
     "graphviz's 'dot' program is needed for --format svg but was not found on PATH; "
     "install it (Debian/Ubuntu: apt-get install graphviz; macOS: brew install graphviz) "
@@ -47,26 +61,143 @@ def register(subparsers: Any) -> None:
     )
     add_game_arguments(parser)
     parser.add_argument(
-        "-s", "--searcher", default="alphabeta", metavar="NAME[:KEY=VALUE,...]",
-        help="searcher and its options (default: alphabeta)",
+        "-s", "--searcher", metavar="NAME[:KEY=VALUE,...]",
+        help="searcher and its options (default: the game's own if it can be drawn, else alphabeta); "
+        "mcts, and pvs, mtdf and solver without a depth, cannot be drawn",
     )  # fmt: skip
-    parser.add_argument("-d", "--depth", type=int, help="search depth in plies (searchers that take one)")
+    parser.add_argument("-d", "--depth", type=integer, help="search depth in plies (searchers that take one)")
     parser.add_argument("-f", "--format", choices=FORMATS, default="text", help="output format (default: text)")
     parser.add_argument(
-        "--max-nodes", type=int, default=200, metavar="N",
-        help="draw at most N nodes; the rest are counted, not drawn (default: 200)",
+        "--max-nodes", type=integer, default=200, metavar="N",
+        help="draw at most N nodes; the rest are counted, not drawn (default: 200). Without a "
+        f"depth, a game too big to search to the end within {END_OF_GAME_LIMIT:,} nodes is drawn "
+        "at the deepest depth whose tree fits in N nodes",
     )  # fmt: skip
     parser.add_argument("--output", metavar="FILE", help="write to FILE instead of standard output")
     parser.set_defaults(handler=run)
 
 
-def trace(game: Game[Any], searcher: Searcher, max_nodes: int | None) -> tuple[SearchResult, TreeTracer]:
+def trace(
+    game: Game[Any], searcher: Searcher, max_nodes: int | None, stop_after: int | None = None
+) -> tuple[SearchResult, TreeTracer]:
     """Return the result of ``searcher`` on ``game`` and the tracer that recorded it.
 
-    :raises BudgetExceededError: when the search enters more than :data:`SEARCH_LIMIT` positions.
+    :raises BudgetExceededError: when the search enters more than ``stop_after``
+        positions (default: :data:`SEARCH_LIMIT`).
     """
-    tracer = TreeTracer(game, max_nodes=max_nodes, stop_after=SEARCH_LIMIT)
-    return searcher.search(game, tracer=tracer), tracer
+    limit = SEARCH_LIMIT if stop_after is None else stop_after
+    tracer = TreeTracer(game, max_nodes=max_nodes, stop_after=limit)
+    result = searcher.search(game, tracer=tracer)
+    if tracer.nodes > limit:  # the searcher caught the tracer's stop as its own budget running out
+        raise BudgetExceededError(
+            f"the search entered more than {limit:,} positions; give a depth limit or a position nearer the end"
+        )
+    return result, tracer
+
+
+def refusal(searcher: Searcher) -> str | None:
+    """Return why ``tree`` cannot draw ``searcher``'s tree, or ``None`` when it can.
+
+    A tree is drawn only when the searcher reports every position it counts.
+    """
+    if isinstance(searcher, MonteCarlo):
+        return (
+            f"tree cannot draw {searcher.name!r}: it grows its tree by random playouts, not by "
+            "a depth-first search; draw alphabeta, minimax or iterative instead"
+        )
+    if isinstance(searcher, ExactSearcher) and searcher.depth is None:
+        return (
+            f"tree cannot draw {searcher.name!r} searching to the end: it does not report every "
+            "position it visits; draw alphabeta, minimax or iterative instead, or give a depth "
+            f"({searcher.name}:depth=4 searches as alpha-beta)"
+        )
+    return None
+
+
+def choose_searcher(game: Game[Any], spec: str | None, depth: int | None) -> Searcher:
+    """Return the searcher to draw: ``spec``, else the game's own when it can be drawn,
+    else :data:`DEFAULT_SEARCHER`; ``depth`` applied.
+
+    :raises GameSearchError: for a bad spec, or a searcher ``tree`` cannot draw.
+    """
+    if spec is None:
+        named, extra = default_searcher_spec(game, DEFAULT_SEARCHER, depth)
+        searcher = load_searcher(named, **extra)
+        if refusal(searcher) is not None:  # the game's own searcher cannot be drawn
+            searcher = load_searcher(DEFAULT_SEARCHER, **({} if depth is None else {"depth": depth}))
+    else:
+        searcher = load_searcher(spec, **({} if depth is None else {"depth": depth}))
+    reason = refusal(searcher)
+    if reason is not None:
+        raise InvalidOptionError(reason)
+    return searcher
+
+
+def has_open_depth(searcher: Searcher) -> bool:
+    """Return whether ``searcher`` takes a depth limit and has none."""
+    option = depth_option(type(searcher))
+    return option is not None and getattr(searcher, option) is None
+
+
+def pick_depth(game: Game[Any], searcher: Searcher, max_nodes: int) -> tuple[Searcher, str]:
+    """Return ``searcher`` limited to the deepest depth whose search enters at most
+    ``max_nodes`` positions (depth 1 when none does), and a sentence saying so."""
+    option = depth_option(type(searcher)) or "depth"
+    chosen = 0  # the deepest depth that fits so far (0: none yet)
+    for depth in range(1, DEEPEST_PICKED + 1):
+        counter = NodeLimit(max_nodes)
+        try:
+            result = attrs.evolve(searcher, **{option: depth}).search(game, tracer=counter)
+        except BudgetExceededError:
+            break
+        if counter.nodes > max_nodes:  # the searcher caught the stop as its own budget running out
+            break
+        chosen = depth
+        if result.is_exact:  # it reached every end of the game: deeper adds nothing
+            break
+    why = (
+        f"the deepest whose tree fits in --max-nodes {max_nodes:,}"
+        if chosen
+        else f"though even that tree has more than --max-nodes {max_nodes:,} nodes"
+    )
+    chosen = max(chosen, 1)
+    note = (
+        f"a search to the end enters more than {END_OF_GAME_LIMIT:,} positions, so the tree is drawn "
+        f"to depth {chosen}, {why} (give --depth N for another depth)"
+    )
+    return attrs.evolve(searcher, **{option: chosen}), note
+
+
+def trace_with_depth(
+    game: Game[Any], searcher: Searcher, max_nodes: int
+) -> tuple[Searcher, SearchResult, TreeTracer, str | None]:
+    """Return the searcher drawn, its result, the tracer and a note on the depth ``tree`` picked.
+
+    A searcher that takes a depth and was given none searches to the end when that takes at
+    most :data:`END_OF_GAME_LIMIT` positions; otherwise :func:`pick_depth` chooses its depth.
+
+    :raises BudgetExceededError: when a search enters more than :data:`SEARCH_LIMIT` positions.
+    """
+    if not has_open_depth(searcher):
+        return (searcher, *trace(game, searcher, max_nodes), None)
+    try:
+        limit = min(SEARCH_LIMIT, max(END_OF_GAME_LIMIT, max_nodes))
+        return (searcher, *trace(game, searcher, max_nodes, stop_after=limit), None)
+    except BudgetExceededError:
+        limited, note = pick_depth(game, searcher, max_nodes)
+        return (limited, *trace(game, limited, max_nodes), note)
+
+
+def check_counts(searcher: Searcher, result: SearchResult, tracer: TreeTracer) -> None:
+    """Refuse to draw a tree whose traced positions are not the ones the searcher counted.
+
+    :raises InvalidOptionError: naming both counts.
+    """
+    if tracer.nodes != result.stats.nodes:
+        raise InvalidOptionError(
+            f"tree cannot draw {searcher.name!r}: it reported {tracer.nodes:,} positions but "
+            f"counted {result.stats.nodes:,}; draw alphabeta, minimax or iterative instead"
+        )
 
 
 def full_tree_nodes(game: Game[Any], depth: int | None) -> int | None:
@@ -79,17 +210,22 @@ def full_tree_nodes(game: Game[Any], depth: int | None) -> int | None:
 
 def run(args: argparse.Namespace) -> int:
     check_at_least("--max-nodes", args.max_nodes)
+    if args.output:
+        check_output_file(args.output)
     game = load_game(args)
-    searcher = load_searcher(args.searcher, **({} if args.depth is None else {"depth": args.depth}))
+    searcher = choose_searcher(game, args.searcher, args.depth)
     if args.format == "svg" and shutil.which("dot") is None:
         raise MissingDependencyError(GRAPHVIZ_HINT)
-    result, tracer = trace(game, searcher, args.max_nodes)
+    searcher, result, tracer, note = trace_with_depth(game, searcher, args.max_nodes)
+    check_counts(searcher, result, tracer)
     depth = getattr(searcher, "depth", None)
     full = full_tree_nodes(game, depth) if searcher.name != "minimax" else result.stats.nodes
+    if note is not None and args.format != "text":
+        print(f"gamesearch tree: {note}", file=sys.stderr)
     if args.format == "json":
-        data = tree_data(game, searcher, result, tracer, full)
+        data = tree_data(game, searcher, result, tracer, full, note)
         if args.output:
-            Path(args.output).write_text(json.dumps(data, indent=2) + "\n")
+            write_output(args.output, json.dumps(data, indent=2) + "\n")
         else:
             print_json(data)
         return 0
@@ -97,19 +233,24 @@ def run(args: argparse.Namespace) -> int:
         source = to_dot(game, tracer)
         output = source if args.format == "dot" else render_svg(source)
         if args.output:
-            Path(args.output).write_text(output)
+            write_output(args.output, output)
         else:
             sys.stdout.write(output)
         return 0
-    out = console()
+    out = console() if not args.output else Console(file=io.StringIO(), width=PIPE_WIDTH, highlight=False, markup=False)
     out.print(game.render())
     out.print(summary(game, searcher, result, tracer, full))
+    if note is not None:
+        out.print(note[0].upper() + note[1:] + ".")
     for number, root in enumerate(tracer.roots, start=1):
         if len(tracer.roots) > 1:  # iterative deepening: one tree per iteration
             out.print(f"iteration {number}:")
         out.print(to_rich_tree(game, root))
     if tracer.is_truncated:
         out.print(f"... {tracer.nodes - tracer.recorded:,} more nodes not drawn (--max-nodes {args.max_nodes})")
+    if args.output:
+        assert isinstance(out.file, io.StringIO)
+        write_output(args.output, out.file.getvalue())
     return 0
 
 
@@ -220,9 +361,14 @@ def render_svg(source: str) -> str:
 
 
 def tree_data(
-    game: Game[Any], searcher: Searcher, result: SearchResult, tracer: TreeTracer, full: int | None
+    game: Game[Any],
+    searcher: Searcher,
+    result: SearchResult,
+    tracer: TreeTracer,
+    full: int | None,
+    depth_note: str | None = None,
 ) -> dict[str, Any]:
-    """Return the ``tree --json`` object."""
+    """Return the ``tree --json`` object (``depth_note``: why ``tree`` picked the depth)."""
     stats = result.as_dict(game)["stats"]
     return {
         "game": game.name,
@@ -234,6 +380,7 @@ def tree_data(
         "recorded": tracer.recorded,
         "is_truncated": tracer.is_truncated,
         "full_tree_nodes": full,
+        "depth_note": depth_note,
         "stats": stats,
         "trees": [root.as_dict(game.format_move) for root in tracer.roots],
     }
