@@ -414,8 +414,6 @@ class Searcher(abc.ABC):
             converted[name] = _convert_text(field, value) if isinstance(value, str) else _check_typed(field, value)
         try:
             return cls(**converted)
-        except InvalidOptionError:
-            raise
         except (TypeError, ValueError) as error:
             raise InvalidOptionError(f"searcher {cls.name!r}: {error}") from None
 
