@@ -109,7 +109,7 @@ class MonteCarlo(Searcher):
     line_on_demand: ClassVar[bool] = False  # the line is read off the tree
     honours_depth: ClassVar[bool] = False
     simulations: int | None = simulations_field(
-        f"simulation budget (default: {DEFAULT_SIMULATIONS} unless seconds or max_nodes is set)"
+        f"simulation budget (default: {DEFAULT_SIMULATIONS} unless seconds is set)"
     )
     seconds: float | None = seconds_field("time budget in seconds (answers with what it has)")
     max_nodes: int | None = node_budget_field("largest tree, in nodes (answers with what it has)")
@@ -125,7 +125,7 @@ class MonteCarlo(Searcher):
         simulator = _Simulator(game, self.scoring, self.exploration, random.Random(self.seed))
         root = simulator.new_root()
         limit = self.simulations
-        if limit is None and self.seconds is None and self.max_nodes is None:
+        if limit is None and self.seconds is None:  # a tree size alone does not replace it
             limit = DEFAULT_SIMULATIONS
         max_nodes = math.inf if self.max_nodes is None else self.max_nodes
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else math.inf
