@@ -29,6 +29,8 @@ from gamesearch.web.service import Limits
 
 #: seconds that in-flight requests get to finish once the server is asked to stop
 SHUTDOWN_SECONDS = 3
+#: open files kept for the server's own use (worker pipes, static files) under the limit
+FILES_KEPT_FREE = 64
 
 
 def require_web_extra() -> None:
@@ -83,11 +85,26 @@ def url_of(sock: socket.socket) -> str:
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
+def connection_cap(wanted: int) -> int:
+    """Return ``wanted``, lowered to leave room under this process's open-file limit."""
+    try:
+        import resource
+
+        files = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    except (ImportError, OSError, ValueError):
+        return wanted
+    if files == resource.RLIM_INFINITY:
+        return wanted
+    return max(1, min(wanted, files - FILES_KEPT_FREE))
+
+
 def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
     """Return uvicorn's h11 protocol class with the request deadlines and connection cap of
     ``limits`` (see the module's docstring)."""
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    cap = connection_cap(limits.max_connections)
 
     class GuardedProtocol(H11Protocol):
         """An h11 connection that must send each request in time."""
@@ -99,7 +116,7 @@ def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
             super().connection_made(transport)  # type: ignore[arg-type]
             self._expect("headers", limits.header_seconds)
-            if len(self.connections) > limits.max_connections:
+            if len(self.connections) > cap:
                 self._shed()
 
         def handle_events(self) -> None:
