@@ -332,3 +332,58 @@ def test_an_unexpected_host_name_is_refused(host: str) -> None:
         assert (status, body) == (400, b"Invalid host header")
         for name in ("127.0.0.1", "localhost", url.removeprefix("http://")):
             assert exchange(url, request_bytes("GET", "/api/health", Host=name))[0] == 200
+
+
+# ---------------------------------------------------------- property: any body
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+POST_ROUTES = ["/api/new", "/api/position", "/api/play", "/api/analyze", "/api/move", "/api/tree"]
+VALUES = st.none() | st.booleans() | st.integers(-(10**30), 10**30) | st.floats(allow_nan=False, allow_infinity=False) \
+    | st.sampled_from(["tictactoe", "connect4", "nim", "mcts", "iterative", "alphabeta:depth=2", "minimax", "nan",
+                       "inf", "-1", "0", "4", "X.O/.X./...", "4453", ".../.../...", "", "seconds=nan"]) | st.text(max_size=30)  # fmt: skip
+JSON = st.recursive(VALUES, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
+OPTION_NAMES = st.sampled_from(["rows", "cols", "k", "width", "height", "depth", "max_depth", "max_nodes", "seconds",
+                                "exploration", "seed", "all_best", "table", "table_entries", "ordering", "simulations"])  # fmt: skip
+BODIES = st.fixed_dictionaries(
+    {},
+    optional={
+        "game": st.sampled_from(["tictactoe", "connect4", "nim"]) | JSON,
+        "options": st.dictionaries(OPTION_NAMES, VALUES, max_size=3) | JSON,
+        "position": VALUES,
+        "move": VALUES,
+        "searcher": st.sampled_from(["alphabeta", "minimax", "iterative", "mcts", "pvs", "mtdf", "solver"]) | VALUES,
+        "searcher_options": st.dictionaries(OPTION_NAMES, VALUES, max_size=3) | JSON,
+    },
+) | JSON
+FUZZ = Limits(max_nodes=5_000, seconds=0.3, grace_seconds=1.0, tree_nodes=300)
+
+
+def resident_mib() -> float:
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * 4096 / 2**20
+
+
+@pytest.fixture(scope="module")
+def fuzz_client() -> Iterator[TestClient]:
+    with TestClient(create_app(limits=FUZZ), base_url="http://127.0.0.1", raise_server_exceptions=False) as test_client:
+        yield test_client
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(route=st.sampled_from(POST_ROUTES), body=BODIES)
+def test_any_json_body_gets_a_json_answer_and_never_a_server_error(fuzz_client: TestClient, route: str, body: Any) -> None:
+    response = fuzz_client.post(route, content=json.dumps(body).encode(), headers={"content-type": "application/json"})
+    assert 200 <= response.status_code < 500, (route, body, response.text)
+    assert response.headers["content-type"] == "application/json"
+    answer = response.json()
+    assert isinstance(answer, dict)
+    if response.status_code >= 400:
+        assert set(answer) == {"error", "type"} and answer["error"]
+
+
+def test_the_property_run_keeps_the_servers_memory_bounded(fuzz_client: TestClient) -> None:
+    before = resident_mib()
+    test_any_json_body_gets_a_json_answer_and_never_a_server_error(fuzz_client)
+    assert resident_mib() - before < 200
