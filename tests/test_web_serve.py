@@ -99,3 +99,23 @@ def test_load_check_reports_requests_per_second_and_the_slowest_response(
 def test_load_check_refuses_a_count_below_one(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["load-check", "--requests", "0"]) == 2
     assert "--requests must be >= 1: 0" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [(["--max-seconds", "nan"], "limit 'seconds' must be a finite number > 0: nan"),
+     (["--max-seconds", "inf"], "limit 'seconds' must be a finite number > 0: inf"),
+     (["--port", "70000"], "port must be from 0 to 65535: 70000")],
+)  # fmt: skip
+def test_serve_refuses_a_budget_that_is_not_finite_and_a_port_out_of_range(
+    arguments: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["serve", *arguments]) == 2
+    assert capsys.readouterr().err == f"gamesearch: error: {message}\n"
+
+
+def test_load_check_measures_health_requests_too(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["load-check", "--target", "health", "--requests", "40", "--concurrency", "4", "--long-seconds", "0.5"])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "health requests answered" in out and "40 of 40" in out
