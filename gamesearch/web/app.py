@@ -90,13 +90,7 @@ class _Worker:
         :raises SearchFailedError: when the job cannot be sent or the process died.
         """
         connection: Connection = self.connection
-        try:
-            connection.send(job)
-        except (pickle.PicklingError, AttributeError, TypeError) as error:
-            raise SearchFailedError(
-                f"this search cannot be sent to a worker process ({error}); games and searchers "
-                "served must be classes defined at the top level of a module"
-            ) from None
+        connection.send_bytes(pickle.dumps(job))
         with anyio.move_on_after(seconds) as waited:
             await anyio.wait_readable(connection.fileno())
         if waited.cancelled_caught:
@@ -118,6 +112,14 @@ class _Worker:
         self.process.kill()
         self.process.join(timeout=10)
         self.connection.close()
+
+
+def _is_picklable(job: Job) -> bool:
+    try:
+        pickle.dumps(job)
+    except (pickle.PicklingError, AttributeError, TypeError):
+        return False
+    return True
 
 
 def _stop_all(workers: list[_Worker]) -> None:
@@ -157,7 +159,12 @@ class SearchPool:
             )
         self.in_flight += 1
         try:
+            sendable = _is_picklable(job)
             async with self._slots:
+                if not sendable:
+                    # a game or searcher class a worker process cannot import (defined in a
+                    # function, say): searched in a thread, held to the budget but not stoppable
+                    return await anyio.to_thread.run_sync(job.answer)
                 if self._idle:
                     worker = self._idle.pop()
                 else:

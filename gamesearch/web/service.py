@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import pickle
 import signal
 import time
 import types
@@ -581,7 +582,12 @@ def worker_main(connection: Connection, memory_mb: int) -> None:
             pass  # no limit to set on this system: the server's clock still stops the search
     while True:
         try:
-            job = connection.recv()
+            data = connection.recv_bytes()
         except (EOFError, OSError):
             return
+        try:
+            job: Job = pickle.loads(data)
+        except Exception as error:  # a class this process cannot import
+            connection.send((500, {"error": f"a worker process cannot read this search: {error}", "type": "InternalError"}))
+            continue
         connection.send(job.answer())
