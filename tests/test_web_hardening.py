@@ -230,6 +230,9 @@ def test_clients_that_disconnect_free_their_workers_and_leave_the_queue(tmp_path
             "POST", "/api/analyze", b'{"game": "tictactoe", "position": "X.O/.X./..."}',
             Host=host, Content_Type="application/json"))  # fmt: skip
         assert status == 200 and json.loads(answer)["best_moves"] == ["8"]
+        with urllib.request.urlopen(f"{url}/api/health", timeout=30) as response:
+            # the two running, and any waiting one that took a freed worker before its own leaving was seen
+            assert 2 <= json.load(response)["searches_stopped"] <= 8
     assert freed < 5
     print(f"8 abandoned searches: workers free {freed * 1000:.0f} ms after the clients left")
 

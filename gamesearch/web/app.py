@@ -4,7 +4,7 @@ Routes (every ``POST`` takes and every route returns a JSON object)::
 
     GET  /                 the board page
     GET  /api/games        games and searchers with their options, and the server's limits
-    GET  /api/health       "ok", searches in flight, limits
+    GET  /api/health       "ok", searches in flight, searches stopped, limits
     POST /api/new          {game, options}                       -> state of the start
     POST /api/position     {game, options, position}             -> state
     POST /api/play         {game, options, position, move}       -> state after the move
@@ -299,7 +299,14 @@ def create_app(
         return JSONResponse(service.games(games, limits))
 
     async def health(request: Request) -> Response:
-        return JSONResponse({"status": "ok", "searches_in_flight": pool.in_flight, "limits": limits.as_dict()})
+        return JSONResponse(
+            {
+                "status": "ok",
+                "searches_in_flight": pool.in_flight,
+                "searches_stopped": pool.stopped,
+                "limits": limits.as_dict(),
+            }
+        )
 
     async def game_error(request: Request, error: Exception) -> Response:
         assert isinstance(error, GameSearchError)
