@@ -109,7 +109,11 @@ class _Geometry:
         return 1 << (col * self.stride + row)
 
 
-@functools.cache
+#: board sizes whose tables and line-end memo are kept at once
+GEOMETRIES_KEPT = 4
+
+
+@functools.lru_cache(maxsize=GEOMETRIES_KEPT)
 def _geometry(width: int, height: int) -> _Geometry:
     return _Geometry(width, height)
 

@@ -105,7 +105,11 @@ def _square_size(cells: int, options: dict[str, Any]) -> dict[str, Any]:
     return options
 
 
-@functools.cache
+#: board sizes whose tables are kept at once (a 16-cell board's take about 16 MB)
+GEOMETRIES_KEPT = 4
+
+
+@functools.lru_cache(maxsize=GEOMETRIES_KEPT)
 def _geometry(rows: int, cols: int, k: int) -> _Geometry:
     return _Geometry(rows, cols, k)
 
@@ -229,6 +233,15 @@ class TicTacToe(Game[int]):
         )  # fmt: skip
         self._mover, self._other = boards if crosses == noughts else boards[::-1]
         self._history = []
+
+    def __getstate__(self) -> tuple[Any, ...]:
+        """Return what pickles the position (the board size, not its tables)."""
+        geometry = self._geometry
+        return (geometry.rows, geometry.cols, geometry.k, self._mover, self._other, self._history)
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        rows, cols, k, self._mover, self._other, self._history = state
+        self._use_geometry(_geometry(rows, cols, k))
 
     def copy(self) -> TicTacToe:
         twin = object.__new__(type(self))

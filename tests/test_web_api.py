@@ -4,20 +4,19 @@ from __future__ import annotations
 
 import json
 import re
-import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, ClassVar
+from pathlib import Path
+from typing import Any
 
-import attrs
 import pytest
+from web_gate import gated_registry
 
 from gamesearch.cli import main
-from gamesearch.game import Game
-from gamesearch.plugins import build_registry, default_registry, hookimpl, make_plugin_manager
-from gamesearch.search.base import SearchContext, Counters, RootAnswer, Searcher, Tracer
+from gamesearch.plugins import default_registry
 
 pytest.importorskip("starlette", reason="the web extra is not installed")
 from starlette.testclient import TestClient  # noqa: E402
@@ -31,7 +30,7 @@ SMALL = Limits(max_nodes=20_000, seconds=5.0, body_bytes=2_000, text_chars=200)
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(limits=SMALL)) as test_client:
+    with TestClient(create_app(limits=SMALL), base_url="http://127.0.0.1") as test_client:
         yield test_client
 
 
@@ -49,7 +48,7 @@ def test_games_lists_every_game_and_searcher_with_its_options_and_the_limits(cli
     assert set(data["searchers"]) == set(registry.searchers)
     tictactoe = data["games"]["tictactoe"]
     assert tictactoe["player_names"] == ["X", "O"]
-    assert {"name": "rows", "type": "int", "default": 3, "help": "board rows", "minimum": 1, "maximum": 20, "choices": None} in tictactoe["options"]
+    assert {"name": "rows", "type": "int", "default": 3, "help": "board rows", "minimum": 1, "maximum": 20} in tictactoe["options"]
     assert data["limits"]["max_nodes"] == SMALL.max_nodes
 
 
@@ -143,7 +142,7 @@ def test_a_tree_larger_than_the_server_draws_is_refused(client: TestClient) -> N
 # -------------------------------------------------------------------- budget
 def test_a_searcher_with_a_budget_of_its_own_answers_within_the_servers_node_budget() -> None:
     limits = Limits(max_nodes=3_000, seconds=30.0)
-    with TestClient(create_app(limits=limits)) as small_client:
+    with TestClient(create_app(limits=limits), base_url="http://127.0.0.1") as small_client:
         body = {"game": "tictactoe", "options": {"rows": 5, "cols": 5, "k": 4}, "searcher": "iterative"}
         answer = post(small_client, "/api/analyze", **body)
     assert answer["move"] in [str(cell) for cell in range(25)]
@@ -153,7 +152,7 @@ def test_a_searcher_with_a_budget_of_its_own_answers_within_the_servers_node_bud
 
 def test_a_budget_limited_search_of_the_empty_connect_four_board_returns_a_legal_move() -> None:
     limits = Limits(max_nodes=5_000, seconds=30.0)
-    with TestClient(create_app(limits=limits)) as small_client:
+    with TestClient(create_app(limits=limits), base_url="http://127.0.0.1") as small_client:
         state = post(small_client, "/api/new", game="connect4")
         answer = post(small_client, "/api/move", game="connect4", searcher="iterative")
     assert answer["move"] in state["legal_moves"]
@@ -261,27 +260,18 @@ def test_the_page_and_its_static_files_are_served(client: TestClient) -> None:
     assert client.get("/static/board.css").status_code == 200
 
 
-# ------------------------------------------------------- concurrency, threads
-def gated_registry(started: threading.Event, release: threading.Event) -> Any:
-    """Return a registry with tic-tac-toe and a 'gate' searcher that waits for ``release``."""
+# ----------------------------------------------------- concurrency, workers
+def open_gate(stem: Path) -> None:
+    (stem.parent / (stem.name + ".open")).touch()
 
-    @attrs.frozen(kw_only=True)
-    class Gate(Searcher):
-        """Waits until the test opens the gate, then plays the first legal move."""
 
-        name: ClassVar[str] = "gate"
-
-        def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
-            started.set()
-            release.wait(timeout=60)
-            return RootAnswer(0, (game.legal_moves()[0],), None, False, 1, depth_limit=1)
-
-    class GatePlugin:
-        @hookimpl
-        def gamesearch_register_searchers(self, registry: Any) -> None:
-            registry.add_searcher(Gate)
-
-    return build_registry(make_plugin_manager(plugins=[GatePlugin()]))
+def wait_started(stem: Path) -> bool:
+    deadline = time.monotonic() + 30
+    while not (stem.parent / (stem.name + ".started")).exists():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
 
 
 def fetch(url: str, body: dict[str, Any] | None = None) -> tuple[int, Any]:
@@ -294,34 +284,35 @@ def fetch(url: str, body: dict[str, Any] | None = None) -> tuple[int, Any]:
         return error.code, json.load(error)
 
 
-def test_a_long_search_runs_off_the_event_loop_and_other_requests_are_answered_meanwhile() -> None:
-    started, release = threading.Event(), threading.Event()
-    app = create_app(gated_registry(started, release), Limits(workers=1))
+def test_a_long_search_runs_off_the_event_loop_and_other_requests_are_answered_meanwhile(tmp_path: Path) -> None:
+    stem = tmp_path / "gate"
+    app = create_app(gated_registry(), Limits(workers=1, seconds=30.0))
+    body = {"game": "tictactoe", "searcher": "gate", "searcher_options": {"path": str(stem)}}
     with BackgroundServer(app) as url, ThreadPoolExecutor(max_workers=1) as pool:
-        long_search = pool.submit(fetch, f"{url}/api/move", {"game": "tictactoe", "searcher": "gate"})
-        assert started.wait(timeout=30)
-        # The gated search holds its worker until release: these answers prove the loop is free.
+        long_search = pool.submit(fetch, f"{url}/api/move", body)
+        assert wait_started(stem)
+        # The gated search holds its worker until the gate opens: these answers prove the loop is free.
         assert fetch(f"{url}/api/health")[1]["searches_in_flight"] == 1
         assert fetch(f"{url}/api/new", {"game": "tictactoe"})[0] == 200
         assert not long_search.done()
-        release.set()
+        open_gate(stem)
         status, answer = long_search.result(timeout=60)
     assert (status, answer["move"]) == (200, "0")
 
 
-def test_searches_beyond_the_workers_and_the_queue_get_a_503() -> None:
-    started, release = threading.Event(), threading.Event()
-    app = create_app(gated_registry(started, release), Limits(workers=1, queue=1))
-    body = {"game": "tictactoe", "searcher": "gate"}
+def test_searches_beyond_the_workers_and_the_queue_get_a_503(tmp_path: Path) -> None:
+    stem = tmp_path / "gate"
+    app = create_app(gated_registry(), Limits(workers=1, queue=1, seconds=30.0))
+    body = {"game": "tictactoe", "searcher": "gate", "searcher_options": {"path": str(stem)}}
     with BackgroundServer(app) as url, ThreadPoolExecutor(max_workers=2) as pool:
         try:
             waiting = [pool.submit(fetch, f"{url}/api/move", body) for _ in range(2)]
-            assert started.wait(timeout=30)
+            assert wait_started(stem)
             while fetch(f"{url}/api/health")[1]["searches_in_flight"] < 2:
-                threading.Event().wait(0.01)
+                time.sleep(0.01)
             status, error = fetch(f"{url}/api/move", body)
         finally:
-            release.set()
+            open_gate(stem)
         assert [future.result(timeout=60)[0] for future in waiting] == [200, 200]
     assert status == 503
     assert error["error"] == "2 searches are running or waiting, this server's limit; try again shortly"

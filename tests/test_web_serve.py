@@ -5,8 +5,11 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
+import threading
+import time
 import urllib.request
 from pathlib import Path
 
@@ -99,3 +102,98 @@ def test_load_check_reports_requests_per_second_and_the_slowest_response(
 def test_load_check_refuses_a_count_below_one(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["load-check", "--requests", "0"]) == 2
     assert "--requests must be >= 1: 0" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [(["--max-seconds", "nan"], "limit 'seconds' must be a finite number > 0: nan"),
+     (["--max-seconds", "inf"], "limit 'seconds' must be a finite number > 0: inf"),
+     (["--port", "70000"], "port must be from 0 to 65535: 70000")],
+)  # fmt: skip
+def test_serve_refuses_a_budget_that_is_not_finite_and_a_port_out_of_range(
+    arguments: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["serve", *arguments]) == 2
+    assert capsys.readouterr().err == f"gamesearch: error: {message}\n"
+
+
+def test_load_check_measures_health_requests_too(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["load-check", "--target", "health", "--requests", "40", "--concurrency", "4", "--long-seconds", "0.5"])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "health requests answered" in out and "40 of 40" in out
+
+
+def start_serve(*arguments: str, files: int | None = None) -> tuple[subprocess.Popen[str], str]:
+    """Start ``gamesearch serve`` on a free port (under an open-file limit of ``files``)."""
+    import resource
+
+    def limit_files() -> None:
+        if files is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (files, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+
+    process = subprocess.Popen(
+        [str(GAMESEARCH), "serve", "--port", "0", *arguments],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        preexec_fn=limit_files,
+    )
+    assert process.stdout is not None
+    first_line = process.stdout.readline()
+    assert first_line.startswith("gamesearch board on http://127.0.0.1:"), first_line
+    threading.Thread(target=process.stdout.read, daemon=True).start()  # the access log
+    return process, first_line.split()[3]
+
+
+def test_unfinished_connections_past_the_open_file_limit_lock_nobody_out() -> None:
+    process, url = start_serve(files=256)
+    port = int(url.rsplit(":", 1)[1])
+    attackers: list[socket.socket] = []
+    try:
+        for _ in range(300):  # more connections than the server may open files
+            sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+            sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            attackers.append(sock)
+        started = time.monotonic()
+        with urllib.request.urlopen(f"{url}/api/health", timeout=10) as response:
+            assert json.load(response)["status"] == "ok"
+        assert time.monotonic() - started < 5
+    finally:
+        for sock in attackers:
+            sock.close()
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=30)
+    assert process.returncode == 0
+
+
+def test_ctrl_c_stops_the_server_while_a_long_search_runs() -> None:
+    process, url = start_serve("--max-seconds", "60")
+    body = json.dumps({"game": "connect4", "searcher": "iterative", "searcher_options": {"seconds": 60}}).encode()
+    request = urllib.request.Request(f"{url}/api/analyze", data=body, headers={"content-type": "application/json"})
+    searching = threading.Thread(target=lambda: _ignore_errors(request), daemon=True)
+    try:
+        searching.start()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with urllib.request.urlopen(f"{url}/api/health", timeout=10) as response:
+                if json.load(response)["searches_in_flight"]:
+                    break
+            time.sleep(0.05)
+        interrupted = time.monotonic()
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=30)
+        assert time.monotonic() - interrupted < 10
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 0
+
+
+def _ignore_errors(request: urllib.request.Request) -> None:
+    try:
+        urllib.request.urlopen(request, timeout=60).close()
+    except OSError:
+        pass

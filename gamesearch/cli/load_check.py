@@ -54,12 +54,15 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--duration", type=float, default=60.0, help=f"stop sending after this many seconds (at most {MAX_SECONDS:g}; default: 60)")
     parser.add_argument("--workers", type=int, default=2, help="the server's search workers (default: 2)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random positions analysed (default: 1)")
+    parser.add_argument("--target", choices=("analyze", "health"), default="analyze",
+                        help="what the clients ask: small analyse requests, or GET /api/health (default: analyze)")
     parser.set_defaults(handler=run)  # fmt: skip
 
 
-def post(url: str, body: dict[str, Any], timeout: float) -> tuple[int, float, Any]:
-    """Return the status, the seconds taken and the JSON answer of one POST request."""
-    data = json.dumps(body).encode()
+def post(url: str, body: dict[str, Any] | None, timeout: float) -> tuple[int, float, Any]:
+    """Return the status, the seconds taken and the JSON answer of one POST request
+    (a GET request when ``body`` is None)."""
+    data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(url, data=data, headers={"content-type": "application/json"})
     started = time.perf_counter()
     try:
@@ -105,6 +108,8 @@ def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[str], str]:
             log.seek(0)
             reason = (log.read().strip().splitlines() or ["no answer in 30 s"])[-1]
             raise ServeError(f"the server did not start: {reason}")
+    # the access log goes on arriving: read it, or the server blocks once the pipe is full
+    threading.Thread(target=process.stdout.read, daemon=True).start()
     return process, line.split()[3]
 
 
@@ -132,7 +137,9 @@ def run(args: argparse.Namespace) -> int:
             _wait_for_a_search(url)
         else:
             long_done.set()
-        results, elapsed, overlapped = _send(url, positions, args.concurrency, duration, timeout, long_done)
+        results, elapsed, overlapped = _send(
+            url, positions, args.concurrency, duration, timeout, long_done, args.target
+        )
         long_done.wait(timeout)
     finally:
         process.terminate()
@@ -151,7 +158,13 @@ def _wait_for_a_search(url: str) -> None:
 
 
 def _send(
-    url: str, positions: list[str], concurrency: int, duration: float, timeout: float, long_done: threading.Event
+    url: str,
+    positions: list[str],
+    concurrency: int,
+    duration: float,
+    timeout: float,
+    long_done: threading.Event,
+    target: str = "analyze",
 ) -> tuple[list[tuple[int, float, Any]], float, int]:
     """Send the analyse requests; return the results, the seconds taken and how many were
     answered while the long search was running."""
@@ -160,14 +173,17 @@ def _send(
     started = time.perf_counter()
     pending: set[Future[tuple[int, float, Any]]] = set()
     queue = iter(positions)
-    with ThreadPoolExecutor(max_workers=concurrency) as pool, progress("analyse requests", len(positions)) as advance:
+    with ThreadPoolExecutor(max_workers=concurrency) as pool, progress(f"{target} requests", len(positions)) as advance:
         while True:
             while len(pending) < concurrency and time.perf_counter() - started < duration:
                 position = next(queue, None)
                 if position is None:
                     break
-                body = {"game": "tictactoe", "position": position, "searcher": "alphabeta"}
-                pending.add(pool.submit(post, f"{url}/api/analyze", body, timeout))
+                if target == "health":
+                    pending.add(pool.submit(post, f"{url}/api/health", None, timeout))
+                else:
+                    body = {"game": "tictactoe", "position": position, "searcher": "alphabeta"}
+                    pending.add(pool.submit(post, f"{url}/api/analyze", body, timeout))
             if not pending:
                 break
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -189,7 +205,7 @@ def _report(
     seconds = sorted(taken for _, taken, _ in results)
     failures = [(status, answer) for status, _, answer in results if status != 200]
     grid = table("gamesearch load-check (127.0.0.1)", ["measure", "value"])
-    grid.add_row("analyse requests answered", f"{len(results):,} of {args.requests:,}")
+    grid.add_row(f"{getattr(args, 'target', 'analyze')} requests answered", f"{len(results):,} of {args.requests:,}")
     grid.add_row("concurrent clients / server workers", f"{args.concurrency} / {args.workers}")
     grid.add_row("failed requests", f"{len(failures):,}")
     grid.add_row("wall time (s)", f"{elapsed:.2f}")

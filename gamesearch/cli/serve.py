@@ -17,8 +17,10 @@ def register(subparsers: Any) -> None:
         "serve",
         help="play any game against any searcher in the browser, and watch the search",
         description="Serve the browser board and its JSON API (see docs/web.md). Every search "
-        "runs in a worker thread under the server's node and time budget. Needs the 'web' "
-        "extra: pip install 'gamesearch[web]'.",
+        "runs in a worker process under the server's node and time budget, and is stopped if it "
+        "overruns or its client leaves. The server answers only to this machine's names and to "
+        "--allowed-host, and takes requests from its own page and from --allowed-origin. Needs "
+        "the 'web' extra: pip install 'gamesearch[web]'.",
         epilog="examples:\n  gamesearch serve --open\n"
         "  gamesearch serve --port 8080 --max-nodes 200000 --max-seconds 1",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -34,17 +36,26 @@ def register(subparsers: Any) -> None:
                         help=f"largest search tree the explorer draws (default: {defaults.tree_nodes:,})")
     parser.add_argument("--workers", type=int, default=defaults.workers, metavar="N",
                         help=f"searches that run at once; more wait in a queue (default: {defaults.workers})")
+    parser.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                        help="another name the server answers to in the Host header (repeatable; "
+                        "default: 127.0.0.1, localhost, ::1 and --host)")
+    parser.add_argument("--allowed-origin", action="append", default=[], metavar="URL",
+                        help="another page origin, e.g. http://localhost:3000, whose requests are "
+                        "taken (repeatable; default: the server's own page only)")
     parser.set_defaults(handler=run)  # fmt: skip
 
 
 def run(args: argparse.Namespace) -> int:
     require_web_extra()
-    from gamesearch.web.app import create_app
+    from gamesearch.web.app import LOOPBACK_HOSTS, create_app
 
     limits = Limits(
         max_nodes=args.max_nodes, seconds=args.max_seconds, tree_nodes=args.tree_nodes, workers=args.workers
     )
-    app = create_app(limits=limits)
+    hosts = [*LOOPBACK_HOSTS, *args.allowed_host]
+    if args.host not in ("0.0.0.0", "::", ""):
+        hosts.append(args.host)
+    app = create_app(limits=limits, allowed_hosts=hosts, allowed_origins=args.allowed_origin)
     sock = bind(args.host, args.port)
     url = url_of(sock)
     print(f"gamesearch board on {url}  (Ctrl-C stops it)", flush=True)

@@ -3,11 +3,20 @@ background thread (tests, tools).
 
 The listening socket is bound here, before uvicorn starts, so an address in use is a
 clear :class:`ServeError` and port 0 picks a free port that the caller can read.
+
+Slow clients cannot hold the server: uvicorn's h11 protocol is extended
+(:func:`guarded_protocol`) so that a client has ``Limits.header_seconds`` to send a
+request's headers and ``Limits.body_seconds`` for its body, after which the connection
+is closed; an idle kept-alive connection is closed after ``keep_alive_seconds``; and
+past ``max_connections`` open connections the one that has waited longest for its
+request is closed, so connections that never finish cannot use up the open-file limit.
 """
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
+import math
 import socket
 import threading
 import time
@@ -16,6 +25,12 @@ from types import TracebackType
 from typing import Any
 
 from gamesearch.errors import MissingDependencyError, ServeError
+from gamesearch.web.service import Limits
+
+#: seconds that in-flight requests get to finish once the server is asked to stop
+SHUTDOWN_SECONDS = 3
+#: open files kept for the server's own use (worker pipes, static files) under the limit
+FILES_KEPT_FREE = 64
 
 
 def require_web_extra() -> None:
@@ -48,6 +63,8 @@ def bind(host: str, port: int) -> socket.socket:
 
     :raises ServeError: when the address cannot be used.
     """
+    if not 0 <= port <= 65535:
+        raise ServeError(f"port must be from 0 to 65535: {port!r}")
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -68,10 +85,107 @@ def url_of(sock: socket.socket) -> str:
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
+def connection_cap(wanted: int) -> int:
+    """Return ``wanted``, lowered to leave room under this process's open-file limit."""
+    try:
+        import resource
+
+        files = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    except (ImportError, OSError, ValueError):
+        return wanted
+    if files == resource.RLIM_INFINITY:
+        return wanted
+    return max(1, min(wanted, files - FILES_KEPT_FREE))
+
+
+def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
+    """Return uvicorn's h11 protocol class with the request deadlines and connection cap of
+    ``limits`` (see the module's docstring)."""
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    cap = connection_cap(limits.max_connections)
+
+    class GuardedProtocol(H11Protocol):
+        """An h11 connection that must send each request in time."""
+
+        waiting_since = 0.0  #: loop time since which the connection waits for a request
+        phase = "headers"  #: "headers", "body" (both still arriving) or "answering"
+        deadline: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            super().connection_made(transport)  # type: ignore[arg-type]
+            self._expect("headers", limits.header_seconds)
+            if len(self.connections) > cap:
+                self._shed()
+
+        def handle_events(self) -> None:
+            super().handle_events()
+            self._follow()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            self._follow()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        def _follow(self) -> None:
+            """Arm or clear the deadline from where the client is in its request."""
+            state = self.conn.their_state
+            if state is h11.IDLE and self.phase == "answering" and self.conn.our_state is h11.IDLE:
+                self._expect("headers", limits.header_seconds)
+            elif state is h11.SEND_BODY and self.phase == "headers":
+                self._expect("body", limits.body_seconds)
+            elif state not in (h11.IDLE, h11.SEND_BODY) and self.phase != "answering":
+                self._disarm()
+                self.phase = "answering"
+
+        def _expect(self, phase: str, seconds: float) -> None:
+            self._disarm()
+            self.phase, self.waiting_since = phase, self.loop.time()
+            self.deadline = self.loop.call_later(seconds, self._too_slow)
+
+        def _disarm(self) -> None:
+            if self.deadline is not None:
+                self.deadline.cancel()
+                self.deadline = None
+
+        def _too_slow(self) -> None:
+            self.deadline = None
+            if self.cycle is not None and not self.cycle.response_complete:
+                self.cycle.disconnected = True
+                self.cycle.message_event.set()  # the application sees the client leave
+            self.transport.close()
+
+        def _shed(self) -> None:
+            """Close the open connection that has waited longest for its request."""
+            waiting = [
+                other for other in self.connections
+                if isinstance(other, GuardedProtocol) and other is not self and other.phase != "answering"
+                and not other.transport.is_closing()
+            ]  # fmt: skip
+            victim = min(waiting, key=lambda other: other.waiting_since) if waiting else self
+            victim._too_slow()
+
+    return GuardedProtocol
+
+
 def _server(app: Any, log_level: str) -> Any:
     import uvicorn
 
-    return uvicorn.Server(uvicorn.Config(app, log_level=log_level, lifespan="off"))
+    state = getattr(app, "state", None)
+    limits = getattr(state, "limits", None) or Limits()
+    config = uvicorn.Config(
+        app,
+        log_level=log_level,
+        lifespan="on",
+        http=guarded_protocol(limits),
+        timeout_keep_alive=math.ceil(limits.keep_alive_seconds),
+        timeout_graceful_shutdown=SHUTDOWN_SECONDS,
+    )
+    return uvicorn.Server(config)
 
 
 def serve(app: Any, sock: socket.socket, *, on_started: Callable[[], None] | None = None) -> None:

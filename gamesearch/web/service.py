@@ -9,13 +9,26 @@ Searches run under :class:`Limits` that the server sets. A searcher's own budget
 options (``max_nodes``, ``seconds``: ``iterative`` has both, ``mcts`` has ``seconds``)
 get the server's budget as their ceiling, so such a searcher always answers in time;
 a searcher without its own node budget is also watched by a :class:`NodeBudget`
-tracer that stops it (with an error) once the budget is spent.
+tracer that stops it (with an error) once the budget is spent. Every value a request
+gives is checked here, at the edge: finite numbers only, integers where a game or
+searcher option is an integer, booleans where it is a boolean, bounded sizes.
+
+A search runs in a worker process (:func:`worker_main` answers :class:`Job` objects
+sent down a pipe), so that the server can end it whatever the searcher does.
 """
 
 from __future__ import annotations
 
+import json
+import math
+import os
+import pickle
+import signal
 import time
-from collections.abc import Hashable, Mapping
+import types
+import typing
+from collections.abc import Callable, Hashable, Mapping
+from multiprocessing.connection import Connection
 from typing import Any
 
 import attrs
@@ -23,14 +36,17 @@ import attrs
 from gamesearch.cli.analyze import analysis
 from gamesearch.cli.games import catalogue
 from gamesearch.errors import (
+    BodyTooLargeError,
     BudgetExceededError,
     GameOverError,
+    GameSearchError,
     InvalidOptionError,
     InvalidRequestError,
+    ServerBusyError,
 )
 from gamesearch.game import Game, describe_outcome, resolve_options
 from gamesearch.plugins import Registry
-from gamesearch.search.base import Searcher, SearchResult, Tracer
+from gamesearch.search.base import Searcher, SearchResult, Tracer, parse_searcher_spec
 from gamesearch.trace import NodeLimit, TraceNode, TreeTracer
 
 #: the searcher options through which a searcher takes a budget of its own
@@ -38,31 +54,60 @@ NATIVE_BUDGET = frozenset({"max_nodes", "seconds"})
 #: how often (in nodes) :class:`NodeBudget` looks at the clock
 CLOCK_INTERVAL = 1024
 DEFAULT_SEARCHER = "alphabeta"
+#: deepest nesting of arrays and objects a request body may have (the API reads two levels)
+MAX_JSON_DEPTH = 8
+#: most digits an integer in a request body may have
+MAX_INTEGER_DIGITS = 100
 _SCALARS = (str, int, float, bool, type(None))
 _KIND_NAMES: dict[type, str] = {dict: "an object", str: "a string"}
 
 
-def _at_least_one(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
-    if value < 1:
-        raise InvalidOptionError(f"limit {attribute.name!r} must be >= 1: {value!r}")
+class ForbiddenOriginError(InvalidRequestError):
+    """A write request sent by a page of another origin than the server's own."""
+
+
+class UnsupportedMediaTypeError(InvalidRequestError):
+    """A request body not declared as ``application/json``."""
+
+
+def _whole_number(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidOptionError(f"limit {attribute.name!r} must be a whole number >= 1: {value!r}")
 
 
 def _positive(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
-    if value <= 0:
-        raise InvalidOptionError(f"limit {attribute.name!r} must be > 0: {value!r}")
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+        raise InvalidOptionError(f"limit {attribute.name!r} must be a finite number > 0: {value!r}")
 
 
 @attrs.frozen(kw_only=True)
 class Limits:
-    """What the server allows one request; set when the server starts."""
+    """What the server allows one request and one client; set when the server starts."""
 
-    max_nodes: int = attrs.field(default=1_000_000, validator=_at_least_one)  #: nodes per search
+    max_nodes: int = attrs.field(default=1_000_000, validator=_whole_number)  #: nodes per search
     seconds: float = attrs.field(default=3.0, validator=_positive)  #: wall-clock time per search
-    tree_nodes: int = attrs.field(default=2_000, validator=_at_least_one)  #: largest tree drawn
-    body_bytes: int = attrs.field(default=16_384, validator=_at_least_one)  #: request body size
-    text_chars: int = attrs.field(default=1_000, validator=_at_least_one)  #: position or move text
-    workers: int = attrs.field(default=2, validator=_at_least_one)  #: searches running at once
-    queue: int = attrs.field(default=32, validator=_at_least_one)  #: searches waiting for a worker
+    tree_nodes: int = attrs.field(default=2_000, validator=_whole_number)  #: largest tree drawn
+    body_bytes: int = attrs.field(default=16_384, validator=_whole_number)  #: request body size
+    text_chars: int = attrs.field(default=1_000, validator=_whole_number)  #: position or move text
+    workers: int = attrs.field(default=2, validator=_whole_number)  #: searches running at once
+    queue: int = attrs.field(default=32, validator=_whole_number)  #: searches waiting for a worker
+    #: a search still running this long past ``seconds`` has its worker process stopped
+    grace_seconds: float = attrs.field(default=2.0, validator=_positive)
+    #: memory a worker process may take on top of what it starts with, in MiB
+    worker_memory_mb: int = attrs.field(default=1_024, validator=_whole_number)
+    #: time a client has to send a request's headers (from connecting, or after an answer)
+    header_seconds: float = attrs.field(default=10.0, validator=_positive)
+    #: time a client has to send a request's body, once its headers are in
+    body_seconds: float = attrs.field(default=10.0, validator=_positive)
+    #: an idle kept-alive connection is closed after this long
+    keep_alive_seconds: float = attrs.field(default=5.0, validator=_positive)
+    #: open connections; over it the longest-waiting idle or unfinished ones are closed
+    max_connections: int = attrs.field(default=256, validator=_whole_number)
+
+    @property
+    def kill_seconds(self) -> float:
+        """Return how long a search may run before its worker process is stopped."""
+        return self.seconds + self.grace_seconds
 
     def as_dict(self) -> dict[str, Any]:
         """Return the limits as JSON-ready data."""
@@ -108,6 +153,66 @@ class SearchRequest:
                 f"search stopped: {error} (this server's budget); "
                 "set a depth or use the 'iterative' searcher"
             ) from None
+
+
+# ------------------------------------------------------------------ the body
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise InvalidRequestError(f"number {text!r} is out of range; numbers must be finite")
+    return value
+
+
+def _bounded_int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_INTEGER_DIGITS:
+        raise InvalidRequestError(
+            f"an integer of {digits:,} digits is too long; at most {MAX_INTEGER_DIGITS} digits are allowed"
+        )
+    return int(text)
+
+
+def _no_constant(name: str) -> Any:
+    raise InvalidRequestError(f"{name} is not a number JSON allows; numbers must be finite")
+
+
+def _too_deep(depth: int) -> InvalidRequestError:
+    return InvalidRequestError(
+        f"the request body is nested {depth} levels deep or more; at most {MAX_JSON_DEPTH} are allowed"
+    )
+
+
+def _check_depth(value: Any) -> None:
+    """Raise unless ``value`` nests at most :data:`MAX_JSON_DEPTH` levels (no recursion)."""
+    pending: list[tuple[Any, int]] = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is None:
+            continue
+        if depth > MAX_JSON_DEPTH:
+            raise _too_deep(depth)
+        pending.extend((child, depth + 1) for child in children)
+
+
+def parse_body(raw: bytes) -> Mapping[str, Any]:
+    """Return the JSON object in ``raw`` (an empty body reads as ``null``, refused).
+
+    Numbers must be finite (no ``NaN``, ``Infinity`` or ``1e400``), integers at most
+    :data:`MAX_INTEGER_DIGITS` digits, nesting at most :data:`MAX_JSON_DEPTH` levels.
+
+    :raises InvalidRequestError: for anything else than such an object.
+    """
+    try:
+        body = json.loads(
+            raw or b"null", parse_float=_finite_float, parse_int=_bounded_int, parse_constant=_no_constant
+        )
+    except RecursionError:
+        raise _too_deep(MAX_JSON_DEPTH + 1) from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise InvalidRequestError(f"the request body is not valid JSON: {error}") from None
+    _check_depth(body)
+    return check_body(body)
 
 
 # --------------------------------------------------------------------- reading
@@ -158,6 +263,56 @@ def check_body(body: Any) -> Mapping[str, Any]:
     return body
 
 
+def _kinds(annotation: Any) -> tuple[Any, ...]:
+    """Return the types an option annotation allows (``int | None``: int and NoneType)."""
+    if isinstance(annotation, types.UnionType) or typing.get_origin(annotation) is typing.Union:
+        return typing.get_args(annotation)
+    return (annotation,)
+
+
+def _expected(kinds: tuple[Any, ...]) -> str:
+    names = {bool: "a boolean", int: "an integer", float: "a number", str: "a string"}
+    return " or ".join(names.get(kind, getattr(kind, "__name__", str(kind))) for kind in kinds if kind is not type(None))
+
+
+def check_option_value(label: str, value: Any, kinds: tuple[Any, ...]) -> None:
+    """Raise unless ``value`` may be given to an option of types ``kinds``.
+
+    Text is left to the option's own reading, except a number that is not finite
+    (``"nan"``, ``"inf"``); a boolean must be for a boolean option, an integer for an
+    integer or number option, a fractional number for a number option.
+
+    :raises InvalidOptionError: naming the option (``label``) and the value.
+    """
+    takes_numbers = int in kinds or float in kinds
+    if isinstance(value, str):
+        try:
+            number = float(value)
+        except ValueError:
+            return
+        if takes_numbers and not math.isfinite(number):
+            raise InvalidOptionError(f"{label} must be a finite number: {value!r}")
+        return
+    if isinstance(value, bool):
+        allowed = bool in kinds
+    elif isinstance(value, int):
+        allowed = takes_numbers
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise InvalidOptionError(f"{label} must be a finite number: {value!r}")
+        allowed = float in kinds
+    else:
+        allowed = value is None
+    if not allowed:
+        raise InvalidOptionError(f"{label} must be {_expected(kinds) or 'text'}: {value!r}")
+
+
+def _check_finite(label: str, values: Mapping[str, Any]) -> None:
+    for name, value in values.items():
+        if isinstance(value, float) and not math.isfinite(value):
+            raise InvalidOptionError(f"{label} {name!r} must be a finite number: {value!r}")
+
+
 def read_position(registry: Registry, body: Mapping[str, Any], limits: Limits) -> Game[Any]:
     """Return a new position from ``game``, ``options`` and ``position`` (start if absent).
 
@@ -165,11 +320,39 @@ def read_position(registry: Registry, body: Mapping[str, Any], limits: Limits) -
     :raises GameSearchError: for an unknown game, a bad option or bad position text.
     """
     name = _required_text(body, "game", limits)
-    options = _scalars(body, "options")
+    options = {key: value for key, value in _scalars(body, "options").items() if value is not None}
     position = _text(body, "position", limits)
+    game_class = registry.game_class(name)
+    specs = {option.name: option for option in game_class.options}
+    for key, value in options.items():
+        if key in specs:
+            check_option_value(f"option {key!r}", value, (specs[key].type,))
     # Checked here too, so that a plugin that forgets to check gives the same clear error.
-    resolve_options(registry.game_class(name).options, options)
+    _check_finite("option", resolve_options(game_class.options, options))
     return registry.new_game(name, position, **options)
+
+
+def _new_searcher(registry: Registry, spec: str, given: Mapping[str, Any]) -> Searcher:
+    """Return the searcher of ``spec`` with options ``given``, every value checked.
+
+    :raises GameSearchError: for an unknown searcher or a bad option.
+    """
+    name, spec_options = parse_searcher_spec(spec)
+    searcher_class = registry.searcher_class(name)
+    options = {**spec_options, **{key: value for key, value in given.items() if value is not None}}
+    fields = {field.name.lstrip("_"): field for field in searcher_class.option_fields()}
+    for key, value in options.items():
+        if key in fields:
+            check_option_value(f"option {key!r}", value, _kinds(fields[key].type))
+    try:
+        searcher = searcher_class.from_options(options)
+    except GameSearchError:
+        raise
+    except (AssertionError, ArithmeticError, LookupError, TypeError, ValueError) as error:
+        # a plugin searcher whose own checks are not GameSearchErrors
+        raise InvalidOptionError(f"searcher {name!r} refused its options: {error}") from None
+    _check_finite("option", {key: getattr(searcher, field.name) for key, field in fields.items()})
+    return searcher
 
 
 def read_search(registry: Registry, body: Mapping[str, Any], limits: Limits) -> SearchRequest:
@@ -183,21 +366,20 @@ def read_search(registry: Registry, body: Mapping[str, Any], limits: Limits) -> 
     :raises GameSearchError: for anything else wrong with the position or searcher.
     """
     game = read_position(registry, body, limits)
-    name = _text(body, "searcher", limits) or DEFAULT_SEARCHER
-    searcher = registry.new_searcher(name, **_scalars(body, "searcher_options"))
-    fields = {field.name.lstrip("_") for field in type(searcher).option_fields()}
+    spec = _text(body, "searcher", limits) or DEFAULT_SEARCHER
+    searcher = _new_searcher(registry, spec, _scalars(body, "searcher_options"))
+    # every searcher keeps a node and a time budget (the fields of Limit)
     ceilings = {"max_nodes": limits.max_nodes, "seconds": limits.seconds}
     budget = {}
-    for option in NATIVE_BUDGET & fields:
+    for option in sorted(NATIVE_BUDGET):
         asked, ceiling = getattr(searcher, option), ceilings[option]
-        if asked is not None and asked > ceiling:
+        if asked is not None and not asked <= ceiling:
             raise InvalidOptionError(
                 f"option {option!r} asks for {asked!r}; this server allows at most {ceiling!r}"
             )
         budget[option] = ceiling if asked is None else asked
-    # Only a searcher that keeps both budgets itself (iterative) goes unwatched;
-    # alphabeta's own max_nodes, say, does not look at the clock.
-    return SearchRequest(game, attrs.evolve(searcher, **budget), watched=not NATIVE_BUDGET <= fields)  # type: ignore[arg-type]
+    # A plugin searcher that ignores its budget is stopped by the worker's deadline.
+    return SearchRequest(game, attrs.evolve(searcher, **budget), watched=False)  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------------------- answers
@@ -335,3 +517,92 @@ def search_tree(search: SearchRequest, limits: Limits) -> dict[str, Any]:
         "move": None if result.move is None else game.format_move(result.move),
         "root": root.as_dict(game.format_move),
     }
+
+
+# ------------------------------------------------------------ worker processes
+#: the searches a :class:`Job` can name
+SEARCHES: dict[str, Callable[[SearchRequest, Limits], dict[str, Any]]] = {
+    "analyze": analyze,
+    "move": engine_move,
+    "tree": search_tree,
+}
+
+
+def status_of(error: GameSearchError) -> int:
+    """Return the HTTP status that answers ``error``: 403, 413, 415, 400, 503 or 422."""
+    if isinstance(error, ForbiddenOriginError):
+        return 403
+    if isinstance(error, BodyTooLargeError):
+        return 413
+    if isinstance(error, UnsupportedMediaTypeError):
+        return 415
+    if isinstance(error, InvalidRequestError):
+        return 400
+    if isinstance(error, ServerBusyError):
+        return 503
+    return 422
+
+
+@attrs.frozen
+class Job:
+    """One search for a worker process: which answer (a :data:`SEARCHES` name), of what."""
+
+    kind: str
+    search: SearchRequest
+    limits: Limits
+
+    def answer(self) -> tuple[int, dict[str, Any]]:
+        """Return the HTTP status and JSON-ready answer of the search (blocking).
+
+        A :class:`GameSearchError` is answered as ``{"error", "type"}`` with its status.
+        """
+        try:
+            return 200, SEARCHES[self.kind](self.search, self.limits)
+        except GameSearchError as error:
+            return status_of(error), {"error": str(error), "type": type(error).__name__}
+        except MemoryError:
+            return 422, {
+                "error": f"search stopped: it needed more than this server's {self.limits.worker_memory_mb:,} MiB "
+                "of memory; set a depth or use the 'iterative' searcher",
+                "type": "BudgetExceededError",
+            }
+
+
+def _virtual_bytes() -> int | None:
+    """Return this process's virtual memory size in bytes, if the system tells it."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def worker_main(connection: Connection, memory_mb: int) -> None:
+    """Answer the :class:`Job` objects that arrive on ``connection`` until it closes.
+
+    The target of each search worker process. Ctrl-C in the terminal is left to the
+    server (which stops its workers); the process may take ``memory_mb`` MiB of
+    address space more than it starts with, so a runaway search fails with
+    ``MemoryError`` instead of filling the machine.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    start = _virtual_bytes()
+    if start is not None:
+        try:
+            import resource
+
+            ceiling = start + memory_mb * 2**20
+            resource.setrlimit(resource.RLIMIT_AS, (ceiling, resource.getrlimit(resource.RLIMIT_AS)[1]))
+        except (ImportError, OSError, ValueError):
+            pass  # no limit to set on this system: the server's clock still stops the search
+    while True:
+        try:
+            data = connection.recv_bytes()
+        except (EOFError, OSError):
+            return
+        try:
+            job: Job = pickle.loads(data)
+        except Exception as error:  # a class this process cannot import
+            connection.send((500, {"error": f"a worker process cannot read this search: {error}", "type": "InternalError"}))
+            continue
+        connection.send(job.answer())

@@ -1,0 +1,116 @@
+"""Requests from other origins and rebound host names, in real headless Chromium.
+
+A page of another origin on this machine (the server's own health page reached as
+``localhost`` rather than ``127.0.0.1``: another origin to the browser) posts to the
+board's server as a no-cors ``text/plain`` form would; a name that DNS rebinds
+to 127.0.0.1 (Chromium's host resolver rules) loads the board. Neither reaches a search.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from web_gate import gated_registry
+
+pytest.importorskip("starlette", reason="the web extra is not installed")
+playwright_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
+
+from gamesearch.web.app import create_app  # noqa: E402
+from gamesearch.web.server import BackgroundServer  # noqa: E402
+from gamesearch.web.service import Limits  # noqa: E402
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+pytestmark = pytest.mark.skipif(
+    not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed (apt-get install chromium)"
+)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    with BackgroundServer(create_app(gated_registry(), Limits(seconds=5.0))) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser(server: str) -> Iterator[Any]:
+    args = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+            f"--host-resolver-rules=MAP rebound.test 127.0.0.1"]  # fmt: skip
+    with playwright_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context()
+    new_page = context.new_page()
+    new_page.set_default_timeout(30_000)
+    yield new_page
+    context.close()
+
+
+def other_origin_page(page: Any, server: str) -> None:
+    page.goto(server.replace("127.0.0.1", "localhost") + "/api/health")
+
+
+def gate_body(stem: Path) -> str:
+    return '{"game": "tictactoe", "searcher": "gate", "searcher_options": {"path": "%s"}}' % stem
+
+
+def test_a_no_cors_text_post_from_another_origin_runs_no_search(page: Any, server: str, tmp_path: Path) -> None:
+    stem = tmp_path / "gate"
+    other_origin_page(page, server)
+    sent = page.evaluate(
+        """async ([url, body]) => {
+            const answer = await fetch(url, {method: "POST", mode: "no-cors", body,
+                                             headers: {"Content-Type": "text/plain"}});
+            return answer.type;
+        }""",
+        [f"{server}/api/analyze", gate_body(stem)],
+    )
+    assert sent == "opaque"  # the browser sent it; the server must have refused it
+    time.sleep(0.5)
+    assert not (stem.parent / "gate.started").exists()
+
+
+def test_a_cross_origin_json_post_gets_no_answer_and_runs_no_search(page: Any, server: str, tmp_path: Path) -> None:
+    stem = tmp_path / "gate"
+    other_origin_page(page, server)
+    outcome = page.evaluate(
+        """async ([url, body]) => {
+            try {
+                await fetch(url, {method: "POST", body, headers: {"Content-Type": "application/json"}});
+                return "answered";
+            } catch (error) { return "blocked"; }
+        }""",
+        [f"{server}/api/analyze", gate_body(stem)],
+    )
+    assert outcome == "blocked"
+    time.sleep(0.5)
+    assert not (stem.parent / "gate.started").exists()
+
+
+def test_the_boards_own_page_still_posts_searches(page: Any, server: str) -> None:
+    page.goto(f"{server}/api/health")
+    answer = page.evaluate(
+        """async url => {
+            const answer = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json"},
+                                             body: JSON.stringify({game: "tictactoe", position: "X.O/.X./..."})});
+            return [answer.status, await answer.json()];
+        }""",
+        f"{server}/api/analyze",
+    )
+    assert answer[0] == 200 and answer[1]["best_moves"] == ["8"]
+
+
+def test_a_name_rebound_to_this_machine_reads_nothing(page: Any, server: str) -> None:
+    port = server.rsplit(":", 1)[1]
+    response = page.goto(f"http://rebound.test:{port}/api/health")
+    assert response.status == 400
+    assert page.content().find("Invalid host header") >= 0
