@@ -48,7 +48,7 @@ def test_games_lists_every_game_and_searcher_with_its_options_and_the_limits(cli
     assert set(data["searchers"]) == set(registry.searchers)
     tictactoe = data["games"]["tictactoe"]
     assert tictactoe["player_names"] == ["X", "O"]
-    assert {"name": "rows", "type": "int", "default": 3, "help": "board rows", "minimum": 1, "maximum": 20} in tictactoe["options"]
+    assert {"name": "rows", "type": "int", "default": 3, "help": "board rows", "minimum": 1, "maximum": 20, "choices": None} in tictactoe["options"]
     assert data["limits"]["max_nodes"] == SMALL.max_nodes
 
 
