@@ -11,6 +11,7 @@ included), so a floor and the matching framework searcher report the same count.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 
 # ----------------------------------------------------------------- tic-tac-toe
@@ -314,6 +315,8 @@ def proven_scale(max_plies: int) -> tuple[int, int, int]:
 # place passes, and the game ends when neither can place one.
 OTHELLO_CORNER_POINTS, OTHELLO_MOBILITY_POINTS, OTHELLO_DISC_POINTS = 25, 5, 1
 OTHELLO_EVALUATION_BOUND = 1000  #: the game's evaluate() stays strictly inside ±this
+#: entries of a board size's legal-move memo before it is emptied (the game's figure)
+OTHELLO_MEMO_SIZE = 1 << 18
 
 
 class OthelloBoard:
@@ -338,6 +341,8 @@ class OthelloBoard:
         self.natural = tuple(range(cells))
         self.ordered = tuple(sorted(range(cells), key=self._priority))
         self.max_plies = 2 * (cells - 4)
+        #: legal-move bits by ``mine << cells | theirs``
+        self.moves_memo: dict[int, int] = {}
 
     def _rays(self, cell: int) -> tuple[tuple[int, ...], ...]:
         rays = []
@@ -365,7 +370,14 @@ class OthelloBoard:
         return (1 if edge_row or edge_col else 2, cell)
 
     def move_bits(self, mine: int, theirs: int) -> int:
-        """Return the cells where the owner of ``mine`` may place a disc, as bits."""
+        """Return the cells where the owner of ``mine`` may place a disc, as bits.
+
+        Memoised by board in :attr:`moves_memo` (emptied when full), as the game does.
+        """
+        memo_key = mine << self.cells | theirs
+        found = self.moves_memo.get(memo_key)
+        if found is not None:
+            return found
         empty = self.full & ~(mine | theirs)
         found = 0
         steps = range(self.size - 3)
@@ -382,7 +394,16 @@ class OthelloBoard:
                 for _ in steps:
                     line |= (line >> back) & allowed
                 found |= (line >> back) & mask & empty
+        if len(self.moves_memo) >= OTHELLO_MEMO_SIZE:
+            self.moves_memo.clear()
+        self.moves_memo[memo_key] = found
         return found
+
+
+@functools.cache
+def othello_board(size: int) -> OthelloBoard:
+    """Return the board of one size (one per size, so its move memo lasts across searches)."""
+    return OthelloBoard(size)
 
 
 def othello_searcher(
@@ -397,12 +418,13 @@ def othello_searcher(
     ``ordered`` tries the game's move order (else row-major), ``table`` keeps a
     dict of bounds of the non-root positions, as the framework's alpha-beta does.
     """
-    board = OthelloBoard(size)
+    board = othello_board(size)
     win, stride, heuristic_bound = proven_scale(board.max_plies)
     limit, bound = heuristic_bound - 1, OTHELLO_EVALUATION_BOUND
     clip = bound - 1
-    order, rays, move_bits, corners = (board.ordered if ordered else board.natural), board.rays, board.move_bits, board.corners
-    cells = board.cells
+    order, rays, corners = (board.ordered if ordered else board.natural), board.rays, board.corners
+    cells, memo = board.cells, board.moves_memo
+    memo_get, generate = memo.get, board.move_bits
     entries: dict[int, tuple[int, int]] = {}
     probe = entries.get
     unbounded = 1 << 62
@@ -420,16 +442,18 @@ def othello_searcher(
     def negamax(mover: int, other: int, ply: int, depth_left: float, alpha: int, beta: int) -> int:
         nonlocal nodes
         nodes += 1
-        mine = move_bits(mover, other)
+        mine = memo_get(mover << cells | other)
+        if mine is None:
+            mine = generate(mover, other)
         if not mine:
-            theirs = move_bits(other, mover)
+            theirs = generate(other, mover)
             if not theirs:  # no one can move: the game is over
                 result = mover.bit_count() - other.bit_count()
                 if result > 0:
                     return (result - 1) * stride + win - ply
                 return 0 if result == 0 else (result + 1) * stride - win + ply
         if depth_left == 0:
-            return evaluate(mover, other, mine, move_bits(other, mover) if mine else theirs)
+            return evaluate(mover, other, mine, generate(other, mover) if mine else theirs)
         if table:
             key = (mover << cells | other) << 8 | ply  # Black moves at even plies: the ply tells the side
             bounds = probe(key)
