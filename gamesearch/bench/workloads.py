@@ -264,10 +264,10 @@ def othello_heuristic(black: int, white: int, size: int) -> int:
 
 
 # ---------------------------------------------------------------------- Kalah
-KALAH_DEPTH = "kalah 6x4: alpha-beta depth 9, house order"
+KALAH_DEPTH = "kalah 6x4: alpha-beta depth 8, house order"
 KALAH_DEPTH_ORDERED = "kalah 6x4: alpha-beta depth 12, the game's order"
 #: depth of each depth-limited Kalah row, and whether it uses the game's move order
-KALAH_DEPTHS = {KALAH_DEPTH: (9, False), KALAH_DEPTH_ORDERED: (12, True)}
+KALAH_DEPTHS = {KALAH_DEPTH: (8, False), KALAH_DEPTH_ORDERED: (12, True)}
 
 
 def kalah_heuristic(board: Sequence[int]) -> int:
