@@ -565,9 +565,8 @@ def kalah_alphabeta(
     (with ``ordering=natural`` when not ordered).
     """
     win, stride, heuristic_bound = proven_scale(kalah_max_plies(pits, seeds))
-    clip = KALAH_EVALUATION_BOUND - 1
-    if clip >= heuristic_bound:
-        raise ValueError(f"the Kalah heuristic does not fit the value scale: {pits!r} pits, {seeds!r} seeds")
+    bound = KALAH_EVALUATION_BOUND
+    clip, limit = bound - 1, heuristic_bound - 1
     slots, lap = 2 * pits + 2, 2 * pits + 1
     unbounded = 1 << 62
     nodes = 0
@@ -616,6 +615,8 @@ def kalah_alphabeta(
             stored = board[pits] - board[lap]
             houses = sum(board[:pits]) - sum(board[pits + 1 : lap])
             total = max(-clip, min(clip, KALAH_STORE_POINTS * stored + KALAH_HOUSE_POINTS * houses))
+            if bound > limit:  # the framework maps the heuristic inside its range
+                total = int(total * limit / bound)
             return -total if turn else total
         offset = pits + 1 if turn else 0
         moves = [house for house in range(pits) if board[offset + house]]
