@@ -554,20 +554,26 @@ def kalah_max_plies(pits: int, seeds: int) -> int:
     return pits * total * (total + 1) // 2 + total
 
 
-def kalah_alphabeta(
-    depth: int, pits: int = 6, seeds: int = 4, *, ordered: bool = False
-) -> tuple[int, int]:
-    """Return (value for the first player, nodes) of depth-limited alpha-beta on Kalah.
+def kalah_searcher(
+    pits: int, seeds: int, *, ordered: bool = False, table: bool = False
+) -> tuple[Callable[[list[int], int, bool, int, float, int, int], int], Callable[[], int]]:
+    """Return (negamax, node count) of a Kalah alpha-beta.
 
-    From the start; ``ordered`` tries the game's move order (moves that end in the
-    mover's store first, then from the house nearest the store), else house order.
-    The root's moves share one window: the framework's ``alphabeta:depth=N,all_best=off``
-    (with ``ordering=natural`` when not ordered).
+    ``negamax(board, turn, over, ply, depth_left, alpha, beta)`` returns the
+    fail-soft value for ``turn`` (0: the first player), the side to move at
+    ``board`` (``over``: the game has ended there; ``depth_left`` may be ``inf``).
+    A finished game scores on the framework's scale, the heuristic at the horizon
+    is the game's ``evaluate()`` (mapped inside the scale if need be). ``ordered``
+    tries the game's move order (moves that end in the mover's store first, then
+    from the house nearest the store), else house order; ``table`` keeps a dict of
+    bounds of the non-root positions, as the framework's alpha-beta does.
     """
     win, stride, heuristic_bound = proven_scale(kalah_max_plies(pits, seeds))
     bound = KALAH_EVALUATION_BOUND
     clip, limit = bound - 1, heuristic_bound - 1
     slots, lap = 2 * pits + 2, 2 * pits + 1
+    entries: dict[tuple[int, ...], tuple[int, int]] = {}
+    probe = entries.get
     unbounded = 1 << 62
     nodes = 0
 
@@ -598,10 +604,12 @@ def kalah_alphabeta(
             return board, turn, False
         board[pits] += south
         board[lap] += north
+        board[:pits] = board[pits + 1 : lap] = [0] * pits
         return board, turn, True
 
-    def negamax(board: list[int], turn: int, over: bool, ply: int, depth_left: int, alpha: int, beta: int) -> int:
-        # value for the side to move, ``turn`` (0: the first player)
+    def negamax(
+        board: list[int], turn: int, over: bool, ply: int, depth_left: float, alpha: int, beta: int
+    ) -> int:
         nonlocal nodes
         nodes += 1
         if over:
@@ -618,6 +626,17 @@ def kalah_alphabeta(
             if bound > limit:  # the framework maps the heuristic inside its range
                 total = int(total * limit / bound)
             return -total if turn else total
+        if table:
+            key = (*board, turn, ply)
+            bounds = probe(key)
+            if bounds is not None:
+                lower, upper = bounds
+                if lower >= beta or lower == upper:
+                    return lower
+                if upper <= alpha:
+                    return upper
+                alpha, beta = max(alpha, lower), min(beta, upper)
+            window_alpha = alpha
         offset = pits + 1 if turn else 0
         moves = [house for house in range(pits) if board[offset + house]]
         if ordered:
@@ -635,8 +654,49 @@ def kalah_alphabeta(
                     alpha = value
                     if alpha >= beta:
                         break
+        if table:
+            if best <= window_alpha:
+                entries[key] = (-unbounded, best)
+            elif best >= beta:
+                entries[key] = (best, unbounded)
+            else:
+                entries[key] = (best, best)
         return best
 
-    row = [seeds] * pits
+    def count() -> int:
+        return nodes
+
+    return negamax, count
+
+
+def kalah_alphabeta(
+    depth: int, pits: int = 6, seeds: int = 4, *, ordered: bool = False
+) -> tuple[int, int]:
+    """Return (value for the first player, nodes) of depth-limited alpha-beta on Kalah.
+
+    From the start, in house order or (``ordered``) the game's order. The root's
+    moves share one window: the framework's ``alphabeta:depth=N,all_best=off`` (with
+    ``ordering=natural`` when not ordered).
+    """
+    negamax, count = kalah_searcher(pits, seeds, ordered=ordered)
+    row, unbounded = [seeds] * pits, 1 << 62
     value = negamax(row + [0] + row + [0], 0, False, 0, depth, -unbounded, unbounded)
-    return value, nodes
+    return value, count()
+
+
+def kalah_solve(
+    positions: Sequence[tuple[Sequence[int], int, int]], *, ordered: bool = True
+) -> tuple[list[int], int]:
+    """Return (values for the first player, total nodes) of exact alpha-beta with a dict of bounds.
+
+    ``positions`` are (board in sowing order, side to move, ply) of unfinished
+    6-house games of 4 seeds. Each gets a fresh table; the root is not stored and
+    its moves share one window: the framework's ``alphabeta:table=on,all_best=off``.
+    """
+    unbounded, values, nodes = 1 << 62, [], 0
+    for board, turn, ply in positions:
+        negamax, count = kalah_searcher(6, 4, ordered=ordered, table=True)
+        value = negamax(list(board), turn, False, ply, float("inf"), -unbounded, unbounded)
+        values.append(-value if turn else value)
+        nodes += count()
+    return values, nodes
