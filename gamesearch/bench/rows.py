@@ -21,6 +21,8 @@ from gamesearch.bench.workloads import (
     KALAH_DEPTH,
     KALAH_DEPTH_ORDERED,
     KALAH_DEPTHS,
+    KALAH_LATE,
+    KALAH_LATE_POSITIONS,
     MCTS_SIMULATIONS,
     OTHELLO6_DEPTH,
     OTHELLO6_LATE,
@@ -32,6 +34,7 @@ from gamesearch.bench.workloads import (
     TICTACTOE_MINIMAX,
     TICTACTOE_TABLE,
     connect4_test_sets,
+    kalah_position,
     othello_bitboards,
     tictactoe_bitboards,
     tictactoe_positions,
@@ -163,6 +166,12 @@ def _othello_kalah_searches() -> tuple[dict[str, Contender], dict[str, Contender
         order = "" if ordered else ",ordering=natural"
         framework[row] = framework_contender(f"alphabeta:depth={depth}{order},all_best=off", "kalah", start)
         floor[row] = floor_contender("list alpha-beta", _kalah_floor(depth, ordered))
+    kalah_late: list[str | None] = [text for text, _ in KALAH_LATE_POSITIONS]
+    framework[KALAH_LATE] = framework_contender("alphabeta:table=on,all_best=off", "kalah", kalah_late)
+    boards = [kalah_position(text) for text, _ in KALAH_LATE_POSITIONS]
+    floor[KALAH_LATE] = floor_contender(
+        "list alpha-beta + dict of bounds", lambda: floors.kalah_solve(boards)[1]
+    )
     return framework, floor
 
 
@@ -215,6 +224,12 @@ ROWS: dict[str, tuple[bool, str]] = {
         "and the same heuristic (stored and housed seeds) in every library: the same tree",
     ),
     KALAH_DEPTH_ORDERED: (False, "the game's move order: a move that ends in the mover's store first"),
+    KALAH_LATE: (
+        True,
+        "exact seed margins (distance to the end) in gamesearch and the floor, the game's "
+        "move order, a fresh table for each position; OpenSpiel finds win/draw/loss only, "
+        "in house order, without a table",
+    ),
 }
 
 

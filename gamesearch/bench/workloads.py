@@ -268,6 +268,34 @@ KALAH_DEPTH = "kalah 6x4: alpha-beta depth 8, house order"
 KALAH_DEPTH_ORDERED = "kalah 6x4: alpha-beta depth 12, the game's order"
 #: depth of each depth-limited Kalah row, and whether it uses the game's move order
 KALAH_DEPTHS = {KALAH_DEPTH: (8, False), KALAH_DEPTH_ORDERED: (12, True)}
+KALAH_LATE = "kalah 6x4: exact, 4 positions with 14 seeds in the houses"
+#: late positions of random games: the game's text, and the houses played from the
+#: start (``1`` .. ``6``, each player's own numbering) for libraries that cannot set up a board
+KALAH_LATE_POSITIONS = (
+    ("0,3,0,0,0,0/17/1,5,0,0,2,3/17 N 28", "4413645345516233163141143516"),
+    ("2,0,2,0,0,0/18/2,0,0,1,3,3/17 N 33", "251315446421616461536253314154622"),
+    ("1,1,1,1,0,3/23/1,2,0,0,2,2/11 S 36", "534615213154156121354262136221134354"),
+    ("0,3,2,1,0,0/22/0,0,4,0,0,4/12 S 42", "453422145461334464423212135413226516214511"),
+)
+
+
+def kalah_position(text: str) -> tuple[tuple[int, ...], int, int]:
+    """Return (board in sowing order, side to move, ply) of a Kalah position's text.
+
+    The text is the game's: ``"houses/store/houses/store side ply"``, the first
+    player's (``S``) houses from house 1 first.
+
+    :raises ValueError: for a text of another shape.
+    """
+    try:
+        fields, side, ply = text.split()
+        south, south_store, north, north_store = fields.split("/")
+        board = (*map(int, south.split(",")), int(south_store), *map(int, north.split(",")), int(north_store))
+    except ValueError:
+        raise ValueError(f"not a Kalah position: {text!r}") from None
+    if side not in ("S", "N") or len(board) % 2:
+        raise ValueError(f"not a Kalah position: {text!r}")
+    return board, "SN".index(side), int(ply)
 
 
 def kalah_heuristic(board: Sequence[int]) -> int:

@@ -19,6 +19,8 @@ from gamesearch.bench.workloads import (
     EMPTY_TICTACTOE,
     KALAH_DEPTH,
     KALAH_DEPTHS,
+    KALAH_LATE,
+    KALAH_LATE_POSITIONS,
     MCTS_SIMULATIONS,
     OTHELLO8_DEPTH,
     OTHELLO_DEPTHS,
@@ -112,6 +114,14 @@ def kalah_value(state: Any) -> int:
     return kalah_heuristic(kalah_board(state))
 
 
+def kalah_state(game: Any, moves: str) -> Any:
+    """Return OpenSpiel's mancala state after ``moves`` (houses 1..6 of the side to move)."""
+    state = game.new_initial_state()
+    for house in moves:
+        state.apply_action(int(house) + (7 if state.current_player() else 0))
+    return state
+
+
 def connect4_state(game: Any, moves: str) -> Any:
     """Return OpenSpiel's Connect Four state after ``moves`` (columns 1..7; actions count from 0)."""
     state = game.new_initial_state()
@@ -126,7 +136,7 @@ def _contender(
     """Return the contender searching ``positions`` (``None``: the starting position)."""
     import pyspiel
 
-    build = tictactoe_state if game_name == "tic_tac_toe" else connect4_state
+    build = {"tic_tac_toe": tictactoe_state, "mancala": kalah_state}.get(game_name, connect4_state)
 
     def states() -> tuple[Any, list[Any]]:
         game = pyspiel.load_game(game_name)
@@ -201,6 +211,9 @@ def contenders() -> dict[str, Contender]:
             game, state=state, value_function=value, maximum_depth=depth
         )
 
+    def solve_to_the_end(game: Any, state: Any) -> Any:
+        return minimax.alpha_beta_search(game, state=state, maximum_depth=game.max_game_length())
+
     othello_depth = OTHELLO_DEPTHS[OTHELLO8_DEPTH][1]
     kalah_depth = KALAH_DEPTHS[KALAH_DEPTH][0]
     new_games = {
@@ -211,6 +224,10 @@ def contenders() -> dict[str, Contender]:
         KALAH_DEPTH: _contender(
             f"alpha_beta_search(maximum_depth={kalah_depth}) on mancala",
             depth_limited_with(kalah_value, kalah_depth), "mancala", None,
+        ),
+        KALAH_LATE: _contender(
+            "alpha_beta_search(maximum_depth=1000) on mancala", solve_to_the_end, "mancala",
+            [moves for _, moves in KALAH_LATE_POSITIONS],
         ),
     }  # fmt: skip
     start = [EMPTY_TICTACTOE]
