@@ -19,10 +19,12 @@ from gamesearch.bench import build_rows, floors
 from gamesearch.bench.workloads import (
     KALAH_DEPTH,
     KALAH_DEPTHS,
+    KALAH_LATE_POSITIONS,
     OTHELLO6_LATE_POSITIONS,
     OTHELLO8_DEPTH,
     OTHELLO_DEPTHS,
     kalah_heuristic,
+    kalah_position,
     othello_bitboards,
     othello_heuristic,
 )
@@ -93,6 +95,27 @@ def test_the_kalah_floor_scores_a_finished_game_by_its_margin() -> None:
     assert floors.kalah_alphabeta(6, pits=2, seeds=1, ordered=True) == alphabeta(6, game)
 
 
+def test_the_kalah_solving_floor_matches_the_framework_on_the_late_positions() -> None:
+    games = [Kalah.from_text(text) for text, _ in KALAH_LATE_POSITIONS]
+    results = [alphabeta(None, game, table=True) for game in games]
+    values, nodes = floors.kalah_solve([kalah_position(text) for text, _ in KALAH_LATE_POSITIONS])
+    assert values == [value for value, _ in results]
+    assert nodes == sum(count for _, count in results)
+    # exact seed margins: North wins the first by 4, a draw, South wins the others by 20 and 14
+    assert [game.value_scale.margin(value) for game, value in zip(games, values)] == [-4, 0, 20, 14]
+
+
+def test_the_kalah_late_positions_are_reached_by_their_moves() -> None:
+    for text, moves in KALAH_LATE_POSITIONS:
+        game = Kalah.new()
+        for house in moves:
+            game.play(house)
+        assert game.to_text() == text and game.result() is None
+        assert kalah_position(text) == (game.board(), game.to_move(), game.ply)
+    with pytest.raises(ValueError, match=r"not a Kalah position: '1,2/0/3 S'"):
+        kalah_position("1,2/0/3 S")
+
+
 def test_the_floors_value_scale_is_the_framework_s() -> None:
     for game in (Othello.new(size=6), Othello.new(), Kalah.new()):
         scale = game.value_scale
@@ -132,7 +155,7 @@ def test_the_new_rows_hold_the_framework_and_the_floor() -> None:
     ]
     assert all([item.library for item in row.contenders] == ["gamesearch", "floor"] for row in rows)
     rows, _ = build_rows(peers=False, quick=True, only="kalah")
-    assert [row.name for row in rows] == [KALAH_DEPTH]
+    assert [row.name for row in rows] == [KALAH_DEPTH, "kalah 6x4: exact, 4 positions with 14 seeds in the houses"]
 
 
 # ------------------------------------------------------------------- OpenSpiel
@@ -197,6 +220,24 @@ def test_openspiel_searches_the_framework_s_tree(game_name: str, depth: int) -> 
     )  # fmt: skip
     game = Othello.new() if game_name == "othello" else Kalah.new()
     assert (value, counter[0] + 1) == alphabeta(depth, game, ordering="natural")
+
+
+@needs_openspiel
+def test_openspiel_reaches_the_kalah_late_positions_and_finds_the_same_winners() -> None:
+    import pyspiel
+    from open_spiel.python.algorithms import minimax
+
+    from gamesearch.bench.peers.openspiel import kalah_board, kalah_state
+
+    spiel = pyspiel.load_game("mancala")
+    for text, moves in KALAH_LATE_POSITIONS[:2]:
+        state, game = kalah_state(spiel, moves), Kalah.from_text(text)
+        assert (kalah_board(state), state.current_player()) == (list(game.board()), game.to_move())
+        value, _ = minimax.alpha_beta_search(spiel, state=state, maximum_depth=spiel.max_game_length())
+        margin = game.value_scale.margin(alphabeta(None, game, table=True)[0])
+        assert margin is not None
+        first_player_value = value if game.to_move() == 0 else -value
+        assert first_player_value == (margin > 0) - (margin < 0)
 
 
 @needs_openspiel
