@@ -14,7 +14,7 @@ import pytest
 
 from games.kalah import Kalah
 from games.othello import PASS, Othello
-from gamesearch import AlphaBeta
+from gamesearch import AlphaBeta, Scoring
 from gamesearch.bench import build_rows, floors
 from gamesearch.bench.workloads import (
     KALAH_DEPTH,
@@ -102,6 +102,11 @@ def test_the_kalah_solving_floor_matches_the_framework_on_the_late_positions() -
     assert values == [value for value, _ in results]
     assert nodes == sum(count for _, count in results)
     # exact seed margins: North wins the first by 4, a draw, South wins the others by 20 and 14
+    assert [game.value_scale.margin(value) for game, value in zip(games, values)] == [-4, 0, 20, 14]
+    # and with plain scoring (the row's search): the same margins, not how soon
+    plain = [alphabeta(None, game, table=True, scoring=Scoring.PLAIN) for game in games]
+    values, nodes = floors.kalah_solve([kalah_position(text) for text, _ in KALAH_LATE_POSITIONS], distance=False)
+    assert (values, nodes) == ([value for value, _ in plain], sum(count for _, count in plain))
     assert [game.value_scale.margin(value) for game, value in zip(games, values)] == [-4, 0, 20, 14]
 
 

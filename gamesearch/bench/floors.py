@@ -555,7 +555,7 @@ def kalah_max_plies(pits: int, seeds: int) -> int:
 
 
 def kalah_searcher(
-    pits: int, seeds: int, *, ordered: bool = False, table: bool = False
+    pits: int, seeds: int, *, ordered: bool = False, table: bool = False, distance: bool = True
 ) -> tuple[Callable[[list[int], int, bool, int, float, int, int], int], Callable[[], int]]:
     """Return (negamax, node count) of a Kalah alpha-beta.
 
@@ -566,9 +566,11 @@ def kalah_searcher(
     is the game's ``evaluate()`` (mapped inside the scale if need be). ``ordered``
     tries the game's move order (moves that end in the mover's store first, then
     from the house nearest the store), else house order; ``table`` keeps a dict of
-    bounds of the non-root positions, as the framework's alpha-beta does.
+    bounds of the non-root positions, as the framework's alpha-beta does. Without
+    ``distance`` a finished game's value does not depend on its ply (plain scoring).
     """
     win, stride, heuristic_bound = proven_scale(kalah_max_plies(pits, seeds))
+    plies_off = 1 if distance else 0
     bound = KALAH_EVALUATION_BOUND
     clip, limit = bound - 1, heuristic_bound - 1
     slots, lap = 2 * pits + 2, 2 * pits + 1
@@ -617,8 +619,8 @@ def kalah_searcher(
             if turn:
                 result = -result
             if result > 0:
-                return (result - 1) * stride + win - ply
-            return 0 if result == 0 else (result + 1) * stride - win + ply
+                return (result - 1) * stride + win - plies_off * ply
+            return 0 if result == 0 else (result + 1) * stride - win + plies_off * ply
         if depth_left == 0:
             stored = board[pits] - board[lap]
             houses = sum(board[:pits]) - sum(board[pits + 1 : lap])
@@ -685,17 +687,18 @@ def kalah_alphabeta(
 
 
 def kalah_solve(
-    positions: Sequence[tuple[Sequence[int], int, int]], *, ordered: bool = True
+    positions: Sequence[tuple[Sequence[int], int, int]], *, ordered: bool = True, distance: bool = True
 ) -> tuple[list[int], int]:
     """Return (values for the first player, total nodes) of exact alpha-beta with a dict of bounds.
 
     ``positions`` are (board in sowing order, side to move, ply) of unfinished
     6-house games of 4 seeds. Each gets a fresh table; the root is not stored and
-    its moves share one window: the framework's ``alphabeta:table=on,all_best=off``.
+    its moves share one window: the framework's ``alphabeta:table=on,all_best=off``
+    (``scoring=plain`` without ``distance``: the margin only, not when it comes).
     """
     unbounded, values, nodes = 1 << 62, [], 0
     for board, turn, ply in positions:
-        negamax, count = kalah_searcher(6, 4, ordered=ordered, table=True)
+        negamax, count = kalah_searcher(6, 4, ordered=ordered, table=True, distance=distance)
         value = negamax(list(board), turn, False, ply, float("inf"), -unbounded, unbounded)
         values.append(-value if turn else value)
         nodes += count()

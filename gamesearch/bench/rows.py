@@ -167,10 +167,12 @@ def _othello_kalah_searches() -> tuple[dict[str, Contender], dict[str, Contender
         framework[row] = framework_contender(f"alphabeta:depth={depth}{order},all_best=off", "kalah", start)
         floor[row] = floor_contender("list alpha-beta", _kalah_floor(depth, ordered))
     kalah_late: list[str | None] = [text for text, _ in KALAH_LATE_POSITIONS]
-    framework[KALAH_LATE] = framework_contender("alphabeta:table=on,all_best=off", "kalah", kalah_late)
+    framework[KALAH_LATE] = framework_contender(
+        "alphabeta:table=on,all_best=off,scoring=plain", "kalah", kalah_late
+    )
     boards = [kalah_position(text) for text, _ in KALAH_LATE_POSITIONS]
     floor[KALAH_LATE] = floor_contender(
-        "list alpha-beta + dict of bounds", lambda: floors.kalah_solve(boards)[1]
+        "list alpha-beta + dict of bounds", lambda: floors.kalah_solve(boards, distance=False)[1]
     )
     return framework, floor
 
@@ -226,9 +228,9 @@ ROWS: dict[str, tuple[bool, str]] = {
     KALAH_DEPTH_ORDERED: (False, "the game's move order: a move that ends in the mover's store first"),
     KALAH_LATE: (
         True,
-        "exact seed margins (distance to the end) in gamesearch and the floor, the game's "
-        "move order, a fresh table for each position; OpenSpiel finds win/draw/loss only, "
-        "in house order, without a table",
+        "exact seed margins (plain scoring: not how soon) in gamesearch and the floor, the "
+        "game's move order, a fresh table for each position; OpenSpiel finds win/draw/loss "
+        "only, in house order, without a table",
     ),
 }
 
