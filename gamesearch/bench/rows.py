@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from operator import attrgetter
+from typing import Any
+
 from gamesearch.bench import floors
 from gamesearch.bench.core import FLOOR, FRAMEWORK, Contender, Row, Run, Skipped
 from gamesearch.bench.peers import load_peers
@@ -16,12 +18,24 @@ from gamesearch.bench.workloads import (
     CONNECT4_MIDDLE_EASY,
     CONNECT4_SHALLOW_SETS,
     CONNECT4_TEST_SETS,
+    KALAH_DEPTH,
+    KALAH_DEPTH_ORDERED,
+    KALAH_DEPTHS,
+    KALAH_LATE,
+    KALAH_LATE_POSITIONS,
     MCTS_SIMULATIONS,
+    OTHELLO6_DEPTH,
+    OTHELLO6_LATE,
+    OTHELLO6_LATE_POSITIONS,
+    OTHELLO8_DEPTH,
+    OTHELLO_DEPTHS,
     TICTACTOE_ALL,
     TICTACTOE_ALPHABETA,
     TICTACTOE_MINIMAX,
     TICTACTOE_TABLE,
     connect4_test_sets,
+    kalah_position,
+    othello_bitboards,
     tictactoe_bitboards,
     tictactoe_positions,
 )
@@ -53,17 +67,19 @@ def framework_contender(
     game: str,
     positions: Sequence[str | None],
     count: Callable[[SearchStats], int] = attrgetter("nodes"),
+    **options: Any,
 ) -> Contender:
     """Return this framework's contender: a fresh ``searcher_spec`` over ``positions`` of ``game``.
 
-    A position ``None`` is the game's starting position. The run returns the sum of
-    ``count`` (default: the nodes) over the searches' statistics.
+    A position ``None`` is the game's starting position; ``options`` are the game's
+    (a board size, ...). The run returns the sum of ``count`` (default: the nodes)
+    over the searches' statistics.
     """
     registry = default_registry()
 
     def prepare() -> Run:
         searcher = registry.new_searcher(searcher_spec)  # fresh: no table carried over
-        games = [bench_game(registry, game, position) for position in positions]
+        games = [bench_game(registry, game, position, **options) for position in positions]
 
         def run() -> int:
             return sum(count(searcher.search(position).stats) for position in games)
@@ -130,6 +146,45 @@ def _framework_searches() -> dict[str, Contender]:
     return found
 
 
+def _othello_kalah_searches() -> tuple[dict[str, Contender], dict[str, Contender]]:
+    """Return the framework's and the floor's contenders on the Othello and Kalah rows."""
+    framework: dict[str, Contender] = {}
+    floor: dict[str, Contender] = {}
+    start: list[str | None] = [None]
+    for row, (size, depth, ordered) in OTHELLO_DEPTHS.items():
+        order = "" if ordered else ",ordering=natural"
+        spec = f"alphabeta:depth={depth}{order},all_best=off"
+        framework[row] = framework_contender(spec, "othello", start, size=size)
+        floor[row] = floor_contender("bitboard alpha-beta", _othello_floor(size, depth, ordered))
+    late: list[str | None] = list(OTHELLO6_LATE_POSITIONS)
+    framework[OTHELLO6_LATE] = framework_contender("alphabeta:table=on,all_best=off", "othello", late, size=6)
+    positions = [othello_bitboards(text) for text in OTHELLO6_LATE_POSITIONS]
+    floor[OTHELLO6_LATE] = floor_contender(
+        "bitboard alpha-beta + dict of bounds", lambda: floors.othello_solve(6, positions)[1]
+    )
+    for row, (depth, ordered) in KALAH_DEPTHS.items():
+        order = "" if ordered else ",ordering=natural"
+        framework[row] = framework_contender(f"alphabeta:depth={depth}{order},all_best=off", "kalah", start)
+        floor[row] = floor_contender("list alpha-beta", _kalah_floor(depth, ordered))
+    kalah_late: list[str | None] = [text for text, _ in KALAH_LATE_POSITIONS]
+    framework[KALAH_LATE] = framework_contender(
+        "alphabeta:table=on,all_best=off,scoring=plain", "kalah", kalah_late
+    )
+    boards = [kalah_position(text) for text, _ in KALAH_LATE_POSITIONS]
+    floor[KALAH_LATE] = floor_contender(
+        "list alpha-beta + dict of bounds", lambda: floors.kalah_solve(boards, distance=False)[1]
+    )
+    return framework, floor
+
+
+def _othello_floor(size: int, depth: int, ordered: bool) -> Callable[[], int]:
+    return lambda: floors.othello_alphabeta(size, depth, ordered=ordered)[1]
+
+
+def _kalah_floor(depth: int, ordered: bool) -> Callable[[], int]:
+    return lambda: floors.kalah_alphabeta(depth, ordered=ordered)[1]
+
+
 #: row name -> (in ``--quick``, note)
 ROWS: dict[str, tuple[bool, str]] = {
     TICTACTOE_MINIMAX: (True, "empty board, win/draw/loss scores, 549,946 nodes"),
@@ -154,6 +209,29 @@ ROWS: dict[str, tuple[bool, str]] = {
         "empty board, UCT with random playouts and solver; nodes = simulations "
         "(aima's MCTS needs a policy network)",
     ),
+    OTHELLO6_DEPTH: (
+        True,
+        "6x6 start, passes as moves, the game's move order (corners first) and heuristic "
+        "(corners, mobility, discs); OpenSpiel's othello is 8x8 only",
+    ),
+    OTHELLO6_LATE: (True, "exact disc margins (distance to the end), a fresh table for each position"),
+    OTHELLO8_DEPTH: (
+        True,
+        "8x8 start, row-major move order (OpenSpiel's action order) and the same heuristic "
+        "in every library: the same tree, node for node",
+    ),
+    KALAH_DEPTH: (
+        True,
+        "6 houses of 4 seeds (OpenSpiel's mancala), house order (OpenSpiel's action order) "
+        "and the same heuristic (stored and housed seeds) in every library: the same tree",
+    ),
+    KALAH_DEPTH_ORDERED: (False, "the game's move order: a move that ends in the mover's store first"),
+    KALAH_LATE: (
+        True,
+        "exact seed margins (plain scoring: not how soon) in gamesearch and the floor, the "
+        "game's move order, a fresh table for each position; OpenSpiel finds win/draw/loss "
+        "only, in house order, without a table",
+    ),
 }
 
 
@@ -163,9 +241,10 @@ def build_rows(*, quick: bool = False, peers: bool = True, only: str | None = No
     ``quick`` keeps the short rows; ``peers`` false leaves the peers out; ``only``
     keeps the rows whose name contains that text (case-insensitive).
     """
+    framework, floor = _othello_kalah_searches()
     per_library: list[tuple[str, dict[str, Contender]]] = [
-        (FRAMEWORK, _framework_searches()),
-        (FLOOR, _floor_searches()),
+        (FRAMEWORK, {**_framework_searches(), **framework}),
+        (FLOOR, {**_floor_searches(), **floor}),
     ]
     skipped: list[Skipped] = []
     skipped.extend(Skipped(row, reason) for row, reason in connect4_test_sets()[1].items())

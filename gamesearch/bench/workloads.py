@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import functools
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from gamesearch.bench.floors import othello_board
 from gamesearch.plugins import Registry
 
 EMPTY_TICTACTOE = "." * 9
@@ -195,10 +197,115 @@ def _windows_only_connect4(base: type[Any]) -> type[Any]:
     return WindowsOnlyConnectFour
 
 
-def bench_game(registry: Registry, name: str, position: str | None) -> Any:
+def bench_game(registry: Registry, name: str, position: str | None, **options: Any) -> Any:
     """Return ``registry``'s game ``name`` at ``position`` as the rows search it: Connect
-    Four with the peers' window heuristic, any other game as registered."""
+    Four with the peers' window heuristic, any other game as registered (with ``options``)."""
     if name != "connect4":
-        return registry.new_game(name, position)
+        return registry.new_game(name, position, **options)
     game_class = _windows_only_connect4(registry.game_class(name))
-    return game_class.new() if position is None else game_class.from_text(position)
+    return game_class.new(**options) if position is None else game_class.from_text(position, **options)
+
+
+# -------------------------------------------------------------------- Othello
+# Othello positions are the game's text: rows from the top (``B``, ``W``, ``.``)
+# separated by ``/``, a space and the side to move. Passes are moves.
+OTHELLO6_DEPTH = "othello 6x6: alpha-beta depth 9"
+OTHELLO6_LATE = "othello 6x6: exact, 4 positions with 12 empty squares"
+OTHELLO8_DEPTH = "othello 8x8: alpha-beta depth 8, row-major order"
+#: board size, depth and whether the game's move order is used, of each depth-limited Othello row
+OTHELLO_DEPTHS = {OTHELLO6_DEPTH: (6, 9, True), OTHELLO8_DEPTH: (8, 8, False)}
+#: late 6x6 positions (from random games), Black to move, each solved in 4,000 to 16,000 nodes
+OTHELLO6_LATE_POSITIONS = (
+    "B..B../BBBB.W/BWBBBW/BWWB.W/BWBBB./..B... B",
+    "BBB.B./BBWBWW/BBBWW./BWWW.B/B.W.B./..W... B",
+    ".WWWW./BW.W../.BBWBB/.WBWBB/BW.W.B/...WBB B",
+    "W.W.B./BWWBB./.BWBWB/BBWW.B/B.WW.B/B..W.. B",
+)
+
+
+def othello_bitboards(text: str) -> tuple[int, int, int]:
+    """Return (Black's discs, White's discs, ply) of an Othello position's text.
+
+    Cell ``i`` (row-major from the top left) is bit ``i``; the ply is the discs
+    placed since the start plus the fewest passes that give the side to move its
+    turn (Black moves at even plies).
+
+    :raises ValueError: for a text that is not rows of ``B``, ``W``, ``.`` and a side.
+    """
+    *rows, mover = text.replace("/", " ").split()
+    cells = "".join(rows)
+    if mover not in ("B", "W") or len(cells) != len(rows) ** 2 or set(cells) - set("BW."):
+        raise ValueError(f"not an Othello position: {text!r}")
+    black = sum(1 << index for index, cell in enumerate(cells) if cell == "B")
+    white = sum(1 << index for index, cell in enumerate(cells) if cell == "W")
+    placed = (black | white).bit_count() - 4
+    turn = 0 if mover == "B" else 1
+    return black, white, placed + (turn - placed) % 2
+
+
+def othello_heuristic(black: int, white: int, size: int) -> int:
+    """Return the Othello heuristic for Black on the framework's value scale.
+
+    25 points a corner, 5 a legal move and 1 a disc, Black's minus White's, clipped
+    inside ±1000, then scaled inside the framework's heuristic range for the board
+    size (the framework maps the game's ``evaluate()`` the same way). The peers'
+    adapters read their boards into bitboards and score them here; the legal moves
+    are memoised by board, as the game and the floor do.
+    """
+    board = othello_board(size)
+    corners = (black & board.corners).bit_count() - (white & board.corners).bit_count()
+    mobility = board.move_bits(black, white).bit_count() - board.move_bits(white, black).bit_count()
+    total = 25 * corners + 5 * mobility + black.bit_count() - white.bit_count()
+    total = max(-999, min(999, total))
+    limit = 1000 - board.max_plies - 1  # the framework's heuristic bound, less one
+    return int(total * limit / 1000)
+
+
+
+
+# ---------------------------------------------------------------------- Kalah
+KALAH_DEPTH = "kalah 6x4: alpha-beta depth 8, house order"
+KALAH_DEPTH_ORDERED = "kalah 6x4: alpha-beta depth 12, the game's order"
+#: depth of each depth-limited Kalah row, and whether it uses the game's move order
+KALAH_DEPTHS = {KALAH_DEPTH: (8, False), KALAH_DEPTH_ORDERED: (12, True)}
+KALAH_LATE = "kalah 6x4: exact, 4 positions with 14 seeds in the houses"
+#: late positions of random games: the game's text, and the houses played from the
+#: start (``1`` .. ``6``, each player's own numbering) for libraries that cannot set up a board
+KALAH_LATE_POSITIONS = (
+    ("0,3,0,0,0,0/17/1,5,0,0,2,3/17 N 28", "4413645345516233163141143516"),
+    ("2,0,2,0,0,0/18/2,0,0,1,3,3/17 N 33", "251315446421616461536253314154622"),
+    ("1,1,1,1,0,3/23/1,2,0,0,2,2/11 S 36", "534615213154156121354262136221134354"),
+    ("0,3,2,1,0,0/22/0,0,4,0,0,4/12 S 42", "453422145461334464423212135413226516214511"),
+)
+
+
+def kalah_position(text: str) -> tuple[tuple[int, ...], int, int]:
+    """Return (board in sowing order, side to move, ply) of a Kalah position's text.
+
+    The text is the game's: ``"houses/store/houses/store side ply"``, the first
+    player's (``S``) houses from house 1 first.
+
+    :raises ValueError: for a text of another shape.
+    """
+    try:
+        fields, side, ply = text.split()
+        south, south_store, north, north_store = fields.split("/")
+        board = (*map(int, south.split(",")), int(south_store), *map(int, north.split(",")), int(north_store))
+    except ValueError:
+        raise ValueError(f"not a Kalah position: {text!r}") from None
+    if side not in ("S", "N") or len(board) % 2:
+        raise ValueError(f"not a Kalah position: {text!r}")
+    return board, "SN".index(side), int(ply)
+
+
+def kalah_heuristic(board: Sequence[int]) -> int:
+    """Return the Kalah heuristic for the first player from a 6-pit board in sowing order.
+
+    ``board`` is the first player's houses, their store, the second player's
+    houses, their store. 4 points a stored seed and 1 a seed in one's houses, the
+    first player's minus the second's (the game's ``evaluate()``).
+    """
+    pits = len(board) // 2 - 1
+    stored = board[pits] - board[-1]
+    houses = sum(board[:pits]) - sum(board[pits + 1 : -1])
+    return max(-9_999, min(9_999, 4 * stored + houses))

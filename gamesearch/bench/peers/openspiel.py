@@ -17,12 +17,20 @@ from gamesearch.bench.workloads import (
     CONNECT4_MCTS,
     CONNECT4_SHALLOW_SETS,
     EMPTY_TICTACTOE,
+    KALAH_DEPTH,
+    KALAH_DEPTHS,
+    KALAH_LATE,
+    KALAH_LATE_POSITIONS,
     MCTS_SIMULATIONS,
+    OTHELLO8_DEPTH,
+    OTHELLO_DEPTHS,
     TICTACTOE_ALL,
     TICTACTOE_ALPHABETA,
     TICTACTOE_MINIMAX,
     connect4_test_sets,
     connect4_window_score,
+    kalah_heuristic,
+    othello_heuristic,
     tictactoe_move_order,
     tictactoe_positions,
 )
@@ -68,6 +76,52 @@ def connect4_value(state: Any) -> int:
     )
 
 
+#: a row of OpenSpiel's Othello board text read as bits of Black's (``x``) or White's (``o``) discs
+BLACK_DIGITS = str.maketrans({"x": "1", "o": "0", "-": "0"})
+WHITE_DIGITS = str.maketrans({"x": "0", "o": "1", "-": "0"})
+
+
+def othello_discs(state: Any) -> tuple[int, int]:
+    """Return the bitboards of Black's and White's discs in OpenSpiel's 8x8 Othello ``state``.
+
+    Cell ``i`` (row-major from a1, OpenSpiel's action ``i``) is bit ``i``. The board
+    is read from the state's text (a heading, a line of column letters, then eight
+    rows ``1 - - - o x - - - 1``), the quickest way out of OpenSpiel.
+    """
+    lines = str(state).split("\n")
+    cells = "".join(line[2:17:2] for line in lines[2:10])[::-1]  # cell 63 first
+    return int(cells.translate(BLACK_DIGITS), 2), int(cells.translate(WHITE_DIGITS), 2)
+
+
+def othello_value(state: Any) -> int:
+    """Return the shared Othello heuristic of OpenSpiel's 8x8 ``state`` for Black (player 0)."""
+    black, white = othello_discs(state)
+    return othello_heuristic(black, white, 8)
+
+
+def kalah_board(state: Any) -> list[int]:
+    """Return OpenSpiel's mancala ``state`` as a board in sowing order, the first player's houses first.
+
+    OpenSpiel keeps the second player's store at index 0, the first player's houses
+    at 1..6, their store at 7 and the second player's houses at 8..13.
+    """
+    tensor = state.observation_tensor()
+    return [int(seeds) for seeds in tensor[1:14]] + [int(tensor[0])]
+
+
+def kalah_value(state: Any) -> int:
+    """Return the shared Kalah heuristic of OpenSpiel's mancala ``state`` for player 0."""
+    return kalah_heuristic(kalah_board(state))
+
+
+def kalah_state(game: Any, moves: str) -> Any:
+    """Return OpenSpiel's mancala state after ``moves`` (houses 1..6 of the side to move)."""
+    state = game.new_initial_state()
+    for house in moves:
+        state.apply_action(int(house) + (7 if state.current_player() else 0))
+    return state
+
+
 def connect4_state(game: Any, moves: str) -> Any:
     """Return OpenSpiel's Connect Four state after ``moves`` (columns 1..7; actions count from 0)."""
     state = game.new_initial_state()
@@ -82,7 +136,7 @@ def _contender(
     """Return the contender searching ``positions`` (``None``: the starting position)."""
     import pyspiel
 
-    build = tictactoe_state if game_name == "tic_tac_toe" else connect4_state
+    build = {"tic_tac_toe": tictactoe_state, "mancala": kalah_state}.get(game_name, connect4_state)
 
     def states() -> tuple[Any, list[Any]]:
         game = pyspiel.load_game(game_name)
@@ -152,6 +206,30 @@ def contenders() -> dict[str, Contender]:
             game, state=state, value_function=connect4_value, maximum_depth=depth
         )
 
+    def depth_limited_with(value: Callable[[Any], int], depth: int) -> Callable[[Any, Any], Any]:
+        return lambda game, state: minimax.alpha_beta_search(
+            game, state=state, value_function=value, maximum_depth=depth
+        )
+
+    def solve_to_the_end(game: Any, state: Any) -> Any:
+        return minimax.alpha_beta_search(game, state=state, maximum_depth=game.max_game_length())
+
+    othello_depth = OTHELLO_DEPTHS[OTHELLO8_DEPTH][1]
+    kalah_depth = KALAH_DEPTHS[KALAH_DEPTH][0]
+    new_games = {
+        OTHELLO8_DEPTH: _contender(
+            f"alpha_beta_search(maximum_depth={othello_depth})",
+            depth_limited_with(othello_value, othello_depth), "othello", None,
+        ),
+        KALAH_DEPTH: _contender(
+            f"alpha_beta_search(maximum_depth={kalah_depth}) on mancala",
+            depth_limited_with(kalah_value, kalah_depth), "mancala", None,
+        ),
+        KALAH_LATE: _contender(
+            "alpha_beta_search(maximum_depth=1000) on mancala", solve_to_the_end, "mancala",
+            [moves for _, moves in KALAH_LATE_POSITIONS],
+        ),
+    }  # fmt: skip
     start = [EMPTY_TICTACTOE]
     connect4: dict[str, Contender] = {
         row: _contender(
@@ -168,6 +246,7 @@ def contenders() -> dict[str, Contender]:
         )
     return {
         **connect4,
+        **new_games,
         TICTACTOE_MINIMAX: _contender("expectiminimax", plain_minimax, "tic_tac_toe", start),
         TICTACTOE_ALPHABETA: _contender("alpha_beta_search", alpha_beta, "tic_tac_toe", start),
         TICTACTOE_ALL: _contender(
