@@ -33,7 +33,7 @@ $(BENCH_STAMP): $(STAMP) pyproject.toml
 	touch $(BENCH_STAMP)
 
 bench: $(BENCH_STAMP)
-	$(VENV)/bin/gamesearch bench $(BENCH_ARGS)
+	$(VENV)/bin/python -m benchmarks $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from operator import attrgetter
-from gamesearch.bench import floors
-from gamesearch.bench.core import FLOOR, FRAMEWORK, Contender, Row, Run, Skipped
-from gamesearch.bench.peers import load_peers
-from gamesearch.bench.workloads import (
+from benchmarks import floors
+from benchmarks.core import FLOOR, FRAMEWORK, Contender, Row, Run, Skipped
+from benchmarks.peers import load_peers
+from benchmarks.workloads import (
     CONNECT4_DEPTH6,
     CONNECT4_DEPTH8,
     CONNECT4_DEPTHS,
