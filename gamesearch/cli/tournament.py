@@ -10,8 +10,9 @@ from typing import Any
 
 from gamesearch.cli._common import add_game_arguments, load_game, print_json, registry
 from gamesearch.cli._output import check_at_least, console, milliseconds, progress, table
+from gamesearch.cli._tournament_plot import plot_ratings
 from gamesearch.errors import InvalidOptionError, MissingDependencyError
-from gamesearch.tournament import PlayedGame, Tournament, plot_ratings, run_tournament, schedule
+from gamesearch.tournament import PlayedGame, Tournament, run_tournament, schedule
 
 #: file types ``--plot`` can write
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
