@@ -4,7 +4,7 @@
 #   make run ARGS="analyze tictactoe --json"  # any gamesearch command line
 #   make test                                 # the whole test suite
 #   make bench                                # benchmark against the peers (installs them)
-#   make bench BENCH_ARGS="--quick --json"    # any `gamesearch bench` options
+#   make bench BENCH_ARGS="--quick --json"    # any `python -m benchmarks` options
 #   make docs                                 # build the documentation site into site/
 PYTHON ?= python3
 VENV := .venv
@@ -51,7 +51,7 @@ $(BENCH_STAMP): $(TEST_STAMP) pyproject.toml
 	@touch $@
 
 bench: $(BENCH_STAMP)
-	$(VENV)/bin/gamesearch bench $(BENCH_ARGS)
+	$(VENV)/bin/python -m benchmarks $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV)

@@ -13,12 +13,11 @@ import argparse
 import time
 from collections.abc import Hashable
 
-from games.tictactoe import TicTacToe
-from gamesearch import Player
+from gamesearch import Game, Player, default_registry
 from gamesearch.search.mcts import MonteCarlo
 
 
-def worst_result(game: TicTacToe, engine: MonteCarlo, side: Player, choices: dict[Hashable, int]) -> int:
+def worst_result(game: Game[int], engine: MonteCarlo, side: Player, choices: dict[Hashable, int]) -> int:
     """Return the engine's worst result (+1 win, 0 draw, -1 loss) over every human line.
 
     A seeded search repeats itself, so the engine's move is searched once per position.
@@ -29,7 +28,9 @@ def worst_result(game: TicTacToe, engine: MonteCarlo, side: Player, choices: dic
     if game.to_move() is side:
         key = game.key()
         if key not in choices:
-            choices[key] = engine.search(game).move
+            move = engine.search(game).move
+            assert isinstance(move, int)  # a tic-tac-toe move is a cell index
+            choices[key] = move
         game.push(choices[key])
         result = worst_result(game, engine, side, choices)
         game.undo()
@@ -51,7 +52,7 @@ def main() -> None:
     for budget in args.budgets:
         started = time.perf_counter()
         losing = sum(
-            worst_result(TicTacToe(), MonteCarlo(simulations=budget, seed=seed), side, {}) < 0
+            worst_result(default_registry().new_game("tictactoe"), MonteCarlo(simulations=budget, seed=seed), side, {}) < 0
             for seed in range(args.seeds)
             for side in Player
         )

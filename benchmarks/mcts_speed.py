@@ -9,7 +9,7 @@ installs it). Usage::
 
     python benchmarks/mcts_speed.py [--simulations 2000] [--runs 7]
 
-``gamesearch bench --only MCTS`` has the same comparison at 1,000 simulations
+``python -m benchmarks --only MCTS`` has the same comparison at 1,000 simulations
 without the C++ bot.
 """
 
@@ -20,7 +20,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from games.connect4 import ConnectFour
+from gamesearch import default_registry
 from gamesearch.search.mcts import MonteCarlo
 
 #: UCT constant of every contender (this framework's default)
@@ -36,7 +36,7 @@ def contenders(simulations: int) -> dict[str, Callable[[int], None]]:
     game = pyspiel.load_game("connect_four")
 
     def ours(seed: int) -> None:
-        MonteCarlo(simulations=simulations, seed=seed, exploration=EXPLORATION).search(ConnectFour())
+        MonteCarlo(simulations=simulations, seed=seed, exploration=EXPLORATION).search(default_registry().new_game("connect4"))
 
     def python_bot(seed: int) -> None:
         evaluator = mcts.RandomRolloutEvaluator(1, numpy.random.RandomState(seed))

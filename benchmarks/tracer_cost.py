@@ -19,7 +19,7 @@ import time
 import types
 from typing import Any
 
-from games.tictactoe import TicTacToe
+from gamesearch import default_registry
 from gamesearch.search import alphabeta, minimax
 from gamesearch.search.base import Searcher
 
@@ -54,7 +54,7 @@ def untraced_twin(module: types.ModuleType) -> tuple[types.ModuleType, int]:
 
 
 def time_once(searcher: Searcher, text: str) -> float:
-    game = TicTacToe.from_text(text) if text else TicTacToe()
+    game = default_registry().new_game("tictactoe", text or None)
     started = time.perf_counter()
     searcher.search(game)
     return time.perf_counter() - started
@@ -73,7 +73,7 @@ def main() -> None:
     }
     print(f"position {args.position or 'empty board'!r}, {args.runs} interleaved runs each, medians:")
     for label, (hooked, bare) in pairs.items():
-        nodes = hooked.search(TicTacToe.from_text(args.position) if args.position else TicTacToe()).stats.nodes
+        nodes = hooked.search(default_registry().new_game("tictactoe", args.position or None)).stats.nodes
         with_hooks, without = [], []
         for _ in range(args.runs):
             with_hooks.append(time_once(hooked, args.position))

@@ -15,13 +15,12 @@ from __future__ import annotations
 import concurrent.futures
 import random
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 import attrs
 
 from gamesearch.arena import GameRecord, Standing, play_game
-from gamesearch.errors import InvalidOptionError, MissingDependencyError
+from gamesearch.errors import InvalidOptionError
 from gamesearch.game import Game, Outcome, Player
 from gamesearch.plugins import Registry, default_registry
 from gamesearch.rating import Rating, Result, fit_ratings
@@ -234,40 +233,3 @@ def _play(
     )  # fmt: skip
     return PlayedGame(scheduled, record)
 
-
-def plot_ratings(tournament: Tournament, path: str | Path) -> None:
-    """Draw the players' ratings with their 95% intervals and save the figure to ``path``.
-
-    The file type follows the name's suffix (``.png``, ``.svg``, ``.pdf``).
-
-    :raises MissingDependencyError: when matplotlib (the ``plot`` extra) is not installed.
-    """
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")  # files only, no display needed
-        from matplotlib import pyplot
-    except ImportError:
-        raise MissingDependencyError(
-            "plotting needs matplotlib: pip install 'gamesearch[plot]'"
-        ) from None
-    ratings = sorted(tournament.ratings(), key=lambda rating: rating.elo)
-    figure, axes = pyplot.subplots(figsize=(7.5, 0.45 * len(ratings) + 1.6))
-    try:
-        rows = range(len(ratings))
-        axes.errorbar(
-            [rating.elo for rating in ratings], rows, xerr=[rating.interval for rating in ratings],
-            fmt="o", capsize=4, color="tab:blue",
-        )  # fmt: skip
-        axes.set_yticks(list(rows), [rating.label for rating in ratings])
-        axes.axvline(0, color="grey", linewidth=0.8, linestyle=":")
-        axes.set_xlabel("Elo rating relative to the mean (bars: 95% interval)")
-        axes.set_title(
-            f"{tournament.game} round robin: {tournament.games_per_pair} games a pair, "
-            f"seed {tournament.seed}",
-            fontsize=10,
-        )
-        figure.tight_layout()
-        figure.savefig(path, dpi=120)
-    finally:
-        pyplot.close(figure)

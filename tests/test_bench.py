@@ -1,4 +1,4 @@
-"""The benchmark machinery on tiny inputs: interleaving, medians, ratios, floors, CLI.
+"""The benchmark machinery on tiny inputs: interleaving, medians, ratios, floors, command line.
 
 No test here times anything against a limit: the machine may be slow.
 """
@@ -7,23 +7,39 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from clirun import assert_usage_error, run_cli
 
 from gamesearch import AlphaBeta, Minimax, Scoring, default_registry
-from gamesearch.bench import Contender, Row, build_rows, ratios, run_rows
-from gamesearch.bench import floors, workloads
-from gamesearch.bench.core import FRAMEWORK, Run
-from gamesearch.bench.peers import load_peers
-from gamesearch.bench.workloads import (
+from benchmarks import Contender, Row, build_rows, ratios, run_rows
+from benchmarks import floors, workloads
+from benchmarks.core import FRAMEWORK, Run
+from benchmarks.peers import load_peers
+from benchmarks.workloads import (
     bench_game,
     connect4_window_score,
     tictactoe_bitboards,
     tictactoe_move_order,
     tictactoe_positions,
 )
+from gamesearch import AlphaBeta, Minimax, Scoring, default_registry
+
+
+def run_bench(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """Return the exit status, standard output and standard error of ``python -m benchmarks argv``."""
+    try:
+        status = main(list(argv))
+    except SystemExit as stop:  # argparse: --help and usage errors
+        status = int(stop.code or 0)
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def recording(log: list[str], name: str, nodes: int | None) -> Contender:
@@ -180,7 +196,7 @@ def test_rows_name_the_libraries_that_cannot_run_them() -> None:
 
 
 def test_bench_command_prints_one_json_object(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run_cli(capsys, "bench", "--no-peers", "--only", "full alpha-beta", "--repeat", "2", "--json")
+    status, out, _ = run_bench(capsys, "--no-peers", "--only", "full alpha-beta", "--repeat", "2", "--json")
     assert status == 0
     data = json.loads(out)
     assert {"date", "machine", "python", "versions", "repeat", "clock", "rows", "results"} <= set(data)
@@ -194,8 +210,8 @@ def test_bench_command_prints_a_table_and_draws_a_plot(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     image = tmp_path / "bench.png"
-    status, out, _ = run_cli(
-        capsys, "bench", "--no-peers", "--only", "table", "--repeat", "1", "--plot", str(image)
+    status, out, _ = run_bench(
+        capsys, "--no-peers", "--only", "table", "--repeat", "1", "--plot", str(image)
     )
     assert status == 0
     assert "tic-tac-toe: alpha-beta + table" in out and "4,781" in out
@@ -212,7 +228,34 @@ def test_bench_command_prints_a_table_and_draws_a_plot(
 def test_bench_command_rejects_bad_options(
     capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], message: str
 ) -> None:
-    assert_usage_error(capsys, message, "bench", "--no-peers", *argv)
+    status, out, err = run_bench(capsys, "--no-peers", *argv)
+    assert status == 2 and out == ""
+    assert err.startswith("python -m benchmarks: error: ") and message in err and err.count("\n") == 1, err
+
+
+def test_bench_command_refuses_an_unknown_clock_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run_bench(capsys, "--clock", "sundial")
+    assert status == 2 and out == ""
+    assert re.fullmatch(r"python -m benchmarks: error: .*'sundial'.* \(see 'python -m benchmarks --help'\)\n", err), err
+
+
+def test_the_benchmark_runs_as_a_module_from_the_repository_root() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks", "--no-peers", "--only", "full alpha-beta", "--repeat", "1", "--json"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    results = {item["library"]: item["nodes"] for item in json.loads(done.stdout)["results"]}
+    assert results == {"gamesearch": 18_297, "floor": 18_297}
+
+
+def test_the_installed_command_has_no_bench_subcommand(capsys: pytest.CaptureFixture[str]) -> None:
+    from gamesearch.cli import main as gamesearch_main
+
+    with pytest.raises(SystemExit) as stop:
+        gamesearch_main(["bench", "--quick"])
+    assert stop.value.code == 2
+    assert "invalid choice: 'bench'" in capsys.readouterr().err
 
 
 @pytest.mark.skipif(importlib.util.find_spec("aima3") is None, reason="aima3 not installed")

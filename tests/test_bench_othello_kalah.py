@@ -15,8 +15,8 @@ import pytest
 from games.kalah import Kalah
 from games.othello import PASS, Othello
 from gamesearch import AlphaBeta, Scoring
-from gamesearch.bench import build_rows, floors
-from gamesearch.bench.workloads import (
+from benchmarks import build_rows, floors
+from benchmarks.workloads import (
     KALAH_DEPTH,
     KALAH_DEPTHS,
     KALAH_LATE_POSITIONS,
@@ -168,7 +168,7 @@ def test_the_new_rows_hold_the_framework_and_the_floor() -> None:
 def test_openspiel_othello_plays_our_othello() -> None:
     import pyspiel
 
-    from gamesearch.bench.peers.openspiel import othello_discs, othello_value
+    from benchmarks.peers.openspiel import othello_discs, othello_value
 
     spiel = pyspiel.load_game("othello")
     for number in range(20):
@@ -190,7 +190,7 @@ def test_openspiel_othello_plays_our_othello() -> None:
 def test_openspiel_mancala_plays_our_kalah() -> None:
     import pyspiel
 
-    from gamesearch.bench.peers.openspiel import kalah_board, kalah_value
+    from benchmarks.peers.openspiel import kalah_board, kalah_value
 
     spiel = pyspiel.load_game("mancala")
     for number in range(40):
@@ -215,7 +215,7 @@ def test_openspiel_searches_the_framework_s_tree(game_name: str, depth: int) -> 
     import pyspiel
     from open_spiel.python.algorithms import minimax
 
-    from gamesearch.bench.peers.openspiel import CountingState, kalah_value, othello_value
+    from benchmarks.peers.openspiel import CountingState, kalah_value, othello_value
 
     spiel, counter = pyspiel.load_game(game_name), [0]
     value_function = othello_value if game_name == "othello" else kalah_value
@@ -232,7 +232,7 @@ def test_openspiel_reaches_the_kalah_late_positions_and_finds_the_same_winners()
     import pyspiel
     from open_spiel.python.algorithms import minimax
 
-    from gamesearch.bench.peers.openspiel import kalah_board, kalah_state
+    from benchmarks.peers.openspiel import kalah_board, kalah_state
 
     spiel = pyspiel.load_game("mancala")
     for text, moves in KALAH_LATE_POSITIONS[:2]:
@@ -247,7 +247,7 @@ def test_openspiel_reaches_the_kalah_late_positions_and_finds_the_same_winners()
 
 @needs_openspiel
 def test_openspiel_runs_the_othello_8x8_and_kalah_rows_with_the_framework_s_counts() -> None:
-    from gamesearch.bench.peers import openspiel
+    from benchmarks.peers import openspiel
 
     found = openspiel.contenders()
     assert found[OTHELLO8_DEPTH].searcher == f"alpha_beta_search(maximum_depth={OTHELLO_DEPTHS[OTHELLO8_DEPTH][1]})"

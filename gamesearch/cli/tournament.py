@@ -9,8 +9,9 @@ from typing import Any
 from gamesearch.cli._common import add_game_arguments, integer, load_game, print_json, registry
 from gamesearch.cli._output import check_at_least, console, milliseconds, progress, table
 from gamesearch.cli._plot import check_plot_file
+from gamesearch.cli._tournament_plot import plot_ratings
 from gamesearch.errors import InvalidOptionError
-from gamesearch.tournament import PlayedGame, Tournament, plot_ratings, run_tournament, schedule
+from gamesearch.tournament import PlayedGame, Tournament, run_tournament, schedule
 
 
 def register(subparsers: Any) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from gamesearch.bench.core import FLOOR, FRAMEWORK, Measurement, Row, Skipped, ratios
+from benchmarks.core import FLOOR, FRAMEWORK, Measurement, Row, Skipped, ratios
 from gamesearch.errors import InvalidOptionError
 
 #: distributions whose versions a report records (those installed)
@@ -44,7 +44,7 @@ def as_data(
     repeat: int,
     clock: str,
 ) -> dict[str, Any]:
-    """Return the run as JSON-ready data (what ``gamesearch bench --json`` prints)."""
+    """Return the run as JSON-ready data (what ``python -m benchmarks --json`` prints)."""
     ratio = ratios(measurements)
     return {
         **environment(),

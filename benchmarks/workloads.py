@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from gamesearch.bench.floors import othello_board
+from benchmarks.floors import othello_board
 from gamesearch.plugins import Registry
 
 EMPTY_TICTACTOE = "." * 9
@@ -160,7 +160,7 @@ def connect4_test_positions(name: str, count: int) -> tuple[str, ...]:
     :raises FileNotFoundError: when the set is in neither data folder.
     """
     folder = os.environ.get(DATA_ENVIRONMENT)
-    base = Path(folder) if folder else Path(__file__).resolve().parents[3] / "shared" / "data" / "connect4"
+    base = Path(folder) if folder else Path(__file__).resolve().parents[2] / "shared" / "data" / "connect4"
     path = base / name
     if not path.is_file():
         raise FileNotFoundError(f"no Connect Four test set {name!r} in {str(base)!r} (set ${DATA_ENVIRONMENT})")

@@ -1,24 +1,39 @@
-"""``gamesearch bench``: this framework, the hand-written floors and the peers, side by side."""
+"""``python -m benchmarks``: this framework, the hand-written floors and the peers, side by side.
+
+Run from the repository's root (``make bench`` does, after installing the peers).
+Every error the user can cause ends in one line on stderr and exit status 2.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
+import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import NoReturn
 
-from gamesearch.bench import build_rows, run_rows
-from gamesearch.bench.core import CLOCKS
-from gamesearch.bench.report import as_data, print_table, save_plot
+from benchmarks import build_rows, run_rows
+from benchmarks.core import CLOCKS
+from benchmarks.report import as_data, print_table, save_plot
 from gamesearch.cli._common import integer, print_json
 from gamesearch.cli._output import check_at_least, console, progress
 from gamesearch.cli._plot import check_plot_file
 from gamesearch.errors import InvalidOptionError
 
 
-def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "bench",
-        help="benchmark the searchers against hand-written floors and peer libraries",
+class OneLineErrorParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line on stderr and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print ``message`` as one line naming ``--help`` and exit with status 2."""
+        self.exit(EXIT_USAGE, f"{PROG}: error: {message} (see '{PROG} --help')\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the benchmark's argument parser."""
+    parser = OneLineErrorParser(
+        prog=PROG,
         description="Run the same searches in this framework, in a loop hand-written for each "
         "game (the floor) and in the installed peers (easyAI, aima-python, OpenSpiel), "
         "interleaved, several times each; print median time, nodes, nodes per second and "
@@ -26,9 +41,9 @@ def register(subparsers: Any) -> None:
         "under the table (pip install 'gamesearch[bench]' adds easyAI and OpenSpiel; "
         "aima-python needs pip install --no-deps aima3). Compare ratios within one run: the "
         "machine's load changes between runs.",
-        epilog="examples:\n  gamesearch bench --quick\n"
-        "  gamesearch bench --repeat 7 --json > bench.json\n"
-        "  gamesearch bench --only minimax --plot minimax.png",
+        epilog="examples:\n  python -m benchmarks --quick\n"
+        "  python -m benchmarks --repeat 7 --json > bench.json\n"
+        "  python -m benchmarks --only minimax --plot minimax.png",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("-r", "--repeat", type=integer, default=5, help="runs of each search (default: 5)")
@@ -41,10 +56,15 @@ def register(subparsers: Any) -> None:
     )  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print the results as one JSON object")
     parser.add_argument("--plot", type=Path, metavar="FILE.png", help="also draw the medians into an image")
-    parser.set_defaults(handler=run)
+    return parser
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run the rows ``args`` select, print the table (or JSON) and return 0.
+
+    :raises InvalidOptionError: for ``--repeat`` below 1, an ``--only`` that matches no
+        row, or ``--plot`` without matplotlib.
+    """
     check_at_least("--repeat", args.repeat)
     if args.plot is not None:
         check_plot_file(args.plot)
@@ -64,3 +84,21 @@ def run(args: argparse.Namespace) -> int:
     else:
         print_table(console(), rows, measurements, skipped, repeat=args.repeat, clock=args.clock)
     return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the benchmark with the options ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        return run(args)
+    except GameSearchError as error:
+        print(f"{PROG}: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # the reader went away (`... --json | head`): stop quietly, as Unix tools do
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1

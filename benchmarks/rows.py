@@ -6,10 +6,10 @@ from collections.abc import Callable, Sequence
 from operator import attrgetter
 from typing import Any
 
-from gamesearch.bench import floors
-from gamesearch.bench.core import FLOOR, FRAMEWORK, Contender, Row, Run, Skipped
-from gamesearch.bench.peers import load_peers
-from gamesearch.bench.workloads import (
+from benchmarks import floors
+from benchmarks.core import FLOOR, FRAMEWORK, Contender, Row, Run, Skipped
+from benchmarks.peers import load_peers
+from benchmarks.workloads import (
     CONNECT4_DEPTH6,
     CONNECT4_DEPTH8,
     CONNECT4_DEPTHS,
@@ -40,7 +40,7 @@ from gamesearch.bench.workloads import (
     tictactoe_positions,
 )
 from gamesearch.plugins import default_registry
-from gamesearch.bench.workloads import bench_game
+from benchmarks.workloads import bench_game
 from gamesearch.search.base import SearchStats
 
 #: the framework's searcher for each row: the same search the peers run

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from gamesearch.bench.core import Contender, Run
-from gamesearch.bench.workloads import (
+from benchmarks.core import Contender, Run
+from benchmarks.workloads import (
     CONNECT4_DEPTHS,
     CONNECT4_WIN,
     EMPTY_TICTACTOE,

@@ -11,12 +11,12 @@ from __future__ import annotations
 import importlib
 import importlib.util
 
-from gamesearch.bench.core import Contender, Skipped
+from benchmarks.core import Contender, Skipped
 
 ADAPTERS = (
-    "gamesearch.bench.peers.aima",
-    "gamesearch.bench.peers.easyai",
-    "gamesearch.bench.peers.openspiel",
+    "benchmarks.peers.aima",
+    "benchmarks.peers.easyai",
+    "benchmarks.peers.openspiel",
 )
 
 
