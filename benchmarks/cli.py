@@ -19,7 +19,10 @@ from benchmarks.report import as_data, print_table, save_plot
 from gamesearch.cli._common import integer, print_json
 from gamesearch.cli._output import check_at_least, console, progress
 from gamesearch.cli._plot import check_plot_file
-from gamesearch.errors import InvalidOptionError
+from gamesearch.errors import GameSearchError, InvalidOptionError
+
+PROG = "python -m benchmarks"
+EXIT_USAGE = 2
 
 
 class OneLineErrorParser(argparse.ArgumentParser):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.tictactoe import TicTacToe
+from gamesearch_games.tictactoe import TicTacToe
 from gamesearch import AlphaBeta, Minimax, Outcome, Player, Scoring
 from gamesearch.arena import play_game, play_match, searcher_label
 

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from games.kalah import Kalah
-from games.othello import PASS, Othello
+from gamesearch_games.kalah import Kalah
+from gamesearch_games.othello import PASS, Othello
 from gamesearch import AlphaBeta, Scoring
 from benchmarks import build_rows, floors
 from benchmarks.workloads import (

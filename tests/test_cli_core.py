@@ -109,7 +109,7 @@ def test_analyze_gives_up_clearly_on_a_game_too_big_to_search_to_the_end(
 
 
 def test_the_node_budget_of_alphabeta_raises_and_leaves_the_position_alone() -> None:
-    from games.tictactoe import TicTacToe
+    from gamesearch_games.tictactoe import TicTacToe
     from gamesearch import AlphaBeta, BudgetExceededError
 
     game = TicTacToe()

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from clirun import assert_usage_error, run_cli
 
-from games.connect4 import ConnectFour
+from gamesearch_games.connect4 import ConnectFour
 from gamesearch.cli import _common, analyze, bench, build_parser, compare, tournament, tree
 from gamesearch.errors import InvalidOptionError
 from gamesearch.plugins import default_registry

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from clirun import assert_usage_error, run_cli, run_script
 
-from games.connect4 import ConnectFour
-from games.tictactoe import TicTacToe
+from gamesearch_games.connect4 import ConnectFour
+from gamesearch_games.tictactoe import TicTacToe
 from gamesearch import AlphaBeta, Player
 from gamesearch.cli.play import PlaySession, board_key
 from gamesearch.game import BoardView

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from clirun import assert_usage_error, run_cli, run_script
 
-from games.tictactoe import TicTacToe
+from gamesearch_games.tictactoe import TicTacToe
 from gamesearch.cli import tree
 from gamesearch.plugins import default_registry
 

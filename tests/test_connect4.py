@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.connect4 import ConnectFour
+from gamesearch_games.connect4 import ConnectFour
 from gamesearch import (
     AlphaBeta,
     GameOverError,

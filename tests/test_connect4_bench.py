@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from clirun import assert_usage_error, run_cli
 
-from games.connect4 import ConnectFour
+from gamesearch_games.connect4 import ConnectFour
 from gamesearch.datasets.connect4 import (
     InvalidDataError,
     benchmark_score,

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.connect4 import ConnectFour
+from gamesearch_games.connect4 import ConnectFour
 from gamesearch import AlphaBeta, Player
 from gamesearch.tournament import run_tournament
 

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from gamesearch.testing import reachable_positions
 from oracle import best_moves, solve_all
 
-from games.connect4 import ConnectFour
-from games.tictactoe import TicTacToe
+from gamesearch_games.connect4 import ConnectFour
+from gamesearch_games.tictactoe import TicTacToe
 from gamesearch import Minimax, Scoring, Searcher, default_registry
 from gamesearch.search.negamax import PrincipalVariationSearch
 from gamesearch.search.nullwindow import MTDf, Solver, solve

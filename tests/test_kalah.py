@@ -4,7 +4,7 @@ against an independent oracle.
 The oracle below is this file's own: a plain re-implementation of the rules that sows
 round an explicit list of the slots a player's seeds pass through, solved by the memoised
 minimax of ``exhaustive.py`` (which knows no game). It reads positions from their text and
-shares no code with ``games.kalah`` or with the framework's searchers.
+shares no code with ``games/kalah.py`` or with the framework's searchers.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from exhaustive import EXACT_SEARCHERS, Oracle, search_answer, searcher_id
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import games.kalah
-from games.kalah import Kalah
+import gamesearch_games.kalah
+from gamesearch_games.kalah import Kalah
 from gamesearch import AlphaBeta, Minimax, Scoring, Searcher
 from gamesearch.errors import InvalidMoveError, InvalidOptionError, InvalidPositionError
 from gamesearch.plugins import build_registry, make_plugin_manager
@@ -314,7 +314,7 @@ def test_the_heuristic_favours_the_side_with_more_seeds_stored() -> None:
 
 # ------------------------------------------------------------ the plugin and the kit
 def test_the_plugin_hook_registers_the_game() -> None:
-    registry = build_registry(make_plugin_manager(plugins=[games.kalah], entry_points=False))
+    registry = build_registry(make_plugin_manager(plugins=[gamesearch_games.kalah], entry_points=False))
     assert registry.games["kalah"] is Kalah
 
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.tictactoe import TicTacToe
+from gamesearch_games.tictactoe import TicTacToe
 from gamesearch.search.textbook import TextbookMinimax
 from gamesearch import AlphaBeta, Game, Minimax, Scoring, Searcher, default_registry
 from gamesearch.testing import (

@@ -8,8 +8,8 @@ from typing import Any, ClassVar
 import attrs
 import pytest
 
-from games.connect4 import ConnectFour
-from games.tictactoe import TicTacToe
+from gamesearch_games.connect4 import ConnectFour
+from gamesearch_games.tictactoe import TicTacToe
 from gamesearch.game import Rules
 from gamesearch import AlphaBeta, Game, Player, Searcher
 from gamesearch.errors import ConformanceError

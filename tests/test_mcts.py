@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from games.connect4 import ConnectFour
-from games.tictactoe import TicTacToe
+from gamesearch_games.connect4 import ConnectFour
+from gamesearch_games.tictactoe import TicTacToe
 from gamesearch import AlphaBeta, InvalidOptionError, Player, Scoring, SearchResult, default_registry
 from gamesearch.search.mcts import DEFAULT_SIMULATIONS, MonteCarlo
 from gamesearch.testing import reachable_positions

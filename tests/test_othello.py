@@ -3,7 +3,7 @@
 The oracle below is this file's own: a plain re-implementation of the rules over a tuple
 of cells walked row and column by row and column, solved by the memoised minimax of
 ``exhaustive.py`` (which knows no game). It reads positions from their text and shares no
-code with ``games.othello`` or with the framework's searchers.
+code with ``games/othello.py`` or with the framework's searchers.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from exhaustive import EXACT_SEARCHERS, Oracle, search_answer, searcher_id
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import games.othello
-from games.othello import PASS, Othello
+import gamesearch_games.othello
+from gamesearch_games.othello import PASS, Othello
 from gamesearch import AlphaBeta, IterativeDeepening, Minimax, Scoring, Searcher
 from gamesearch.errors import BudgetExceededError, InvalidMoveError, InvalidOptionError, InvalidPositionError
 from gamesearch.plugins import build_registry, make_plugin_manager
@@ -363,7 +363,7 @@ def test_corners_come_first_and_cells_next_to_corners_last_in_move_order() -> No
 
 # ------------------------------------------------------------ the plugin and the kit
 def test_the_plugin_hook_registers_the_game() -> None:
-    registry = build_registry(make_plugin_manager(plugins=[games.othello], entry_points=False))
+    registry = build_registry(make_plugin_manager(plugins=[gamesearch_games.othello], entry_points=False))
     assert registry.games["othello"] is Othello
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from gamesearch.search.table import SearchMemory
 
-from games.tictactoe import TicTacToe
+from gamesearch_games.tictactoe import TicTacToe
 from gamesearch import AlphaBeta, IterativeDeepening, Minimax, Scoring, Searcher, default_registry
 from gamesearch.errors import BudgetExceededError, InvalidOptionError
 

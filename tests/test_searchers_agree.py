@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from games.tictactoe import TicTacToe
+from gamesearch_games.tictactoe import TicTacToe
 from gamesearch import AlphaBeta, IterativeDeepening, Minimax, Scoring, Searcher
 from gamesearch.testing import reachable_positions
 from oracle import best_moves, solve_all

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.tictactoe import TicTacToe
+from gamesearch_games.tictactoe import TicTacToe
 from gamesearch import AlphaBeta, Minimax, Scoring
 
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.tictactoe import TicTacToe
+from gamesearch_games.tictactoe import TicTacToe
 from gamesearch import (
     GameOverError,
     IllegalMoveError,

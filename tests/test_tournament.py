@@ -8,8 +8,8 @@ from typing import Any, ClassVar
 import attrs
 import pytest
 
-import games.tictactoe as tictactoe_plugin
-from games.tictactoe import TicTacToe
+import gamesearch_games.tictactoe as tictactoe_plugin
+from gamesearch_games.tictactoe import TicTacToe
 from gamesearch import Game, InvalidOptionError, Searcher, UnknownSearcherError
 from gamesearch.plugins import build_registry, make_plugin_manager
 from gamesearch.search.base import RootAnswer, SearchContext

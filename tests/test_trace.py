@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.connect4 import ConnectFour
-from games.tictactoe import TicTacToe
+from gamesearch_games.connect4 import ConnectFour
+from gamesearch_games.tictactoe import TicTacToe
 from gamesearch import AlphaBeta, BudgetExceededError, IterativeDeepening, Minimax, Scoring
 from gamesearch.search.base import Searcher
 from gamesearch.trace import NodeLimit, TraceNode, TreeTracer

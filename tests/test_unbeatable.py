@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.tictactoe import TicTacToe
+from gamesearch_games.tictactoe import TicTacToe
 from gamesearch import AlphaBeta, IterativeDeepening, Outcome, Player, Searcher
 
 

@@ -83,7 +83,7 @@ def test_move_values_on_the_cells_are_the_exact_values_and_the_best_move_is_mark
     open_board(page, server, f"game=tictactoe&position={position}")
     choose_searcher(page, "alphabeta")
     show_values(page)
-    game = games.tictactoe.TicTacToe.from_text(position)
+    game = gamesearch_games.tictactoe.TicTacToe.from_text(position)
     values = solve_all(game)
     expected = {}
     for move in game.legal_moves():
@@ -373,7 +373,7 @@ def lookalike_registry() -> Any:
     """Tic-tac-toe under other games' names, to see each name's drawing."""
 
     def renamed(name: str) -> type:
-        return type(name.title(), (games.tictactoe.TicTacToe,), {"name": name, "__doc__": f"{name} stand-in"})
+        return type(name.title(), (gamesearch_games.tictactoe.TicTacToe,), {"name": name, "__doc__": f"{name} stand-in"})
 
     class LookalikePlugin:
         @hookimpl

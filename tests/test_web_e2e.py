@@ -20,8 +20,8 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra is not installed")
 playwright_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 
-import games.connect4  # noqa: E402
-import games.tictactoe  # noqa: E402
+import gamesearch_games.connect4  # noqa: E402
+import gamesearch_games.tictactoe  # noqa: E402
 from gamesearch.game import BoardView  # noqa: E402
 from gamesearch.plugins import Registry, build_registry, hookimpl, make_plugin_manager  # noqa: E402
 from gamesearch.web.app import create_app  # noqa: E402
@@ -50,7 +50,7 @@ pytestmark = pytest.mark.skipif(
 def shipped_games(*plugins: object) -> Registry:
     """Return a registry of the built-in searchers, the shipped games and ``plugins``
     (and nothing else that happens to be installed)."""
-    manager = make_plugin_manager(plugins=[games.tictactoe, games.connect4, *plugins], entry_points=False)
+    manager = make_plugin_manager(plugins=[gamesearch_games.tictactoe, gamesearch_games.connect4, *plugins], entry_points=False)
     return build_registry(manager)
 
 
@@ -341,7 +341,7 @@ def test_the_computer_thinks_about_a_second_by_default_and_the_time_can_be_chang
 
 # ------------------------------------------------------ games with other moves
 def text_only_registry() -> Registry:
-    class TextOnly(games.tictactoe.TicTacToe):
+    class TextOnly(gamesearch_games.tictactoe.TicTacToe):
         """Tic-tac-toe that offers no board view."""
 
         name = "textonly"
@@ -384,7 +384,7 @@ class BoardViewWithExtras(BoardView):
 
 
 def extra_moves_registry() -> Registry:
-    class CentreButton(games.tictactoe.TicTacToe):
+    class CentreButton(gamesearch_games.tictactoe.TicTacToe):
         """Tic-tac-toe whose board view also offers the centre as a button."""
 
         name = "centrebutton"

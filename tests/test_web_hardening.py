@@ -133,7 +133,7 @@ def test_a_searcher_that_ignores_its_budget_is_stopped_and_its_worker_replaced()
 
 # ------------------------------------------------------------ memory, tables
 def test_board_size_tables_are_kept_for_a_few_sizes_only(client: TestClient) -> None:
-    from games import connect4, tictactoe
+    from gamesearch_games import connect4, tictactoe
 
     sizes = [(4, 4, k) for k in range(1, 5)] + [(2, 8, k) for k in range(1, 9)]
     for rows, cols, k in sizes:
@@ -146,7 +146,7 @@ def test_board_size_tables_are_kept_for_a_few_sizes_only(client: TestClient) -> 
 
 
 def test_a_4x4_tic_tac_toe_position_pickles_without_its_tables() -> None:
-    from games.tictactoe import TicTacToe
+    from gamesearch_games.tictactoe import TicTacToe
 
     game = TicTacToe.from_text("X.../.O../..X./....")
     data = pickle.dumps(game)

@@ -16,6 +16,7 @@ from gamesearch.cli._common import (
 from gamesearch.cli._output import check_at_least, console, print_table, table
 from gamesearch.errors import BudgetExceededError
 from gamesearch.game import Game, describe_value
+from gamesearch import views
 from gamesearch.search.base import Limit, SearchResult, Searcher
 
 #: analyze's node budget for a searcher named with --searcher (alpha-beta: about 5-30 s)
@@ -139,8 +140,6 @@ def analysis(game: Game[Any], result: SearchResult, answer: Answer | None = None
     deepening after the default gave up), ``answer`` adds ``searcher`` (its spec) and
     ``gave_up`` (``null``, or the searcher that gave up and its node budget).
     """
-    data = result.as_dict(game)
-    stats = data["stats"]
     searched: dict[str, Any] = {}
     if answer is not None and (answer.is_game_default or answer.gave_up is not None):
         searched = {
@@ -149,22 +148,7 @@ def analysis(game: Game[Any], result: SearchResult, answer: Answer | None = None
                 "searcher": searcher_label(answer.gave_up), "max_nodes": answer.gave_up_after,
             },
         }  # fmt: skip
-    return {
-        **searched,
-        "game": game.name,
-        "position": game.to_text(),
-        "to_move": game.player_names[game.to_move()],
-        "move": data["move"],
-        "value": result.value,
-        "margin": result.margin,
-        "best_moves": data["best_moves"],
-        "pv": data["pv"],
-        "moves": data["moves"] or [],
-        "stats": {key: stats[key] for key in ("nodes", "leaves", "cutoffs", "tt_hits", "depth", "seconds")},
-        "is_exact": result.is_exact,
-        "is_game_over": result.is_game_over,
-        "description": describe_value(game, result.value, is_exact=result.is_exact),
-    }
+    return {**searched, **views.analysis(game, result)}
 
 
 def run(args: argparse.Namespace) -> int:

@@ -33,8 +33,7 @@ from typing import Any
 
 import attrs
 
-from gamesearch.cli.analyze import analysis
-from gamesearch.cli.games import catalogue
+from gamesearch.views import analysis, catalogue
 from gamesearch.errors import (
     BodyTooLargeError,
     BudgetExceededError,

@@ -1,0 +1,92 @@
+"""JSON-ready views shared by the command line and the browser board's API.
+
+They sit below both: the web service never imports a command-line module.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from gamesearch.game import Game, describe_value
+from gamesearch.plugins import Registry
+from gamesearch.search.base import SearchResult
+
+
+def analysis(game: Game[Any], result: SearchResult) -> dict[str, Any]:
+    """Return the ``analyze --json`` object (also ``POST /api/analyze``) for ``result`` of
+    a search of ``game``."""
+    data = result.as_dict(game)
+    stats = data["stats"]
+    return {
+        "game": game.name,
+        "position": game.to_text(),
+        "to_move": game.player_names[game.to_move()],
+        "move": data["move"],
+        "value": result.value,
+        "margin": result.margin,
+        "best_moves": data["best_moves"],
+        "pv": data["pv"],
+        "moves": data["moves"] or [],
+        "stats": {key: stats[key] for key in ("nodes", "leaves", "cutoffs", "tt_hits", "depth", "seconds")},
+        "is_exact": result.is_exact,
+        "is_game_over": result.is_game_over,
+        "description": describe_value(game, result.value, is_exact=result.is_exact),
+    }
+
+
+def catalogue(found: Registry) -> dict[str, Any]:
+    """Return the games and searchers of ``found`` as JSON-ready data (the ``games --json``
+    object, also the browser board's catalogue)."""
+    games = {
+        name: {
+            "description": _first_line(cls.__doc__),
+            "options": [
+                {
+                    "name": option.name, "type": option.type.__name__, "default": option.default,
+                    "help": option.help,
+                    "choices": None if option.choices is None else list(option.choices),
+                }  # fmt: skip
+                for option in cls.options
+            ],
+            # the rules with the default options (they may change with the options)
+            "rules": cls.new().rules.as_dict(),
+        }
+        for name, cls in found.games.items()
+    }
+    searchers = {
+        name: {
+            "description": _first_line(cls.__doc__),
+            "options": [
+                {
+                    "name": field.name.lstrip("_"),
+                    "default": getattr(field.default, "value", field.default),
+                    "help": field.metadata.get("help", ""),
+                }
+                for field in cls.option_fields()
+            ],
+        }
+        for name, cls in found.searchers.items()
+    }
+    return {"games": games, "searchers": searchers}
+
+
+def _first_line(text: str | None) -> str:
+    """Return the first line of a docstring as plain text (reST markup taken out)."""
+    return plain_text((text or "").strip().splitlines()[0]) if text and text.strip() else ""
+
+
+#: reST roles (``:class:`~a.B```), literals (````x````), interpreted text and emphasis
+_ROLE = re.compile(r":[a-z]+(?::[a-z]+)?:`~?([^`<]*?)(?:\s*<[^>]*>)?`")
+_LITERAL = re.compile(r"``(.+?)``")
+_INTERPRETED = re.compile(r"`([^`]+)`_{0,2}")
+_EMPHASIS = re.compile(r"\*{1,2}([^*]+)\*{1,2}")
+
+
+def plain_text(text: str) -> str:
+    """Return ``text`` with reST markup removed: ``:class:`~a.Board``` becomes ``Board``,
+    a double-backquoted literal its bare text, ``*word*`` the word."""
+    text = _ROLE.sub(lambda found: found.group(1).rsplit(".", 1)[-1] if "~" in found.group(0) else found.group(1), text)
+    text = _LITERAL.sub(r"\1", text)
+    text = _INTERPRETED.sub(r"\1", text)
+    return _EMPHASIS.sub(r"\1", text)
