@@ -159,3 +159,11 @@ def test_a_narrow_terminal_gets_whole_numbers_not_shortened_ones(
     status, out, _ = run_cli(capsys, "compare", "tictactoe", "-p", "X...O....", "--searchers", "minimax,alphabeta")
     assert status == 0
     assert "7,332" in out and "3,468" in out and "…" not in out
+
+
+def test_compare_of_iterative_deepening_on_connect4_finishes_within_its_node_budget(capsys: pytest.CaptureFixture[str]) -> None:
+    """The budget given for the guard run holds for the timed runs too (it used to hang)."""
+    status, out, err = run_cli(capsys, "compare", "connect4", "--searchers", "iterative", "--max-nodes", "3000", "--json")
+    assert status == 0, err
+    row = json.loads(out)["rows"][0]
+    assert row["searcher"] == "iterative" and not row["gave_up"] and row["stats"]["nodes"] <= 3000

@@ -21,7 +21,7 @@ import pytest
 from clirun import assert_usage_error, run_cli
 
 from gamesearch_games.connect4 import ConnectFour
-from gamesearch.cli import _common, analyze, bench, build_parser, compare, tournament, tree
+from gamesearch.cli import _common, analyze, build_parser, compare, tournament, tree
 from gamesearch.errors import InvalidOptionError
 from gamesearch.plugins import default_registry
 from gamesearch.search import AlphaBeta
@@ -61,7 +61,6 @@ def bad_paths(tmp_path: Path) -> dict[str, tuple[str, str]]:
         (["compare", "tictactoe", "-p", SEED_004, "-s", "alphabeta"], "--plot", compare, "measure"),
         (["tournament", "tictactoe", "--players", "alphabeta:depth=1", "alphabeta"], "--plot", tournament,
          "run_tournament"),
-        (["bench", "--quick", "--no-peers", "--repeat", "1"], "--plot", bench, "run_rows"),
     ],
 )  # fmt: skip
 def test_an_output_file_that_cannot_be_written_is_refused_before_any_work(
@@ -177,7 +176,7 @@ def all_help_texts() -> dict[str, str]:
 INTERNAL = re.compile(r"seed \d{3}|issue|%%|NoneType|``|make bench", re.IGNORECASE)
 
 
-@pytest.mark.parametrize("command", ["gamesearch", "analyze", "bench", "compare", "games", "match",
+@pytest.mark.parametrize("command", ["gamesearch", "analyze", "compare", "games", "match",
                                      "tournament", "tree"])  # fmt: skip
 def test_help_texts_speak_plainly(command: str) -> None:
     text = all_help_texts()[command]

@@ -22,7 +22,7 @@ from test_web_e2e import (  # noqa: E402, F401  (browser, page and server are fi
     cells_with,
     choose_searcher,
     create_app,
-    games,
+    gamesearch_games,
     hookimpl,
     open_board,
     page,

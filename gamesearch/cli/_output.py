@@ -9,9 +9,9 @@ from typing import Callable
 
 from rich.console import Console
 from rich.measure import Measurement
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from gamesearch.cli._progress import progress as report
 from gamesearch.errors import InvalidOptionError
 
 #: width of tables written to a file or a pipe (no terminal to measure)
@@ -53,25 +53,15 @@ def print_table(out: Console, grid: Table) -> None:
 
 @contextmanager
 def progress(description: str, total: int) -> Iterator[Callable[[str], None]]:
-    """Show a progress bar on standard error (terminals only) while the body runs.
+    """Show the progress on standard error while the body runs: a bar with the time
+    left on a terminal, else a line every few seconds (see :mod:`gamesearch.cli._progress`).
 
     Yields a function to call once per finished step with the step's description.
     """
-    errors = Console(stderr=True)
-    bar = Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=errors,
-        transient=True,
-        disable=not errors.is_terminal,
-    )
-    with bar:
-        task = bar.add_task(description, total=total)
+    with report(description, total) as bar:
 
         def advance(step: str) -> None:
-            bar.update(task, advance=1, description=f"{description}: {step}")
+            bar.advance(note=step)
 
         yield advance
 
