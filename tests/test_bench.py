@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from gamesearch import AlphaBeta, Minimax, Scoring, default_registry
 from benchmarks import Contender, Row, build_rows, ratios, run_rows
 from benchmarks import floors, workloads
+from benchmarks.cli import main
 from benchmarks.core import FRAMEWORK, Run
 from benchmarks.peers import load_peers
 from benchmarks.workloads import (
