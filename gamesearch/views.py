@@ -57,6 +57,7 @@ def catalogue(found: Registry) -> dict[str, Any]:
     searchers = {
         name: {
             "description": _first_line(cls.__doc__),
+            "answers_within_budget": cls.answers_within_budget,
             "options": [
                 {
                     "name": field.name.lstrip("_"),

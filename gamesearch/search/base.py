@@ -368,6 +368,9 @@ class Searcher(abc.ABC):
     needs_no_chance: ClassVar[bool] = True
     #: whether a ``depth`` limit makes the searcher stop at a horizon (MCTS: no)
     honours_depth: ClassVar[bool] = True
+    #: whether a node or time budget that runs out still gets an answer (iterative
+    #: deepening and MCTS answer with what they have; the others give up)
+    answers_within_budget: ClassVar[bool] = False
     #: work out the principal variation only when a result's ``pv`` is read (it costs
     #: searches); a searcher that reads the line off what it already holds says False
     line_on_demand: ClassVar[bool] = True

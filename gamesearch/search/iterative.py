@@ -30,6 +30,7 @@ class IterativeDeepening(Searcher):
     """Iterative-deepening alpha-beta under a node or time budget; always answers."""
 
     name: ClassVar[str] = "iterative"
+    answers_within_budget: ClassVar[bool] = True
     depth: int | None = depth_field("deepest iteration (default: until exact or out of budget)")
     max_nodes: int | None = node_budget_field("node budget for the whole search (answers with the last completed depth)")
     seconds: float | None = seconds_field("time budget in seconds (answers with the last completed depth)")
@@ -46,6 +47,8 @@ class IterativeDeepening(Searcher):
         depths = range(1, self.depth + 1) if self.depth is not None else itertools.count(1)
         for depth in depths:
             budget = None if answer is None else Budget(max_nodes - counters.nodes, deadline)
+            if budget is not None and budget.max_nodes < 2:
+                break  # not even the root and one child fit: a new depth could only overrun
             try:
                 answer = search_root(
                     game,

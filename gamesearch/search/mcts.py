@@ -108,6 +108,7 @@ class MonteCarlo(Searcher):
     name: ClassVar[str] = "mcts"
     line_on_demand: ClassVar[bool] = False  # the line is read off the tree
     honours_depth: ClassVar[bool] = False
+    answers_within_budget: ClassVar[bool] = True
     simulations: int | None = simulations_field(
         f"simulation budget (default: {DEFAULT_SIMULATIONS} unless seconds is set)"
     )

@@ -102,16 +102,21 @@ function searcherHas(option) {
   return page.catalogue.searchers[searcherName()].options.some((o) => o.name === option);
 }
 
+// Iterative deepening and MCTS answer with what they have when a budget runs out.
+function answersWithinBudget() {
+  return page.catalogue.searchers[searcherName()].answers_within_budget === true;
+}
+
 // The set-up's searcher and options. For a move or an analysis, a searcher that takes
 // a time budget and was given no budget gets the computer's time per move.
 function searchRequest(state, purpose) {
   const options = readInputs($("searcher-options"));
   const budgets = ["seconds", "simulations", "max_nodes"];
-  if (purpose !== "tree" && searcherHas("seconds") && !budgets.some((name) => name in options)) {
+  if (purpose !== "tree" && answersWithinBudget() && !budgets.some((name) => name in options)) {
     const seconds = Number($("engine-seconds").value);
     if (seconds > 0) options.seconds = String(Math.min(seconds, page.catalogue.limits.seconds));
   }
-  if (purpose === "tree" && searcherHas("max_depth") && searcherHas("max_nodes") && !("max_nodes" in options)) {
+  if (purpose === "tree" && answersWithinBudget() && searcherHas("depth") && !("max_nodes" in options)) {
     // iterative deepening: stop before the tree outgrows what the server draws
     options.max_nodes = String(page.catalogue.limits.tree_nodes);
   }
