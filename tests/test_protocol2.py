@@ -291,3 +291,24 @@ def test_the_textbook_searchers_agree_with_the_fast_cores_on_every_tictactoe_pos
         )  # fmt: skip
         pruned = TextbookAlphaBeta().search(position)
         assert (pruned.value, pruned.best_moves) == (AlphaBeta().search(position).value, fast.best_moves)
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        (lambda: default_registry().searcher_class("alphabeta").from_options({"all_best": 5}), r"option 'all_best' must be true or false: 5"),
+        (lambda: default_registry().new_game("tictactoe", rows=3.7), r"option 'rows' must be an integer: 3.7"),
+        (lambda: default_registry().new_game("tictactoe", rows=True), r"option 'rows' must be an integer: True"),
+        (lambda: default_registry().new_searcher("alphabeta", table_entries=0), r"'table_entries' must be >= 1: 0"),
+        (lambda: default_registry().searcher_class("iterative").from_options({"table_entries": float("nan")}), r"option 'table_entries' must be a whole number: nan"),
+        (lambda: default_registry().searcher_class("alphabeta").from_options({"depth": 2.5}), r"option 'depth' must be a whole number or none: 2.5"),
+        (lambda: default_registry().searcher_class("iterative").from_options({"max_nodes": float("nan")}), r"option 'max_nodes' must be a whole number or none: nan"),
+        (lambda: Limit(seconds=float("inf")), r"'seconds' must be a finite number: inf"),
+        (lambda: Limit(nodes=0), r"'nodes' must be >= 1: 0"),
+    ],
+)  # fmt: skip
+def test_every_option_is_parsed_strictly_with_one_message_format(build: Any, message: str) -> None:
+    from gamesearch.errors import InvalidOptionError
+
+    with pytest.raises(InvalidOptionError, match=message):
+        build()
