@@ -194,7 +194,7 @@ def test_an_integer_argument_is_asked_for_in_words(capsys: pytest.CaptureFixture
 
 
 def test_a_searcher_option_of_the_wrong_type_is_named_in_words(capsys: pytest.CaptureFixture[str]) -> None:
-    assert_usage_error(capsys, "option 'depth' must be a whole number or none: 'x'",
+    assert_usage_error(capsys, "option 'depth' must be an integer or none: 'x'",
                        "analyze", "tictactoe", "--searcher", "alphabeta:depth=x")  # fmt: skip
 
 

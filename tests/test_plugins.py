@@ -49,7 +49,7 @@ def test_searchers_are_built_from_a_spec_with_options() -> None:
     ("spec", "message"),
     [
         ("alphabeta:depth", r"searcher option 'depth' in 'alphabeta:depth' must be written key=value"),
-        ("alphabeta:depth=deep", r"option 'depth' must be a whole number or none: 'deep'"),
+        ("alphabeta:depth=deep", r"option 'depth' must be an integer or none: 'deep'"),
         ("alphabeta:table=maybe", r"option 'table' must be true or false: 'maybe'"),
         ("alphabeta:width=3", r"searcher 'alphabeta' has no option 'width'; valid options: all_best, depth"),
         ("alphabeta:depth=0", r"'depth' must be >= 1: 0"),

@@ -71,9 +71,9 @@ BAD_BODIES = [
     ("/api/analyze", b'{"game": "connect4", "searcher": "iterative", "searcher_options": {"max_nodes": 1e3}}',
      422, r"option 'max_nodes' must be an integer: 1000.0"),
     ("/api/analyze", b'{"game": "tictactoe", "searcher": "alphabeta", "searcher_options": {"all_best": 5}}',
-     422, r"option 'all_best' must be a boolean: 5"),
+     422, r"option 'all_best' must be true or false: 5"),
     ("/api/analyze", b'{"game": "tictactoe", "searcher": "alphabeta", "searcher_options": {"ordering": 3}}',
-     422, r"option 'ordering' must be a string: 3"),
+     422, r"option 'ordering' must be text: 3"),
 ]  # fmt: skip
 
 

@@ -274,7 +274,7 @@ def _whole_number_at_least_one(instance: Any, attribute: attrs.Attribute, value:
     if value is None:
         return
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidOptionError(f"{attribute.name!r} must be a whole number: {value!r}")
+        raise InvalidOptionError(f"{attribute.name!r} must be an integer: {value!r}")
     if value < 1:
         raise InvalidOptionError(f"{attribute.name!r} must be >= 1: {value!r}")
 
@@ -615,7 +615,7 @@ def _convert_text(field: attrs.Attribute, text: str) -> Any:  # type: ignore[typ
                 continue
         elif kind is str:
             return text
-    expected = " or ".join(_kind_in_words(kind) for kind in kinds)
+    expected = " or ".join(kind_in_words(kind) for kind in kinds)
     raise InvalidOptionError(f"option {name!r} must be {expected}: {text!r}")
 
 
@@ -642,13 +642,13 @@ def _check_typed(field: attrs.Attribute, value: Any) -> Any:  # type: ignore[typ
                 return value
         if isinstance(kind, type) and issubclass(kind, enum.Enum) and isinstance(value, kind):
             return value
-    expected = " or ".join(_kind_in_words(kind) for kind in kinds)
+    expected = " or ".join(kind_in_words(kind) for kind in kinds)
     raise InvalidOptionError(f"option {field.name.lstrip('_')!r} must be {expected}: {value!r}")
 
 
-def _kind_in_words(kind: Any) -> str:
+def kind_in_words(kind: Any) -> str:
     """Return an option type as a user reads it: ``"a whole number"``, ``"none"``, ..."""
-    words = {int: "a whole number", float: "a number", bool: "true or false", str: "text", type(None): "none"}
+    words = {int: "an integer", float: "a number", bool: "true or false", str: "text", type(None): "none"}
     if kind in words:
         return words[kind]
     if isinstance(kind, type) and issubclass(kind, enum.Enum):

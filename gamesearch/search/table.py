@@ -60,7 +60,7 @@ def table_entries_field(default: int) -> Any:
 
     def check(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
         if isinstance(value, bool) or not isinstance(value, int):
-            raise InvalidOptionError(f"{attribute.name!r} must be a whole number: {value!r}")
+            raise InvalidOptionError(f"{attribute.name!r} must be an integer: {value!r}")
         if value < 1:
             raise InvalidOptionError(f"{attribute.name!r} must be >= 1: {value!r}")
 

@@ -45,7 +45,7 @@ from gamesearch.errors import (
 )
 from gamesearch.game import Game, describe_outcome, resolve_options
 from gamesearch.plugins import Registry
-from gamesearch.search.base import Searcher, SearchResult, Tracer, parse_searcher_spec
+from gamesearch.search.base import SearchResult, Searcher, Tracer, kind_in_words, parse_searcher_spec
 from gamesearch.trace import NodeLimit, TraceNode, TreeTracer
 
 #: the searcher options through which a searcher takes a budget of its own
@@ -270,8 +270,7 @@ def _kinds(annotation: Any) -> tuple[Any, ...]:
 
 
 def _expected(kinds: tuple[Any, ...]) -> str:
-    names = {bool: "a boolean", int: "an integer", float: "a number", str: "a string"}
-    return " or ".join(names.get(kind, getattr(kind, "__name__", str(kind))) for kind in kinds if kind is not type(None))
+    return " or ".join(kind_in_words(kind) for kind in kinds if kind is not type(None))
 
 
 def check_option_value(label: str, value: Any, kinds: tuple[Any, ...]) -> None:
