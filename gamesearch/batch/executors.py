@@ -1,0 +1,239 @@
+"""Where batch work runs: this process, local worker processes, or a Dask cluster.
+
+Every executor does one thing, :meth:`Executor.map_unordered`: call a function on each
+item somewhere and yield each :class:`Finished` item as soon as it is done, in the order
+they finish. Only a bounded number of items is in flight at a time (a few per worker),
+so stopping a run (Ctrl-C) loses little work and cancels the rest at once.
+
+- :class:`InlineExecutor`: one item after the other in this process;
+- :class:`LocalExecutor`: ``workers`` processes of this machine
+  (:class:`concurrent.futures.ProcessPoolExecutor`); a worker process that dies takes
+  the pool down, and the items in flight are given to a new pool (at most
+  :data:`RESTARTS` times);
+- :class:`DaskExecutor`: the workers of a Dask distributed cluster, given the
+  scheduler's address (``tcp://host:8786``). The scheduler gives the task of a lost
+  worker to another one; a task that took several workers down with it is reported
+  as lost.
+
+The function and the items must pickle (module-level functions, attrs classes).
+"""
+
+from __future__ import annotations
+
+import abc
+import concurrent.futures
+import importlib
+import os
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures.process import BrokenProcessPool
+from types import TracebackType
+from typing import Any, Generic, Self, TypeVar
+
+import attrs
+
+from gamesearch.errors import InvalidOptionError, MissingDependencyError
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+#: times a local pool whose worker process died is replaced before the items left are lost
+RESTARTS = 3
+#: items in flight per worker (enough to keep every worker busy between two answers)
+IN_FLIGHT_PER_WORKER = 2
+
+
+@attrs.frozen
+class Finished(Generic[T, R]):
+    """One item done: its result, or why it was lost (``error``; ``result`` is then ``None``)."""
+
+    item: T
+    result: R | None
+    error: str | None = None
+
+
+class Executor(abc.ABC):
+    """Runs a function on many items; use it as a context manager (it shuts down on exit)."""
+
+    #: how many items it computes at once
+    workers: int
+
+    @property
+    @abc.abstractmethod
+    def description(self) -> str:
+        """Return where the work runs, in words: ``2 local processes``, ``Dask at tcp://...``."""
+
+    @abc.abstractmethod
+    def map_unordered(self, function: Callable[[T], R], items: Sequence[T]) -> Iterator[Finished[T, R]]:
+        """Yield each item of ``items`` with ``function(item)``, in the order they finish.
+
+        An exception ``function`` raises is raised here; an item lost with its worker
+        (see the module) is yielded with an ``error``.
+        """
+
+    def close(self) -> None:
+        """Stop every worker this executor started; items not started are dropped."""
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.close()
+
+
+class InlineExecutor(Executor):
+    """Computes one item after the other in this process (Ctrl-C stops it at once)."""
+
+    workers = 1
+
+    @property
+    def description(self) -> str:
+        """Return ``this process``."""
+        return "this process"
+
+    def map_unordered(self, function: Callable[[T], R], items: Sequence[T]) -> Iterator[Finished[T, R]]:
+        """Yield each item with ``function(item)``, in order."""
+        for item in items:
+            yield Finished(item, function(item))
+
+
+class LocalExecutor(Executor):
+    """Computes items in ``workers`` processes of this machine (default: one per core).
+
+    :raises InvalidOptionError: for fewer than one worker.
+    """
+
+    def __init__(self, workers: int | None = None) -> None:
+        count = workers if workers is not None else (os.cpu_count() or 1)
+        if count < 1:
+            raise InvalidOptionError(f"the number of workers must be >= 1: {count!r}")
+        self.workers = count
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+
+    @property
+    def description(self) -> str:
+        """Return ``N local processes``."""
+        return f"{self.workers} local process{'es' if self.workers != 1 else ''}"
+
+    def map_unordered(self, function: Callable[[T], R], items: Sequence[T]) -> Iterator[Finished[T, R]]:
+        """Yield each item with ``function(item)`` as the worker processes finish them."""
+        waiting = list(reversed(items))
+        restarts = 0
+        while waiting:
+            pool = self._new_pool()
+            running: dict[concurrent.futures.Future[R], T] = {}
+            try:
+                while waiting or running:
+                    while waiting and len(running) < self.workers * IN_FLIGHT_PER_WORKER:
+                        item = waiting.pop()
+                        running[pool.submit(function, item)] = item
+                    done, _ = concurrent.futures.wait(running, return_when=concurrent.futures.FIRST_COMPLETED)
+                    for future in done:
+                        item = running.pop(future)
+                        yield Finished(item, future.result())
+            except BrokenProcessPool:
+                restarts += 1
+                lost = list(running.values())
+                if restarts > RESTARTS:
+                    for item in [*lost, *reversed(waiting)]:
+                        yield Finished(item, None, "a worker process died while computing it")
+                    return
+                waiting.extend(reversed(lost))
+            finally:
+                self.close()
+
+    def _new_pool(self) -> concurrent.futures.ProcessPoolExecutor:
+        self._pool = concurrent.futures.ProcessPoolExecutor(max_workers=self.workers)
+        return self._pool
+
+    def close(self) -> None:
+        """Stop the worker processes; items not started are cancelled."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+
+class DaskExecutor(Executor):
+    """Computes items on the workers of the Dask cluster whose scheduler is at ``address``.
+
+    :raises MissingDependencyError: when Dask distributed is not installed.
+    :raises InvalidOptionError: when no scheduler answers at ``address`` within ``timeout``
+        seconds.
+    """
+
+    def __init__(self, address: str, *, timeout: float = 10.0) -> None:
+        distributed = dask_distributed()
+        self.address = address
+        try:
+            self._client: Any = distributed.Client(address, timeout=timeout, set_as_default=False)
+        except (OSError, TimeoutError, ValueError) as error:
+            raise InvalidOptionError(f"no Dask scheduler answers at {address!r}: {error}") from None
+        threads = sum(self._client.nthreads().values())
+        self.workers = max(1, threads)
+
+    @property
+    def description(self) -> str:
+        """Return ``Dask at ADDRESS (N threads)``."""
+        return f"Dask at {self.address} ({self.workers} worker thread{'s' if self.workers != 1 else ''})"
+
+    def map_unordered(self, function: Callable[[T], R], items: Sequence[T]) -> Iterator[Finished[T, R]]:
+        """Yield each item with ``function(item)`` as the cluster's workers finish them."""
+        distributed = dask_distributed()
+        waiting = list(reversed(items))
+        flowing = distributed.as_completed()
+        running: dict[str, tuple[Any, T]] = {}
+        try:
+            while waiting or running:
+                while waiting and len(running) < self.workers * IN_FLIGHT_PER_WORKER + 2:
+                    item = waiting.pop()
+                    future = self._client.submit(function, item, pure=False)
+                    running[future.key] = (future, item)
+                    flowing.add(future)
+                future = next(flowing)
+                _, item = running.pop(future.key)
+                if future.status == "error":
+                    error = future.exception()
+                    if isinstance(error, distributed.KilledWorker):
+                        yield Finished(item, None, "it took down every Dask worker that tried it")
+                        continue
+                    raise error
+                yield Finished(item, future.result())
+        finally:  # an error, Ctrl-C or a consumer that stopped: drop what is still queued
+            flowing.clear()
+            if running:
+                self._client.cancel([future for future, _ in running.values()])
+
+    def close(self) -> None:
+        """Disconnect from the scheduler (the cluster keeps running; queued items are dropped)."""
+        self._client.close()
+
+
+def dask_distributed() -> Any:
+    """Return the ``distributed`` module (Dask's cluster client).
+
+    :raises MissingDependencyError: when it is not installed, naming the extra to install.
+    """
+    try:
+        return importlib.import_module("distributed")
+    except ImportError:
+        raise MissingDependencyError(
+            "a Dask scheduler needs the distributed extra: pip install 'gamesearch[distributed]'"
+        ) from None
+
+
+def make_executor(workers: int | None = None, scheduler: str | None = None, *, inline_one: bool = False) -> Executor:
+    """Return the executor the options name: Dask at ``scheduler`` when given, else
+    ``workers`` local processes (default: one per core; ``inline_one``: one worker is
+    this process).
+
+    :raises InvalidOptionError: for both options at once, or a bad worker count.
+    :raises MissingDependencyError: for a scheduler without Dask installed.
+    """
+    if scheduler is not None:
+        if workers is not None:
+            raise InvalidOptionError("give --workers or --scheduler, not both")
+        return DaskExecutor(scheduler)
+    if inline_one and workers == 1:
+        return InlineExecutor()
+    return LocalExecutor(workers)
