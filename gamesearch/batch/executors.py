@@ -38,8 +38,10 @@ R = TypeVar("R")
 
 #: times a local pool whose worker process died is replaced before the items left are lost
 RESTARTS = 3
-#: items in flight per worker (enough to keep every worker busy between two answers)
+#: items in flight per local worker process (enough to keep it busy between two answers)
 IN_FLIGHT_PER_WORKER = 2
+#: items in flight per Dask worker thread (more: each answer comes back through the scheduler)
+DASK_IN_FLIGHT_PER_THREAD = 8
 
 
 @attrs.frozen
@@ -181,11 +183,11 @@ class DaskExecutor(Executor):
         """Yield each item with ``function(item)`` as the cluster's workers finish them."""
         distributed = dask_distributed()
         waiting = list(reversed(items))
-        flowing = distributed.as_completed()
+        flowing = distributed.as_completed(loop=self._client.loop)
         running: dict[str, tuple[Any, T]] = {}
         try:
             while waiting or running:
-                while waiting and len(running) < self.workers * IN_FLIGHT_PER_WORKER + 2:
+                while waiting and len(running) < self.workers * DASK_IN_FLIGHT_PER_THREAD:
                     item = waiting.pop()
                     future = self._client.submit(function, item, pure=False)
                     running[future.key] = (future, item)
