@@ -223,25 +223,50 @@ def play_match(
         raise ValueError(f"the number of games must be >= 0: {games!r}")
     if opening_plies < 0:
         raise ValueError(f"the number of opening plies must be >= 0: {opening_plies!r}")
+    plan = match_games(a, b, games=games, swap=swap, seed=seed)
+    records: list[GameRecord] = []
+    for planned in plan:
+        record = play_planned(game, planned, opening_plies)
+        records.append(record)
+        if on_game is not None:
+            on_game(record)
+    labels = (searcher_label(a), searcher_label(b))
+    return MatchRecord(labels, tuple(records), tuple(planned.a_first for planned in plan))
+
+
+@attrs.frozen
+class MatchGame:
+    """One game of a match as planned: who plays first, its searchers (seeded) and seed."""
+
+    number: int  #: place in the match, from 0
+    first: Searcher  #: the first player's searcher, seeded for this game
+    second: Searcher
+    labels: tuple[str, str]  #: labels of the first and second player's searchers
+    seed: int  #: seed of the game's random opening
+    a_first: bool  #: whether searcher ``a`` moves first
+
+
+def match_games(a: Searcher, b: Searcher, *, games: int, swap: bool = False, seed: int | None = None) -> tuple[MatchGame, ...]:
+    """Return the games of a match of ``a`` against ``b`` as :func:`play_match` plays them:
+    each game's seed drawn from ``seed``, ``a`` first (every other game with ``swap``)."""
     labels = (searcher_label(a), searcher_label(b))
     seeds = random.Random(seed)
-    records: list[GameRecord] = []
-    a_first: list[bool] = []
+    planned = []
     for number in range(games):
         game_seed = seeds.randrange(1 << 32)
         pair = [_seeded(a, game_seed), _seeded(b, game_seed + 1)]
         is_a_first = not (swap and number % 2 == 1)
         order = (0, 1) if is_a_first else (1, 0)
-        record = play_game(
-            game, pair[order[0]], pair[order[1]],
-            opening_plies=opening_plies, seed=game_seed,
-            labels=(labels[order[0]], labels[order[1]]),
-        )  # fmt: skip
-        records.append(record)
-        a_first.append(is_a_first)
-        if on_game is not None:
-            on_game(record)
-    return MatchRecord(labels, tuple(records), tuple(a_first))
+        planned.append(MatchGame(number, pair[order[0]], pair[order[1]], (labels[order[0]], labels[order[1]]),
+                                 game_seed, is_a_first))  # fmt: skip
+    return tuple(planned)
+
+
+def play_planned(game: Game[Any], planned: MatchGame, opening_plies: int) -> GameRecord:
+    """Play the match game ``planned`` from ``game``'s position and return its record."""
+    return play_game(
+        game, planned.first, planned.second, opening_plies=opening_plies, seed=planned.seed, labels=planned.labels
+    )
 
 
 def _seeded(searcher: Searcher, seed: int) -> Searcher:

@@ -332,3 +332,48 @@ def test_ctrl_c_prints_the_summary_of_what_is_stored(tmp_path: Path) -> None:
     assert process.returncode == 130
     assert f"{stored} of {len(scores)} done" in out and "not computed" in out
     assert f"interrupted after {stored} of {len(scores)} positions" in err
+
+
+# ------------------------------------------------------------------ tournaments and matches in the store
+TOURNAMENT = ("tournament", "tictactoe", "--players", "alphabeta:depth=1", "alphabeta", "mcts:simulations=50",
+              "--games", "4", "--seed", "5", "--json")  # fmt: skip
+MATCH = ("match", "connect4", "--first", "alphabeta:depth=2", "--second", "alphabeta:depth=1", "--games", "6",
+         "--swap", "--seed", "2", "--json")  # fmt: skip
+
+
+def timeless(data: Any) -> Any:
+    """Return JSON data without its timings (they differ from run to run)."""
+    if isinstance(data, dict):
+        return {key: timeless(value) for key, value in data.items() if "seconds" not in key}
+    if isinstance(data, list):
+        return [timeless(value) for value in data]
+    return data
+
+
+def test_a_stored_tournament_plays_only_the_missing_games_and_rates_from_the_store(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    plain = json.loads(run_cli(capsys, *TOURNAMENT)[1])
+    store = tmp_path / "tournament.sqlite"
+    stored = json.loads(run_cli(capsys, *TOURNAMENT, "--store", str(store), "--workers", "2")[1])
+    assert timeless(stored) == timeless(plain)
+    with sqlite3.connect(store) as db:
+        kept = db.execute("SELECT number, stored FROM games WHERE number % 3 != 0 ORDER BY number").fetchall()
+        db.execute("DELETE FROM games WHERE number % 3 = 0")  # as if stopped before those ended
+    status, out, err = run_cli(capsys, *TOURNAMENT, "--store", str(store))
+    assert status == 0 and timeless(json.loads(out)) == timeless(plain)
+    with sqlite3.connect(store) as db:
+        rows = db.execute("SELECT number, stored FROM games ORDER BY number").fetchall()
+    assert [number for number, _ in rows] == list(range(12))  # 3 pairs x 4 games, each once
+    assert [row for row in rows if row[0] % 3 != 0] == kept  # the stored games were not replayed
+
+
+def test_a_stored_match_on_two_workers_is_the_match_played_here(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    plain = json.loads(run_cli(capsys, *MATCH)[1])
+    store = str(tmp_path / "match.sqlite")
+    stored = json.loads(run_cli(capsys, *MATCH, "--workers", "2", "--store", store)[1])
+    assert timeless(stored) == timeless(plain)
+    again = json.loads(run_cli(capsys, *MATCH, "--store", store)[1])  # every game read back from the store
+    assert timeless(again) == timeless(plain) and again["standings"] == stored["standings"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -167,6 +168,33 @@ def test_a_scheduler_that_does_not_answer_is_one_clear_error(capsys: pytest.Capt
     status, out, err = run_cli(capsys, "batch", "tictactoe", str(path), "--scheduler", "tcp://127.0.0.1:9",
                                "--workers", "2")  # fmt: skip
     assert status == 2 and "not allowed with argument" in err
+
+
+def timeless(data: object) -> object:
+    """Return JSON data without its timings (they differ from run to run)."""
+    if isinstance(data, dict):
+        return {key: timeless(value) for key, value in data.items() if "seconds" not in key}
+    if isinstance(data, list):
+        return [timeless(value) for value in data]
+    return data
+
+
+def test_a_tournament_on_dask_has_the_standings_of_the_local_run(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, cluster: Cluster
+) -> None:
+    argv = ("tournament", "connect4", "--players", "alphabeta:depth=1", "alphabeta:depth=2", "mcts:simulations=30",
+            "--games", "4", "--seed", "11", "--json")  # fmt: skip
+    status, out, _ = run_cli(capsys, *argv)
+    local = json.loads(out)
+    store = tmp_path / "tournament.sqlite"
+    status, out, _ = run_cli(capsys, *argv, "--scheduler", cluster.address, "--store", str(store))
+    on_dask = json.loads(out)
+    assert status == 0 and timeless(on_dask) == timeless(local)
+    assert [(player["label"], player["wins"], player["draws"], player["losses"]) for player in on_dask["players"]] == [
+        (player["label"], player["wins"], player["draws"], player["losses"]) for player in local["players"]
+    ]
+    with sqlite3.connect(store) as db:
+        assert db.execute("SELECT count(*), count(DISTINCT number) FROM games").fetchone() == (12, 12)
 
 
 def test_local_and_dask_executors_yield_each_item_once(cluster: Cluster) -> None:

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 from typing import Any
 
-from gamesearch.arena import GameRecord, play_match
+from gamesearch.arena import MatchRecord, match_games, searcher_label
+from gamesearch.batch import ResultStore, make_executor
+from gamesearch.batch.games import play_match_game, record_from_dict, record_to_dict, run_key
 from gamesearch.cli._common import add_game_arguments, integer, load_game, load_searcher, print_json
 from gamesearch.cli._output import check_at_least, console, milliseconds, print_table, progress, table
+from gamesearch.errors import GameSearchError
+from gamesearch.game import Game
+from gamesearch.search.base import Searcher
 
 
 def register(subparsers: Any) -> None:
@@ -17,10 +23,18 @@ def register(subparsers: Any) -> None:
         help="play a match between two searchers: wins, draws, losses, nodes and time per move",
         description="Play GAMES games between two searchers from the same position. Each game "
         "opens with random moves drawn from the seed, so games differ; --swap alternates "
-        "who plays first. The same seed replays the same match.",
-        epilog="examples:\n"
+        "who plays first. The same seed replays the same match, in this process, on --workers "
+        "local processes or on the Dask cluster whose scheduler is at --scheduler. With "
+        "--store, each game is written to that SQLite file as it ends; the same command (same "
+        "--seed) run again plays only the games missing. Ctrl-C stops at once with exit status "
+        "130 and prints no table; the games already stored stay in the store.",
+        epilog="typical times on a 2-core machine: the tic-tac-toe examples, under a second;\n"
+        "  Connect Four between alphabeta:depth=4 players, about a second a game\n"
+        "examples:\n"
         "  gamesearch match tictactoe --first minimax --second alphabeta --games 10 --swap\n"
-        "  gamesearch match tictactoe --first alphabeta:depth=2 --second alphabeta --seed 7 --json",
+        "  gamesearch match tictactoe --first alphabeta:depth=2 --second alphabeta --seed 7 --json\n"
+        "  gamesearch match connect4 --first alphabeta:depth=4 --second mcts:simulations=1000 --games 40 "
+        "--swap --seed 1 --workers 2 --store match.sqlite",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_game_arguments(parser)
@@ -42,6 +56,17 @@ def register(subparsers: Any) -> None:
         "--seed", type=integer,
         help="seed of the openings and tie-breaks (default: a random seed, printed)",
     )  # fmt: skip
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "-w", "--workers", type=integer, default=1, help="processes playing games in parallel (default: 1)"
+    )  # fmt: skip
+    where.add_argument(
+        "--scheduler", metavar="ADDRESS", help="play the games on this Dask cluster, e.g. tcp://10.0.0.5:8786"
+    )
+    parser.add_argument(
+        "--store", metavar="PATH",
+        help="write each game to this SQLite file as it ends; a rerun with the same seed plays only the rest",
+    )  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print the standings and every game as JSON")
     parser.set_defaults(handler=run)
 
@@ -49,18 +74,11 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     check_at_least("--games", args.games)
     check_at_least("--opening-plies", args.opening_plies, 0)
+    check_at_least("--workers", args.workers)
     game = load_game(args)
     first, second = load_searcher(args.first), load_searcher(args.second)
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
-    with progress("match", args.games) as advance:
-
-        def finished(record: GameRecord) -> None:
-            advance(f"{record.winner or 'draw'}")
-
-        match = play_match(
-            game, first, second, games=args.games, swap=args.swap,
-            opening_plies=args.opening_plies, seed=seed, on_game=finished,
-        )  # fmt: skip
+    match = _play(args, game, first, second, seed)
     if args.json:
         print_json({"game": game.name, "position": game.to_text(), "seed": seed, **match.as_dict()})
         return 0
@@ -77,3 +95,29 @@ def run(args: argparse.Namespace) -> int:
     print_table(out, grid)
     out.print(f"replay with: --seed {seed}" + (" --swap" if args.swap else ""))
     return 0
+
+
+def _play(args: argparse.Namespace, game: Game[Any], first: Searcher, second: Searcher, seed: int) -> MatchRecord:
+    """Play the match's games on the executor the arguments name, storing each one as it
+    ends when ``--store`` is given, and return the match (with the stored games)."""
+    plan = match_games(first, second, games=args.games, swap=args.swap, seed=seed)
+    run_id = run_key(
+        "match", game=game.name, start=game.to_text(), players=[searcher_label(first), searcher_label(second)],
+        games=args.games, swap=args.swap, seed=seed, opening_plies=args.opening_plies,
+    )  # fmt: skip
+    with contextlib.ExitStack() as resources:
+        store = resources.enter_context(ResultStore(args.store)) if args.store is not None else None
+        executor = resources.enter_context(make_executor(args.workers, args.scheduler, inline_one=True))
+        records = {} if store is None else {n: record_from_dict(data) for n, data in store.games(run_id).items()}
+        jobs = [(game, planned, args.opening_plies) for planned in plan if planned.number not in records]
+        with progress("match" + (f" ({len(records)} games stored before)" if records else ""), len(jobs)) as advance:
+            for finished in executor.map_unordered(play_match_game, jobs):
+                number = finished.item[1].number
+                if finished.result is None:
+                    raise GameSearchError(f"game {number + 1} of the match was lost: {finished.error}")
+                if store is not None:
+                    store.add_game(run_id, number, record_to_dict(finished.result))
+                records[number] = finished.result
+                advance(f"{finished.result.winner or 'draw'}")
+    labels = (searcher_label(first), searcher_label(second))
+    return MatchRecord(labels, tuple(records[p.number] for p in plan), tuple(p.a_first for p in plan))
