@@ -79,22 +79,23 @@ def run_batch(
     *,
     registry: Registry | None = None,
     on_record: Callable[[Record], None] | None = None,
-    clock: Callable[[], float] | None = None,
+    work: Callable[[Task], Record] | None = None,
 ) -> BatchSummary:
     """Compute every task the store is missing on ``executor`` and store each record as
     it arrives; return the summary of ``tasks`` as stored.
 
     ``registry`` (default: the installed plugins) is sent to the workers with each task
     (its classes must be importable by name there). ``on_record`` is called after each
-    record is stored. A task lost with its workers is stored as failed, with why.
+    record is stored. ``work`` computes a task (default: :func:`run_task` with
+    ``registry``; it must pickle for worker processes). A task lost with its workers is stored as failed, with why.
     Ctrl-C (KeyboardInterrupt) propagates once the executor has stopped; every record
     stored until then stays.
     """
-    now = clock if clock is not None else time.perf_counter
-    started = now()
+    started = time.perf_counter()
     todo = missing_tasks(tasks, store)
     resumed = len({task.key for task in tasks}) - len(todo)
-    work: Callable[[Task], Record] = run_task if registry is None else functools.partial(run_task, registry=registry)
+    if work is None:
+        work = run_task if registry is None else functools.partial(run_task, registry=registry)
     computed = 0
     for finished in executor.map_unordered(work, todo):
         record = _record_of(finished)
@@ -102,7 +103,7 @@ def run_batch(
             computed += 1
         if on_record is not None:
             on_record(record)
-    return summarize(tasks, store, seconds=now() - started, computed=computed, resumed=resumed)
+    return summarize(tasks, store, seconds=time.perf_counter() - started, computed=computed, resumed=resumed)
 
 
 def _record_of(finished: Finished[Task, Record]) -> Record:

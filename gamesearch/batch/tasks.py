@@ -14,7 +14,7 @@ import enum
 import os
 import socket
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -32,6 +32,10 @@ from gamesearch.game import Game, Player
 from gamesearch.plugins import Registry, default_registry
 from gamesearch.search.base import Limit
 from gamesearch.search.nullwindow import solve
+
+
+#: ``solver(game, weak=...)``: the exact value for the side to move and the nodes it took
+Solver = Callable[..., tuple[int, int]]
 
 
 class Method(enum.Enum):
@@ -152,18 +156,20 @@ def worker_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
-def run_task(task: Task, registry: Registry | None = None) -> Record:
+def run_task(task: Task, registry: Registry | None = None, *, solver: Solver = solve) -> Record:
     """Compute ``task`` and return its record; never raises for the position's sake.
 
     A searcher that gives up on its budget gives an "over budget" record; any other
     exception (a bad position, a searcher that raises) a "failed" record with its
-    message. ``registry`` defaults to the installed plugins.
+    message; Ctrl-C (KeyboardInterrupt) is raised. ``registry`` defaults to the
+    installed plugins; ``solver(game, weak=...)`` returns ``(value, nodes)`` for the
+    value-alone methods (default: :func:`~gamesearch.search.nullwindow.solve`).
     """
     started = time.perf_counter()
     base: dict[str, Any] = {"game": task.game_key, "position": task.position, "searcher": task.label,
             "line": task.line, "expected": task.expected, "worker": worker_name()}  # fmt: skip
     try:
-        return _compute(task, registry if registry is not None else default_registry(), base)
+        return _compute(task, registry if registry is not None else default_registry(), base, solver)
     except BudgetExceededError as error:
         status, message = Status.OVER_BUDGET, str(error)
     except Exception as error:  # noqa: BLE001 - any failure of one position is recorded, not raised
@@ -171,7 +177,7 @@ def run_task(task: Task, registry: Registry | None = None) -> Record:
     return Record(**base, status=status, seconds=time.perf_counter() - started, error=message)
 
 
-def _compute(task: Task, registry: Registry, base: dict[str, Any]) -> Record:
+def _compute(task: Task, registry: Registry, base: dict[str, Any], solver: Solver) -> Record:
     game = registry.new_game(task.game, task.position, **dict(task.options))
     if task.method is Method.SEARCH:
         searcher = registry.new_searcher(task.searcher)
@@ -183,7 +189,7 @@ def _compute(task: Task, registry: Registry, base: dict[str, Any]) -> Record:
     else:
         weak = task.method is Method.SOLVE_WEAK
         started = time.perf_counter()
-        to_move, nodes = solve(game, weak=weak)
+        to_move, nodes = solver(game, weak=weak)
         seconds = time.perf_counter() - started
         value = to_move if game.to_move() == Player.FIRST else -to_move
         exact, best = True, ()

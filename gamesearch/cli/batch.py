@@ -144,21 +144,39 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_DISAGREEMENT if summary.failed or summary.disagreed else 0
 
 
+def add_executor_arguments(parser: argparse.ArgumentParser, *, store: bool = True) -> None:
+    """Add ``--workers N`` (default 1: this process) or ``--scheduler ADDRESS``, and
+    ``--store PATH`` (default: none, records kept in memory) for a front end of the runner."""
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "-w", "--workers", type=integer, default=1, metavar="N",
+        help="local worker processes (default: 1, this process)",
+    )  # fmt: skip
+    where.add_argument("--scheduler", metavar="ADDRESS", help="run on this Dask cluster, e.g. tcp://10.0.0.5:8786")
+    if store:
+        parser.add_argument(
+            "--store", metavar="PATH",
+            help="keep every result in this SQLite file; the same command run again computes only what is missing",
+        )  # fmt: skip
+
+
 def run_with_progress(
     tasks: list[Task], store: ResultStore, executor: Executor, description: str,
-    *, each: Callable[[Record], None] | None = None,
+    *, each: Callable[[Record], None] | None = None, work: Callable[[Task], Record] | None = None,
+    unit: str = "positions",
 ) -> tuple[BatchSummary, bool]:
     """Run ``tasks`` on ``executor`` into ``store`` with a progress display; return the
     summary and whether Ctrl-C stopped the run.
 
-    ``each(record)``, if given, is called as each record is stored.
+    ``each(record)``, if given, is called as each record is stored; ``work`` computes a
+    task (see :func:`~gamesearch.batch.run_batch`); ``unit`` names the tasks on the display.
     """
     started = time.perf_counter()
     todo = len(missing_tasks(tasks, store))
     resumed = len({task.key for task in tasks}) - todo
     computed = 0
     note = f" ({resumed:,} stored before)" if resumed else ""
-    with interruptible() as stop, progress(description + note, todo, unit="positions") as bar:
+    with interruptible() as stop, progress(description + note, todo, unit=unit) as bar:
 
         def stored(record: Record) -> None:
             nonlocal computed
@@ -167,7 +185,7 @@ def run_with_progress(
                 each(record)
             bar.advance(note=record.position if len(record.position) <= 40 else record.position[:37] + "...")
 
-        run_batch(tasks, store, executor, on_record=stored)
+        run_batch(tasks, store, executor, on_record=stored, work=work)
     summary = summarize(tasks, store, seconds=time.perf_counter() - started, computed=computed, resumed=resumed)
     return summary, stop.interrupted
 
