@@ -42,6 +42,8 @@ RESTARTS = 3
 IN_FLIGHT_PER_WORKER = 2
 #: items in flight per Dask worker thread (more: each answer comes back through the scheduler)
 DASK_IN_FLIGHT_PER_THREAD = 8
+#: tasks sent between two counts of the cluster's worker threads
+DASK_RECOUNT_EVERY = 50
 
 
 @attrs.frozen
@@ -185,9 +187,13 @@ class DaskExecutor(Executor):
         waiting = list(reversed(items))
         flowing = distributed.as_completed(loop=self._client.loop)
         running: dict[str, tuple[Any, T]] = {}
+        sent = 0
         try:
             while waiting or running:
                 while waiting and len(running) < self.workers * DASK_IN_FLIGHT_PER_THREAD:
+                    sent += 1
+                    if sent % DASK_RECOUNT_EVERY == 0:  # workers may have joined or left
+                        self.workers = max(1, sum(self._client.nthreads().values()))
                     item = waiting.pop()
                     future = self._client.submit(function, item, pure=False)
                     running[future.key] = (future, item)
