@@ -176,10 +176,47 @@ class FragileSearcher(AlphaBeta):
         return super().root(game, context)
 
 
+@attrs.frozen(kw_only=True)
+class KillerSearcher(AlphaBeta):
+    """Alpha-beta whose process dies on one position (as on a crash in native code), and
+    on another one the first time only (a machine's hiccup), marked by a file."""
+
+    name: ClassVar[str] = "killer"
+    CURSED: ClassVar[str] = "X../.O./..."
+    FLAKY: ClassVar[str] = "XO./.../..."
+
+    def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
+        marker = Path(os.environ["BATCH_TEST_MARKER"])
+        if game.to_text() == self.CURSED or (game.to_text() == self.FLAKY and not marker.exists()):
+            marker.touch()
+            os._exit(9)
+        return super().root(game, context)
+
+
 def fragile_registry() -> Any:
     registry = default_registry()
-    registry._searchers["fragile"] = FragileSearcher  # a searcher of the test's own
+    registry._searchers["fragile"] = FragileSearcher  # searchers of the test's own
+    registry._searchers["killer"] = KillerSearcher
     return registry
+
+
+def test_a_position_that_kills_its_worker_process_is_failed_once_and_the_rest_complete(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BATCH_TEST_MARKER", str(tmp_path / "died-once"))
+    path, expected = tictactoe_file(tmp_path, 14)
+    extra = {KillerSearcher.CURSED: 0, KillerSearcher.FLAKY: outcome("XO" + "." * 7)}
+    expected = {position: value for position, value in expected.items() if position not in extra}
+    path.write_text("".join(f"{position} {value}\n" for position, value in [*expected.items(), *extra.items()]))
+    positions, expect = read_positions(path)
+    tasks = make_tasks("tictactoe", positions, ["killer"], expect=expect)
+    with ResultStore(tmp_path / "killer.sqlite") as store, LocalExecutor(2) as executor:
+        summary = run_batch(tasks, store, executor, registry=fragile_registry())
+        records = {record.position: record for record in store.records()}
+    assert (summary.done, summary.failed, summary.agreed) == (len(expected) + 1, 1, len(expected) + 1)
+    assert sorted(records) == sorted([*expected, *extra])  # each position once
+    assert records[KillerSearcher.CURSED].error == "its worker process died while computing it"
+    assert records[KillerSearcher.FLAKY].status is Status.DONE  # tried again, it went through
 
 
 @pytest.mark.parametrize("executor", [InlineExecutor, functools.partial(LocalExecutor, 2)], ids=["inline", "local"])

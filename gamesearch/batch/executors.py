@@ -8,8 +8,8 @@ so stopping a run (Ctrl-C) loses little work and cancels the rest at once.
 - :class:`InlineExecutor`: one item after the other in this process;
 - :class:`LocalExecutor`: ``workers`` processes of this machine
   (:class:`concurrent.futures.ProcessPoolExecutor`); a worker process that dies takes
-  the pool down, and the items in flight are given to a new pool (at most
-  :data:`RESTARTS` times);
+  the pool down, and the items in flight are run again, one at a time, in a new pool:
+  the item that kills its worker again is reported as lost, the others are computed;
 - :class:`DaskExecutor`: the workers of a Dask distributed cluster, given the
   scheduler's address (``tcp://host:8786``). The scheduler gives the task of a lost
   worker to another one; a task that took several workers down with it is reported
@@ -36,8 +36,6 @@ from gamesearch.errors import InvalidOptionError, MissingDependencyError
 T = TypeVar("T")
 R = TypeVar("R")
 
-#: times a local pool whose worker process died is replaced before the items left are lost
-RESTARTS = 3
 #: items in flight per local worker process (enough to keep it busy between two answers)
 IN_FLIGHT_PER_WORKER = 2
 #: items in flight per Dask worker thread (more: each answer comes back through the scheduler)
@@ -121,35 +119,54 @@ class LocalExecutor(Executor):
         return f"{self.workers} local process{'es' if self.workers != 1 else ''}"
 
     def map_unordered(self, function: Callable[[T], R], items: Sequence[T]) -> Iterator[Finished[T, R]]:
-        """Yield each item with ``function(item)`` as the worker processes finish them."""
+        """Yield each item with ``function(item)`` as the worker processes finish them.
+
+        When a worker process dies (the pool breaks), the items that were in flight are
+        run again one at a time in a new pool, so the one that kills its worker is
+        found: it is yielded with an ``error``, and the others are computed.
+        """
         waiting = list(reversed(items))
-        restarts = 0
-        while waiting:
+        suspects: list[T] = []  # in flight when a worker died: each is tried alone
+        while waiting or suspects:
             pool = self._new_pool()
             running: dict[concurrent.futures.Future[R], T] = {}
+            alone = False
             try:
-                while waiting or running:
-                    while waiting and len(running) < self.workers * IN_FLIGHT_PER_WORKER:
-                        item = waiting.pop()
+                while waiting or suspects or running:
+                    alone = bool(suspects) or alone and bool(running)
+                    source = suspects if suspects else waiting
+                    room = 1 if alone else self.workers * IN_FLIGHT_PER_WORKER
+                    while source and len(running) < room:
+                        item = source.pop()
                         running[pool.submit(function, item)] = item
                     done, _ = concurrent.futures.wait(running, return_when=concurrent.futures.FIRST_COMPLETED)
                     for future in done:
-                        item = running.pop(future)
-                        yield Finished(item, future.result())
+                        result = future.result()  # raises BrokenProcessPool when a worker died
+                        yield Finished(running.pop(future), result)
             except BrokenProcessPool:
-                restarts += 1
-                lost = list(running.values())
-                if restarts > RESTARTS:
-                    for item in [*lost, *reversed(waiting)]:
-                        yield Finished(item, None, "a worker process died while computing it")
-                    return
-                waiting.extend(reversed(lost))
+                for future, item in running.items():
+                    if future.done() and not future.cancelled() and future.exception() is None:
+                        yield Finished(item, future.result())  # finished before the worker died
+                    elif alone:
+                        yield Finished(item, None, "its worker process died while computing it")
+                    else:
+                        suspects.append(item)
+            except BaseException:  # Ctrl-C, or the consumer gave up: do not wait for searches
+                self._terminate()
+                raise
             finally:
                 self.close()
 
     def _new_pool(self) -> concurrent.futures.ProcessPoolExecutor:
         self._pool = concurrent.futures.ProcessPoolExecutor(max_workers=self.workers)
         return self._pool
+
+    def _terminate(self) -> None:
+        """Stop the worker processes at once, whatever they are computing."""
+        if self._pool is not None:
+            processes = getattr(self._pool, "_processes", None) or {}  # no public way before Python 3.14
+            for process in list(processes.values()):
+                process.terminate()
 
     def close(self) -> None:
         """Stop the worker processes; items not started are cancelled."""
