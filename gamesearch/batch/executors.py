@@ -11,9 +11,9 @@ so stopping a run (Ctrl-C) loses little work and cancels the rest at once.
   the pool down, and the items in flight are run again, one at a time, in a new pool:
   the item that kills its worker again is reported as lost, the others are computed;
 - :class:`DaskExecutor`: the workers of a Dask distributed cluster, given the
-  scheduler's address (``tcp://host:8786``). The scheduler gives the task of a lost
-  worker to another one; a task that took several workers down with it is reported
-  as lost.
+  scheduler's address (``tcp://host:8786``), short items sent in groups. The scheduler
+  gives the task of a lost worker to another one; an item that took several workers
+  down with it is reported as lost.
 
 The function and the items must pickle (module-level functions, attrs classes).
 """
@@ -24,6 +24,7 @@ import abc
 import concurrent.futures
 import importlib
 import os
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from types import TracebackType
@@ -42,6 +43,10 @@ IN_FLIGHT_PER_WORKER = 2
 DASK_IN_FLIGHT_PER_THREAD = 8
 #: tasks sent between two counts of the cluster's worker threads
 DASK_RECOUNT_EVERY = 50
+#: seconds of work one Dask task aims at (short items are sent in groups)
+DASK_TASK_SECONDS = 0.2
+#: the most items one Dask task computes
+DASK_LARGEST_GROUP = 64
 
 
 @attrs.frozen
@@ -199,31 +204,46 @@ class DaskExecutor(Executor):
         return f"Dask at {self.address} ({self.workers} worker thread{'s' if self.workers != 1 else ''})"
 
     def map_unordered(self, function: Callable[[T], R], items: Sequence[T]) -> Iterator[Finished[T, R]]:
-        """Yield each item with ``function(item)`` as the cluster's workers finish them."""
+        """Yield each item with ``function(item)`` as the cluster's workers finish them.
+
+        Short items travel in groups (one Dask task computes several), sized from the
+        time the items took so far so that a task lasts about :data:`DASK_TASK_SECONDS`:
+        the scheduler's round trip is then paid once a group. The items of a group lost
+        with its workers are sent again one a task.
+        """
         distributed = dask_distributed()
         waiting = list(reversed(items))
+        alone: list[T] = []  # items of a group that took its workers down: one a task now
         flowing = distributed.as_completed(loop=self._client.loop)
-        running: dict[str, tuple[Any, T]] = {}
-        sent = 0
+        running: dict[str, tuple[Any, list[T]]] = {}
+        sent, group, item_seconds = 0, 1, None
         try:
-            while waiting or running:
-                while waiting and len(running) < self.workers * DASK_IN_FLIGHT_PER_THREAD:
+            while waiting or alone or running:
+                while (waiting or alone) and len(running) < self.workers * DASK_IN_FLIGHT_PER_THREAD:
                     sent += 1
                     if sent % DASK_RECOUNT_EVERY == 0:  # workers may have joined or left
                         self.workers = max(1, sum(self._client.nthreads().values()))
-                    item = waiting.pop()
-                    future = self._client.submit(function, item, pure=False)
-                    running[future.key] = (future, item)
+                    chunk = [alone.pop()] if alone else [waiting.pop() for _ in range(min(group, len(waiting)))]
+                    future = self._client.submit(_run_group, function, chunk, pure=False)
+                    running[future.key] = (future, chunk)
                     flowing.add(future)
                 future = next(flowing)
-                _, item = running.pop(future.key)
+                _, chunk = running.pop(future.key)
                 if future.status == "error":
                     error = future.exception()
-                    if isinstance(error, distributed.KilledWorker):
-                        yield Finished(item, None, "it took down every Dask worker that tried it")
-                        continue
-                    raise error
-                yield Finished(item, future.result())
+                    if not isinstance(error, distributed.KilledWorker):
+                        raise error
+                    if len(chunk) > 1:
+                        alone.extend(chunk)
+                    else:
+                        yield Finished(chunk[0], None, "it took down every Dask worker that tried it")
+                    continue
+                results, seconds = future.result()
+                each = seconds / len(chunk)
+                item_seconds = each if item_seconds is None else 0.8 * item_seconds + 0.2 * each
+                group = max(1, min(DASK_LARGEST_GROUP, int(DASK_TASK_SECONDS / max(item_seconds, 1e-6))))
+                for item, result in zip(chunk, results, strict=True):
+                    yield Finished(item, result)
         finally:  # an error, Ctrl-C or a consumer that stopped: drop what is still queued
             flowing.clear()
             if running:
@@ -232,6 +252,13 @@ class DaskExecutor(Executor):
     def close(self) -> None:
         """Disconnect from the scheduler (the cluster keeps running; queued items are dropped)."""
         self._client.close()
+
+
+def _run_group(function: Callable[[T], R], items: list[T]) -> tuple[list[R], float]:
+    """Return ``function(item)`` for each of ``items`` and the seconds they took (on a worker)."""
+    started = time.perf_counter()
+    results = [function(item) for item in items]
+    return results, time.perf_counter() - started
 
 
 def dask_distributed() -> Any:
