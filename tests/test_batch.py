@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 import attrs
 import pytest
+from batchdata import needs_set, pons_sample, stored_rows, timeless
 from clirun import SCRIPT, assert_usage_error, run_cli
 
 from gamesearch.batch import (
@@ -31,32 +32,13 @@ from gamesearch.batch import (
     read_positions,
     run_batch,
 )
-from gamesearch.datasets.connect4 import data_dir
 from gamesearch.errors import InvalidOptionError
 from gamesearch.game import Game
-from gamesearch.plugins import default_registry
+from gamesearch.plugins import Registry, default_registry
 from gamesearch.search import AlphaBeta
 from gamesearch.search.base import RootAnswer, SearchContext
 
-DATA = data_dir()
-needs_data = pytest.mark.skipif(not (DATA / "Test_L2_R1").is_file(), reason=f"no benchmark data in {DATA}")
-
-
-def pons_sample(tmp_path: Path, name: str, lines: range | tuple[int, ...]) -> tuple[Path, dict[str, int]]:
-    """Write the given lines of one of Pons' sets to a file; return it and {moves: score}."""
-    text = (DATA / name).read_text().splitlines()
-    chosen = [text[number - 1] for number in lines]
-    sample = tmp_path / name
-    sample.write_text("".join(line + "\n" for line in chosen))
-    return sample, {moves: int(score) for moves, score in (line.split() for line in chosen)}
-
-
-def stored_rows(store: Path) -> list[dict[str, Any]]:
-    """Return every row of the store's results table, read with sqlite3 directly."""
-    with sqlite3.connect(store) as db:
-        db.row_factory = sqlite3.Row
-        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        return [dict(row) for row in db.execute("SELECT * FROM results")]
+needs_data = needs_set("Test_L2_R1")
 
 
 # ------------------------------------------------------------------ an oracle of our own
@@ -193,10 +175,14 @@ class KillerSearcher(AlphaBeta):
         return super().root(game, context)
 
 
-def fragile_registry() -> Any:
-    registry = default_registry()
-    registry._searchers["fragile"] = FragileSearcher  # searchers of the test's own
-    registry._searchers["killer"] = KillerSearcher
+def fragile_registry() -> Registry:
+    """Return a registry of the installed plugins and the test's own searchers (the
+    installed plugins' registry itself is left as it is)."""
+    registry = Registry()
+    for game_class in default_registry().games.values():
+        registry.add_game(game_class)
+    for searcher_class in [*default_registry().searchers.values(), FragileSearcher, KillerSearcher]:
+        registry.add_searcher(searcher_class)
     return registry
 
 
@@ -376,15 +362,6 @@ TOURNAMENT = ("tournament", "tictactoe", "--players", "alphabeta:depth=1", "alph
               "--games", "4", "--seed", "5", "--json")  # fmt: skip
 MATCH = ("match", "connect4", "--first", "alphabeta:depth=2", "--second", "alphabeta:depth=1", "--games", "6",
          "--swap", "--seed", "2", "--json")  # fmt: skip
-
-
-def timeless(data: Any) -> Any:
-    """Return JSON data without its timings (they differ from run to run)."""
-    if isinstance(data, dict):
-        return {key: timeless(value) for key, value in data.items() if "second" not in key}
-    if isinstance(data, list):
-        return [timeless(value) for value in data]
-    return data
 
 
 def test_a_stored_tournament_plays_only_the_missing_games_and_rates_from_the_store(

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import attrs
 import pytest
+from batchdata import needs_set, pons_sample, timeless
 from clirun import run_cli
 
 distributed = pytest.importorskip(
@@ -34,11 +35,9 @@ from gamesearch.batch import (  # noqa: E402 - after the skip
     read_positions,
     run_batch,
 )
-from gamesearch.datasets.connect4 import data_dir  # noqa: E402
 from gamesearch.errors import InvalidOptionError  # noqa: E402
 
-DATA = data_dir()
-needs_data = pytest.mark.skipif(not (DATA / "Test_L1_R1").is_file(), reason=f"no benchmark data in {DATA}")
+needs_data = needs_set("Test_L1_R1")
 #: seconds the cluster may take to start (the machine may be loaded)
 START_TIMEOUT = 90
 
@@ -97,15 +96,6 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
         yield running
     finally:
         running.stop()
-
-
-def pons_sample(tmp_path: Path, name: str, lines: range) -> tuple[Path, dict[str, int]]:
-    """Write the given lines of one of Pons' sets to a file; return it and {moves: score}."""
-    text = (DATA / name).read_text().splitlines()
-    chosen = [text[number - 1] for number in lines]
-    sample = tmp_path / name
-    sample.write_text("".join(line + "\n" for line in chosen))
-    return sample, {moves: int(score) for moves, score in (line.split() for line in chosen)}
 
 
 def same_answer(record: Record) -> tuple[object, ...]:
@@ -168,15 +158,6 @@ def test_a_scheduler_that_does_not_answer_is_one_clear_error(capsys: pytest.Capt
     status, out, err = run_cli(capsys, "batch", "tictactoe", str(path), "--scheduler", "tcp://127.0.0.1:9",
                                "--workers", "2")  # fmt: skip
     assert status == 2 and "not allowed with argument" in err
-
-
-def timeless(data: object) -> object:
-    """Return JSON data without its timings (they differ from run to run)."""
-    if isinstance(data, dict):
-        return {key: timeless(value) for key, value in data.items() if "seconds" not in key}
-    if isinstance(data, list):
-        return [timeless(value) for value in data]
-    return data
 
 
 def test_a_tournament_on_dask_has_the_standings_of_the_local_run(

@@ -144,20 +144,18 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_DISAGREEMENT if summary.failed or summary.disagreed else 0
 
 
-def add_executor_arguments(parser: argparse.ArgumentParser, *, store: bool = True) -> None:
+def add_executor_arguments(
+    parser: argparse.ArgumentParser,
+    *,
+    workers_help: str = "local worker processes (default: 1, this process)",
+    store_help: str = "keep every result in this SQLite file; the same command run again computes only what is missing",
+) -> None:
     """Add ``--workers N`` (default 1: this process) or ``--scheduler ADDRESS``, and
-    ``--store PATH`` (default: none, records kept in memory) for a front end of the runner."""
+    ``--store PATH`` (default: none) for a front end of the batch runner."""
     where = parser.add_mutually_exclusive_group()
-    where.add_argument(
-        "-w", "--workers", type=integer, default=1, metavar="N",
-        help="local worker processes (default: 1, this process)",
-    )  # fmt: skip
+    where.add_argument("-w", "--workers", type=integer, default=1, metavar="N", help=workers_help)
     where.add_argument("--scheduler", metavar="ADDRESS", help="run on this Dask cluster, e.g. tcp://10.0.0.5:8786")
-    if store:
-        parser.add_argument(
-            "--store", metavar="PATH",
-            help="keep every result in this SQLite file; the same command run again computes only what is missing",
-        )  # fmt: skip
+    parser.add_argument("--store", metavar="PATH", help=store_help)
 
 
 def run_with_progress(

@@ -10,6 +10,7 @@ from typing import Any
 from gamesearch.arena import MatchRecord, match_games, searcher_label
 from gamesearch.batch import ResultStore, make_executor
 from gamesearch.batch.games import play_match_game, record_from_dict, record_to_dict, run_key
+from gamesearch.cli.batch import add_executor_arguments
 from gamesearch.cli._common import add_game_arguments, integer, load_game, load_searcher, print_json
 from gamesearch.cli._output import check_at_least, console, milliseconds, print_table, progress, table
 from gamesearch.errors import GameSearchError
@@ -56,16 +57,9 @@ def register(subparsers: Any) -> None:
         "--seed", type=integer,
         help="seed of the openings and tie-breaks (default: a random seed, printed)",
     )  # fmt: skip
-    where = parser.add_mutually_exclusive_group()
-    where.add_argument(
-        "-w", "--workers", type=integer, default=1, help="processes playing games in parallel (default: 1)"
-    )  # fmt: skip
-    where.add_argument(
-        "--scheduler", metavar="ADDRESS", help="play the games on this Dask cluster, e.g. tcp://10.0.0.5:8786"
-    )
-    parser.add_argument(
-        "--store", metavar="PATH",
-        help="write each game to this SQLite file as it ends; a rerun with the same seed plays only the rest",
+    add_executor_arguments(
+        parser, workers_help="processes playing games in parallel (default: 1)",
+        store_help="write each game to this SQLite file as it ends; a rerun with the same seed plays only the rest",
     )  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print the standings and every game as JSON")
     parser.set_defaults(handler=run)

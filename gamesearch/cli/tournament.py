@@ -11,6 +11,7 @@ import attrs
 
 from gamesearch.batch import ResultStore, make_executor
 from gamesearch.batch.games import played_from_dict, played_to_dict, run_key
+from gamesearch.cli.batch import add_executor_arguments
 from gamesearch.cli._common import add_game_arguments, integer, load_game, print_json, registry
 from gamesearch.cli._output import check_at_least, console, milliseconds, progress, table
 from gamesearch.cli._plot import check_plot_file
@@ -60,16 +61,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--seed", type=integer, help="seed of the openings and the players (default: a random seed, printed)"
     )  # fmt: skip
-    where = parser.add_mutually_exclusive_group()
-    where.add_argument(
-        "-w", "--workers", type=integer, default=1, help="processes playing games in parallel (default: 1)"
-    )  # fmt: skip
-    where.add_argument(
-        "--scheduler", metavar="ADDRESS", help="play the games on this Dask cluster, e.g. tcp://10.0.0.5:8786"
-    )
-    parser.add_argument(
-        "--store", metavar="PATH",
-        help="write each game to this SQLite file as it ends; a rerun with the same seed plays only the rest",
+    add_executor_arguments(
+        parser, workers_help="processes playing games in parallel (default: 1)",
+        store_help="write each game to this SQLite file as it ends; a rerun with the same seed plays only the rest",
     )  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print players, pairs and every game as JSON")
     parser.add_argument(
