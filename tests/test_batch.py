@@ -435,3 +435,15 @@ def test_uci_check_with_a_store_solves_only_the_rows_missing(
     assert [wrong["expected"] for wrong in first["disagreements"]] == ["draw"]
     second = json.loads(run_cli(capsys, *argv)[1])
     assert len(calls) == 2 and timeless(second) == timeless(first)
+
+
+def test_a_stored_match_of_a_game_of_chance_reads_back_its_exact_values(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    argv = ("match", "pig", "--first", "expectiminimax:depth=2", "--second", "star2:depth=2", "--games", "2",
+            "--seed", "1", "--json", "--store", str(tmp_path / "pig.sqlite"))  # fmt: skip
+    played = json.loads(run_cli(capsys, *argv)[1])
+    again = json.loads(run_cli(capsys, *argv)[1])  # read back from the store, nothing played
+    assert again == played
+    values = [move["value"] for game in played["games"] for move in game["moves"] if move["value"] is not None]
+    assert any(isinstance(value, str) and "/" in value for value in values)  # fractions, written exactly

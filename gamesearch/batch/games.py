@@ -9,6 +9,7 @@ records the tournament and match code use (:func:`played_from_dict`).
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from typing import Any
 
 import attrs
@@ -29,7 +30,7 @@ def record_to_dict(record: GameRecord) -> dict[str, Any]:
         "game": record.game,
         "start": record.start,
         "players": list(record.players),
-        "moves": [{**attrs.asdict(move), "player": int(move.player)} for move in record.moves],
+        "moves": [_move_to_dict(move) for move in record.moves],
         "outcome": record.outcome.name,
         "final": record.final,
     }
@@ -37,9 +38,27 @@ def record_to_dict(record: GameRecord) -> dict[str, Any]:
 
 def record_from_dict(data: dict[str, Any]) -> GameRecord:
     """Return the game record :func:`record_to_dict` wrote."""
-    moves = tuple(MoveRecord(**{**move, "player": Player(move["player"])}) for move in data["moves"])
+    moves = tuple(_move_from_dict(move) for move in data["moves"])
     first, second = data["players"]
     return GameRecord(data["game"], data["start"], (first, second), moves, Outcome[data["outcome"]], data["final"])
+
+
+def _move_to_dict(move: MoveRecord) -> dict[str, Any]:
+    value = move.value
+    return {
+        **attrs.asdict(move),
+        "player": None if move.player is None else int(move.player),  # None: a chance outcome
+        "value": str(value) if isinstance(value, Fraction) else value,  # a game of chance's exact expectation
+    }
+
+
+def _move_from_dict(data: dict[str, Any]) -> MoveRecord:
+    player, value = data["player"], data["value"]
+    return MoveRecord(**{
+        **data,
+        "player": None if player is None else Player(player),
+        "value": Fraction(value) if isinstance(value, str) else value,
+    })  # fmt: skip
 
 
 def played_to_dict(played: PlayedGame) -> dict[str, Any]:
