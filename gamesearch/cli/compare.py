@@ -44,7 +44,7 @@ def register(subparsers: Any) -> None:
         "searchers done; Ctrl-C stops at once with exit status 130 and prints no table.",
         epilog="typical times on a 2-core machine: each example below takes a second or two, the\n"
         "  Connect Four --depths one about 5 s; --repeat multiplies the timed runs, and a search\n"
-        "  that would pass --max-nodes gives up after about 10 s\n"
+        "  that needs more than --max-nodes gives up on reaching it (up to a minute at the default)\n"
         "examples:\n"
         "  gamesearch compare tictactoe\n"
         "  gamesearch compare tictactoe --position X...O.... --searchers minimax,alphabeta:table=on --repeat 5\n"

@@ -30,7 +30,7 @@ def register(subparsers: Any) -> None:
         "--seed) run again plays only the games missing. Ctrl-C stops at once with exit status "
         "130 and prints no table; the games already stored stay in the store.",
         epilog="typical times on a 2-core machine: the tic-tac-toe examples, under a second;\n"
-        "  Connect Four between alphabeta:depth=4 players, about a second a game\n"
+        "  Connect Four between alphabeta:depth=4 players, under a second a game\n"
         "examples:\n"
         "  gamesearch match tictactoe --first minimax --second alphabeta --games 10 --swap\n"
         "  gamesearch match tictactoe --first alphabeta:depth=2 --second alphabeta --seed 7 --json\n"

@@ -35,8 +35,8 @@ def register(subparsers: Any) -> None:
         "Ctrl-C stops at once with exit status 130 and prints no table; the games already "
         "stored stay in the store.",
         epilog="typical times on a 2-core machine:\n"
-        "  the tic-tac-toe example below: about a second; the Connect Four one: a few minutes\n"
-        "  with 2 workers (its 60 games; mcts and depth 4 make most of it)\n"
+        "  the tic-tac-toe example below: about a second; the Connect Four one (30 games):\n"
+        "  under half a minute with 2 workers; time grows with the games and the players' budgets\n"
         "examples:\n"
         '  gamesearch tournament tictactoe --players "alphabeta:depth=1" alphabeta '
         '"mcts:simulations=200" --games 4\n'
