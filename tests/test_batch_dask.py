@@ -178,6 +178,17 @@ def test_a_tournament_on_dask_has_the_standings_of_the_local_run(
         assert db.execute("SELECT count(*), count(DISTINCT number) FROM games").fetchone() == (12, 12)
 
 
+@needs_data
+def test_solve_bench_on_dask_reports_what_it_reports_here(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, cluster: Cluster
+) -> None:
+    sample, scores = pons_sample(tmp_path, "Test_L1_R1", range(2, 1001, 50))
+    here = json.loads(run_cli(capsys, "solve-bench", str(sample), "--weak", "--json")[1])
+    status, out, _ = run_cli(capsys, "solve-bench", str(sample), "--weak", "--json", "--scheduler", cluster.address)
+    assert status == 0 and timeless(json.loads(out)) == timeless(here)
+    assert here["positions"] == here["agree"] == len(scores) == 20
+
+
 def test_local_and_dask_executors_yield_each_item_once(cluster: Cluster) -> None:
     items = list(range(30))
     with DaskExecutor(cluster.address) as on_dask, LocalExecutor(2) as local:

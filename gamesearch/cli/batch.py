@@ -158,6 +158,19 @@ def add_executor_arguments(
     parser.add_argument("--store", metavar="PATH", help=store_help)
 
 
+def executor_from(args: argparse.Namespace) -> Executor:
+    """Return the executor of :func:`add_executor_arguments`' options: Dask at
+    ``--scheduler``, else ``--workers`` local processes (one worker: this process).
+
+    :raises InvalidOptionError: for a bad number of workers or a scheduler that does not answer.
+    :raises MissingDependencyError: for a scheduler without Dask installed.
+    """
+    if args.scheduler is not None:
+        return make_executor(scheduler=args.scheduler)
+    check_at_least("--workers", args.workers)
+    return make_executor(args.workers, inline_one=True)
+
+
 def run_with_progress(
     tasks: list[Task], store: ResultStore, executor: Executor, description: str,
     *, each: Callable[[Record], None] | None = None, work: Callable[[Task], Record] | None = None,

@@ -8,9 +8,9 @@ import random
 from typing import Any
 
 from gamesearch.arena import MatchRecord, match_games, searcher_label
-from gamesearch.batch import ResultStore, make_executor
+from gamesearch.batch import ResultStore
 from gamesearch.batch.games import play_match_game, record_from_dict, record_to_dict, run_key
-from gamesearch.cli.batch import add_executor_arguments
+from gamesearch.cli.batch import add_executor_arguments, executor_from
 from gamesearch.cli._common import add_game_arguments, integer, load_game, load_searcher, print_json
 from gamesearch.cli._output import check_at_least, console, milliseconds, print_table, progress, table
 from gamesearch.errors import GameSearchError
@@ -68,7 +68,6 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     check_at_least("--games", args.games)
     check_at_least("--opening-plies", args.opening_plies, 0)
-    check_at_least("--workers", args.workers)
     game = load_game(args)
     first, second = load_searcher(args.first), load_searcher(args.second)
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
@@ -101,7 +100,7 @@ def _play(args: argparse.Namespace, game: Game[Any], first: Searcher, second: Se
     )  # fmt: skip
     with contextlib.ExitStack() as resources:
         store = resources.enter_context(ResultStore(args.store)) if args.store is not None else None
-        executor = resources.enter_context(make_executor(args.workers, args.scheduler, inline_one=True))
+        executor = resources.enter_context(executor_from(args))
         records = {} if store is None else {n: record_from_dict(data) for n, data in store.games(run_id).items()}
         jobs = [(game, planned, args.opening_plies) for planned in plan if planned.number not in records]
         with progress("match" + (f" ({len(records)} games stored before)" if records else ""), len(jobs)) as advance:

@@ -11,12 +11,12 @@ from typing import Any
 
 import attrs
 
-from gamesearch.batch import Expect, Method, Record, ResultStore, Status, Task, make_executor, run_task
+from gamesearch.batch import Expect, Method, Record, ResultStore, Status, Task, run_task
 from gamesearch.cli._common import print_json
 from gamesearch.cli._connect4_report import add_data_argument, print_check
 from gamesearch.cli._output import check_at_least
 from gamesearch.cli._progress import report_interruption
-from gamesearch.cli.batch import add_executor_arguments, run_with_progress
+from gamesearch.cli.batch import add_executor_arguments, executor_from, run_with_progress
 from gamesearch.datasets.connect4 import (
     FETCH_COMMAND,
     PONS_REFERENCE,
@@ -103,7 +103,6 @@ def tasks_of(positions: Iterable[ScoredPosition], *, weak: bool = False) -> list
 
 def run(args: argparse.Namespace) -> int:
     check_at_least("--limit", args.limit)
-    check_at_least("--workers", args.workers)
     path = find_data_file(args.file, args.data)
     positions = read_score_file(path)[: args.limit]
     published = published_set(path)
@@ -121,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
     work = functools.partial(run_task, solver=solve)  # this module's solver, looked up as the command runs
     with (
         ResultStore(args.store or ":memory:") as store,
-        make_executor(args.workers, args.scheduler, inline_one=True) as executor,
+        executor_from(args) as executor,
     ):
         summary, interrupted = run_with_progress(tasks, store, executor, f"solving {path.name}", each=each, work=work)
         records = store.records(task.key for task in tasks)

@@ -9,9 +9,9 @@ from typing import Any
 
 import attrs
 
-from gamesearch.batch import ResultStore, make_executor
+from gamesearch.batch import ResultStore
 from gamesearch.batch.games import played_from_dict, played_to_dict, run_key
-from gamesearch.cli.batch import add_executor_arguments
+from gamesearch.cli.batch import add_executor_arguments, executor_from
 from gamesearch.cli._common import add_game_arguments, integer, load_game, print_json, registry
 from gamesearch.cli._output import check_at_least, console, milliseconds, progress, table
 from gamesearch.cli._plot import check_plot_file
@@ -75,7 +75,6 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     check_at_least("--games", args.games)
     check_at_least("--opening-plies", args.opening_plies, 0)
-    check_at_least("--workers", args.workers)
     if len(args.players) < 2:
         raise InvalidOptionError(f"--players needs at least two searchers: {args.players!r}")
     if args.plot is not None:
@@ -90,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     )  # fmt: skip
     with contextlib.ExitStack() as resources:
         store = resources.enter_context(ResultStore(args.store)) if args.store is not None else None
-        executor = resources.enter_context(make_executor(scheduler=args.scheduler)) if args.scheduler else None
+        executor = resources.enter_context(executor_from(args))
         done = {} if store is None else {n: played_from_dict(data) for n, data in store.games(run_id).items()}
         with progress("tournament" + (f" ({len(done)} games stored before)" if done else ""), total - len(done)) as advance:
 
@@ -102,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
 
             tournament = run_tournament(
                 game, args.players, games=args.games, seed=seed, opening_plies=args.opening_plies,
-                workers=args.workers, registry=registry(), on_game=finished, executor=executor, done=done,
+                registry=registry(), on_game=finished, executor=executor, done=done,
             )  # fmt: skip
         if store is not None:  # the tables come from the games as stored
             stored = store.games(run_id)

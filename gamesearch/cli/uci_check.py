@@ -12,12 +12,12 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from gamesearch.batch import Expect, Method, ResultStore, Status, Task, make_executor, run_task
+from gamesearch.batch import Expect, Method, ResultStore, Status, Task, run_task
 from gamesearch.cli._common import print_json
 from gamesearch.cli._connect4_report import add_data_argument, print_check
 from gamesearch.cli._output import check_at_least
 from gamesearch.cli._progress import report_interruption
-from gamesearch.cli.batch import add_executor_arguments, run_with_progress
+from gamesearch.cli.batch import add_executor_arguments, executor_from, run_with_progress
 from gamesearch.datasets.connect4 import FETCH_COMMAND, UCI_FILE, UciRow, find_data_file, read_uci
 from gamesearch.search.nullwindow import solve
 
@@ -76,7 +76,6 @@ def tasks_of(rows: Iterable[UciRow]) -> list[Task]:
 
 def run(args: argparse.Namespace) -> int:
     check_at_least("--sample", args.sample)
-    check_at_least("--workers", args.workers)
     path = find_data_file(str(args.file) if args.file is not None else UCI_FILE, args.data)
     started = time.perf_counter()
     rows = read_uci(path)
@@ -86,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     work = functools.partial(run_task, solver=solve)  # this module's solver, looked up as the command runs
     with (
         ResultStore(args.store or ":memory:") as store,
-        make_executor(args.workers, args.scheduler, inline_one=True) as executor,
+        executor_from(args) as executor,
     ):
         summary, interrupted = run_with_progress(tasks, store, executor, "checking UCI rows", work=work, unit="rows")
         records = store.records(task.key for task in tasks)
