@@ -447,3 +447,15 @@ def test_a_stored_match_of_a_game_of_chance_reads_back_its_exact_values(
     assert again == played
     values = [move["value"] for game in played["games"] for move in game["moves"] if move["value"] is not None]
     assert any(isinstance(value, str) and "/" in value for value in values)  # fractions, written exactly
+
+
+def test_uci_rows_are_read_as_the_first_players_outcome(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    data = tmp_path / "connect-4.data"
+    data.write_text("b,b,b,b,b,b,b,b,b,b,b,b,x,o,x,o,x,o,x,o,b,b,b,b,o,x,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,loss\n")
+    positions, expect = read_positions(data)
+    assert expect is Expect.OUTCOME and [(item.line, item.expected) for item in positions] == [(1, -1)]
+    # the cells go column by column, bottom to top: column c holds x,o,x,o,x,o, d x,o and e o,x
+    assert positions[0].position == "..O..../..X..../..O..../..X..../..OOX../..XXO.."
+    store = str(tmp_path / "uci.sqlite")
+    status, out, _ = run_cli(capsys, "batch", "connect4", str(data), "--max-nodes", "50", "-w", "1", "--store", store)
+    assert status == 0 and out.startswith("0 of 1 done, 0 of 1 agree, 0 failed, 1 over budget; 1 computed")
