@@ -82,18 +82,12 @@ def register(subparsers: Any) -> None:
         "-s", "--searcher", action="append", metavar="SPEC",
         help=f"a searcher with options, e.g. alphabeta:depth=4 (repeatable; default: {DEFAULT_SEARCHER})",
     )  # fmt: skip
-    where = parser.add_mutually_exclusive_group()
-    where.add_argument(
-        "-w", "--workers", type=integer, metavar="N",
-        help=f"local worker processes (default: one per core, {os.cpu_count() or 1} here)",
+    add_executor_arguments(
+        parser, workers_default=None,
+        workers_help=f"local worker processes (default: one per core, {os.cpu_count() or 1} here; 1: this process)",
+        store_help=f"the SQLite results file, created if missing (default: {DEFAULT_STORE})",
     )  # fmt: skip
-    where.add_argument(
-        "--scheduler", metavar="ADDRESS", help="the Dask scheduler to run on, e.g. tcp://10.0.0.5:8786"
-    )
-    parser.add_argument(
-        "--store", metavar="PATH", default=DEFAULT_STORE,
-        help=f"the SQLite results file, created if missing (default: {DEFAULT_STORE})",
-    )  # fmt: skip
+    parser.set_defaults(store=DEFAULT_STORE)
     parser.add_argument("-n", "--limit", type=integer, metavar="N", help="only the first N positions")
     parser.add_argument("--max-nodes", type=integer, metavar="N", help="each search's node budget")
     parser.add_argument("--seconds", type=float, metavar="S", help="each search's time budget")
@@ -110,7 +104,6 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    check_at_least("--workers", args.workers)
     check_at_least("--limit", args.limit)
     if args.output is not None:
         check_output_file(args.output)
@@ -126,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
         args.game, positions[: args.limit], searchers, expect=Expect(args.expect) if args.expect else expect,
         limit=limit, options=sorted(options.items()),
     )  # fmt: skip
-    with ResultStore(args.store) as store, make_executor(args.workers, args.scheduler) as executor:
+    with ResultStore(args.store) as store, executor_from(args) as executor:
         summary, interrupted = run_with_progress(tasks, store, executor, f"batch {path.name}")
         keys = [task.key for task in tasks]
         records = store.records(keys)
@@ -147,20 +140,23 @@ def run(args: argparse.Namespace) -> int:
 def add_executor_arguments(
     parser: argparse.ArgumentParser,
     *,
+    workers_default: int | None = 1,
     workers_help: str = "local worker processes (default: 1, this process)",
     store_help: str = "keep every result in this SQLite file; the same command run again computes only what is missing",
 ) -> None:
     """Add ``--workers N`` (default 1: this process) or ``--scheduler ADDRESS``, and
     ``--store PATH`` (default: none) for a front end of the batch runner."""
+    # the command's own default store, if any, is set with parser.set_defaults(store=...)
     where = parser.add_mutually_exclusive_group()
-    where.add_argument("-w", "--workers", type=integer, default=1, metavar="N", help=workers_help)
+    where.add_argument("-w", "--workers", type=integer, default=workers_default, metavar="N", help=workers_help)
     where.add_argument("--scheduler", metavar="ADDRESS", help="run on this Dask cluster, e.g. tcp://10.0.0.5:8786")
     parser.add_argument("--store", metavar="PATH", help=store_help)
 
 
 def executor_from(args: argparse.Namespace) -> Executor:
     """Return the executor of :func:`add_executor_arguments`' options: Dask at
-    ``--scheduler``, else ``--workers`` local processes (one worker: this process).
+    ``--scheduler``, else ``--workers`` local processes (one worker: this process; none
+    given: one per core).
 
     :raises InvalidOptionError: for a bad number of workers or a scheduler that does not answer.
     :raises MissingDependencyError: for a scheduler without Dask installed.
