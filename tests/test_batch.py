@@ -11,7 +11,6 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Hashable
 from pathlib import Path
 from typing import Any, ClassVar
 

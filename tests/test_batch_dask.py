@@ -7,7 +7,6 @@ The cluster is a scheduler and two single-threaded workers, each a process of it
 from __future__ import annotations
 
 import json
-import os
 import signal
 import sqlite3
 import subprocess
@@ -25,7 +24,7 @@ distributed = pytest.importorskip(
     "distributed", reason="Dask distributed is not installed (pip install 'gamesearch[distributed]')"
 )
 
-from gamesearch.batch import (  # noqa: E402 - after the skip
+from gamesearch.batch import (
     DaskExecutor,
     LocalExecutor,
     Record,
@@ -35,7 +34,7 @@ from gamesearch.batch import (  # noqa: E402 - after the skip
     read_positions,
     run_batch,
 )
-from gamesearch.errors import InvalidOptionError  # noqa: E402
+from gamesearch.errors import InvalidOptionError
 
 needs_data = needs_set("Test_L1_R1")
 #: seconds the cluster may take to start (the machine may be loaded)

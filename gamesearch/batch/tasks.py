@@ -33,7 +33,6 @@ from gamesearch.plugins import Registry, default_registry
 from gamesearch.search.base import Limit
 from gamesearch.search.nullwindow import solve
 
-
 #: ``solver(game, weak=...)``: the exact value for the side to move and the nodes it took
 Solver = Callable[..., tuple[int, int]]
 
@@ -172,7 +171,7 @@ def run_task(task: Task, registry: Registry | None = None, *, solver: Solver = s
         return _compute(task, registry if registry is not None else default_registry(), base, solver)
     except BudgetExceededError as error:
         status, message = Status.OVER_BUDGET, str(error)
-    except Exception as error:  # noqa: BLE001 - any failure of one position is recorded, not raised
+    except Exception as error:
         status, message = Status.FAILED, f"{type(error).__name__}: {error}"
     return Record(**base, status=status, seconds=time.perf_counter() - started, error=message)
 

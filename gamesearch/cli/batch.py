@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from gamesearch.batch import (
-    BatchSummary,
     DEFAULT_STORE,
+    BatchSummary,
     Executor,
     Expect,
     Record,
@@ -25,7 +25,14 @@ from gamesearch.batch import (
     run_batch,
     summarize,
 )
-from gamesearch.cli._common import add_game_arguments, check_output_file, integer, parse_key_values, print_json, registry
+from gamesearch.cli._common import (
+    add_game_arguments,
+    check_output_file,
+    integer,
+    parse_key_values,
+    print_json,
+    registry,
+)
 from gamesearch.cli._connect4_report import add_data_argument
 from gamesearch.cli._output import check_at_least, console
 from gamesearch.cli._progress import interruptible, progress, report_interruption

@@ -10,9 +10,9 @@ from typing import Any
 from gamesearch.arena import MatchRecord, match_games, searcher_label
 from gamesearch.batch import ResultStore
 from gamesearch.batch.games import play_match_game, record_from_dict, record_to_dict, run_key
-from gamesearch.cli.batch import add_executor_arguments, executor_from
 from gamesearch.cli._common import add_game_arguments, integer, load_game, load_searcher, print_json
 from gamesearch.cli._output import check_at_least, console, milliseconds, print_table, progress, table
+from gamesearch.cli.batch import add_executor_arguments, executor_from
 from gamesearch.errors import GameSearchError
 from gamesearch.game import Game
 from gamesearch.search.base import Searcher

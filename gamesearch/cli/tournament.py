@@ -11,11 +11,11 @@ import attrs
 
 from gamesearch.batch import ResultStore
 from gamesearch.batch.games import played_from_dict, played_to_dict, run_key
-from gamesearch.cli.batch import add_executor_arguments, executor_from
 from gamesearch.cli._common import add_game_arguments, integer, load_game, print_json, registry
 from gamesearch.cli._output import check_at_least, console, milliseconds, progress, table
 from gamesearch.cli._plot import check_plot_file
 from gamesearch.cli._tournament_plot import plot_ratings
+from gamesearch.cli.batch import add_executor_arguments, executor_from
 from gamesearch.errors import InvalidOptionError
 from gamesearch.tournament import PlayedGame, Tournament, run_tournament, schedule
 
