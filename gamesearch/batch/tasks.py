@@ -171,7 +171,7 @@ def run_task(task: Task, registry: Registry | None = None, *, solver: Solver = s
         return _compute(task, registry if registry is not None else default_registry(), base, solver)
     except BudgetExceededError as error:
         status, message = Status.OVER_BUDGET, str(error)
-    except Exception as error:
+    except Exception as error:  # any failure of one position is recorded, not raised
         status, message = Status.FAILED, f"{type(error).__name__}: {error}"
     return Record(**base, status=status, seconds=time.perf_counter() - started, error=message)
 
