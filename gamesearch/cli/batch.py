@@ -126,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
         args.game, positions[: args.limit], searchers, expect=Expect(args.expect) if args.expect else expect,
         limit=limit, options=sorted(options.items()),
     )  # fmt: skip
-    with ResultStore(args.store) as store, executor_from(args) as executor:
+    with executor_from(args) as executor, ResultStore(args.store) as store:
         summary, interrupted = run_with_progress(tasks, store, executor, f"batch {path.name}")
         keys = [task.key for task in tasks]
         records = store.records(keys)

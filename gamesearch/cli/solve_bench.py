@@ -118,10 +118,7 @@ def run(args: argparse.Namespace) -> int:
             )
 
     work = functools.partial(run_task, solver=solve)  # this module's solver, looked up as the command runs
-    with (
-        ResultStore(args.store or ":memory:") as store,
-        executor_from(args) as executor,
-    ):
+    with executor_from(args) as executor, ResultStore(args.store or ":memory:") as store:
         summary, interrupted = run_with_progress(tasks, store, executor, f"solving {path.name}", each=each, work=work)
         records = store.records(task.key for task in tasks)
     solved = [

@@ -83,10 +83,7 @@ def run(args: argparse.Namespace) -> int:
     sample = random.Random(args.seed).sample(rows, min(args.sample, len(rows)))
     tasks = tasks_of(sample)
     work = functools.partial(run_task, solver=solve)  # this module's solver, looked up as the command runs
-    with (
-        ResultStore(args.store or ":memory:") as store,
-        executor_from(args) as executor,
-    ):
+    with executor_from(args) as executor, ResultStore(args.store or ":memory:") as store:
         summary, interrupted = run_with_progress(tasks, store, executor, "checking UCI rows", work=work, unit="rows")
         records = store.records(task.key for task in tasks)
     checked = [record for record in records if record.status is Status.DONE and record.found is not None]
