@@ -27,6 +27,7 @@ import abc
 import copy as copying
 import enum
 import math
+import random
 from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar, Generic, TypeVar
@@ -713,6 +714,20 @@ class Game(abc.ABC, Generic[MoveT]):
         from gamesearch.notebook import board_svg
 
         return board_svg(self)
+
+
+def draw_outcome(game: Game[MoveT], chooser: random.Random) -> MoveT:
+    """Return an outcome of the chance position ``game`` drawn with its probability.
+
+    :raises ValueError: when ``game`` is not at a chance position.
+    """
+    outcomes = game.chance_outcomes()
+    point = Fraction(chooser.random())
+    for move, probability in outcomes:
+        point -= probability
+        if point < 0:
+            return move
+    return outcomes[-1][0]  # (the probabilities sum to 1)
 
 
 def offers(game: Game[Any] | type[Game[Any]], method: str) -> bool:
