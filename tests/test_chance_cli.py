@@ -15,22 +15,22 @@ from gamesearch.arena import play_game
 from gamesearch.search.expectimax import Star2
 from gamesearch_games.pig import Pig
 
-SMALL = ("-o", "goal=4", "-o", "faces=3", "-o", "turns=4")
+SMALL = ("-o", "goal=4", "-o", "faces=3", "-o", "horizon=6")
 
 
 def test_analyze_gives_the_expected_result_as_an_exact_fraction(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run_cli(capsys, "analyze", "pig", *SMALL, "--searcher", "star2", "--json")
     assert status == 0, err
     data = json.loads(out)
-    assert (data["value"], data["margin"], data["is_exact"]) == ("1696/6561", "1696/6561", True)
-    assert data["description"] == "expected result +1696/6561 (+0.258)"
+    assert (data["value"], data["margin"], data["is_exact"]) == ("8/27", "8/27", True)
+    assert data["description"] == "expected result +8/27 (+0.296)"
     assert [entry["move"] for entry in data["moves"]] == ["roll", "hold"]
 
 
 def test_analyze_of_a_chance_position_lists_every_outcome(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = run_cli(capsys, "analyze", "pig", *SMALL, "--position", "2-0 A+0* 1 3")
+    status, out, err = run_cli(capsys, "analyze", "pig", *SMALL, "--position", "2-0 A+0* 4 6")
     assert status == 0, err
-    assert "Chance decides. Value 52/81: expected result +52/81 (+0.642)." in out
+    assert "Chance decides. Value 2/3: expected result +2/3 (+0.667)." in out
     assert "Best moves: 1, 2, 3" in out
 
 
@@ -69,7 +69,7 @@ def test_compare_names_a_searcher_that_refuses_chance(capsys: pytest.CaptureFixt
 
 def test_tree_draws_chance_positions_with_their_outcomes_probabilities(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run_cli(
-        capsys, "tree", "pig", *SMALL, "--position", "0-0 A+2* 0 1", "--searcher", "expectiminimax", "--depth", "1"
+        capsys, "tree", "pig", *SMALL, "--position", "0-0 A+2* 2 3", "--searcher", "expectiminimax", "--depth", "1"
     )
     assert status == 0, err
     assert "root (chance)  window [-inf, +inf]  value 2/3" in out
@@ -79,7 +79,7 @@ def test_tree_draws_chance_positions_with_their_outcomes_probabilities(capsys: p
 
 
 def test_tree_json_and_dot_carry_the_probabilities(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = run_cli(capsys, "tree", "pig", *SMALL, "--position", "0-0 A+2* 0 1", "--depth", "1",
+    status, out, err = run_cli(capsys, "tree", "pig", *SMALL, "--position", "0-0 A+2* 2 3", "--depth", "1",
                                "--format", "json")  # fmt: skip
     assert status == 0, err
     data = json.loads(out)
@@ -87,7 +87,7 @@ def test_tree_json_and_dot_carry_the_probabilities(capsys: pytest.CaptureFixture
     assert (data["searcher"], data["value"], root["to_move"]) == ("star2", "2/3", "chance")
     assert {child["probability"] for child in root["children"]} == {"1/3"}
     assert data["nodes"] == data["stats"]["nodes"]
-    status, out, err = run_cli(capsys, "tree", "pig", *SMALL, "--position", "0-0 A+2* 0 1", "--depth", "1",
+    status, out, err = run_cli(capsys, "tree", "pig", *SMALL, "--position", "0-0 A+2* 2 3", "--depth", "1",
                                "--format", "dot")  # fmt: skip
     assert 'n0 [shape=diamond, label="2/3' in out and '[label="1\\np 1/3"]' in out
 
@@ -109,8 +109,8 @@ def test_play_rolls_the_die_itself_from_the_seed(
 
 
 def test_a_match_draws_the_outcomes_and_records_them_as_chance_moves() -> None:
-    record = play_game(Pig.new(goal=4, faces=3, turns=4), Star2(depth=2), Star2(depth=1), seed=3)
-    again = play_game(Pig.new(goal=4, faces=3, turns=4), Star2(depth=2), Star2(depth=1), seed=3)
+    record = play_game(Pig.new(goal=4, faces=3, horizon=6), Star2(depth=2), Star2(depth=1), seed=3)
+    again = play_game(Pig.new(goal=4, faces=3, horizon=6), Star2(depth=2), Star2(depth=1), seed=3)
     assert [move.move for move in record.moves] == [move.move for move in again.moves]
     chance = [move for move in record.as_dict()["moves"] if move["player"] == "chance"]
     assert chance and all(move["move"] in ("1", "2", "3") and move["is_random"] for move in chance)
@@ -125,7 +125,7 @@ from gamesearch.web.app import create_app  # noqa: E402
 from gamesearch.web.service import Limits  # noqa: E402
 
 LIMITS = Limits(max_nodes=20_000, seconds=5.0, body_bytes=2_000, text_chars=200)
-OPTIONS = {"goal": 4, "faces": 3, "turns": 4}
+OPTIONS = {"goal": 4, "faces": 3, "horizon": 6}
 
 
 @pytest.fixture(scope="module")
@@ -142,22 +142,22 @@ def post(client: TestClient, path: str, **body: Any) -> Any:
 
 def test_the_board_offers_the_outcomes_of_a_roll_as_buttons(client: TestClient) -> None:
     state = post(client, "/api/play", game="pig", options=OPTIONS, position="0-0 A+0 0 0", move="roll")
-    assert (state["to_move"], state["status"], state["position"]) == ("chance", "chance to move", "0-0 A+0* 0 1")
+    assert (state["to_move"], state["status"], state["position"]) == ("chance", "chance to move", "0-0 A+0* 1 1")
     extra = state["board"]["extra_moves"]
     assert extra == [{"label": f"rolled {face}", "move": face} for face in ("1", "2", "3")]
 
 
 def test_the_computer_draws_an_outcome_at_a_chance_position(client: TestClient) -> None:
-    answer = post(client, "/api/move", game="pig", options=OPTIONS, position="0-0 A+0* 0 1", searcher="star2")
+    answer = post(client, "/api/move", game="pig", options=OPTIONS, position="0-0 A+0* 1 1", searcher="star2")
     assert answer["move"] in ("1", "2", "3") and answer["search"]["to_move"] == "chance"
     assert answer["search"]["description"] == "an outcome of probability 1/3"
 
 
 def test_the_board_analyses_and_draws_the_tree_of_the_dice_game(client: TestClient) -> None:
     analysis = post(client, "/api/analyze", game="pig", options=OPTIONS, position="0-0 A+0 0 0", searcher="star1")
-    assert (analysis["value"], analysis["best_moves"]) == ("1696/6561", ["roll"])
-    assert [entry["value"] for entry in analysis["moves"]] == ["1696/6561", "-244/729"]
-    tree = post(client, "/api/tree", game="pig", options=OPTIONS, position="0-0 A+2* 0 1",
+    assert (analysis["value"], analysis["best_moves"]) == ("8/27", ["roll"])
+    assert [entry["value"] for entry in analysis["moves"]] == ["8/27", "-20/81"]
+    tree = post(client, "/api/tree", game="pig", options=OPTIONS, position="0-0 A+2* 2 3",
                 searcher="expectiminimax", searcher_options={"depth": 1})  # fmt: skip
     assert (tree["value"], tree["root"]["to_move"]) == ("2/3", "chance")
     assert [child["probability"] for child in tree["root"]["children"]] == ["1/3"] * 3

@@ -51,6 +51,9 @@ from gamesearch.search.table import SearchMemory
 
 #: how the children of a chance position are searched
 PLAIN, STAR1, STAR2 = "expectiminimax", "star1", "star2"
+#: how far short of the best value so far a root move's window stops (any margin above
+#: 0 keeps every root move's value exact or proves it worse; a small one prunes more)
+TIE_MARGIN = Fraction(1, 1 << 30)
 
 
 class _Walk:
@@ -207,6 +210,8 @@ class _Walk:
         count = len(outcomes)
         lower, upper = [self.low] * count, [self.high] * count
         probes: list[tuple[Value, Value, Value] | None] = [None] * count
+        if alpha <= self.low and beta >= self.high:  # no probe can cut a full window off
+            return self._search_outcomes(outcomes, depth, alpha, beta, lower, upper, probes)
         push, undo, result, to_move, tracer = self.push, self.undo, self.result, self.to_move, self.tracer
         for index, (move, probability) in enumerate(outcomes):
             push(move)
@@ -218,7 +223,8 @@ class _Walk:
                 mover = to_move()
                 if mover == CHANCE:
                     continue  # nothing to probe: chance again
-                first = self.ordered_moves()[0]
+                moves = self.ordered_moves()
+                first = moves[0]
                 others_lower = _weighted(outcomes, lower, skip=index)
                 others_upper = _weighted(outcomes, upper, skip=index)
                 window_low = max((alpha - others_upper) / probability, lower[index])
@@ -230,7 +236,9 @@ class _Walk:
                 if tracer is not None:
                     tracer.leave(value)
                 probes[index] = (value, window_low, window_high)
-                if mover == Player.FIRST and value > window_low:  # one move's value: a floor
+                if len(moves) == 1 and window_low < value < window_high:  # the only move: exact
+                    lower[index] = upper[index] = Fraction(value)
+                elif mover == Player.FIRST and value > window_low:  # one move's value: a floor
                     lower[index] = max(lower[index], Fraction(value))
                 elif mover != Player.FIRST and value < window_high:  # a ceiling
                     upper[index] = min(upper[index], Fraction(value))
@@ -386,14 +394,13 @@ def _search_root(game: Game[Any], walk: _Walk, mode: str, depth: int | None, con
         for move in game.ordered_moves():
             if best is None or context.move_values or mode == PLAIN:
                 child = walk.child(move, remaining - 1, low, high)
-            else:  # is the move better than the best so far, or as good?
-                child = walk.child(move, remaining - 1, *((best, high) if sign > 0 else (low, best)))
-                if child == best and not walk.was_leaf:  # a bound: is it a tie or worse?
-                    bound = walk.child(move, remaining - 1, *((low, best) if sign > 0 else (best, high)))
-                    if bound != best:
-                        values.append((move, Fraction(bound)))  # a bound: the move is worse
-                        continue
-                elif sign * child < sign * best:
+            else:
+                # Is the move as good as the best so far? A window that stops just short
+                # of the best value (by any margin) answers exactly for every move that
+                # ties or beats it, and proves the others worse, with one search each.
+                short = best - TIE_MARGIN if sign > 0 else best + TIE_MARGIN
+                child = walk.child(move, remaining - 1, *((short, high) if sign > 0 else (low, short)))
+                if sign * child <= sign * short:
                     values.append((move, Fraction(child)))  # a bound: the move is worse
                     continue
             child = Fraction(child)
