@@ -821,8 +821,14 @@ def chance_heuristic(rules: Rules, estimate: int, bound: int) -> Fraction:
     The estimate is mapped linearly onto the open result range: ``-bound`` would be
     the lowest result, ``+bound`` the highest, so the value is never a final result's.
     """
+    return Fraction(chance_heuristic_numerator(rules, estimate, bound), 2 * bound)
+
+
+def chance_heuristic_numerator(rules: Rules, estimate: int, bound: int) -> int:
+    """Return :func:`chance_heuristic` times ``2 * bound`` (an integer: searchers that
+    work in whole multiples of a unit use it)."""
     low, high = rules.result_range
-    return low + Fraction(estimate + bound, 2 * bound) * (high - low)
+    return low * 2 * bound + (estimate + bound) * (high - low)
 
 
 def signed_fraction(value: Fraction | int) -> str:
