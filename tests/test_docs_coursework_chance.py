@@ -1,0 +1,85 @@
+"""The expectimax coursework: the skeleton fails its checks naming the first exercise, the
+searcher around the exercises is right given right values, and a wrong answer is caught."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from collections.abc import Iterator
+from fractions import Fraction
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from gamesearch import Game
+from gamesearch.errors import ConformanceError
+from gamesearch.game import CHANCE
+from gamesearch.search.base import Counters
+from gamesearch.search.expectimax import Expectiminimax
+from gamesearch.testing import check_searcher, reachable_positions
+from gamesearch_games.pig import Pig
+
+COURSEWORK = Path(__file__).resolve().parent.parent / "docs" / "coursework"
+SMALL = {"goal": 4, "faces": 3, "horizon": 6}
+
+
+@pytest.fixture()
+def skeleton() -> Iterator[ModuleType]:
+    spec = importlib.util.spec_from_file_location("my_expectimax", COURSEWORK / "my_expectimax.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    yield module
+
+
+def test_the_skeleton_fails_the_checks_naming_the_first_exercise() -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", str(COURSEWORK / "check_my_expectimax.py")],
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "NotImplementedError: exercise 1: write expectimax_value" in run.stdout
+
+
+def test_the_skeleton_names_exercise_two_when_pruning(skeleton: ModuleType) -> None:
+    with pytest.raises(NotImplementedError, match="exercise 2: write star1_value"):
+        skeleton.StudentExpectimax(pruning=True).search(Pig.new(**SMALL))
+
+
+def by_the_library(game: Game[Any], counters: Counters) -> Fraction:
+    return Fraction(Expectiminimax().search(game).value)
+
+
+def best_outcome(game: Game[Any], counters: Counters) -> Fraction:
+    """A wrong expectimax: a roll of the die is worth its best outcome, not the mean."""
+    if game.to_move() != CHANCE or game.is_over():
+        return by_the_library(game, counters)
+    values = []
+    for move in game.legal_moves():
+        game.push(move)
+        values.append(by_the_library(game, counters))
+        game.undo()
+    return max(values)
+
+
+@pytest.fixture(scope="module")
+def positions() -> list[Game[Any]]:
+    return [game for game in reachable_positions(Pig.new(**SMALL)) if not game.is_over()][::4]
+
+
+def test_the_searcher_around_the_exercises_agrees_with_the_reference_given_right_values(
+    skeleton: ModuleType, positions: list[Game[Any]]
+) -> None:
+    skeleton.expectimax_value = by_the_library
+    assert check_searcher(skeleton.StudentExpectimax(), positions).positions == len(positions)
+
+
+def test_the_checks_catch_an_expectimax_that_takes_the_best_outcome_of_a_roll(
+    skeleton: ModuleType, positions: list[Game[Any]]
+) -> None:
+    skeleton.expectimax_value = best_outcome
+    with pytest.raises(ConformanceError, match=r"searcher 'my-expectimax' disagrees with expectiminimax on pig .*: value .*, expectiminimax "):
+        check_searcher(skeleton.StudentExpectimax(), positions, move_values=False)
