@@ -138,13 +138,6 @@ class Pig(Game[str]):
             game._result = 0
         return game
 
-    def copy(self) -> Pig:
-        twin = object.__new__(type(self))
-        twin.__dict__.update(self.__dict__)
-        twin._history = self._history.copy()
-        twin._before = self._before.copy()
-        return twin
-
     @property
     def settings(self) -> dict[str, Any]:
         return {"goal": self.goal, "faces": self.faces, "horizon": self.horizon}

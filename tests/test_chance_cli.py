@@ -121,23 +121,19 @@ def test_a_match_draws_the_outcomes_and_records_them_as_chance_moves() -> None:
 starlette = pytest.importorskip("starlette", reason="the web extra is not installed")
 from starlette.testclient import TestClient  # noqa: E402
 
-from gamesearch.web.app import create_app  # noqa: E402
-from gamesearch.web.service import Limits  # noqa: E402
+from test_web_api import SMALL as LIMITS  # noqa: E402
+from test_web_api import post  # noqa: E402
 
-LIMITS = Limits(max_nodes=20_000, seconds=5.0, body_bytes=2_000, text_chars=200)
+from gamesearch.web.app import create_app  # noqa: E402
+
 OPTIONS = {"goal": 4, "faces": 3, "horizon": 6}
 
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
+    """The browser board's API, with the budgets of the web API's own tests."""
     with TestClient(create_app(limits=LIMITS), base_url="http://127.0.0.1") as test_client:
         yield test_client
-
-
-def post(client: TestClient, path: str, **body: Any) -> Any:
-    response = client.post(path, json=body)
-    assert response.status_code == 200, response.text
-    return response.json()
 
 
 def test_the_board_offers_the_outcomes_of_a_roll_as_buttons(client: TestClient) -> None:

@@ -3,10 +3,9 @@ searcher around the exercises is right given right values, and a wrong answer is
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import subprocess
 import sys
-from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 from types import ModuleType
@@ -27,21 +26,20 @@ SMALL = {"goal": 4, "faces": 3, "horizon": 6}
 
 
 @pytest.fixture()
-def skeleton() -> Iterator[ModuleType]:
-    spec = importlib.util.spec_from_file_location("my_expectimax", COURSEWORK / "my_expectimax.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    yield module
+def skeleton(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    """Return a fresh import of the skeleton (each test may replace its functions)."""
+    monkeypatch.syspath_prepend(str(COURSEWORK))
+    monkeypatch.delitem(sys.modules, "my_expectimax", raising=False)
+    return importlib.import_module("my_expectimax")
 
 
 def test_the_skeleton_fails_the_checks_naming_the_first_exercise() -> None:
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", str(COURSEWORK / "check_my_expectimax.py")],
-        capture_output=True, text=True, timeout=300, check=False,
-    )  # fmt: skip
-    assert run.returncode == 1, run.stdout + run.stderr
-    assert "NotImplementedError: exercise 1: write expectimax_value" in run.stdout
+    checks = str(COURSEWORK / "check_my_expectimax.py")
+    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", checks]
+    run = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert (run.returncode, "NotImplementedError: exercise 1: write expectimax_value" in run.stdout) == (1, True), (
+        run.stdout + run.stderr
+    )
 
 
 def test_the_skeleton_names_exercise_two_when_pruning(skeleton: ModuleType) -> None:

@@ -23,7 +23,7 @@ from typing import Any, ClassVar, Protocol
 import attrs
 
 from gamesearch.errors import InvalidOptionError, SearchTooDeepError, UnsupportedGameError
-from gamesearch.game import Game, Scoring, ValueScale, chance_heuristic, restore
+from gamesearch.game import CHANCE, Game, Scoring, ValueScale, chance_heuristic, restore
 from gamesearch.search.table import SearchMemory
 
 #: larger than any value a game can produce: the open ends of a search window
@@ -594,14 +594,17 @@ class Searcher(abc.ABC):
         """Return the line from ``move`` on, by searching each following position again.
 
         The re-searches are not counted in the statistics. A depth-limited search
-        stops the line at its horizon.
+        stops the line at its horizon; in a game of chance the line stops at the next
+        chance position (past it, the line depends on what chance draws).
         """
         line = [move]
+        if game.to_move() == CHANCE:
+            return (move,)
         game.push(move)
         try:
             limit = answer.depth_limit
             remaining = None if limit is None else limit - 1
-            while game.result() is None and (remaining is None or remaining > 0):
+            while game.result() is None and (remaining is None or remaining > 0) and game.to_move() != CHANCE:
                 follow = self._follow_up(game, remaining, memory)
                 line.append(follow)
                 game.push(follow)

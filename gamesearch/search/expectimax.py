@@ -55,7 +55,6 @@ from gamesearch.search.base import (
     CLOCK_INTERVAL, INFINITY, Counters, RootAnswer, SearchContext, Searcher, Tracer, Value,
     depth_field, node_budget_field, seconds_field,
 )  # fmt: skip
-from gamesearch.search.table import SearchMemory
 
 #: how the children of a chance position are searched
 PLAIN, STAR1, STAR2 = "expectiminimax", "star1", "star2"
@@ -401,28 +400,6 @@ class Expectiminimax(Searcher):
         return search_chance_root(
             game, self.mode, self.depth, context, max_nodes=max_nodes, deadline=deadline, table=self.table
         )
-
-    def _principal_variation(
-        self, game: Game[Any], move: Hashable, answer: RootAnswer, memory: SearchMemory
-    ) -> tuple[Hashable, ...]:
-        """Return the line of best play from ``move`` up to the next chance position
-        (or the horizon): past it, the line depends on what chance draws."""
-        line: list[Hashable] = [move]
-        remaining = answer.depth_limit
-        if game.to_move() == CHANCE:
-            return tuple(line)
-        game.push(move)
-        try:
-            remaining = None if remaining is None else remaining - 1
-            while game.result() is None and game.to_move() != CHANCE and remaining != 0:
-                follow = self._follow_up(game, remaining, memory)
-                line.append(follow)
-                game.push(follow)
-                remaining = None if remaining is None else remaining - 1
-        finally:
-            for _ in line:
-                game.undo()
-        return tuple(line)
 
 
 def search_chance_root(
