@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from clirun import run_cli

@@ -23,7 +23,7 @@ from typing import Any, ClassVar, Protocol
 import attrs
 
 from gamesearch.errors import InvalidOptionError, SearchTooDeepError, UnsupportedGameError
-from gamesearch.game import CHANCE, Game, Scoring, ValueScale, chance_heuristic, restore
+from gamesearch.game import CHANCE, Game, Scoring, ValueScale, restore
 from gamesearch.search.table import SearchMemory
 
 #: larger than any value a game can produce: the open ends of a search window
@@ -195,14 +195,6 @@ def heuristic(game: Game[Any]) -> Callable[[], int]:
         return game.evaluate
     evaluate, mapped = game.evaluate, scale.heuristic
     return lambda: mapped(evaluate(), bound)
-
-
-def expected_heuristic(game: Game[Any]) -> Callable[[], Fraction]:
-    """Return the function that scores a position of a game of chance at a horizon:
-    the game's ``evaluate`` mapped strictly inside the result range
-    (:func:`~gamesearch.game.chance_heuristic`)."""
-    evaluate, rules, bound = game.evaluate, game.rules, type(game).evaluation_bound
-    return lambda: chance_heuristic(rules, evaluate(), bound)
 
 
 @attrs.define
@@ -494,8 +486,8 @@ class Searcher(abc.ABC):
         try:
             final = game.result()
             if final is not None:
-                # a finished game of chance is worth its result (values are expected results)
-                value = Fraction(final) if game.rules.chance else game.score(self.scoring)
+                # values that are expected results: a finished game is worth its result
+                value = Fraction(final) if game.rules.chance or self.expected_values else game.score(self.scoring)
                 answer = RootAnswer(value, (), None, True, 0)
             else:
                 context = self._context(game, counters, move_values, tracer, memory)
