@@ -15,6 +15,8 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gamesearch import Game, default_registry
 from gamesearch.errors import BudgetExceededError, ConformanceError, UnsupportedGameError
@@ -349,3 +351,101 @@ def test_mcts_refuses_a_game_of_chance_with_margins() -> None:
 
     with pytest.raises(UnsupportedGameError, match=r"in a game of chance it needs results \+1/0/-1"):
         MonteCarlo().search(Margins())
+
+
+# ------------------------------------------------- random trees with any odds
+# A tree is a leaf result (an int in -2..2) or (kind, children) with kind "max" (the first
+# player moves), "min" (the second) or "chance", whose children are (probability, tree).
+Tree = Any
+
+
+def _probabilities(count: int, draw: Callable[[Any], Any]) -> list[Fraction]:
+    weights = [draw(st.integers(1, 6)) for _ in range(count)]
+    denominators = [draw(st.sampled_from([1, 2, 3, 5, 7])) for _ in range(count)]
+    raw = [Fraction(weight, denominator) for weight, denominator in zip(weights, denominators)]
+    return [share / sum(raw) for share in raw]
+
+
+@st.composite
+def trees(draw: Callable[[Any], Any], depth: int = 4) -> Tree:
+    if depth == 0 or draw(st.integers(0, 4)) == 0:
+        return draw(st.integers(-2, 2))
+    kind = draw(st.sampled_from(["max", "min", "chance"]))
+    count = draw(st.integers(1, 3))
+    children = [draw(trees(depth=depth - 1)) for _ in range(count)]
+    if kind == "chance":
+        return (kind, list(zip(_probabilities(count, draw), children)))
+    return (kind, children)
+
+
+def tree_value(tree: Tree) -> Fraction:
+    """The oracle: the expected result of ``tree``, straight from its definition."""
+    if isinstance(tree, int):
+        return Fraction(tree)
+    kind, children = tree
+    if kind == "chance":
+        return sum((probability * tree_value(child) for probability, child in children), Fraction(0))
+    values = [tree_value(child) for child in children]
+    return max(values) if kind == "max" else min(values)
+
+
+class TreeGame(Game[int]):
+    """A game whose positions are the nodes of a fixed tree; moves are child numbers."""
+
+    name = "random-tree"
+    tree: Tree = 0
+
+    def __init__(self) -> None:
+        self._path: list[Tree] = [self.tree]
+
+    @property
+    def rules(self) -> Rules:
+        return Rules(max_plies=4, chance=True, result_range=(-2, 2))
+
+    def _node(self) -> Tree:
+        return self._path[-1]
+
+    def to_move(self) -> int:
+        node = self._node()
+        return 0 if isinstance(node, int) else {"max": 0, "min": 1, "chance": CHANCE}[node[0]]
+
+    def legal_moves(self) -> list[int]:
+        node = self._node()
+        return [] if isinstance(node, int) else list(range(len(node[1])))
+
+    def chance_outcomes(self) -> list[tuple[int, Fraction]]:
+        return [(index, probability) for index, (probability, _) in enumerate(self._node()[1])]
+
+    def make_move(self, move: int) -> None:
+        kind, children = self._node()
+        self._path.append(children[move][1] if kind == "chance" else children[move])
+
+    def unmake_move(self, move: int) -> None:
+        self._path.pop()
+
+    def result(self) -> int | None:
+        node = self._node()
+        return node if isinstance(node, int) else None
+
+    def key(self) -> tuple[int, ...]:
+        return tuple(self.history)
+
+
+def tree_game(tree: Tree) -> Game[Any]:
+    return type("OneTree", (TreeGame,), {"tree": tree})()
+
+
+@settings(max_examples=60, deadline=None)
+@given(tree=trees())
+def test_the_searchers_of_chance_equal_the_definition_on_random_trees_with_any_odds(tree: Tree) -> None:
+    game = tree_game(tree)
+    if game.is_over():
+        return
+    check_position(game)
+    expected = tree_value(tree)
+    full = Expectiminimax().search(game)
+    assert full.value == expected
+    for searcher in (Star1(), Star2(), Star1(table=True), Star2(table=True), ChanceIterative()):
+        result = searcher.search(game)
+        assert (result.value, result.best_moves) == (expected, full.best_moves), searcher.name
+    assert Star1().search(game).stats.nodes <= full.stats.nodes
