@@ -93,6 +93,7 @@ class _Walk:
         self.tracer = tracer
         self.table = table
         self.push, self.undo, self.result = game.push, game.undo, game.result
+        self.advance, self.retract = game.advance, game.retract
         self.to_move, self.ordered_moves, self.key = game.to_move, game.ordered_moves, game.key
         self.chance_outcomes = game.chance_outcomes
         self.unit = unit  #: q, a common denominator of every probability met so far
@@ -112,6 +113,8 @@ class _Walk:
         self.max_nodes = max_nodes
         self.deadline = deadline
         self.next_look = CLOCK_INTERVAL if deadline < math.inf else INFINITY
+        #: the node count at which a budget must be looked at (the nearer of the two)
+        self.look_at = min(max_nodes, self.next_look)
         self.nodes = 0
         self.leaves = 0
         self.cutoffs = 0
@@ -155,41 +158,52 @@ class _Walk:
     # ------------------------------------------------------------------ entry
     def child(self, move: Hashable, depth: float, alpha: int, beta: int, probe: Probe | None = None) -> int:
         """Play ``move``, return the value of the position it reaches, take it back."""
-        self.push(move)
+        final = self.advance(move)  # push(move) and result() in one call
         try:
             tracer = self.tracer
             if tracer is None:
-                return self.value(depth, alpha, beta, probe)
+                return self.value(depth, alpha, beta, probe, final)
             tracer.enter(move, self.game.ply, self.exact(alpha), self.exact(beta))
-            value = self.value(depth, alpha, beta, probe)
+            value = self.value(depth, alpha, beta, probe, final)
             tracer.leave(self.exact(value))
             return value
         finally:
-            self.undo()
+            self.retract(move)
 
-    def value(self, depth: float, alpha: int, beta: int, probe: Probe | None = None) -> int:
-        """Return the value of the position just entered, ``depth`` player moves left.
-
-        ``probe`` is what a Star2 probe found for this position's first move.
-        """
-        self.nodes += 1
+    def _look_at_budget(self) -> None:
+        """Raise when a budget is spent; else say when to look again."""
         if self.nodes > self.max_nodes:
             raise BudgetExceededError(f"node budget of {self.max_nodes:,} exhausted")
         if self.nodes > self.next_look:
             if time.perf_counter() > self.deadline:
                 raise BudgetExceededError("time budget exhausted")
             self.next_look = self.nodes + CLOCK_INTERVAL
+        self.look_at = min(self.max_nodes, self.next_look)
+
+    def _reached(self) -> None:
+        """Note the ply of a leaf (the deepest position entered is always one)."""
         ply = self.game.ply
         if ply > self.deepest:
             self.deepest = ply
-        final = self.result()
+
+    def value(self, depth: float, alpha: int, beta: int, probe: Probe | None, final: int | None) -> int:
+        """Return the value of the position just entered (``final`` its result), ``depth``
+        player moves left.
+
+        ``probe`` is what a Star2 probe found for this position's first move.
+        """
+        self.nodes += 1
+        if self.nodes > self.look_at:
+            self._look_at_budget()
         self.was_leaf = True
         if final is not None:
             self.leaves += 1
+            self._reached()
             return final * self.scale
         if depth == 0:
             self.leaves += 1
             self.horizon_reached = True
+            self._reached()
             return self.evaluate()
         table = self.table
         if table is not None:
@@ -199,6 +213,7 @@ class _Walk:
                 if kind == EXACT or (kind == LOWER and known >= beta) or (kind == UPPER and known <= alpha):
                     self.tt_hits += 1
                     self.was_leaf = kind == EXACT
+                    self._reached()
                     return known
         mover = self.to_move()
         if mover != CHANCE:
