@@ -53,8 +53,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "-s", "--searchers", metavar="SPEC,SPEC,...",
         help="searchers with options, e.g. minimax,alphabeta:depth=4,table=on,iterative "
-        "(default: every registered searcher that can search the game; in a game without "
-        "chance, not those of expected results)",
+        "(default: every registered searcher that can search the game)",
     )  # fmt: skip
     parser.add_argument(
         "-d", "--depth", type=integer,
@@ -152,20 +151,12 @@ def searcher_depth(searcher: Searcher) -> int | None:
 
 
 def load_searchers(text: str | None, depth: int | None, game: Game[Any] | None = None) -> list[Searcher]:
-    """Return the searchers of ``--searchers``, ``depth`` applied.
-
-    The default is every registered searcher that can search ``game``: in a game of
-    chance, those that handle chance; in a game without, those whose values are the
-    game's own (not expected results).
-    """
+    """Return the searchers of ``--searchers`` (default: every registered one that can
+    search ``game``), ``depth`` applied."""
     found = registry()
-    if text:
-        specs = split_specs(text)
-    else:
-        specs = [
-            name for name, cls in found.searchers.items()
-            if game is None or (not cls().unmet_needs(game) and (game.rules.chance or not cls.expected_values))
-        ]  # fmt: skip
+    specs = split_specs(text) if text else [
+        name for name, kind in found.searchers.items() if game is None or not kind().unmet_needs(game)
+    ]  # fmt: skip
     searchers = []
     for spec in specs:
         name = spec.partition(":")[0].strip()
@@ -319,7 +310,7 @@ def row_data(game: Game[Any], row: Row, reference: Row | None, base_nodes: int |
     return {
         "searcher": row.label,
         "gave_up": False,
-        "value": json_value(result.value),
+        "value": data["value"],
         "best_moves": data["best_moves"],
         "move": data["move"],
         "is_exact": result.is_exact,

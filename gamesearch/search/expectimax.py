@@ -24,10 +24,11 @@ players' moves only: an outcome of chance costs no depth (as in OpenSpiel's
   bound) at each remaining depth: a position reached again by another order of moves
   or outcomes is answered at once (a table hit).
 
-The searchers also search games without chance (then expectiminimax is minimax on
-final results, without the distance to the end) and refuse games with more than
-two players. At a chance position itself no one chooses: every outcome is a "best
-move" and ``move_values`` hold each outcome's value.
+The searchers refuse games without chance (their values would be expected results
+where every other searcher's are the framework's value scale: minimax and alpha-beta
+search those) and games with more than two players. At a chance position itself no
+one chooses: every outcome is a "best move" and ``move_values`` hold each outcome's
+value.
 
 Exact arithmetic in whole numbers (the hot loop, :class:`_Walk`): every value is
 kept as a multiple of one small unit, ``1 / (2 * evaluation_bound * q ** c)``, where
@@ -407,6 +408,13 @@ class Expectiminimax(Searcher):
         default=False,
         metadata={"help": "keep each position's value at each depth left while searching (transpositions answer at once)"},
     )
+
+    def unmet_needs(self, game: Game[Any]) -> list[str]:
+        """Return what the game lacks: two players, and chance (see the module's docstring)."""
+        unmet = super().unmet_needs(game)
+        if not game.rules.chance:
+            unmet.append("it searches games of chance only (minimax and alphabeta search this one)")
+        return unmet
 
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
         """Search the unfinished position ``game``; every root move gets its exact value."""

@@ -23,6 +23,7 @@ from gamesearch.errors import (
     NothingToUndoError,
 )
 from gamesearch.game import CHANCE, Game, Outcome, Rules, Scoring, offers
+from gamesearch.plugins import Registry
 from gamesearch.testing.positions import GameLike, start_position
 
 #: move text no game should accept
@@ -440,8 +441,11 @@ def check_game(
     max_positions: int = 6000,
     playouts: int = 20,
     seed: int = 0,
+    registry: Registry | None = None,
 ) -> GameReport:
     """Check the protocol on the positions of ``game`` (a class, a registered name or a position).
+
+    A name is looked up in ``registry`` (default: the installed plugins' games).
 
     Positions are visited depth first from the start (``game.new(**options)`` or
     the position given) until ``max_positions`` distinct ones are checked; then
@@ -451,7 +455,7 @@ def check_game(
     :returns: what was checked.
     :raises ConformanceError: naming the first broken promise.
     """
-    start = start_position(game, options)
+    start = start_position(game, options, registry)
     walker = _Walker(start)
     if not start.history:
         try:
