@@ -217,6 +217,12 @@ class Pig(Game[str]):
         else:
             self._total += int(move)
 
+    def advance(self, move: str) -> int | None:
+        # push() and result() in one call for the searchers (the move goes into the history)
+        self._history.append(move)
+        self.make_move(move)
+        return self._result
+
     def unmake_move(self, move: str) -> None:
         (self._scores, self._total, self._turn, self._rolling, self._moves_made,
          self._result) = self._before.pop()  # fmt: skip

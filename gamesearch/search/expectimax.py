@@ -106,7 +106,10 @@ class _Walk:
         self.low, self.high = low * self.scale, high * self.scale
         #: beyond every value: the open ends of a window
         self.infinity = 2 * max(abs(self.low), abs(self.high)) + 1
-        self.rules, self.bound, self.power, self.estimate = rules, bound, power, game.evaluate
+        # the heuristic's value is affine in the estimate: offset + slope * evaluate()
+        offset = chance_heuristic_numerator(rules, 0, bound)
+        self.offset, self.slope = offset * power, (chance_heuristic_numerator(rules, 1, bound) - offset) * power
+        self.estimate = game.evaluate
         #: the window a position is searched with when nothing is known yet (the tree
         #: drawing shows every value of plain expectiminimax as exact)
         self.full = (-self.infinity, self.infinity) if mode == PLAIN else (self.low, self.high)
@@ -125,9 +128,6 @@ class _Walk:
         #: whether the position last valued was a leaf (its value is exact, whatever the window)
         self.was_leaf = False
 
-    def evaluate(self) -> int:
-        """Return the heuristic value of the position (at the horizon)."""
-        return chance_heuristic_numerator(self.rules, self.estimate(), self.bound) * self.power
 
     def exact(self, value: int) -> Value:
         """Return a whole-number value as the fraction it stands for (an open window end
@@ -205,7 +205,7 @@ class _Walk:
             self.leaves += 1
             self.horizon_reached = True
             self._reached()
-            return self.evaluate()
+            return self.offset + self.slope * self.estimate()
         table = self.table
         if table is not None:
             entry = table.get((self.key(), depth))
@@ -237,26 +237,27 @@ class _Walk:
         no pruning in :data:`PLAIN` mode, whose window stays open)."""
         child, pruning = self.child, self.mode != PLAIN
         moves = self.ordered_moves()
+        if not pruning:  # plain expectiminimax: every move, the open window
+            values = [child(move, depth - 1, alpha, beta) for move in moves]
+            return max(values) if maximizing else min(values)
         best = -self.infinity if maximizing else self.infinity
         for index, move in enumerate(moves):
             value = _reuse(probe, alpha, beta) if index == 0 and probe is not None else None
             if value is None:
-                if not pruning:
-                    value = child(move, depth - 1, alpha, beta)
-                elif maximizing:
+                if maximizing:
                     value = child(move, depth - 1, max(alpha, best), beta)
                 else:
                     value = child(move, depth - 1, alpha, min(beta, best))
             if maximizing:
                 if value > best:
                     best = value
-                if pruning and best >= beta:
+                if best >= beta:
                     self._cut(moves[index + 1 :])
                     break
             else:
                 if value < best:
                     best = value
-                if pruning and best <= alpha:
+                if best <= alpha:
                     self._cut(moves[index + 1 :])
                     break
         return best
