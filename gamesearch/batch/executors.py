@@ -45,8 +45,27 @@ DASK_IN_FLIGHT_PER_THREAD = 8
 DASK_RECOUNT_EVERY = 50
 #: seconds of work one Dask task aims at (short items are sent in groups)
 DASK_TASK_SECONDS = 0.2
-#: the most items one Dask task computes
-DASK_LARGEST_GROUP = 64
+#: seconds of work one task of a local worker process aims at
+LOCAL_TASK_SECONDS = 0.05
+#: the most items one task computes
+LARGEST_GROUP = 64
+
+
+@attrs.define
+class GroupSize:
+    """How many items one task computes, so that it lasts about ``seconds``: one at
+    first, then sized from the mean time per item measured so far."""
+
+    seconds: float
+    size: int = 1
+    _item_seconds: float | None = None
+
+    def measured(self, seconds: float, items: int) -> None:
+        """Record that a task of ``items`` items took ``seconds`` of work."""
+        each = seconds / max(items, 1)
+        mean = each if self._item_seconds is None else 0.8 * self._item_seconds + 0.2 * each
+        self._item_seconds = mean
+        self.size = max(1, min(LARGEST_GROUP, int(self.seconds / max(mean, 1e-6))))
 
 
 @attrs.frozen
@@ -132,30 +151,33 @@ class LocalExecutor(Executor):
         """
         waiting = list(reversed(items))
         suspects: list[T] = []  # in flight when a worker died: each is tried alone
+        groups = GroupSize(LOCAL_TASK_SECONDS)
         while waiting or suspects:
             pool = self._new_pool()
-            running: dict[concurrent.futures.Future[R], T] = {}
+            running: dict[concurrent.futures.Future[tuple[list[R], float]], list[T]] = {}
             alone = False
             try:
                 while waiting or suspects or running:
                     alone = bool(suspects) or alone and bool(running)
-                    source = suspects if suspects else waiting
                     room = 1 if alone else self.workers * IN_FLIGHT_PER_WORKER
-                    while source and len(running) < room:
-                        item = source.pop()
-                        running[pool.submit(function, item)] = item
+                    while (suspects or waiting) and len(running) < room:
+                        chunk = [suspects.pop()] if alone else [waiting.pop() for _ in range(min(groups.size, len(waiting)))]
+                        running[pool.submit(_run_group, function, chunk)] = chunk
                     done, _ = concurrent.futures.wait(running, return_when=concurrent.futures.FIRST_COMPLETED)
                     for future in done:
-                        result = future.result()  # raises BrokenProcessPool when a worker died
-                        yield Finished(running.pop(future), result)
+                        results, seconds = future.result()  # raises BrokenProcessPool when a worker died
+                        groups.measured(seconds, len(results))
+                        for item, result in zip(running.pop(future), results, strict=True):
+                            yield Finished(item, result)
             except BrokenProcessPool:
-                for future, item in running.items():
+                for future, chunk in running.items():
                     if future.done() and not future.cancelled() and future.exception() is None:
-                        yield Finished(item, future.result())  # finished before the worker died
+                        for item, result in zip(chunk, future.result()[0], strict=True):
+                            yield Finished(item, result)  # done before the worker died
                     elif alone:
-                        yield Finished(item, None, "its worker process died while computing it")
+                        yield Finished(chunk[0], None, "its worker process died while computing it")
                     else:
-                        suspects.append(item)
+                        suspects.extend(chunk)
             except BaseException:  # Ctrl-C, or the consumer gave up: do not wait for searches
                 self._terminate()
                 raise
@@ -216,14 +238,14 @@ class DaskExecutor(Executor):
         alone: list[T] = []  # items of a group that took its workers down: one a task now
         flowing = distributed.as_completed(loop=self._client.loop)
         running: dict[str, tuple[Any, list[T]]] = {}
-        sent, group, item_seconds = 0, 1, None
+        sent, groups = 0, GroupSize(DASK_TASK_SECONDS)
         try:
             while waiting or alone or running:
                 while (waiting or alone) and len(running) < self.workers * DASK_IN_FLIGHT_PER_THREAD:
                     sent += 1
                     if sent % DASK_RECOUNT_EVERY == 0:  # workers may have joined or left
                         self.workers = max(1, sum(self._client.nthreads().values()))
-                    chunk = [alone.pop()] if alone else [waiting.pop() for _ in range(min(group, len(waiting)))]
+                    chunk = [alone.pop()] if alone else [waiting.pop() for _ in range(min(groups.size, len(waiting)))]
                     future = self._client.submit(_run_group, function, chunk, pure=False)
                     running[future.key] = (future, chunk)
                     flowing.add(future)
@@ -239,9 +261,7 @@ class DaskExecutor(Executor):
                         yield Finished(chunk[0], None, "it took down every Dask worker that tried it")
                     continue
                 results, seconds = future.result()
-                each = seconds / len(chunk)
-                item_seconds = each if item_seconds is None else 0.8 * item_seconds + 0.2 * each
-                group = max(1, min(DASK_LARGEST_GROUP, int(DASK_TASK_SECONDS / max(item_seconds, 1e-6))))
+                groups.measured(seconds, len(chunk))
                 for item, result in zip(chunk, results, strict=True):
                     yield Finished(item, result)
         finally:  # an error, Ctrl-C or a consumer that stopped: drop what is still queued
