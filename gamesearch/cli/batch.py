@@ -70,8 +70,8 @@ def register(subparsers: Any) -> None:
         "failed.",
         epilog="typical times on a 2-core machine with the default solver:\n"
         "  Test_L3_R1 or Test_L2_R1 (1,000 positions): a second or two with 2 workers;\n"
-        "  Test_L1_R1: under a minute; the UCI set (67,557 rows, weakly): about four weeks,\n"
-        "  so a cluster of many machines (see the docs page on batch work)\n"
+        "  Test_L1_R1: under a minute; the UCI set (67,557 rows, weakly): about four weeks\n"
+        "  here, an afternoon on a hundred such machines (see the docs page on batch work)\n"
         "examples:\n"
         "  gamesearch batch connect4 Test_L2_R1 --workers 2\n"
         "  gamesearch batch connect4 Test_L1_R1 --limit 100 --store l1.sqlite --json\n"
