@@ -312,17 +312,27 @@ def wait_for_records(store: Path, count: int, process: subprocess.Popen[str], ti
     raise AssertionError(f"the batch stored fewer than {count} records in {timeout} s")
 
 
+def stop_batch(tmp_path: Path, sample: Path, store: Path, sent: int, after: int) -> tuple[int, str, str]:
+    """Start a batch, send ``sent`` to it and its workers once ``after`` records are
+    stored; return its exit status, standard output and standard error."""
+    process = start_batch(tmp_path, sample, store)
+    try:
+        wait_for_records(store, after, process)
+        os.killpg(process.pid, sent)
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate(timeout=30)
+    return process.returncode, out, err
+
+
 @needs_data
 @pytest.mark.skipif(sys.platform == "win32", reason="process groups and SIGKILL are POSIX")
 def test_a_killed_batch_resumes_with_no_duplicate_and_no_partial_record(tmp_path: Path) -> None:
     sample, scores = pons_sample(tmp_path, "Test_L1_R1", range(1, 41))
     store = tmp_path / "killed.sqlite"
-    process = start_batch(tmp_path, sample, store)
-    try:
-        wait_for_records(store, 4, process)
-        os.killpg(process.pid, signal.SIGKILL)  # the batch and its worker process, no clean-up
-    finally:
-        process.communicate(timeout=30)
+    stop_batch(tmp_path, sample, store, signal.SIGKILL, after=4)  # no clean-up at all
     rows = stored_rows(store)
     assert 4 <= len(rows) < len(scores)
     rerun = start_batch(tmp_path, sample, store, "--json")
@@ -342,16 +352,9 @@ def test_a_killed_batch_resumes_with_no_duplicate_and_no_partial_record(tmp_path
 def test_ctrl_c_prints_the_summary_of_what_is_stored(tmp_path: Path) -> None:
     sample, scores = pons_sample(tmp_path, "Test_L1_R1", range(1, 41))
     store = tmp_path / "stopped.sqlite"
-    process = start_batch(tmp_path, sample, store)
-    try:
-        wait_for_records(store, 3, process)
-        os.killpg(process.pid, signal.SIGINT)  # as a terminal's Ctrl-C does
-        out, err = process.communicate(timeout=60)
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
+    status, out, err = stop_batch(tmp_path, sample, store, signal.SIGINT, after=3)  # as a terminal's Ctrl-C does
     stored = len(stored_rows(store))
-    assert process.returncode == 130
+    assert status == 130
     assert f"{stored} of {len(scores)} done" in out and "not computed" in out
     assert f"interrupted after {stored} of {len(scores)} positions" in err
 
