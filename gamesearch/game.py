@@ -350,8 +350,8 @@ class BoardView:
     symbols: tuple[str, ...]  #: what each cell shows ("X", "O", "" for empty, ...)
     moves: tuple[str | None, ...]  #: the move a click on each cell plays, if any
     extra_moves: tuple[tuple[str, str], ...] = ()
-    paths: tuple[tuple[str, tuple[int, ...]], ...] = ()
-    caption: str = ""
+    paths: tuple[tuple[str, tuple[int, ...]], ...] = attrs.field(default=(), kw_only=True)
+    caption: str = attrs.field(default="", kw_only=True)
 
 
 class Game(abc.ABC, Generic[MoveT]):

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import random
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gamesearch_games.checkers import Checkers, longest_game
 from gamesearch import AlphaBeta
-from gamesearch.errors import IllegalMoveError, InvalidMoveError, InvalidOptionError, InvalidPositionError
+from gamesearch.errors import ConformanceError, IllegalMoveError, InvalidMoveError, InvalidOptionError, InvalidPositionError
+from gamesearch.game import BoardView
 from gamesearch.plugins import default_registry
 from gamesearch.testing import check_game, check_position
 
@@ -398,3 +400,27 @@ def test_alphabeta_proves_the_win_by_a_chain_of_jumps() -> None:
     result = AlphaBeta().search(game)
     assert game.format_move(result.move) == "9x18x27"
     assert result.value == game.value_scale.proven(1, 1)
+
+
+class BadPaths(Checkers):
+    """Checkers whose board view offers a path of its own choosing."""
+
+    path: tuple[str, tuple[int, ...]] = ("9-13", (17, 24))
+
+    def board_view(self) -> BoardView:
+        return attrs.evolve(super().board_view(), paths=(self.path,))
+
+
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [
+        (("9-13", (17,)), r"board_view\(\) path of '9-13' is \(17,\), not two cells or more of the 64"),
+        (("9-13", (17, 64)), r"board_view\(\) path of '9-13' is \(17, 64\), not two cells or more"),
+        (("9-14", (17, 26)), r"board_view\(\) path \(17, 26\) plays '9-14', which is not legal"),
+    ],
+)
+def test_the_kit_refuses_a_board_view_path_that_is_no_legal_move(path: tuple[str, tuple[int, ...]], message: str) -> None:
+    game = BadPaths.from_text("B:W14,23:BK9,12")
+    game.path = path
+    with pytest.raises(ConformanceError, match=message):
+        check_position(game)
