@@ -58,11 +58,11 @@ def run(args: argparse.Namespace) -> int:
         return 0
     out = console()
     where = "start" if not game.ply and game.to_text() == type(game).new(**game.settings).to_text() else game.to_text()
+    rate = f", {nodes / seconds:,.0f} leaves/s" if seconds > 0 else ""
+    out.print(f"{game.name} ({where}): perft {args.depth} = {nodes:,} leaves ({seconds:.3f} s{rate})")
     if args.divide:
-        grid = table(f"{game.name} ({where}): leaves {args.depth} plies below each move", ["move", "leaves"])
+        grid = table(None, ["move", "leaves"])
         for move, count in counts.items():
             grid.add_row(Text(move), f"{count:,}")
         print_table(out, grid)
-    rate = f", {nodes / seconds:,.0f} leaves/s" if seconds > 0 else ""
-    out.print(f"{game.name} ({where}): perft {args.depth} = {nodes:,} leaves ({seconds:.3f} s{rate})")
     return 0
