@@ -1,5 +1,5 @@
 """Checkers on the board page in real headless Chromium: discs with crowns, moves of two
-clicks (a piece, then where it goes), the count toward a draw under the page.
+clicks (a piece, then where it goes), the count toward a draw under the board.
 
 The server and browser come from ``test_web_e2e.py``; screenshots go to ``artifacts/``.
 """
