@@ -2,7 +2,9 @@
 
 The floor is a plain recursive negamax over a move generator of its own, written
 for speed in one closure: the boards are three integers passed down the recursion
-(no make and unmake, no history), the moves are tuples of bits. It searches the
+(no make and unmake, no history), the moves are tuples of bits. At the horizon it asks
+only whether the mover can move, with the game's own bitboard test (``can_move``), as
+the game's ``result()`` does. It searches the
 framework's tree node for node: the game's move order (longest chains of jumps first;
 else crowning moves, then the men's, then the kings'), the game's heuristic at the
 horizon and the framework's values for a finished game, so its nodes and value
@@ -20,6 +22,7 @@ from typing import Any
 
 from benchmarks.core import FLOOR, Contender
 from benchmarks.floors import proven_scale
+from gamesearch_games.checkers import can_move
 
 CHECKERS_DEPTH = "checkers: alpha-beta depth 8"
 DEPTH = 8
@@ -185,15 +188,19 @@ def checkers_searcher(draw_plies: int = DRAW_PLIES) -> tuple[Callable[..., int],
     ) -> int:
         nonlocal nodes
         nodes += 1
-        moves = moves_of(mine, theirs, kings, turn)
-        if not moves:
-            return ply - win  # the mover cannot move: lost at this ply
-        if quiet >= draw_plies:
-            return 0
-        if depth_left == 0:
+        if depth_left == 0:  # whether the mover can move is all a leaf needs
+            if not can_move(mine, theirs, kings, turn):
+                return ply - win  # lost at this ply
+            if quiet >= draw_plies:
+                return 0
             if turn == 0:
                 return checkers_heuristic(mine, theirs, kings)
             return -checkers_heuristic(theirs, mine, kings)
+        moves = moves_of(mine, theirs, kings, turn)
+        if not moves:
+            return ply - win
+        if quiet >= draw_plies:
+            return 0
         best = -(1 << 62)
         for _, start, end, captured, king in moves:
             moved = kings & start

@@ -165,6 +165,40 @@ def _extend_jumps(
         found.append(path)
 
 
+_EVEN_ROWS = sum(0b1111 << (4 * row) for row in range(0, 8, 2))
+_ODD_ROWS = FULL ^ _EVEN_ROWS
+_LEFT_EDGE = sum(1 << (4 * row) for row in range(8))  # the first square of each row
+_RIGHT_EDGE = _LEFT_EDGE << 3  # the last square of each row
+
+
+# Hot path: a few shifts of whole bitboards, no loop. Square s of an even row (0, 2, ...)
+# has its neighbours below at s + 4 and s + 5 and above at s - 4 and s - 3; of an odd
+# row at s + 3, s + 4 and s - 5, s - 4; a jump lands at s + 7, s + 9, s - 9 or s - 7.
+def can_move(mine: int, theirs: int, kings: int, turn: int) -> bool:
+    """Return whether the side whose pieces are ``mine`` (``turn``: 0 Black, 1 White,
+    Black's men going down the board) has a legal move: a step or a capture."""
+    empty = FULL & ~(mine | theirs)
+    down = mine & kings if turn else mine
+    up = mine if turn else mine & kings
+    if down:
+        even, odd = down & _EVEN_ROWS, down & _ODD_ROWS
+        if (down << 4 | (even & ~_RIGHT_EDGE) << 5 | (odd & ~_LEFT_EDGE) << 3) & empty:
+            return True
+        left = ((even & ~_LEFT_EDGE) << 4 & theirs) << 3 | ((odd & ~_LEFT_EDGE) << 3 & theirs) << 4
+        right = ((even & ~_RIGHT_EDGE) << 5 & theirs) << 4 | ((odd & ~_RIGHT_EDGE) << 4 & theirs) << 5
+        if (left | right) & empty:
+            return True
+    if up:
+        even, odd = up & _EVEN_ROWS, up & _ODD_ROWS
+        if (up >> 4 | (even & ~_RIGHT_EDGE) >> 3 | (odd & ~_LEFT_EDGE) >> 5) & empty:
+            return True
+        left = ((even & ~_LEFT_EDGE) >> 4 & theirs) >> 5 | ((odd & ~_LEFT_EDGE) >> 5 & theirs) >> 4
+        right = ((even & ~_RIGHT_EDGE) >> 3 & theirs) >> 4 | ((odd & ~_RIGHT_EDGE) >> 4 & theirs) >> 3
+        if (left | right) & empty:
+            return True
+    return False
+
+
 def progress_left(men_steps: int, pieces: int) -> int:
     """Return the captures and man moves a position can still see, at most.
 
@@ -414,11 +448,18 @@ class Checkers(Game[Move]):
         return moves
 
     def result(self) -> int | None:
+        # At a search's horizon only whether the mover can move matters: the shifts of
+        # can_move() answer that without listing the moves.
         moves = self._moves
-        if moves is None:
-            moves = self._moves = self._generate()
-        if not moves:
-            return -1 if self._turn == BLACK else 1
+        turn = self._turn
+        if moves is not None:
+            can = bool(moves)
+        elif turn == BLACK:
+            can = can_move(self._black, self._white, self._kings, BLACK)
+        else:
+            can = can_move(self._white, self._black, self._kings, WHITE)
+        if not can:
+            return -1 if turn == BLACK else 1
         if self._quiet >= self.draw_plies:
             return 0
         return None

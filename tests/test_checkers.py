@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gamesearch_games.checkers import Checkers, longest_game
+from gamesearch_games.checkers import Checkers, can_move, longest_game
 from gamesearch import AlphaBeta
 from gamesearch.errors import ConformanceError, IllegalMoveError, InvalidMoveError, InvalidOptionError, InvalidPositionError
 from gamesearch.game import BoardView
@@ -424,3 +424,12 @@ def test_the_kit_refuses_a_board_view_path_that_is_no_legal_move(path: tuple[str
     game.path = path
     with pytest.raises(ConformanceError, match=message):
         check_position(game)
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=placements())
+def test_the_quick_test_of_whether_a_side_can_move_agrees_with_the_oracle(text: str) -> None:
+    board, _ = read(text)
+    black, white, kings = Checkers.from_text(text).pieces()
+    assert can_move(black, white, kings, 0) == bool(oracle_moves(board, "b"))
+    assert can_move(white, black, kings, 1) == bool(oracle_moves(board, "w"))
