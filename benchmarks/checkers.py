@@ -22,7 +22,7 @@ from typing import Any
 
 from benchmarks.core import FLOOR, Contender
 from benchmarks.floors import proven_scale
-from gamesearch_games.checkers import can_move
+from gamesearch.plugins import default_registry
 
 CHECKERS_DEPTH = "checkers: alpha-beta depth 8"
 DEPTH = 8
@@ -112,6 +112,7 @@ def checkers_searcher(draw_plies: int = DRAW_PLIES) -> tuple[Callable[..., int],
     the fail-soft value for ``turn``, the side to move (its pieces are ``mine``).
     """
     win, _, _ = proven_scale(checkers_max_plies(draw_plies))
+    can_move: Callable[[int, int, int, int], bool] = getattr(default_registry().games["checkers"], "can_move")
     neighbours = NEIGHBOURS
     nodes = 0
 

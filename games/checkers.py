@@ -240,6 +240,8 @@ class Checkers(Game[Move]):
     default_searcher: ClassVar[str | None] = "iterative"
     #: :meth:`evaluate` stays strictly inside plus or minus this
     evaluation_bound: ClassVar[int] = 10_000
+    #: whether a side can move: :func:`can_move`, for code that finds the game by its name
+    can_move = staticmethod(can_move)
 
     def __init__(self, draw_plies: int = DEFAULT_DRAW_PLIES) -> None:
         settings = resolve_options(self.options, {"draw_plies": draw_plies})
