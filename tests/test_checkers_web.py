@@ -20,6 +20,7 @@ from test_web_e2e import (  # noqa: E402, F401  (browser and page are fixtures)
     board_symbols,
     browser,
     cells_with,
+    choose_searcher,
     create_app,
     page,
     pytestmark,
@@ -112,3 +113,15 @@ def test_the_caption_counts_the_quiet_plies_of_a_given_position(page: Any, serve
     open_position(page, server, "B:WK10:BK20 7 31")
     assert page.locator("#board-caption").inner_text() == "7 plies without a capture or a man's move (a draw at 80)"
     assert page.locator("#board .disc.crowned").count() == 2
+
+
+def test_move_values_show_on_the_squares_the_picked_piece_can_reach(page: Any, server: str) -> None:
+    open_position(page, server, "B:W32:B14,K19")
+    choose_searcher(page, "alphabeta", depth="2")
+    page.get_by_label("Show move values").check()
+    page.wait_for_function("!document.getElementById('values-legend').hidden")
+    assert page.locator("#board .cell .value").count() == 0  # no piece picked yet
+    page.locator("#board .cell").nth(cell(14)).click()
+    page.wait_for_function("document.querySelectorAll('#board .cell.target .value').length === 2")
+    label = page.locator("#board .cell").nth(cell(18)).get_attribute("aria-label")
+    assert ", plays 14-18" in label and ", value " in label
