@@ -174,6 +174,29 @@ _RIGHT_EDGE = _LEFT_EDGE << 3  # the last square of each row
 # Hot path: a few shifts of whole bitboards, no loop. Square s of an even row (0, 2, ...)
 # has its neighbours below at s + 4 and s + 5 and above at s - 4 and s - 3; of an odd
 # row at s + 3, s + 4 and s - 5, s - 4; a jump lands at s + 7, s + 9, s - 9 or s - 7.
+def _jump_targets(down: int, up: int, theirs: int) -> int:
+    """Return the squares where the pieces ``down`` (going down the board) and ``up``
+    (going up) would land by jumping over a piece of ``theirs``, empty or not."""
+    landings = 0
+    if down:
+        even, odd = down & _EVEN_ROWS, down & _ODD_ROWS
+        landings |= ((even & ~_LEFT_EDGE) << 4 & theirs) << 3 | ((odd & ~_LEFT_EDGE) << 3 & theirs) << 4
+        landings |= ((even & ~_RIGHT_EDGE) << 5 & theirs) << 4 | ((odd & ~_RIGHT_EDGE) << 4 & theirs) << 5
+    if up:
+        even, odd = up & _EVEN_ROWS, up & _ODD_ROWS
+        landings |= ((even & ~_LEFT_EDGE) >> 4 & theirs) >> 5 | ((odd & ~_LEFT_EDGE) >> 5 & theirs) >> 4
+        landings |= ((even & ~_RIGHT_EDGE) >> 3 & theirs) >> 4 | ((odd & ~_RIGHT_EDGE) >> 4 & theirs) >> 3
+    return landings
+
+
+def can_capture(mine: int, theirs: int, kings: int, turn: int) -> bool:
+    """Return whether the side whose pieces are ``mine`` (``turn``: 0 Black, 1 White,
+    Black's men going down the board) has a capture."""
+    down = mine & kings if turn else mine
+    up = mine if turn else mine & kings
+    return bool(_jump_targets(down, up, theirs) & FULL & ~(mine | theirs))
+
+
 def can_move(mine: int, theirs: int, kings: int, turn: int) -> bool:
     """Return whether the side whose pieces are ``mine`` (``turn``: 0 Black, 1 White,
     Black's men going down the board) has a legal move: a step or a capture."""
@@ -184,19 +207,11 @@ def can_move(mine: int, theirs: int, kings: int, turn: int) -> bool:
         even, odd = down & _EVEN_ROWS, down & _ODD_ROWS
         if (down << 4 | (even & ~_RIGHT_EDGE) << 5 | (odd & ~_LEFT_EDGE) << 3) & empty:
             return True
-        left = ((even & ~_LEFT_EDGE) << 4 & theirs) << 3 | ((odd & ~_LEFT_EDGE) << 3 & theirs) << 4
-        right = ((even & ~_RIGHT_EDGE) << 5 & theirs) << 4 | ((odd & ~_RIGHT_EDGE) << 4 & theirs) << 5
-        if (left | right) & empty:
-            return True
     if up:
         even, odd = up & _EVEN_ROWS, up & _ODD_ROWS
         if (up >> 4 | (even & ~_RIGHT_EDGE) >> 3 | (odd & ~_LEFT_EDGE) >> 5) & empty:
             return True
-        left = ((even & ~_LEFT_EDGE) >> 4 & theirs) >> 5 | ((odd & ~_LEFT_EDGE) >> 5 & theirs) >> 4
-        right = ((even & ~_RIGHT_EDGE) >> 3 & theirs) >> 4 | ((odd & ~_RIGHT_EDGE) >> 4 & theirs) >> 3
-        if (left | right) & empty:
-            return True
-    return False
+    return bool(_jump_targets(down, up, theirs) & empty)
 
 
 def progress_left(men_steps: int, pieces: int) -> int:
@@ -559,12 +574,18 @@ class Checkers(Game[Move]):
     def is_forcing(self, move: Move) -> bool:
         """Return whether the legal ``move`` leaves the opponent a capture, which the
         opponent must then play (an offer or an exchange)."""
-        self.push(move)
-        try:
-            moves = self.legal_moves()
-            return bool(moves) and self.is_capture(moves[0])
-        finally:
-            self.undo()
+        start_bit, end_bit = 1 << move[0], 1 << move[-1]
+        captured = 0
+        for before, after in zip(move, move[1:]):
+            captured |= JUMPED[before * SQUARES + after]
+        kings = self._kings & ~captured
+        if kings & start_bit or end_bit & CROWN_ROWS[self._turn]:
+            kings = (kings & ~start_bit) | end_bit
+        if self._turn == BLACK:
+            mover, other = self._black ^ start_bit ^ end_bit, self._white & ~captured
+        else:
+            mover, other = self._white ^ start_bit ^ end_bit, self._black & ~captured
+        return can_capture(other, mover, kings, self._turn ^ 1)
 
     # ---------------------------------------------------------------- heuristic
     def evaluate(self) -> int:

@@ -433,3 +433,16 @@ def test_the_quick_test_of_whether_a_side_can_move_agrees_with_the_oracle(text: 
     black, white, kings = Checkers.from_text(text).pieces()
     assert can_move(black, white, kings, 0) == bool(oracle_moves(board, "b"))
     assert can_move(white, black, kings, 1) == bool(oracle_moves(board, "w"))
+
+
+@settings(max_examples=120, deadline=None)
+@given(text=placements())
+def test_a_move_is_forcing_exactly_when_the_oracle_gives_the_reply_a_capture(text: str) -> None:
+    game = Checkers.from_text(text)
+    board, side = read(text)
+    other = "w" if side == "b" else "b"
+    expected = oracle_moves(board, side)
+    for move in game.legal_moves():
+        path, taken = expected[game.format_move(move)]
+        replies = oracle_moves(oracle_play(board, side, path, taken), other)
+        assert game.is_forcing(move) == any("x" in reply for reply in replies), (text, move)
