@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 import attrs
 
 from gamesearch.game import Game, Outcome, Player, describe_outcome
-from gamesearch.search.base import Searcher
+from gamesearch.search.base import Searcher, json_number
 
 
 def searcher_label(searcher: Searcher) -> str:
@@ -40,7 +41,8 @@ class MoveRecord:
     is_random: bool  #: true for a random opening move (no search, no statistics)
     nodes: int = 0  #: positions the searcher entered to choose the move
     seconds: float = 0.0  #: time the searcher took
-    value: int | None = None  #: the searcher's value of the position, first player's view
+    value: int | Fraction | None = None  #: the searcher's value of the position (first
+    #: player's view; the mover's own utility in a game with utilities)
 
 
 @attrs.frozen
@@ -76,7 +78,9 @@ class GameRecord:
             "winner": self.winner,
             "final": self.final,
             "moves": [
-                {**attrs.asdict(move), "player": move.player.name.lower()} for move in self.moves
+                {**attrs.asdict(move), "player": move.player.name.lower(),
+                 "value": None if move.value is None else json_number(move.value)}
+                for move in self.moves
             ],
         }
 

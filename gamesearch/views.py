@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from gamesearch.game import Game, describe_value
+from gamesearch.game import Game
 from gamesearch.plugins import Registry
 from gamesearch.search.base import SearchResult
 
@@ -31,7 +31,7 @@ def analysis(game: Game[Any], result: SearchResult) -> dict[str, Any]:
         "stats": {key: stats[key] for key in ("nodes", "leaves", "cutoffs", "tt_hits", "depth", "seconds")},
         "is_exact": result.is_exact,
         "is_game_over": result.is_game_over,
-        "description": describe_value(game, result.value, is_exact=result.is_exact),
+        "description": result.describe(game),
     }
 
 

@@ -218,10 +218,13 @@ def count(node: dict[str, Any]) -> int:
 
 
 def searcher_specs() -> list[str]:
-    """Return every registered searcher, alone and (when it takes one) with a depth of 2."""
+    """Return every registered searcher of two-player games, alone and (when it takes one)
+    with a depth of 2."""
     specs = []
     found = default_registry()
     for name, cls in found.searchers.items():
+        if cls.needs_utilities:  # games of several players: tests/test_multiplayer.py
+            continue
         specs.append(name)
         option = _common.depth_option(cls)
         if option is not None:

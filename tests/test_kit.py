@@ -26,7 +26,8 @@ from gamesearch.testing.protocol import Snapshot
 from gamesearch.testing.strategies import game_names, move_sequences, positions
 
 GAMES = sorted(default_registry().games)
-SEARCHERS = sorted(default_registry().searchers)
+#: the searchers of two-player games with one value (those of utility games: tests/test_multiplayer.py)
+SEARCHERS = sorted(name for name, cls in default_registry().searchers.items() if not cls.needs_utilities)
 #: searchers with a depth option are checked for exact agreement, the others (Monte Carlo)
 #: for legal answers and for agreement wherever they say their answer is exact
 EXACT = [name for name in SEARCHERS if depth_option(default_registry().searcher_class(name))]

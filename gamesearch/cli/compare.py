@@ -21,7 +21,7 @@ from gamesearch.cli import _plot
 from gamesearch.cli._common import add_game_arguments, depth_option, integer, load_game, print_json, registry
 from gamesearch.cli._output import check_at_least, console, milliseconds, print_table, progress, table
 from gamesearch.errors import BudgetExceededError, InvalidOptionError
-from gamesearch.game import Game, Scoring, describe_value
+from gamesearch.game import Game, Scoring
 from gamesearch.search import AlphaBeta, Minimax
 from gamesearch.search.base import Limit, SearchResult, Searcher
 
@@ -149,8 +149,9 @@ def searcher_depth(searcher: Searcher) -> int | None:
     return None if option is None else getattr(searcher, option)
 
 
-def load_searchers(text: str | None, depth: int | None) -> list[Searcher]:
-    """Return the searchers of ``--searchers`` (default: all registered), ``depth`` applied."""
+def load_searchers(text: str | None, depth: int | None, game: Game[Any] | None = None) -> list[Searcher]:
+    """Return the searchers of ``--searchers`` (default: all registered that can search
+    ``game``), ``depth`` applied."""
     found = registry()
     specs = split_specs(text) if text else list(found.searchers)
     searchers = []
@@ -158,7 +159,9 @@ def load_searchers(text: str | None, depth: int | None) -> list[Searcher]:
         name = spec.partition(":")[0].strip()
         option = depth_option(found.searcher_class(name))
         extra = {option: depth} if option is not None and depth is not None else {}
-        searchers.append(found.new_searcher(spec, **extra))
+        searcher = found.new_searcher(spec, **extra)
+        if text or game is None or not searcher.unmet_needs(game):
+            searchers.append(searcher)
     return searchers
 
 
@@ -214,7 +217,7 @@ def run(args: argparse.Namespace) -> int:
     game = load_game(args)
     if args.openings:
         return run_openings(game, args)
-    searchers = load_searchers(args.searchers, args.depth)
+    searchers = load_searchers(args.searchers, args.depth, game)
     if args.depths:
         return run_depths(game, searchers, args)
     return run_rows(game, searchers, args)
@@ -277,7 +280,7 @@ def run_rows(game: Game[Any], searchers: Sequence[Searcher], args: argparse.Name
         if reference is None or reference.result is None:
             out.print(f"reference ({scoring.value} scoring): none could finish; agreement not checked")
             continue
-        words = describe_value(game, reference.result.value, is_exact=reference.result.is_exact)
+        words = reference.result.describe(game)
         out.print(
             f"reference ({scoring.value} scoring): {reference.label}, value {reference.result.value} "
             f"({words}), best {_moves([game.format_move(move) for move in reference.result.best_moves])}"

@@ -19,7 +19,7 @@ import attrs
 from gamesearch.arena import searcher_label
 from gamesearch.cli._common import add_game_arguments, load_game, load_searcher
 from gamesearch.errors import GameSearchError, InvalidOptionError
-from gamesearch.game import BoardView, Game, Player, describe_value
+from gamesearch.game import BoardView, Game, Player
 from gamesearch.search.base import SearchResult, Searcher
 
 HUMAN_SIDES = {
@@ -351,7 +351,7 @@ class PlaySession:
         it is exact, the depth the search reached and its effort, e.g. ``"value 0 (draw),
         exact, depth 8, 2,338 nodes, 12 ms"``."""
         stats = result.stats
-        value = describe_value(self.game, result.value, is_exact=result.is_exact)
+        value = result.describe(self.game)
         exact = "exact" if result.is_exact else "not exact"
         return (f"value {result.value} ({value}), {exact}, depth {stats.depth}, "
                 f"{stats.nodes:,} nodes, {stats.seconds * 1000:.0f} ms")  # fmt: skip

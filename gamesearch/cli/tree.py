@@ -21,7 +21,7 @@ from gamesearch.cli._common import (
 )  # fmt: skip
 from gamesearch.cli._output import PIPE_WIDTH, check_at_least, console
 from gamesearch.errors import BudgetExceededError, InvalidOptionError, MissingDependencyError
-from gamesearch.game import Game, Player, describe_value
+from gamesearch.game import Game, Player
 from gamesearch.search import Minimax
 from gamesearch.search.base import INFINITY, SearchResult, Searcher
 from gamesearch.search.mcts import MonteCarlo
@@ -257,7 +257,7 @@ def run(args: argparse.Namespace) -> int:
 def summary(game: Game[Any], searcher: Searcher, result: SearchResult, tracer: TreeTracer, full: int | None) -> str:
     """Return the header line: the searcher's own counts and the full tree's size."""
     stats = result.stats
-    words = describe_value(game, result.value, is_exact=result.is_exact)
+    words = result.describe(game)
     line = (
         f"{searcher.name} on {game.to_text()}: value {result.value} ({words}), best "
         f"{', '.join(game.format_move(move) for move in result.best_moves) or 'none'}\n"

@@ -17,12 +17,13 @@ import time
 import types
 import typing
 from collections.abc import Callable, Hashable, Mapping, Sequence
+from fractions import Fraction
 from typing import Any, ClassVar, Protocol
 
 import attrs
 
 from gamesearch.errors import InvalidOptionError, SearchTooDeepError, UnsupportedGameError
-from gamesearch.game import Game, Scoring, ValueScale, restore
+from gamesearch.game import Game, Scoring, ValueScale, describe_utilities, describe_value, restore
 from gamesearch.search.table import SearchMemory
 
 #: larger than any value a game can produce: the open ends of a search window
@@ -70,23 +71,27 @@ class SearchResult:
 
     searcher: str  #: name of the searcher that produced it
     move: Hashable | None  #: the chosen move; ``None`` when the game is over
-    value: int  #: value of the position (exact unless ``is_exact`` is false)
+    value: int | Fraction  #: value of the position (exact unless ``is_exact`` is false)
     best_moves: tuple[Hashable, ...]  #: every move of the optimal value, in move order
     _line: tuple[Hashable, ...] | Callable[[], tuple[Hashable, ...]] = attrs.field(
         alias="pv", eq=False, repr=False
     )
-    move_values: tuple[tuple[Hashable, int], ...] | None  #: each root move's value, when asked
+    move_values: tuple[tuple[Hashable, int | Fraction], ...] | None  #: each root move's value, when asked
     stats: SearchStats
     is_exact: bool  #: true when the search reached the end of every line it relied on
     is_game_over: bool  #: true when the position was already finished
     visits: tuple[MoveVisits, ...] | None = None  #: root moves' visits (sampling searchers)
     _scale: ValueScale | None = attrs.field(default=None, alias="scale", eq=False, repr=False)
+    #: one utility per player (a game whose rules declare utilities; ``None`` otherwise),
+    #: in result units: whole numbers when exact, fractions strictly inside the result
+    #: range for heuristic estimates; :attr:`value` is then the root mover's utility
+    utilities: tuple[int | Fraction, ...] | None = None
 
     @property
     def margin(self) -> int | None:
         """Return the proven final result, first player's view (sign: who wins; size: by
         how much; 0: a draw), or ``None`` unless the value is exact."""
-        if not self.is_exact or self._scale is None:
+        if not self.is_exact or self._scale is None or not isinstance(self.value, int):
             return None
         return self._scale.margin(self.value)
 
@@ -128,14 +133,28 @@ class SearchResult:
             "pv": [fmt(move) for move in self.pv],
             "moves": None
             if self.move_values is None
-            else [{"move": fmt(move), "value": value} for move, value in self.move_values],
+            else [{"move": fmt(move), "value": json_number(value)} for move, value in self.move_values],
             "stats": {**attrs.asdict(self.stats), "nodes_per_second": self.stats.nodes_per_second},
             "is_exact": self.is_exact,
             "is_game_over": self.is_game_over,
             "visits": None
             if self.visits is None
             else [{**attrs.asdict(entry), "move": fmt(entry.move)} for entry in self.visits],
+            "utilities": None if self.utilities is None else [json_number(value) for value in self.utilities],
         }
+
+    def describe(self, game: Game[Any]) -> str:
+        """Return the value in words: ``"X wins in 3 plies"``, ``"A 3, B 0, C 0"``, ..."""
+        if self.utilities is not None:
+            return describe_utilities(game, self.utilities, is_exact=self.is_exact)
+        return describe_value(game, int(self.value), is_exact=self.is_exact)
+
+
+def json_number(value: int | Fraction) -> int | float:
+    """Return a value for JSON: an integer when it is whole, else the nearest float."""
+    if isinstance(value, int) or value.denominator == 1:
+        return int(value)
+    return float(value)
 
 
 class Tracer(Protocol):
@@ -241,8 +260,8 @@ class SearchContext:
         return heuristic(game)()
 
     def answer(
-        self, game: Game[Any], value: int, best_moves: Sequence[Hashable],
-        move_values: Sequence[tuple[Hashable, int]] = (),
+        self, game: Game[Any], value: int | Fraction, best_moves: Sequence[Hashable],
+        move_values: Sequence[tuple[Hashable, int | Fraction]] = (),
     ) -> RootAnswer:
         """Return the root answer: ``value`` (first player's view), every best move in move
         order, and each root move's value (kept only when :attr:`move_values` was asked)."""
@@ -260,13 +279,15 @@ class SearchContext:
 class RootAnswer:
     """What a searcher's core found at the root, before tie-breaking and the PV."""
 
-    value: int
+    value: int | Fraction
     best_moves: tuple[Hashable, ...]
-    move_values: tuple[tuple[Hashable, int], ...] | None
+    move_values: tuple[tuple[Hashable, int | Fraction], ...] | None
     is_exact: bool
     depth: int  #: plies searched below the root
     depth_limit: int | None = None  #: the horizon the root was searched with, if any
     visits: tuple[MoveVisits, ...] | None = None  #: root moves' visits (sampling searchers)
+    #: one utility per player, for a game whose rules declare utilities
+    utilities: tuple[int | Fraction, ...] | None = None
 
 
 def _whole_number_at_least_one(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
@@ -366,6 +387,10 @@ class Searcher(abc.ABC):
     #: what the searcher needs of a game's rules (checked by :meth:`unmet_needs`)
     needs_two_players: ClassVar[bool] = True
     needs_no_chance: ClassVar[bool] = True
+    #: the game's result is one first-player value (its rules declare no utilities)
+    needs_single_value: ClassVar[bool] = True
+    #: the game's result is one utility per player (its rules declare utilities)
+    needs_utilities: ClassVar[bool] = False
     #: whether a ``depth`` limit makes the searcher stop at a horizon (MCTS: no)
     honours_depth: ClassVar[bool] = True
     #: whether a node or time budget that runs out still gets an answer (iterative
@@ -464,8 +489,7 @@ class Searcher(abc.ABC):
         snapshot = game.copy()  # also the principal variation's position
         try:
             if game.result() is not None:
-                value = game.score(self.scoring)
-                answer = RootAnswer(value, (), None, True, 0)
+                answer = _finished_answer(game, self.scoring)
             else:
                 context = self._context(game, counters, move_values, tracer, memory)
                 answer = self.root(game, context)
@@ -499,7 +523,8 @@ class Searcher(abc.ABC):
             is_exact=answer.is_exact,
             is_game_over=not answer.best_moves,
             visits=answer.visits,
-            scale=game.value_scale,
+            scale=None if game.rules.utilities else game.value_scale,
+            utilities=answer.utilities,
         )
 
     def unmet_needs(self, game: Game[Any]) -> list[str]:
@@ -513,6 +538,10 @@ class Searcher(abc.ABC):
             unmet.append(f"it needs two players, and this game has {rules.players}")
         if self.needs_no_chance and rules.chance:
             unmet.append("it cannot search games of chance")
+        if self.needs_single_value and rules.utilities and not (self.needs_two_players and rules.players != 2):
+            unmet.append("it needs one first-player result, and this game gives one utility per player")
+        if self.needs_utilities and not rules.utilities:
+            unmet.append("it needs one utility per player, and this game's rules declare none")
         return unmet
 
     def _context(
@@ -585,6 +614,15 @@ class Searcher(abc.ABC):
         searcher = self if depth is None else attrs.evolve(self, depth=depth)
         answer = searcher.root(game, searcher._context(game, Counters(), memory=memory))
         return answer.best_moves[0]
+
+
+def _finished_answer(game: Game[Any], scoring: Scoring) -> RootAnswer:
+    """Return the answer of a finished position: its proven value (and utilities)."""
+    if not game.rules.utilities:
+        return RootAnswer(game.score(scoring), (), None, True, 0)
+    utilities = game.final_utilities()
+    assert utilities is not None
+    return RootAnswer(utilities[game.to_move()], (), None, True, 0, utilities=utilities)
 
 
 def _convert_text(field: attrs.Attribute, text: str) -> Any:  # type: ignore[type-arg]

@@ -10,6 +10,7 @@ from gamesearch.search.alphabeta import AlphaBeta
 from gamesearch.search.iterative import IterativeDeepening
 from gamesearch.search.mcts import MonteCarlo
 from gamesearch.search.minimax import Minimax
+from gamesearch.search.multiplayer import BestReply, MaxN, Paranoid
 from gamesearch.search.negamax import PrincipalVariationSearch
 from gamesearch.search.nullwindow import MTDf, Solver
 
@@ -17,11 +18,13 @@ hookimpl = pluggy.HookimplMarker("gamesearch")
 
 BUILTIN_SEARCHERS = (
     Minimax, AlphaBeta, IterativeDeepening, MonteCarlo, PrincipalVariationSearch, MTDf, Solver,
+    MaxN, Paranoid, BestReply,
 )
 
 
 @hookimpl
 def gamesearch_register_searchers(registry: Any) -> None:
-    """Register minimax, alpha-beta, iterative deepening, MCTS and the exact searchers."""
+    """Register minimax, alpha-beta, iterative deepening, MCTS, the exact searchers and
+    the searchers of games with several players (max^n, paranoid, best-reply)."""
     for searcher_class in BUILTIN_SEARCHERS:
         registry.add_searcher(searcher_class)

@@ -10,6 +10,7 @@ minimax limited to the same depth.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
+from fractions import Fraction
 from typing import Any
 
 import attrs
@@ -186,7 +187,7 @@ def _move_value_disagreements(
     if result.move_values is None:
         return ["search(move_values=True) returned no move values"]
     found = dict(result.move_values)
-    wanted: Sequence[tuple[Hashable, int]] = expected.move_values or ()
+    wanted: Sequence[tuple[Hashable, int | Fraction]] = expected.move_values or ()
     problems = [
         f"move {game.format_move(move)} is worth {found.get(move)}, minimax {value}"
         for move, value in wanted
