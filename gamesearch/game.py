@@ -62,6 +62,10 @@ class Player(enum.IntEnum):
         return Player.SECOND if self is Player.FIRST else Player.FIRST
 
 
+#: how the players are called by their place in the turn order (records, JSON)
+SEAT_NAMES = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+
+
 class Outcome(enum.Enum):
     """Who won a finished game; the value is the sign of the result."""
 
@@ -883,7 +887,7 @@ def winners(game: Game[Any]) -> tuple[int, ...]:
     return tuple(player for player, utility in enumerate(utilities) if utility == best)
 
 
-def _number(value: int | Fraction) -> str:
+def number_text(value: int | Fraction) -> str:
     """Return a utility as text: whole numbers as they are, others with two decimals."""
     if isinstance(value, int) or value.denominator == 1:
         return str(int(value))
@@ -896,10 +900,10 @@ def describe_utilities(
     """Return one utility per player in words: ``"A 3, B 0, C 0"``.
 
     A value that is not exact (a heuristic's, mapped inside the result range) is said
-    so: ``"heuristic A 1.42, B 0.79, C 0.79"``.
+    so: ``"estimate A 1.42, B 0.79, C 0.79"``.
     """
-    words = ", ".join(f"{game.player_names[player]} {_number(value)}" for player, value in enumerate(utilities))
-    return words if is_exact else f"heuristic {words}"
+    words = ", ".join(f"{game.player_names[player]} {number_text(value)}" for player, value in enumerate(utilities))
+    return words if is_exact else f"estimate {words}"
 
 
 def describe_result(game: Game[Any], result: int | tuple[int, ...]) -> str:

@@ -12,13 +12,14 @@ Tracing is not the hot path: it allocates a node object per position and may be 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
+from fractions import Fraction
 from typing import Any
 
 import attrs
 
 from gamesearch.errors import BudgetExceededError
-from gamesearch.game import Game, Player
-from gamesearch.search.base import INFINITY
+from gamesearch.game import SEAT_NAMES, Game, Player
+from gamesearch.search.base import INFINITY, json_number
 
 
 @attrs.define(eq=False)
@@ -33,9 +34,12 @@ class TraceNode:
     ply: int  #: plies from the game's start
     alpha: int  #: the window's lower end on entry (``-INFINITY`` when open)
     beta: int  #: the window's upper end on entry (``INFINITY`` when open)
-    to_move: Player | None = None  #: the side to move here, when the tracer knows the game
+    to_move: int | None = None  #: the player to move here (a :class:`Player` of a two-player
+    #: game), when the tracer knows the game
     position: str | None = None  #: the position in the game's notation, when known
-    value: int | None = None  #: ``None`` while unfinished (or when the search was stopped)
+    #: ``None`` while unfinished (or when the search was stopped); a game with utilities
+    #: gets one utility per player (max^n), in result units
+    value: int | tuple[int | Fraction, ...] | None = None
     children: list[TraceNode] = attrs.field(factory=list)
     pruned: tuple[Hashable, ...] = ()  #: moves cut off here, never searched
     is_expanded: bool = False  #: true when the search entered a child (recorded or not)
@@ -43,9 +47,15 @@ class TraceNode:
     @property
     def bound(self) -> str:
         """Return ``"exact"``, ``"upper"`` (failed low: value <= alpha), ``"lower"``
-        (failed high: value >= beta) or ``"unknown"`` (no value)."""
+        (failed high: value >= beta) or ``"unknown"`` (no value).
+
+        Utilities (max^n) are exact, or ``"cut"`` where moves were pruned: they are then
+        the best the mover had found, at least what it gets here.
+        """
         if self.value is None:
             return "unknown"
+        if isinstance(self.value, tuple):
+            return "cut" if self.pruned else "exact"
         if not self.is_expanded:  # a leaf: the game's score or the heuristic, as it is
             return "exact"
         if self.value <= self.alpha and self.alpha > -INFINITY:
@@ -69,16 +79,20 @@ class TraceNode:
         return {
             "move": None if self.move is None else format_move(self.move),
             "ply": self.ply,
-            "to_move": None if self.to_move is None else self.to_move.name.lower(),
+            "to_move": None if self.to_move is None else SEAT_NAMES[self.to_move],
             "position": self.position,
             "alpha": None if self.alpha <= -INFINITY else self.alpha,
             "beta": None if self.beta >= INFINITY else self.beta,
-            "value": self.value,
+            "value": [json_number(item) for item in self.value] if isinstance(self.value, tuple) else self.value,
             "bound": self.bound,
             "is_leaf": not self.is_expanded,
             "pruned": [format_move(move) for move in self.pruned],
             "children": [child.as_dict(format_move) for child in self.children],
         }
+
+
+def _player(index: int) -> int:
+    return Player(index) if index in (0, 1) else index
 
 
 class TreeTracer:
@@ -137,7 +151,7 @@ class TreeTracer:
             depth,
             alpha,
             beta,
-            to_move=None if game is None else Player(game.to_move()),
+            to_move=None if game is None else _player(game.to_move()),
             position=None if game is None else game.to_text(),
         )
         self.recorded += 1
@@ -147,8 +161,9 @@ class TreeTracer:
             parent.children.append(node)
         self._stack.append(node)
 
-    def leave(self, value: int) -> None:
-        """Give the current node its value and return to its parent."""
+    def leave(self, value: int | tuple[int | Fraction, ...]) -> None:
+        """Give the current node its value (one utility per player, in a game with
+        utilities) and return to its parent."""
         node = self._stack.pop()
         if node is not None:
             node.value = value
@@ -177,7 +192,7 @@ class NodeLimit:
         if self.nodes > self.max_nodes:
             raise BudgetExceededError(f"node limit of {self.max_nodes:,} exceeded")
 
-    def leave(self, value: int) -> None:
+    def leave(self, value: int | tuple[int | Fraction, ...]) -> None:
         """Nothing to do."""
 
     def prune(self, moves: Sequence[Hashable]) -> None:

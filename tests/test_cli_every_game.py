@@ -11,6 +11,13 @@ from clirun import run_cli
 from gamesearch.plugins import default_registry
 
 GAMES = list(default_registry().games)
+#: the games whose results are one utility per player (searched by max^n and its kin)
+UTILITIES = {name for name, cls in default_registry().games.items() if cls.new().rules.utilities}
+
+
+def searcher(game: str, depth: int) -> str:
+    """Return a searcher spec of ``depth`` that searches ``game``."""
+    return f"{'maxn' if game in UTILITIES else 'alphabeta'}:depth={depth}"
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -18,6 +25,10 @@ def test_compare_with_a_depth_limit_agrees_with_minimax(capsys: pytest.CaptureFi
     status, out, err = run_cli(capsys, "compare", game, "--depth", "2", "--json")
     assert status == 0, err
     rows = json.loads(out)["rows"]
+    if game in UTILITIES:  # max^n is the reference; paranoid and BRS answer another question
+        assert {row["searcher"].split(":")[0] for row in rows} == {"maxn", "paranoid", "brs", "mcts"}
+        assert all(row["agrees"] is (True if row["searcher"].startswith("maxn") else None) for row in rows)
+        return
     assert {row["searcher"].split(":")[0] for row in rows} >= {"minimax", "alphabeta", "iterative"}
     with_depth = ("minimax", "alphabeta", "iterative", "pvs", "mtdf", "solver")
     depth_limited = [row for row in rows if row["searcher"].split(":")[0] in with_depth]
@@ -36,13 +47,15 @@ def test_tree_counts_match_the_searcher_on_every_game(capsys: pytest.CaptureFixt
 
 @pytest.mark.parametrize("game", GAMES)
 def test_match_plays_every_game_to_the_end(capsys: pytest.CaptureFixture[str], game: str) -> None:
+    seats = default_registry().games[game].new().rules.players
+    more = [arg for _ in range(seats - 2) for arg in ("--seat", searcher(game, 1))]
     status, out, err = run_cli(
-        capsys, "match", game, "--first", "alphabeta:depth=2", "--second", "alphabeta:depth=1",
+        capsys, "match", game, "--first", searcher(game, 2), "--second", searcher(game, 1), *more,
         "--games", "2", "--swap", "--seed", "1", "--json",
     )  # fmt: skip
     assert status == 0, err
     standings = json.loads(out)["standings"]
-    assert [entry["games"] for entry in standings] == [2, 2]
+    assert [entry["games"] for entry in standings] == [2] * max(2, seats)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -50,7 +63,7 @@ def test_play_lets_two_engines_finish_every_game(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, game: str
 ) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
-    status, out, err = run_cli(capsys, "play", game, "--human", "none", "--opponent", "alphabeta:depth=2")
+    status, out, err = run_cli(capsys, "play", game, "--human", "none", "--opponent", searcher(game, 2))
     assert status == 0, err
     assert "Game over: " in out
 
@@ -60,6 +73,6 @@ def test_play_answers_unreadable_input_on_every_game(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, game: str
 ) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("not a move at all\nquit\n"))
-    status, out, err = run_cli(capsys, "play", game, "--opponent", "alphabeta:depth=1")
+    status, out, err = run_cli(capsys, "play", game, "--opponent", searcher(game, 1))
     assert status == 0, err
     assert "'not a move at all'" in out and out.count("to move:") == 2

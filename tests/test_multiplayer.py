@@ -276,7 +276,7 @@ def test_a_depth_limited_maxn_scores_the_horizon_with_the_mapped_heuristic() -> 
         assert not result.is_exact and result.stats.depth == depth
         assert sum(result.utilities) <= 3
         assert all(0 <= value <= 3 for value in result.utilities)
-        assert result.describe(game).startswith("heuristic A ")
+        assert result.describe(game).startswith("estimate A ")
 
 
 def test_rounds_count_one_move_of_every_player() -> None:

@@ -15,7 +15,7 @@ from gamesearch.cli._common import (
 )  # fmt: skip
 from gamesearch.cli._output import check_at_least, console, print_table, table
 from gamesearch.errors import BudgetExceededError
-from gamesearch.game import Game, describe_value
+from gamesearch.game import Game, describe_value, number_text
 from gamesearch import views
 from gamesearch.search.base import Limit, SearchResult, Searcher
 
@@ -164,19 +164,24 @@ def run(args: argparse.Namespace) -> int:
     out.print(game.render())
     out.print()
     if result.is_game_over:
-        out.print(f"The game is over: {data['description']} (value {result.value}).")
+        out.print(f"The game is over: {data['description']} (value {number_text(result.value)}).")
         return 0
-    out.print(f"{data['to_move']} to move. Value {result.value}: {data['description']}.")
+    out.print(f"{data['to_move']} to move. Value {number_text(result.value)}: {data['description']}.")
     out.print(f"Best move{'s' if len(data['best_moves']) > 1 else ''}: {', '.join(data['best_moves'])}")
     out.print(f"Chosen: {data['move']}   line: {' '.join(data['pv'])}")
     sentence = how_searched(answer)
     if sentence is not None:
         out.print(sentence)
     grid = table(None, ["move", "value", "meaning"], numeric_from=1)
-    for entry in data["moves"]:
-        words = describe_value(game, entry["value"], is_exact=result.is_exact)
+    values = dict(result.move_values or ())
+    for entry, move in zip(data["moves"], values, strict=True):
+        value = values[move]
+        if result.utilities is None:
+            words = describe_value(game, int(value), is_exact=result.is_exact)
+        else:  # the mover's own utility after the move
+            words = f"{data['to_move']} gets {number_text(value)}" + ("" if result.is_exact else " (estimate)")
         best = entry["move"] in data["best_moves"]
-        grid.add_row(Text(entry["move"], style="bold" if best else ""), str(entry["value"]), Text(words))
+        grid.add_row(Text(entry["move"], style="bold" if best else ""), number_text(value), Text(words))
     grid.columns[2].justify = "left"
     print_table(out, grid)
     stats = result.stats

@@ -21,9 +21,10 @@ from gamesearch.cli import _plot
 from gamesearch.cli._common import add_game_arguments, depth_option, integer, load_game, print_json, registry
 from gamesearch.cli._output import check_at_least, console, milliseconds, print_table, progress, table
 from gamesearch.errors import BudgetExceededError, InvalidOptionError
-from gamesearch.game import Game, Scoring
+from gamesearch.game import Game, Scoring, number_text
 from gamesearch.search import AlphaBeta, Minimax
-from gamesearch.search.base import Limit, SearchResult, Searcher
+from gamesearch.search.base import Limit, SearchResult, Searcher, json_number
+from gamesearch.search.multiplayer import MaxN
 
 #: positions one search may enter before compare gives up on it
 DEFAULT_MAX_NODES = 3_000_000
@@ -174,11 +175,12 @@ def position_title(game: Game[Any]) -> str:
 def reference_rows(
     game: Game[Any], rows: Sequence[Row], depth: int | None, max_nodes: int
 ) -> dict[Scoring, Row | None]:
-    """Return the reference of each scoring the rows use: minimax when it can finish
-    (a row of the same settings is reused), else the deepest exact row, else none."""
+    """Return the reference of each scoring the rows use: minimax (max^n in a game with
+    utilities) when it can finish (a row of the same settings is reused), else the deepest
+    exact row, else none."""
     references: dict[Scoring, Row | None] = {}
     for scoring in dict.fromkeys(row.searcher.scoring for row in rows):
-        minimax = Minimax(depth=depth, scoring=scoring)
+        minimax: Searcher = MaxN(depth=depth, scoring=scoring) if game.rules.utilities else Minimax(depth=depth, scoring=scoring)
         label = searcher_label(minimax)
         reference = next((row for row in rows if row.label == label and row.result is not None), None)
         if reference is None:
@@ -234,9 +236,10 @@ def run_rows(game: Game[Any], searchers: Sequence[Searcher], args: argparse.Name
     base = references.get(Scoring.DISTANCE) or next(iter(references.values()), None)
     base_nodes = base.result.stats.nodes if base is not None and base.result is not None else None
     # a row is checked against the reference only when both search to the same depth
+    # (in a game with utilities, only max^n rows: paranoid and BRS answer another question)
     data = [
-        row_data(game, row, references[row.searcher.scoring] if searcher_depth(row.searcher) == args.depth else None,
-                 base_nodes)
+        row_data(game, row, references[row.searcher.scoring] if searcher_depth(row.searcher) == args.depth
+                 and (not game.rules.utilities or isinstance(row.searcher, MaxN)) else None, base_nodes)
         for row in rows
     ]  # fmt: skip
     if args.plot:
@@ -269,7 +272,7 @@ def run_rows(game: Game[Any], searchers: Sequence[Searcher], args: argparse.Name
         stats = entry["stats"]
         fraction = entry["nodes_vs_reference"]
         grid.add_row(
-            entry["searcher"], str(entry["value"]), _moves(entry["best_moves"]),
+            entry["searcher"], value_text(entry), _moves(entry["best_moves"]),
             {True: "yes", False: "NO", None: "-"}[entry["agrees"]],
             f"{stats['nodes']:,}", f"{stats['leaves']:,}", f"{stats['cutoffs']:,}", f"{stats['tt_hits']:,}",
             milliseconds(entry["median_seconds"]), f"{entry['nodes_per_second']:,.0f}",
@@ -282,12 +285,18 @@ def run_rows(game: Game[Any], searchers: Sequence[Searcher], args: argparse.Name
             continue
         words = reference.result.describe(game)
         out.print(
-            f"reference ({scoring.value} scoring): {reference.label}, value {reference.result.value} "
+            f"reference ({scoring.value} scoring): {reference.label}, value {number_text(reference.result.value)} "
             f"({words}), best {_moves([game.format_move(move) for move in reference.result.best_moves])}"
         )
     if args.plot:
         out.print(f"plot written to {args.plot}")
     return 0
+
+
+def value_text(entry: dict[str, Any]) -> str:
+    """Return a row's value as it is shown (a fraction of a utility with two decimals)."""
+    value = entry["value"]
+    return f"{value:.2f}" if isinstance(value, float) else str(value)
 
 
 def row_data(game: Game[Any], row: Row, reference: Row | None, base_nodes: int | None) -> dict[str, Any]:
@@ -299,7 +308,8 @@ def row_data(game: Game[Any], row: Row, reference: Row | None, base_nodes: int |
     return {
         "searcher": row.label,
         "gave_up": False,
-        "value": result.value,
+        "value": json_number(result.value),
+        "utilities": data["utilities"],
         "best_moves": data["best_moves"],
         "move": data["move"],
         "is_exact": result.is_exact,

@@ -21,10 +21,11 @@ from gamesearch.cli._common import (
 )  # fmt: skip
 from gamesearch.cli._output import PIPE_WIDTH, check_at_least, console
 from gamesearch.errors import BudgetExceededError, InvalidOptionError, MissingDependencyError
-from gamesearch.game import Game, Player
+from gamesearch.game import Game, Player, number_text
 from gamesearch.search import Minimax
-from gamesearch.search.base import INFINITY, SearchResult, Searcher
+from gamesearch.search.base import INFINITY, SearchResult, Searcher, json_number
 from gamesearch.search.mcts import MonteCarlo
+from gamesearch.search.multiplayer import BestReply, MaxN, Paranoid
 from gamesearch.search.negamax import ExactSearcher
 from gamesearch.trace import NodeLimit, TraceNode, TreeTracer
 
@@ -104,6 +105,11 @@ def refusal(searcher: Searcher) -> str | None:
         return (
             f"tree cannot draw {searcher.name!r}: it grows its tree by random playouts, not by "
             "a depth-first search; draw alphabeta, minimax or iterative instead"
+        )
+    if isinstance(searcher, (Paranoid, BestReply)):
+        return (
+            f"tree cannot draw {searcher.name!r}: it does not report the positions it visits; "
+            "draw maxn instead (every player's utilities at every node)"
         )
     if isinstance(searcher, ExactSearcher) and searcher.depth is None:
         return (
@@ -201,9 +207,11 @@ def check_counts(searcher: Searcher, result: SearchResult, tracer: TreeTracer) -
 
 
 def full_tree_nodes(game: Game[Any], depth: int | None) -> int | None:
-    """Return the nodes plain minimax visits (the full tree), or ``None`` when too many."""
+    """Return the nodes plain minimax (max^n without pruning, several players) visits (the
+    full tree), or ``None`` when too many."""
+    full: Searcher = MaxN(depth=depth, pruning=False) if game.rules.utilities else Minimax(depth=depth)
     try:
-        return Minimax(depth=depth).search(game, tracer=NodeLimit(SEARCH_LIMIT)).stats.nodes
+        return full.search(game, tracer=NodeLimit(SEARCH_LIMIT)).stats.nodes
     except BudgetExceededError:
         return None
 
@@ -259,13 +267,14 @@ def summary(game: Game[Any], searcher: Searcher, result: SearchResult, tracer: T
     stats = result.stats
     words = result.describe(game)
     line = (
-        f"{searcher.name} on {game.to_text()}: value {result.value} ({words}), best "
+        f"{searcher.name} on {game.to_text()}: value {number_text(result.value)} ({words}), best "
         f"{', '.join(game.format_move(move) for move in result.best_moves) or 'none'}\n"
         f"{tracer.nodes:,} nodes traced, the searcher counted {stats.nodes:,} "
         f"({stats.leaves:,} leaves, {stats.cutoffs:,} cut-offs, {stats.tt_hits:,} table hits)"
     )
     if full is not None and searcher.name != "minimax":
-        line += f"; the full minimax tree has {full:,} nodes ({stats.nodes / full:.0%} visited)"
+        kind = "max^n" if game.rules.utilities else "minimax"
+        line += f"; the full {kind} tree has {full:,} nodes ({stats.nodes / full:.0%} visited)"
     return line
 
 
@@ -278,14 +287,16 @@ def _window(node: TraceNode) -> str:
 def _value_text(node: TraceNode) -> str:
     if node.value is None:
         return "?"
+    if isinstance(node.value, tuple):  # one utility per player
+        return "(" + ", ".join(number_text(value) for value in node.value) + ")"
     return {"exact": "", "upper": "<= ", "lower": ">= "}.get(node.bound, "") + str(node.value)
 
 
-def _mover(game: Game[Any], player: Player | None) -> str:
+def _mover(game: Game[Any], player: int | None) -> str:
     return "" if player is None else game.player_names[player]
 
 
-def _node_label(game: Game[Any], node: TraceNode, mover: Player | None) -> Text:
+def _node_label(game: Game[Any], node: TraceNode, mover: int | None) -> Text:
     """Return one node's line: the move and who played it, window, value."""
     label = Text()
     if node.move is None:
@@ -293,7 +304,10 @@ def _node_label(game: Game[Any], node: TraceNode, mover: Player | None) -> Text:
         label.append(f" ({_mover(game, node.to_move)} to move)")
     else:
         label.append(f"{_mover(game, mover)} {game.format_move(node.move)}".strip(), style="bold")
-    label.append(f"  window {_window(node)}  value {_value_text(node)}")
+    if isinstance(node.value, tuple):
+        label.append(f"  utilities {_value_text(node)}")
+    else:
+        label.append(f"  window {_window(node)}  value {_value_text(node)}")
     if node.bound != "exact" and node.value is not None:
         label.append(f" ({node.bound} bound)", style="dim")
     if not node.is_expanded and node.value is not None:
@@ -332,7 +346,7 @@ def to_dot(game: Game[Any], tracer: TreeTracer) -> str:
         for node in root.walk():
             shape = "box" if node.to_move is Player.FIRST else "ellipse"
             fill = ', style=filled, fillcolor="#eeeeee"' if not node.is_expanded else ""
-            label = f"{_value_text(node)}\\n{_window(node)}"
+            label = _value_text(node) if isinstance(node.value, tuple) else f"{_value_text(node)}\\n{_window(node)}"
             lines.append(f'  {name(node)} [shape={shape}, label="{label}"{fill}];')
             for child in node.children:
                 lines.append(f'  {name(node)} -> {name(child)} [label="{game.format_move(child.move)}"];')
@@ -374,7 +388,8 @@ def tree_data(
         "game": game.name,
         "position": game.to_text(),
         "searcher": searcher.name,
-        "value": result.value,
+        "value": json_number(result.value),
+        "utilities": result.as_dict(game)["utilities"],
         "best_moves": [game.format_move(move) for move in result.best_moves],
         "nodes": tracer.nodes,
         "recorded": tracer.recorded,

@@ -163,8 +163,8 @@ class Tracer(Protocol):
     def enter(self, move: Hashable | None, depth: int, alpha: int, beta: int) -> None:
         """A position is entered after ``move`` (``None`` for the root)."""
 
-    def leave(self, value: int) -> None:
-        """The position last entered is left with ``value``."""
+    def leave(self, value: int | tuple[int | Fraction, ...]) -> None:
+        """The position last entered is left with ``value`` (max^n: one utility per player)."""
 
     def prune(self, moves: Sequence[Hashable]) -> None:
         """The ``moves`` of the current position were cut off, never searched."""
@@ -534,7 +534,8 @@ class Searcher(abc.ABC):
         (:class:`~gamesearch.errors.UnsupportedGameError`).
         """
         rules, unmet = game.rules, []
-        if self.needs_two_players and rules.players != 2:
+        # a searcher of utilities (needs_single_value false) takes any number of players with them
+        if self.needs_two_players and rules.players != 2 and (self.needs_single_value or not rules.utilities):
             unmet.append(f"it needs two players, and this game has {rules.players}")
         if self.needs_no_chance and rules.chance:
             unmet.append("it cannot search games of chance")

@@ -36,6 +36,9 @@ of every player each (depth = rounds * players), as multi-agent course projects 
 
 from __future__ import annotations
 
+import math
+import random
+import time
 from collections.abc import Hashable
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -43,7 +46,7 @@ from typing import Any, ClassVar
 import attrs
 
 from gamesearch.game import Game
-from gamesearch.search.base import INFINITY, RootAnswer, SearchContext, Searcher, depth_field
+from gamesearch.search.base import INFINITY, MoveVisits, RootAnswer, SearchContext, Searcher, depth_field
 
 Utilities = tuple[int, ...]
 #: a line of moves as a chain of ``(move, rest)`` pairs (``None``: the line ends), built
@@ -181,9 +184,20 @@ class MaxN(_UtilitySearcher):
         total = (scale.constant_sum or 0) * scale.unit
         others_low = (scale.players - 2) * scale.lowest * scale.unit
 
-        def value(depth: int | None, above: int, secured: int | None) -> Found:
+        tracer = context.tracer
+
+        def value(depth: int | None, above: int, secured: int | None, move: Hashable) -> Found:
             """Return the max^n utilities of the current position and their line; ``above``
-            moved into it and has ``secured`` elsewhere (``None``: nothing to prune against)."""
+            played ``move`` into it and has ``secured`` elsewhere (``None``: nothing to
+            prune against)."""
+            if tracer is None:
+                return search(depth, above, secured)
+            tracer.enter(move, game.ply, -INFINITY, INFINITY)
+            found = search(depth, above, secured)
+            tracer.leave(scale.in_result_units(found[0]))
+            return found
+
+        def search(depth: int | None, above: int, secured: int | None) -> Found:
             context.count_node(game)
             leaf = self._leaf(game, context, scale, depth)
             if leaf is not None:
@@ -193,13 +207,16 @@ class MaxN(_UtilitySearcher):
             bound = total - secured - others_low if prune and secured is not None and mover != above else None
             below = None if depth is None else depth - 1
             best: Found | None = None
-            for move in game.legal_moves():
+            moves = game.legal_moves()
+            for index, move in enumerate(moves):
                 if best is not None and bound is not None and best[0][mover] >= bound:
                     context.count_cutoff()
+                    if tracer is not None:
+                        tracer.prune(moves[index:])
                     break
                 game.push(move)
                 try:
-                    child, line = value(below, mover, None if best is None else best[0][mover])
+                    child, line = value(below, mover, None if best is None else best[0][mover], move)
                 finally:
                     game.undo()
                 if best is None or child[mover] > best[0][mover]:
@@ -207,6 +224,8 @@ class MaxN(_UtilitySearcher):
             assert best is not None
             return best
 
+        if tracer is not None:
+            tracer.enter(None, game.ply, -INFINITY, INFINITY)
         context.count_node(game)
         depth = self.horizon_plies(game)
         below = None if depth is None else depth - 1
@@ -218,13 +237,15 @@ class MaxN(_UtilitySearcher):
             secured = None if best is None or context.move_values else best[mover] - 1
             game.push(move)
             try:
-                found = value(below, mover, secured)
+                found = value(below, mover, secured, move)
             finally:
                 game.undo()
             values.append((move, found))
             if best is None or found[0][mover] > best[mover]:
                 best = found[0]
         assert best is not None
+        if tracer is not None:
+            tracer.leave(scale.in_result_units(best))
         best_moves = [move for move, found in values if found[0] == best]
         return self._answer(game, context, scale, mover, values, best, best_moves)
 
@@ -405,3 +426,141 @@ def _pass_to(game: Game[Any], player: int) -> int:
 def _take_back_passes(game: Game[Any], passes: int) -> None:
     for _ in range(passes):
         game.unmake_null_move()  # type: ignore[attr-defined]
+
+
+# --------------------------------------------------------------------------- MCTS
+class _UtilityNode:
+    """One position of a Monte Carlo tree of a utility game: each player's summed utility."""
+
+    __slots__ = ("move", "index", "children", "visits", "totals", "mover")
+
+    def __init__(self, move: Hashable, index: int, players: int) -> None:
+        self.move = move
+        self.index = index  #: the move's place in the parent's legal-move order
+        self.children: list[_UtilityNode] | None = None  #: None until expanded
+        self.visits = 0
+        self.totals = [0] * players  #: each player's final utilities summed over the simulations
+        self.mover = -1  #: the player to move here (known once visited)
+
+
+def utility_tree_search(
+    game: Game[Any], context: SearchContext, *, simulations: float, deadline: float, max_nodes: float,
+    exploration: float, rng: random.Random,
+) -> RootAnswer:
+    """Return Monte Carlo tree search's answer for a game with utilities.
+
+    UCT as for two players, but every position's statistics hold each player's summed
+    final utility, and the player to move picks the child best for itself (its own mean,
+    mapped to [-1, 1] over the result range, plus ``exploration * sqrt(ln(parent
+    visits) / visits)``). It stops after ``simulations``, at ``deadline`` (a
+    ``time.perf_counter()`` reading) or once the tree has ``max_nodes``. Nothing is
+    proven: the answer is never exact. The chosen move is the most visited (ties: the
+    better mean for the mover, then the earlier move); ``utilities`` are its mean final
+    utilities, exact fractions.
+    """
+    players = game.rules.players
+    low, high = game.rules.result_range
+    spread = high - low or 1
+    push, undo, legal_moves, result, to_move = game.push, game.undo, game.legal_moves, game.result, game.to_move
+    final = game.final_utilities
+    sqrt, log = math.sqrt, math.log
+    counts = {"nodes": 1, "plies": 0, "deepest": game.ply}
+
+    def mean(node: _UtilityNode, player: int) -> float:
+        """Return ``player``'s mean utility through ``node``, mapped to [-1, 1]."""
+        return 2 * (node.totals[player] / node.visits - low) / spread - 1 if node.visits else 0.0
+
+    def select(node: _UtilityNode) -> _UtilityNode:
+        player = node.mover
+        explore = exploration * sqrt(log(node.visits)) if node.visits else 0.0
+        best, best_score = None, -math.inf
+        for child in node.children or ():
+            if not child.visits:
+                return child
+            score = mean(child, player) + explore / sqrt(child.visits)
+            if score > best_score:
+                best, best_score = child, score
+        assert best is not None
+        return best
+
+    def simulate(root: _UtilityNode) -> None:
+        # Hot loop: select down the tree, expand a position reached the second time,
+        # play out at random from the first new one, add the utilities along the path.
+        node, path = root, [root]
+        while result() is None and (node.visits or node is root):
+            if node.children is None:
+                node.mover = to_move()
+                node.children = [_UtilityNode(move, index, players) for index, move in enumerate(legal_moves())]
+                rng.shuffle(node.children)
+                counts["nodes"] += len(node.children)
+            node = select(node)
+            push(node.move)
+            path.append(node)
+        if game.ply > counts["deepest"]:
+            counts["deepest"] = game.ply
+        plies = 0
+        while result() is None:
+            moves = legal_moves()
+            push(moves[int(rng.random() * len(moves))])
+            plies += 1
+        utilities = final()
+        assert utilities is not None
+        for _ in range(plies + len(path) - 1):
+            undo()
+        counts["plies"] += plies
+        for member in path:
+            member.visits += 1
+            totals = member.totals
+            for player in range(players):
+                totals[player] += utilities[player]
+
+    root = _UtilityNode(None, 0, players)
+    done = 0
+    while done < simulations and counts["nodes"] < max_nodes:
+        if done % 16 == 0 and done and time.perf_counter() > deadline:
+            break
+        simulate(root)
+        done += 1
+    context.counters.nodes += counts["nodes"]
+    context.counters.leaves += done
+    context.counters.playout_plies += counts["plies"]
+    mover = root.mover
+    children = sorted(root.children or (), key=lambda child: child.index)
+    visited = [child for child in children if child.visits]
+    chosen = max(visited, key=lambda child: (child.visits, mean(child, mover), -child.index))
+
+    def means(node: _UtilityNode) -> tuple[int | Fraction, ...]:
+        return tuple(_whole(Fraction(total, node.visits)) for total in node.totals)
+
+    return _TreeAnswer(
+        value=means(chosen)[mover],
+        best_moves=(chosen.move,),
+        move_values=tuple((child.move, means(child)[mover]) for child in visited) if context.move_values else None,
+        is_exact=False,
+        depth=counts["deepest"] - game.ply,
+        visits=tuple(MoveVisits(child.move, child.visits, mean(child, mover), None) for child in children),
+        utilities=means(chosen),
+        tree=root,
+    )
+
+
+def _whole(value: Fraction) -> int | Fraction:
+    return int(value) if value.denominator == 1 else value
+
+
+def utility_tree_line(answer: RootAnswer, move: Hashable) -> tuple[Hashable, ...]:
+    """Return the line from ``move`` on: the most visited child at each step of the tree."""
+    assert isinstance(answer, _TreeAnswer) and isinstance(answer.tree, _UtilityNode)
+    node = next(child for child in answer.tree.children or () if child.move == move)
+    line = [move]
+    while node.children and any(child.visits for child in node.children):
+        node = max(node.children, key=lambda child: (child.visits, -child.index))
+        line.append(node.move)
+    return tuple(line)
+
+
+@attrs.frozen
+class _TreeAnswer(RootAnswer):
+    """A root answer that keeps the Monte Carlo tree, to read the line off it."""
+
+    tree: _UtilityNode | None = attrs.field(default=None, eq=False, repr=False)
