@@ -2,7 +2,9 @@
 
 A game may start with a few random moves drawn from a seed (the *opening*), so that
 games between deterministic searchers differ; every later move is chosen by the
-searcher whose turn it is, and the record keeps each move's nodes and seconds.
+searcher whose turn it is, and the record keeps each move's nodes and seconds. In a
+game of chance, the outcome at a chance position is drawn from the same seed with its
+probability (a random move of no player).
 """
 
 from __future__ import annotations
@@ -14,8 +16,8 @@ from typing import Any
 
 import attrs
 
-from gamesearch.game import SEAT_NAMES, Game, Outcome, describe_outcome
-from gamesearch.search.base import Searcher, json_number
+from gamesearch.game import CHANCE, SEAT_NAMES, Game, Outcome, describe_outcome
+from gamesearch.search.base import Searcher, Value, json_value
 
 
 def searcher_label(searcher: Searcher) -> str:
@@ -36,13 +38,14 @@ class MoveRecord:
     """One move of a recorded game."""
 
     ply: int  #: plies played before this move, counted from the game's start
-    player: int  #: who moved (a :class:`Player` in a two-player game)
+    player: int | None  #: who moved (a :class:`Player` in a two-player game; ``None``: chance
+    #: drew the outcome)
     move: str  #: the move in the game's notation
     is_random: bool  #: true for a random opening move (no search, no statistics)
     nodes: int = 0  #: positions the searcher entered to choose the move
     seconds: float = 0.0  #: time the searcher took
-    value: int | Fraction | None = None  #: the searcher's value of the position (first
-    #: player's view; the mover's own utility in a game with utilities)
+    value: Value | None = None  #: the searcher's value of the position (first player's view;
+    #: the mover's own utility in a game with utilities)
 
 
 @attrs.frozen
@@ -106,8 +109,10 @@ class GameRecord:
             "final": self.final,
             "utilities": None if self.utilities is None else list(self.utilities),
             "moves": [
-                {**attrs.asdict(move), "player": SEAT_NAMES[move.player],
-                 "value": None if move.value is None else json_number(move.value)}
+                {
+                    **attrs.asdict(move), "value": json_value(move.value),
+                    "player": "chance" if move.player is None else SEAT_NAMES[move.player],
+                }  # fmt: skip
                 for move in self.moves
             ],
         }
@@ -144,6 +149,15 @@ def play_game(
     start = board.to_text()
     moves: list[MoveRecord] = []
     while not board.is_over():
+        if board.to_move() == CHANCE:
+            outcomes, odds = zip(*board.chance_outcomes())
+            move = chooser.choices(outcomes, weights=odds)[0]
+            record = MoveRecord(board.ply, None, board.format_move(move), is_random=True)
+            board.apply(move)
+            moves.append(record)
+            if on_move is not None:
+                on_move(record)
+            continue
         player = board.to_move()
         if len(moves) < opening_plies:
             move = chooser.choice(list(board.legal_moves()))

@@ -19,7 +19,7 @@ import attrs
 
 from gamesearch.errors import BudgetExceededError
 from gamesearch.game import SEAT_NAMES, Game, Player
-from gamesearch.search.base import INFINITY, json_number
+from gamesearch.search.base import INFINITY, Value, json_value
 
 
 @attrs.define(eq=False)
@@ -32,14 +32,14 @@ class TraceNode:
 
     move: Hashable | None  #: the move that led here (``None`` for the root)
     ply: int  #: plies from the game's start
-    alpha: int  #: the window's lower end on entry (``-INFINITY`` when open)
-    beta: int  #: the window's upper end on entry (``INFINITY`` when open)
+    alpha: Value  #: the window's lower end on entry (``-INFINITY`` when open)
+    beta: Value  #: the window's upper end on entry (``INFINITY`` when open)
     to_move: int | None = None  #: the player to move here (a :class:`Player` of a two-player
     #: game), when the tracer knows the game
     position: str | None = None  #: the position in the game's notation, when known
     #: ``None`` while unfinished (or when the search was stopped); a game with utilities
     #: gets one utility per player (max^n), in result units
-    value: int | tuple[int | Fraction, ...] | None = None
+    value: Value | tuple[Value, ...] | None = None
     children: list[TraceNode] = attrs.field(factory=list)
     pruned: tuple[Hashable, ...] = ()  #: moves cut off here, never searched
     is_expanded: bool = False  #: true when the search entered a child (recorded or not)
@@ -83,7 +83,7 @@ class TraceNode:
             "position": self.position,
             "alpha": None if self.alpha <= -INFINITY else self.alpha,
             "beta": None if self.beta >= INFINITY else self.beta,
-            "value": [json_number(item) for item in self.value] if isinstance(self.value, tuple) else self.value,
+            "value": [json_value(item) for item in self.value] if isinstance(self.value, tuple) else json_value(self.value),
             "bound": self.bound,
             "is_leaf": not self.is_expanded,
             "pruned": [format_move(move) for move in self.pruned],
@@ -124,7 +124,7 @@ class TreeTracer:
         """Return whether some entered positions were not recorded (``max_nodes``)."""
         return self.recorded < self.nodes
 
-    def enter(self, move: Hashable | None, depth: int, alpha: int, beta: int) -> None:
+    def enter(self, move: Hashable | None, depth: int, alpha: Value, beta: Value) -> None:
         """Record a new node below the current one (a new root when none is open).
 
         :raises BudgetExceededError: past ``stop_after`` positions.
@@ -161,7 +161,7 @@ class TreeTracer:
             parent.children.append(node)
         self._stack.append(node)
 
-    def leave(self, value: int | tuple[int | Fraction, ...]) -> None:
+    def leave(self, value: Value | tuple[Value, ...]) -> None:
         """Give the current node its value (one utility per player, in a game with
         utilities) and return to its parent."""
         node = self._stack.pop()
@@ -186,13 +186,13 @@ class NodeLimit:
         self.max_nodes = max_nodes
         self.nodes = 0
 
-    def enter(self, move: Hashable | None, depth: int, alpha: int, beta: int) -> None:
+    def enter(self, move: Hashable | None, depth: int, alpha: Value, beta: Value) -> None:
         """Count a position; raise when the limit is passed."""
         self.nodes += 1
         if self.nodes > self.max_nodes:
             raise BudgetExceededError(f"node limit of {self.max_nodes:,} exceeded")
 
-    def leave(self, value: int | tuple[int | Fraction, ...]) -> None:
+    def leave(self, value: Value | tuple[Value, ...]) -> None:
         """Nothing to do."""
 
     def prune(self, moves: Sequence[Hashable]) -> None:

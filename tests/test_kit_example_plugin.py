@@ -29,7 +29,11 @@ from gamesearch.testing import (
 
 pytest.importorskip("gamesearch_nim", reason="the example plugin is not installed: pip install -e docs/examples/gamesearch-nim")
 
-SEARCHERS = sorted(name for name, cls in default_registry().searchers.items() if not cls.needs_utilities)
+#: the searchers that search Nim (those of games of chance or of several players refuse it)
+SEARCHERS = sorted(
+    name for name, cls in default_registry().searchers.items()
+    if not cls().unmet_needs(default_registry().new_game("nim"))
+)  # fmt: skip
 EXACT = [name for name in SEARCHERS if depth_option(default_registry().searcher_class(name))]
 APPROXIMATE = [name for name in SEARCHERS if name not in EXACT]
 

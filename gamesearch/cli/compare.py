@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import statistics
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 import attrs
@@ -23,7 +24,7 @@ from gamesearch.cli._output import check_at_least, console, milliseconds, print_
 from gamesearch.errors import BudgetExceededError, InvalidOptionError
 from gamesearch.game import Game, Scoring, number_text
 from gamesearch.search import AlphaBeta, Minimax
-from gamesearch.search.base import Limit, SearchResult, Searcher, json_number
+from gamesearch.search.base import Limit, SearchResult, Searcher
 from gamesearch.search.multiplayer import MaxN
 
 #: positions one search may enter before compare gives up on it
@@ -151,10 +152,12 @@ def searcher_depth(searcher: Searcher) -> int | None:
 
 
 def load_searchers(text: str | None, depth: int | None, game: Game[Any] | None = None) -> list[Searcher]:
-    """Return the searchers of ``--searchers`` (default: all registered that can search
-    ``game``), ``depth`` applied."""
+    """Return the searchers of ``--searchers`` (default: every registered one that can
+    search ``game``), ``depth`` applied."""
     found = registry()
-    specs = split_specs(text) if text else list(found.searchers)
+    specs = split_specs(text) if text else [
+        name for name, kind in found.searchers.items() if game is None or not kind().unmet_needs(game)
+    ]  # fmt: skip
     searchers = []
     for spec in specs:
         name = spec.partition(":")[0].strip()
@@ -294,9 +297,9 @@ def run_rows(game: Game[Any], searchers: Sequence[Searcher], args: argparse.Name
 
 
 def value_text(entry: dict[str, Any]) -> str:
-    """Return a row's value as it is shown (a fraction of a utility with two decimals)."""
+    """Return a row's value as it is shown (an estimated utility with two decimals)."""
     value = entry["value"]
-    return f"{value:.2f}" if isinstance(value, float) else str(value)
+    return number_text(Fraction(value)) if entry["utilities"] is not None else str(value)
 
 
 def row_data(game: Game[Any], row: Row, reference: Row | None, base_nodes: int | None) -> dict[str, Any]:
@@ -308,7 +311,7 @@ def row_data(game: Game[Any], row: Row, reference: Row | None, base_nodes: int |
     return {
         "searcher": row.label,
         "gave_up": False,
-        "value": json_number(result.value),
+        "value": data["value"],
         "utilities": data["utilities"],
         "best_moves": data["best_moves"],
         "move": data["move"],

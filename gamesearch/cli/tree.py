@@ -23,7 +23,7 @@ from gamesearch.cli._output import PIPE_WIDTH, check_at_least, console
 from gamesearch.errors import BudgetExceededError, InvalidOptionError, MissingDependencyError
 from gamesearch.game import Game, Player, number_text
 from gamesearch.search import Minimax
-from gamesearch.search.base import INFINITY, SearchResult, Searcher, json_number
+from gamesearch.search.base import INFINITY, SearchResult, Searcher, json_value
 from gamesearch.search.mcts import MonteCarlo
 from gamesearch.search.multiplayer import BestReply, MaxN, Paranoid
 from gamesearch.search.negamax import ExactSearcher
@@ -388,7 +388,7 @@ def tree_data(
         "game": game.name,
         "position": game.to_text(),
         "searcher": searcher.name,
-        "value": json_number(result.value),
+        "value": json_value(result.value),
         "utilities": result.as_dict(game)["utilities"],
         "best_moves": [game.format_move(move) for move in result.best_moves],
         "nodes": tracer.nodes,

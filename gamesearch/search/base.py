@@ -23,11 +23,13 @@ from typing import Any, ClassVar, Protocol
 import attrs
 
 from gamesearch.errors import InvalidOptionError, SearchTooDeepError, UnsupportedGameError
-from gamesearch.game import Game, Scoring, ValueScale, describe_utilities, describe_value, restore
+from gamesearch.game import Game, Scoring, ValueScale, chance_heuristic, describe_utilities, describe_value, restore
 from gamesearch.search.table import SearchMemory
 
 #: larger than any value a game can produce: the open ends of a search window
 INFINITY = 1 << 60
+#: a search value: an integer, or an exact fraction (expected results in a game of chance)
+Value = int | Fraction
 #: how often (in nodes) a search with a time budget looks at the clock
 CLOCK_INTERVAL = 1024
 
@@ -64,7 +66,9 @@ class MoveVisits:
 class SearchResult:
     """The answer of one search, values from the first player's point of view.
 
-    The principal variation :attr:`pv` may be worked out when it is first read (it
+    In a game of chance the value is the expected final result, an exact
+    :class:`~fractions.Fraction` (see :func:`gamesearch.game.chance_heuristic` for
+    values beyond a horizon). The principal variation :attr:`pv` may be worked out when it is first read (it
     costs a search of each position along it): ``pv`` accepts the line or a function
     returning it. Results compare equal on everything but the line.
     """
@@ -88,11 +92,16 @@ class SearchResult:
     utilities: tuple[int | Fraction, ...] | None = None
 
     @property
-    def margin(self) -> int | None:
+    def margin(self) -> int | Fraction | None:
         """Return the proven final result, first player's view (sign: who wins; size: by
-        how much; 0: a draw), or ``None`` unless the value is exact."""
-        if not self.is_exact or self._scale is None or not isinstance(self.value, int):
+        how much; 0: a draw), or ``None`` unless the value is exact.
+
+        In a game of chance: the expected final result (the value itself) when exact.
+        """
+        if not self.is_exact or self._scale is None:
             return None
+        if isinstance(self.value, Fraction):
+            return self.value
         return self._scale.margin(self.value)
 
     @property
@@ -127,43 +136,45 @@ class SearchResult:
         return {
             "searcher": self.searcher,
             "move": None if self.move is None else fmt(self.move),
-            "value": self.value,
-            "margin": self.margin,
+            "value": json_value(self.value),
+            "margin": json_value(self.margin),
             "best_moves": [fmt(move) for move in self.best_moves],
             "pv": [fmt(move) for move in self.pv],
             "moves": None
             if self.move_values is None
-            else [{"move": fmt(move), "value": json_number(value)} for move, value in self.move_values],
+            else [{"move": fmt(move), "value": json_value(value)} for move, value in self.move_values],
             "stats": {**attrs.asdict(self.stats), "nodes_per_second": self.stats.nodes_per_second},
             "is_exact": self.is_exact,
             "is_game_over": self.is_game_over,
             "visits": None
             if self.visits is None
             else [{**attrs.asdict(entry), "move": fmt(entry.move)} for entry in self.visits],
-            "utilities": None if self.utilities is None else [json_number(value) for value in self.utilities],
+            "utilities": None if self.utilities is None else [json_value(value) for value in self.utilities],
         }
 
     def describe(self, game: Game[Any]) -> str:
         """Return the value in words: ``"X wins in 3 plies"``, ``"A 3, B 0, C 0"``, ..."""
         if self.utilities is not None:
             return describe_utilities(game, self.utilities, is_exact=self.is_exact)
-        return describe_value(game, int(self.value), is_exact=self.is_exact)
+        return describe_value(game, self.value, is_exact=self.is_exact)
 
 
-def json_number(value: int | Fraction) -> int | float:
-    """Return a value for JSON: an integer when it is whole, else the nearest float."""
-    if isinstance(value, int) or value.denominator == 1:
-        return int(value)
-    return float(value)
+
+def json_value(value: int | Fraction | None) -> int | str | None:
+    """Return a search value as JSON-ready data: an integer as it is, a fraction as
+    exact text (``"7/27"``; a whole one as an integer)."""
+    if isinstance(value, Fraction):
+        return value.numerator if value.denominator == 1 else str(value)
+    return value
 
 
 class Tracer(Protocol):
     """Receives every step of a search (for drawing the tree); ``None`` costs nothing."""
 
-    def enter(self, move: Hashable | None, depth: int, alpha: int, beta: int) -> None:
+    def enter(self, move: Hashable | None, depth: int, alpha: Value, beta: Value) -> None:
         """A position is entered after ``move`` (``None`` for the root)."""
 
-    def leave(self, value: int | tuple[int | Fraction, ...]) -> None:
+    def leave(self, value: Value | tuple[Value, ...]) -> None:
         """The position last entered is left with ``value`` (max^n: one utility per player)."""
 
     def prune(self, moves: Sequence[Hashable]) -> None:
@@ -196,6 +207,14 @@ def heuristic(game: Game[Any]) -> Callable[[], int]:
         return game.evaluate
     evaluate, mapped = game.evaluate, scale.heuristic
     return lambda: mapped(evaluate(), bound)
+
+
+def expected_heuristic(game: Game[Any]) -> Callable[[], Fraction]:
+    """Return the function that scores a position of a game of chance at a horizon:
+    the game's ``evaluate`` mapped strictly inside the result range
+    (:func:`~gamesearch.game.chance_heuristic`)."""
+    evaluate, rules, bound = game.evaluate, game.rules, type(game).evaluation_bound
+    return lambda: chance_heuristic(rules, evaluate(), bound)
 
 
 @attrs.define
@@ -391,6 +410,9 @@ class Searcher(abc.ABC):
     needs_single_value: ClassVar[bool] = True
     #: the game's result is one utility per player (its rules declare utilities)
     needs_utilities: ClassVar[bool] = False
+    #: whether the values are expected final results (exact fractions) in every game,
+    #: as expectiminimax's; otherwise they are so in games of chance only
+    expected_values: ClassVar[bool] = False
     #: whether a ``depth`` limit makes the searcher stop at a horizon (MCTS: no)
     honours_depth: ClassVar[bool] = True
     #: whether a node or time budget that runs out still gets an answer (iterative
@@ -488,8 +510,13 @@ class Searcher(abc.ABC):
         line: tuple[Hashable, ...] | Callable[[], tuple[Hashable, ...]] = ()
         snapshot = game.copy()  # also the principal variation's position
         try:
-            if game.result() is not None:
-                answer = _finished_answer(game, self.scoring)
+            final = game.result()
+            if final is not None and game.rules.utilities:
+                answer = _finished_utilities(game)
+            elif final is not None:
+                # a finished game of chance is worth its result (values are expected results)
+                value = Fraction(final) if game.rules.chance else game.score(self.scoring)
+                answer = RootAnswer(value, (), None, True, 0)
             else:
                 context = self._context(game, counters, move_values, tracer, memory)
                 answer = self.root(game, context)
@@ -617,10 +644,8 @@ class Searcher(abc.ABC):
         return answer.best_moves[0]
 
 
-def _finished_answer(game: Game[Any], scoring: Scoring) -> RootAnswer:
-    """Return the answer of a finished position: its proven value (and utilities)."""
-    if not game.rules.utilities:
-        return RootAnswer(game.score(scoring), (), None, True, 0)
+def _finished_utilities(game: Game[Any]) -> RootAnswer:
+    """Return the answer of a finished position of a game with utilities."""
     utilities = game.final_utilities()
     assert utilities is not None
     return RootAnswer(utilities[game.to_move()], (), None, True, 0, utilities=utilities)
