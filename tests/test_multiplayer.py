@@ -542,3 +542,31 @@ def test_the_kit_catches_broken_utilities(flaw: str, message: str) -> None:
 def test_the_kit_passes_a_sound_random_game() -> None:
     report = check_game(Broken(7, True, 4), max_positions=500)
     assert report.is_exhaustive and report.terminal > 0
+
+
+# ------------------------------------------------------------------------- MCTS
+#: positions with four empty cells, a fixed sample
+FOUR_EMPTY = [board for board in positions_with_marks(5) if board.count(".") == 4][::60]
+
+
+def test_mcts_converges_to_the_movers_maxn_value_on_small_positions() -> None:
+    """A statistical test with a fixed seed: 1,500 simulations from positions with four
+    empty cells choose a move of the mover's max^n value, and its mean utility for the
+    mover lies within 0.25 of that value (the utilities run from 0 to 3)."""
+    mcts = REGISTRY.new_searcher("mcts:seed=1,simulations=1500")
+    assert len(FOUR_EMPTY) >= 20
+    for board in FOUR_EMPTY:
+        game = game_at(board)
+        mover = mover_of(board)
+        best = maxn_oracle(board)[mover]
+        result = mcts.search(game)
+        assert maxn_oracle(put(board, result.move, mover))[mover] == best, board
+        assert result.utilities is not None and abs(result.value - best) <= 0.25, (board, result.value)
+        assert not result.is_exact and result.stats.leaves == 1500
+        assert sum(result.utilities) == 3  # means of final utilities that each add up to 3
+
+
+def test_mcts_takes_an_immediate_win_and_credits_the_winner() -> None:
+    game = game_at("ABCABC...")  # A to move wins with 6 (the left column)
+    result = REGISTRY.new_searcher("mcts:seed=2,simulations=300").search(game)
+    assert result.move == 6 and result.utilities == (3, 0, 0) and result.value == 3
