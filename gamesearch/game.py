@@ -937,10 +937,10 @@ def winners(game: Game[Any]) -> tuple[int, ...]:
 
 
 def number_text(value: int | Fraction) -> str:
-    """Return a utility as text: whole numbers as they are, others with two decimals."""
+    """Return a utility as text: whole numbers as they are, others with three decimals."""
     if isinstance(value, int) or value.denominator == 1:
         return str(int(value))
-    return f"{float(value):.2f}"
+    return f"{float(value):.3f}"
 
 
 def describe_utilities(
@@ -949,7 +949,7 @@ def describe_utilities(
     """Return one utility per player in words: ``"A 3, B 0, C 0"``.
 
     A value that is not exact (a heuristic's, mapped inside the result range) is said
-    so: ``"estimate A 1.42, B 0.79, C 0.79"``.
+    so: ``"estimate A 1.420, B 0.790, C 0.790"``.
     """
     words = ", ".join(f"{game.player_names[player]} {number_text(value)}" for player, value in enumerate(utilities))
     return words if is_exact else f"estimate {words}"

@@ -297,7 +297,7 @@ def run_rows(game: Game[Any], searchers: Sequence[Searcher], args: argparse.Name
 
 
 def value_text(entry: dict[str, Any]) -> str:
-    """Return a row's value as it is shown (an estimated utility with two decimals)."""
+    """Return a row's value as it is shown (an estimated utility with three decimals)."""
     value = entry["value"]
     return number_text(Fraction(value)) if entry["utilities"] is not None else str(value)
 

@@ -308,7 +308,9 @@ def _node_label(game: Game[Any], node: TraceNode, mover: int | None) -> Text:
         label.append(f"  utilities {_value_text(node)}")
     else:
         label.append(f"  window {_window(node)}  value {_value_text(node)}")
-    if node.bound != "exact" and node.value is not None:
+    if node.bound == "cut":
+        label.append(" (moves pruned: the mover's best so far)", style="dim")
+    elif node.bound != "exact" and node.value is not None:
         label.append(f" ({node.bound} bound)", style="dim")
     if not node.is_expanded and node.value is not None:
         label.append("  leaf", style="dim")

@@ -564,3 +564,14 @@ class _TreeAnswer(RootAnswer):
     """A root answer that keeps the Monte Carlo tree, to read the line off it."""
 
     tree: _UtilityNode | None = attrs.field(default=None, eq=False, repr=False)
+
+
+def leaf_utilities(game: Game[Any]) -> tuple[int | Fraction, ...]:
+    """Return what the searchers here score a leaf with, one utility per player: the final
+    utilities of a finished game, else the heuristic's mapped strictly inside the result
+    range (see the module), in result units.
+
+    For a searcher of your own that must agree with max^n, paranoid or BRS exactly.
+    """
+    scale = _Scale(game)
+    return scale.in_result_units(scale.finished() if game.result() is not None else scale.horizon())
