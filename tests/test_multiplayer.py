@@ -20,9 +20,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gamesearch import Game, Rules, default_registry
-from gamesearch.errors import ConformanceError, UnsupportedGameError
-from gamesearch.game import Option, UtilitiesGame
+from gamesearch.arena import play_match
+from gamesearch.errors import ConformanceError, GameOverError, InvalidOptionError, UnsupportedGameError
+from gamesearch.game import Option, UtilitiesGame, describe_result, winners
+from gamesearch.web.service import describe_state
 from gamesearch.testing import check_game
+from gamesearch.tournament import run_tournament
 from gamesearch_games.mnk3 import ThreePlayerMNK
 
 REGISTRY = default_registry()
@@ -570,3 +573,42 @@ def test_mcts_takes_an_immediate_win_and_credits_the_winner() -> None:
     game = game_at("ABCABC...")  # A to move wins with 6 (the left column)
     result = REGISTRY.new_searcher("mcts:seed=2,simulations=300").search(game)
     assert result.move == 6 and result.utilities == (3, 0, 0) and result.value == 3
+
+
+# ------------------------------------------------------------- matches, web, words
+def test_a_match_of_three_turns_the_seats_and_counts_who_came_top() -> None:
+    searchers = [REGISTRY.new_searcher(spec) for spec in ("maxn:depth=2", "paranoid:depth=2", "mcts:simulations=50")]
+    match = play_match(MNK3.new(), *searchers[:2], others=searchers[2:], games=3, swap=True, seed=4)
+    labels = match.labels
+    assert [record.players for record in match.games] == [
+        labels, (labels[1], labels[2], labels[0]), (labels[2], labels[0], labels[1]),
+    ]  # fmt: skip
+    for standing, index in zip(match.standings(), range(3), strict=True):
+        expected = {"win": 0, "draw": 0, "loss": 0}
+        for number, record in enumerate(match.games):
+            utilities = record.utilities
+            assert utilities is not None and sum(utilities) == 3
+            mine = utilities[record.players.index(labels[index])]
+            top = [utility for utility in utilities if utility == max(utilities)]
+            expected["loss" if mine < max(utilities) else "win" if len(top) == 1 else "draw"] += 1
+        assert (standing.wins, standing.draws, standing.losses) == (expected["win"], expected["draw"], expected["loss"])
+    assert match.as_dict()["games"][0]["third"] == labels[2]
+    with pytest.raises(ValueError, match=r"'mnk3' needs 3 searchers, one a player, not 2"):
+        play_match(MNK3.new(), *searchers[:2])
+
+
+def test_the_words_and_the_board_name_the_winner() -> None:
+    won = MNK3.from_text("CAB/CAB/CBA")  # C's left column
+    assert won.result() == (0, 0, 3) and winners(won) == (2,)
+    assert describe_result(won, won.result()) == "C won: A 0, B 0, C 3"  # type: ignore[arg-type]
+    assert describe_state(won)["status"] == "C wins"
+    full = MNK3.from_text("ABC/ABC/BCA")
+    assert describe_result(full, full.result()) == "a draw: A 1, B 1, C 1"  # type: ignore[arg-type]
+    assert describe_state(full)["status"] == "draw"
+    with pytest.raises(GameOverError, match=r"the game is over \(C won: A 0, B 0, C 3\); no move is legal in 'CAB/CAB/CBA'"):
+        won.apply(0)
+
+
+def test_a_tournament_refuses_a_game_of_three_and_says_what_plays_one() -> None:
+    with pytest.raises(InvalidOptionError, match=r"a tournament pairs two searchers a game, and 'mnk3' has 3 players; play them with match"):
+        run_tournament(MNK3.new(), ["maxn", "paranoid"])

@@ -43,7 +43,7 @@ from gamesearch.errors import (
     InvalidRequestError,
     ServerBusyError,
 )
-from gamesearch.game import Game, describe_outcome, resolve_options
+from gamesearch.game import Game, describe_outcome, resolve_options, winners
 from gamesearch.plugins import Registry
 from gamesearch.search.base import SearchResult, Searcher, Tracer, Value, kind_in_words, parse_searcher_spec
 from gamesearch.trace import NodeLimit, TraceNode, TreeTracer
@@ -388,6 +388,9 @@ def describe_state(game: Game[Any]) -> dict[str, Any]:
     view = game.board_view()
     to_move = names[game.to_move()] if outcome is None else None
     winner = None if outcome is None or outcome.winner is None else names[outcome.winner]
+    if outcome is not None and game.rules.utilities:  # the one player on top, if one
+        top = winners(game)
+        winner = names[top[0]] if len(top) == 1 else None
     return {
         "game": game.name,
         "options": game.settings,
