@@ -437,12 +437,25 @@ def play(registry: Registry, body: Mapping[str, Any], limits: Limits) -> dict[st
     return describe_state(game)
 
 
+def _can_search(registry: Registry, name: str, game: Game[Any]) -> bool:
+    """Return whether the searcher ``name`` (default options) accepts ``game``'s rules
+    (a searcher that cannot be built with its defaults is listed: it will say why)."""
+    try:
+        return not registry.new_searcher(name).unmet_needs(game)
+    except GameSearchError:
+        return True
+
+
 def games(registry: Registry, limits: Limits) -> dict[str, Any]:
     """Return every game and searcher with its options, and the server's limits."""
     data = catalogue(registry)
     for name, entry in data["games"].items():
         game_class = registry.game_class(name)
         entry["player_names"] = list(game_class.player_names)
+        # the searchers that can search the game with its default options, and its own
+        start = game_class.new()
+        entry["searchers"] = [searcher for searcher in registry.searchers if _can_search(registry, searcher, start)]
+        entry["default_searcher"] = game_class.default_searcher
         for option_data, option in zip(entry["options"], game_class.options):
             option_data["minimum"], option_data["maximum"] = option.minimum, option.maximum
     data["limits"] = limits.as_dict()
