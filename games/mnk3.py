@@ -21,9 +21,10 @@ import functools
 from collections.abc import Sequence
 from typing import Any
 
-from gamesearch.errors import InvalidMoveError, InvalidOptionError, InvalidPositionError
+from gamesearch.errors import InvalidOptionError, InvalidPositionError
 from gamesearch.game import BoardView, Option, Rules, UtilitiesGame, resolve_options
 from gamesearch.plugins import hookimpl
+from .tictactoe import cell_board_view, parse_cell
 
 EMPTY = "."
 MARKS = ("A", "B", "C")
@@ -232,20 +233,10 @@ class ThreePlayerMNK(UtilitiesGame[int]):
     def board_view(self) -> BoardView:
         """Return the grid; a click on an empty cell plays it while the game goes on."""
         geometry = self._geometry
-        legal = set(self.legal_moves())
-        symbols = tuple(symbol.replace(EMPTY, "") for symbol in self._cells)
-        moves = tuple(str(index) if index in legal else None for index in range(geometry.cells))
-        return BoardView(geometry.rows, geometry.cols, symbols, moves)
+        return cell_board_view(geometry.rows, geometry.cols, self._cells, self.legal_moves())
 
     def parse_move(self, text: str) -> int:
-        cells = self._geometry.cells
-        try:
-            move = int(str(text).strip())
-        except ValueError:
-            raise InvalidMoveError(f"move {text!r} is not a cell index; use a number from 0 to {cells - 1}") from None
-        if not 0 <= move < cells:
-            raise InvalidMoveError(f"cell {text!r} is off the board; use a number from 0 to {cells - 1}")
-        return move
+        return parse_cell(text, self._geometry.cells)
 
     def format_move(self, move: int) -> str:
         return str(move)

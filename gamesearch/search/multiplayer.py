@@ -39,7 +39,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from fractions import Fraction
 from typing import Any, ClassVar
 
@@ -153,6 +153,29 @@ class _UtilitySearcher(Searcher):
             return scale.horizon()
         return None
 
+    def _root_moves(
+        self, game: Game[Any], context: SearchContext, player: int,
+        search: Callable[[Hashable, int | None], Found],
+    ) -> tuple[list[tuple[Hashable, Found]], Utilities]:
+        """Return each root move with what ``search(move, secured)`` found after it, and the
+        best utilities for ``player``, the root mover. ``secured`` is one less than the best
+        so far (a move that ties it is then searched exactly), or ``None``: the first move,
+        or every move when each one's value is asked."""
+        values: list[tuple[Hashable, Found]] = []
+        best: Utilities | None = None
+        for move in game.legal_moves():
+            secured = None if best is None or context.move_values else best[player] - 1
+            game.push(move)
+            try:
+                found = search(move, secured)
+            finally:
+                game.undo()
+            values.append((move, found))
+            if best is None or found[0][player] > best[player]:
+                best = found[0]
+        assert best is not None
+        return values, best
+
     def _answer(
         self, game: Game[Any], context: SearchContext, scale: _Scale, player: int,
         values: list[tuple[Hashable, Found]], best: Utilities, best_moves: list[Hashable],
@@ -230,20 +253,9 @@ class MaxN(_UtilitySearcher):
         depth = self.horizon_plies(game)
         below = None if depth is None else depth - 1
         mover = game.to_move()
-        values: list[tuple[Hashable, Found]] = []
-        best: Utilities | None = None
-        for move in game.legal_moves():
-            # one less than the best so far: a move that ties it is searched exactly
-            secured = None if best is None or context.move_values else best[mover] - 1
-            game.push(move)
-            try:
-                found = value(below, mover, secured, move)
-            finally:
-                game.undo()
-            values.append((move, found))
-            if best is None or found[0][mover] > best[mover]:
-                best = found[0]
-        assert best is not None
+        values, best = self._root_moves(
+            game, context, mover, lambda move, secured: value(below, mover, secured, move)
+        )
         if tracer is not None:
             tracer.leave(scale.in_result_units(best))
         best_moves = [move for move, found in values if found[0] == best]
@@ -260,20 +272,12 @@ class _RootPlayerSearcher(_UtilitySearcher):
         context.count_node(game)
         depth = self.horizon_plies(game)
         below = None if depth is None else depth - 1
-        values: list[tuple[Hashable, Found]] = []
-        best: Utilities | None = None
-        for move in game.legal_moves():
-            # one less than the best so far: a move that ties it gets its exact value
-            alpha = -INFINITY if best is None or context.move_values else best[player] - 1
-            game.push(move)
-            try:
-                found = self._after_move(game, context, scale, player, below, alpha, INFINITY)
-            finally:
-                game.undo()
-            values.append((move, found))
-            if best is None or found[0][player] > best[player]:
-                best = found[0]
-        assert best is not None
+
+        def search(move: Hashable, secured: int | None) -> Found:
+            alpha = -INFINITY if secured is None else secured
+            return self._after_move(game, context, scale, player, below, alpha, INFINITY)
+
+        values, best = self._root_moves(game, context, player, search)
         # every move of the root mover's best utility is a best move (the others' may differ)
         best_moves = [move for move, found in values if found[0][player] == best[player]]
         return self._answer(game, context, scale, player, values, best, best_moves)
