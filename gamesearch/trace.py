@@ -18,7 +18,7 @@ from typing import Any
 import attrs
 
 from gamesearch.errors import BudgetExceededError
-from gamesearch.game import SEAT_NAMES, Game, Player
+from gamesearch.game import CHANCE, SEAT_NAMES, Game, Player
 from gamesearch.search.base import INFINITY, Value, json_value
 
 
@@ -35,7 +35,7 @@ class TraceNode:
     alpha: Value  #: the window's lower end on entry (``-INFINITY`` when open)
     beta: Value  #: the window's upper end on entry (``INFINITY`` when open)
     to_move: int | None = None  #: the player to move here (a :class:`Player` of a two-player
-    #: game), when the tracer knows the game
+    #: game), when the tracer knows the game (``None`` also at a chance position)
     position: str | None = None  #: the position in the game's notation, when known
     #: ``None`` while unfinished (or when the search was stopped); a game with utilities
     #: gets one utility per player (max^n), in result units
@@ -43,6 +43,11 @@ class TraceNode:
     children: list[TraceNode] = attrs.field(factory=list)
     pruned: tuple[Hashable, ...] = ()  #: moves cut off here, never searched
     is_expanded: bool = False  #: true when the search entered a child (recorded or not)
+    is_chance: bool = False  #: true at a chance position (when the tracer knows the game)
+    #: the probability of the outcome that led here, when the parent is a chance position
+    probability: Fraction | None = None
+    #: at a chance position: each outcome's probability (for the children)
+    odds: dict[Hashable, Fraction] | None = attrs.field(default=None, repr=False)
 
     @property
     def bound(self) -> str:
@@ -79,10 +84,11 @@ class TraceNode:
         return {
             "move": None if self.move is None else format_move(self.move),
             "ply": self.ply,
-            "to_move": None if self.to_move is None else SEAT_NAMES[self.to_move],
+            "to_move": "chance" if self.is_chance else None if self.to_move is None else SEAT_NAMES[self.to_move],
             "position": self.position,
-            "alpha": None if self.alpha <= -INFINITY else self.alpha,
-            "beta": None if self.beta >= INFINITY else self.beta,
+            "probability": None if self.probability is None else str(self.probability),
+            "alpha": None if self.alpha <= -INFINITY else json_value(self.alpha),
+            "beta": None if self.beta >= INFINITY else json_value(self.beta),
             "value": [json_value(item) for item in self.value] if isinstance(self.value, tuple) else json_value(self.value),
             "bound": self.bound,
             "is_leaf": not self.is_expanded,
@@ -146,13 +152,18 @@ class TreeTracer:
             self._stack.append(None)
             return
         game = self.game
+        mover = None if game is None else game.to_move()
+        is_chance = mover == CHANCE and game is not None and game.result() is None
         node = TraceNode(
             move,
             depth,
             alpha,
             beta,
-            to_move=None if game is None else _player(game.to_move()),
+            to_move=None if mover is None or is_chance else _player(mover),
             position=None if game is None else game.to_text(),
+            is_chance=is_chance,
+            probability=None if parent is None or parent.odds is None else parent.odds.get(move),
+            odds=dict(game.chance_outcomes()) if is_chance and game is not None else None,
         )
         self.recorded += 1
         if parent is None:

@@ -10,6 +10,7 @@ Ctrl-C while an engine thinks cancels that move; Ctrl-C at the prompt quits.
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 from collections.abc import Callable
 from typing import Any, TextIO
@@ -19,7 +20,7 @@ import attrs
 from gamesearch.arena import searcher_label
 from gamesearch.cli._common import add_game_arguments, load_game, load_searcher
 from gamesearch.errors import GameSearchError, InvalidOptionError
-from gamesearch.game import BoardView, Game, Player, describe_result, number_text
+from gamesearch.game import CHANCE, BoardView, Game, Player, describe_result, draw_outcome
 from gamesearch.search.base import SearchResult, Searcher
 
 HUMAN_SIDES: dict[str, set[int]] = {
@@ -92,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
         HUMAN_SIDES[args.human],
         sys.stdin,
         sys.stdout,
+        seed=args.seed,
     )
     return session.run()
 
@@ -162,6 +164,8 @@ class PlaySession:
         humans: set[int],
         reader: TextIO,
         writer: TextIO,
+        *,
+        seed: int | None = None,
     ) -> None:
         self.start = start.copy()
         self.game = start.copy()
@@ -179,6 +183,8 @@ class PlaySession:
         self.by_human: list[bool] = []  # for each move played in this sitting
         #: an engine's move was cancelled: wait at the prompt (``go`` lets it move)
         self.paused = False
+        #: draws the outcomes of a game of chance (from the seed, when one is given)
+        self.dice = random.Random(seed)
 
     # ------------------------------------------------------------------ output
     def say(self, text: str = "") -> None:
@@ -257,6 +263,9 @@ class PlaySession:
         self.say(f"{self.game.name}: {self.describe_sides()}. Type help for the commands.")
         self.show()
         while True:
+            if not self.game.is_over() and self.game.to_move() == CHANCE:
+                self.chance_move()
+                continue
             engine_turn = not self.game.is_over() and self.game.to_move() not in self.humans
             if engine_turn and not self.paused:
                 self.engine_move()
@@ -354,6 +363,14 @@ class PlaySession:
         self.say(report)
         self.show()
 
+    def chance_move(self) -> None:
+        """Draw the outcome of the chance position with its probability and play it."""
+        move = draw_outcome(self.game, self.dice)
+        self.game.apply(move)
+        self.by_human.append(False)
+        self.say(f"Chance: {self.game.format_move(move)}")
+        self.show()
+
     def summary(self, result: SearchResult) -> str:
         """Return a search result's value in words (seen from the searched position), whether
         it is exact, the depth the search reached and its effort, e.g. ``"value 0 (draw),
@@ -361,7 +378,7 @@ class PlaySession:
         stats = result.stats
         value = result.describe(self.game)
         exact = "exact" if result.is_exact else "not exact"
-        return (f"value {number_text(result.value)} ({value}), {exact}, depth {stats.depth}, "
+        return (f"value {result.value_text} ({value}), {exact}, depth {stats.depth}, "
                 f"{stats.nodes:,} nodes, {stats.seconds * 1000:.0f} ms")  # fmt: skip
 
     def undo(self) -> None:
