@@ -612,3 +612,12 @@ def test_the_words_and_the_board_name_the_winner() -> None:
 def test_a_tournament_refuses_a_game_of_three_and_says_what_plays_one() -> None:
     with pytest.raises(InvalidOptionError, match=r"a tournament pairs two searchers a game, and 'mnk3' has 3 players; play them with match"):
         run_tournament(MNK3.new(), ["maxn", "paranoid"])
+
+
+def test_a_notebook_draws_the_three_players_and_lists_the_utilities() -> None:
+    won = MNK3.from_text("CAB/CAB/CBA")
+    drawing = won._repr_svg_()
+    assert drawing is not None and "the game is over: C won: A 0, B 0, C 3" in drawing
+    assert drawing.count("<text") >= 9 + 1  # every mark, and the caption
+    result = REGISTRY.new_searcher("maxn").search(game_at("AB..C...."))
+    assert "<th style='text-align:left'>utilities</th><td>1, 1, 1</td>" in result._repr_html_()
