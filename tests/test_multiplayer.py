@@ -16,13 +16,17 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from clirun import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gamesearch import Game, Rules, default_registry
 from gamesearch.arena import play_match
-from gamesearch.errors import ConformanceError, GameOverError, InvalidOptionError, UnsupportedGameError
+from gamesearch.errors import (
+    BudgetExceededError, ConformanceError, GameOverError, InvalidOptionError, UnsupportedGameError,
+)
 from gamesearch.game import Option, UtilitiesGame, describe_result, winners
+from gamesearch.search.base import Limit
 from gamesearch.web.service import describe_state
 from gamesearch.testing import check_game
 from gamesearch.tournament import run_tournament
@@ -621,3 +625,19 @@ def test_a_notebook_draws_the_three_players_and_lists_the_utilities() -> None:
     assert drawing.count("<text") >= 9 + 1  # every mark, and the caption
     result = REGISTRY.new_searcher("maxn").search(game_at("AB..C...."))
     assert "<th style='text-align:left'>utilities</th><td>1, 1, 1</td>" in result._repr_html_()
+
+
+@pytest.mark.parametrize("spec", ["maxn", "maxn:pruning=false", "paranoid", "brs"])
+def test_the_searchers_give_up_at_their_budgets_leaving_the_position_whole(spec: str) -> None:
+    game = MNK3.new()
+    with pytest.raises(BudgetExceededError, match=r"node budget of 1,000 exhausted"):
+        REGISTRY.new_searcher(spec).search(game, Limit(nodes=1000))
+    with pytest.raises(BudgetExceededError, match=r"time budget exhausted"):
+        REGISTRY.new_searcher(spec).search(game, Limit(seconds=0.01))
+    assert game.to_text() == ".../.../..." and game.history == () and game.to_move() == 0
+
+
+def test_analyze_hands_a_game_of_three_too_big_for_max_n_to_mcts(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run_cli(capsys, "analyze", "mnk3", "--max-nodes", "2000")
+    assert status == 0, err
+    assert "maxn gave up after 2,000 nodes, so Monte Carlo tree search answered within 2 s: not exact" in out

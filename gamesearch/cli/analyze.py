@@ -103,7 +103,7 @@ def search_position(game: Game[Any], args: argparse.Namespace) -> Answer:
             where = repr(game.to_text()) if game.to_text() else "the starting position"
             raise BudgetExceededError(
                 f"{searcher.name} gave up after {budget:,} nodes on {where}: too big "
-                "to search to the end; give --depth N, or --searcher iterative:seconds=5, "
+                f"to search to the end; give --depth N, or --searcher {'mcts' if game.rules.utilities else 'iterative'}:seconds=5, "
                 "or a larger --max-nodes"
             ) from None
     spec, depth_options = default_searcher_spec(game, DEFAULT_SEARCHER, args.depth)
@@ -113,10 +113,9 @@ def search_position(game: Game[Any], args: argparse.Namespace) -> Answer:
     try:
         return Answer(budgeted_search(game, searcher, budget), searcher, is_game_default=is_game_default)
     except BudgetExceededError:
-        fallback = load_searcher(
-            "chance-iterative" if game.rules.chance else "iterative",  # (iterative refuses chance)
-            seconds=FALLBACK_SECONDS, seed=args.seed, max_depth=args.depth,
-        )
+        # (iterative refuses chance and several players: MCTS answers in time for those)
+        name = "mcts" if game.rules.utilities else "chance-iterative" if game.rules.chance else "iterative"
+        fallback = load_searcher(name, seconds=FALLBACK_SECONDS, seed=args.seed, max_depth=args.depth)
         return Answer(fallback.search(game, move_values=True), fallback, gave_up=searcher, gave_up_after=budget)
 
 
@@ -128,9 +127,10 @@ def how_searched(answer: Answer) -> str | None:
     label = searcher_label(answer.searcher)
     if answer.gave_up is None:
         return f"Answered by {label}, the game's default searcher: {exact}." if answer.is_game_default else None
+    instead = "Monte Carlo tree search" if answer.searcher.name == "mcts" else "iterative deepening"
     return (
-        f"{searcher_label(answer.gave_up)} gave up after {answer.gave_up_after:,} nodes, so iterative "
-        f"deepening answered within {FALLBACK_SECONDS:g} s: {exact}."
+        f"{searcher_label(answer.gave_up)} gave up after {answer.gave_up_after:,} nodes, so {instead} "
+        f"answered within {FALLBACK_SECONDS:g} s: {exact}."
     )
 
 

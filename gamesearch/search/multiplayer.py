@@ -32,6 +32,8 @@ and report fractions of result units.
 
 ``depth`` counts plies (one move of one player); ``rounds`` counts rounds, one move
 of every player each (depth = rounds * players), as multi-agent course projects count.
+A node or time budget that runs out raises :class:`~gamesearch.errors.BudgetExceededError`
+(the position is left as it was), as with the other exact searchers.
 """
 
 from __future__ import annotations
@@ -46,7 +48,8 @@ from typing import Any, ClassVar
 import attrs
 
 from gamesearch.game import Game
-from gamesearch.search.base import INFINITY, MoveVisits, RootAnswer, SearchContext, Searcher, depth_field
+from gamesearch.errors import BudgetExceededError
+from gamesearch.search.base import CLOCK_INTERVAL, INFINITY, MoveVisits, RootAnswer, SearchContext, Searcher, depth_field
 
 Utilities = tuple[int, ...]
 #: a line of moves as a chain of ``(move, rest)`` pairs (``None``: the line ends), built
@@ -57,9 +60,15 @@ Found = tuple[Utilities, Line]
 
 
 class _Scale:
-    """The whole-number scale a search works on: utilities times ``unit``."""
+    """The whole-number scale a search works on (utilities times ``unit``), and the node
+    and time budgets of one search."""
 
-    def __init__(self, game: Game[Any]) -> None:
+    def __init__(self, game: Game[Any], context: SearchContext | None = None, searcher: Searcher | None = None) -> None:
+        self.context = context
+        self.max_nodes = math.inf if searcher is None or searcher.max_nodes is None else searcher.max_nodes
+        seconds = None if searcher is None else searcher.seconds
+        self.deadline = math.inf if seconds is None else time.perf_counter() + seconds
+        self.next_look = CLOCK_INTERVAL if seconds is not None else math.inf
         rules = game.rules
         self.bound = type(game).evaluation_bound
         self.unit = 2 * self.bound
@@ -68,6 +77,22 @@ class _Scale:
         self.constant_sum = rules.constant_sum
         self.evaluate = game.evaluate
         self.final = game.final_utilities
+
+    def enter(self, game: Game[Any]) -> None:
+        """Count the current position as entered.
+
+        :raises BudgetExceededError: past the node budget or the time budget.
+        """
+        context = self.context
+        assert context is not None
+        context.count_node(game)
+        nodes = context.counters.nodes
+        if nodes > self.max_nodes:
+            raise BudgetExceededError(f"node budget of {self.max_nodes:,} exhausted")
+        if nodes > self.next_look:  # a time budget: look at the clock now and then
+            if time.perf_counter() > self.deadline:
+                raise BudgetExceededError("time budget exhausted")
+            self.next_look = nodes + CLOCK_INTERVAL
 
     def finished(self) -> Utilities:
         """Return the scaled utilities of the finished current position."""
@@ -202,7 +227,7 @@ class MaxN(_UtilitySearcher):
     )
 
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
-        scale = _Scale(game)
+        scale = _Scale(game, context, self)
         prune = self.pruning and scale.constant_sum is not None
         total = (scale.constant_sum or 0) * scale.unit
         others_low = (scale.players - 2) * scale.lowest * scale.unit
@@ -221,7 +246,7 @@ class MaxN(_UtilitySearcher):
             return found
 
         def search(depth: int | None, above: int, secured: int | None) -> Found:
-            context.count_node(game)
+            scale.enter(game)
             leaf = self._leaf(game, context, scale, depth)
             if leaf is not None:
                 return leaf, None
@@ -249,7 +274,7 @@ class MaxN(_UtilitySearcher):
 
         if tracer is not None:
             tracer.enter(None, game.ply, -INFINITY, INFINITY)
-        context.count_node(game)
+        scale.enter(game)
         depth = self.horizon_plies(game)
         below = None if depth is None else depth - 1
         mover = game.to_move()
@@ -267,9 +292,9 @@ class _RootPlayerSearcher(_UtilitySearcher):
     """A search where the root mover maximises its own utility and everyone else minimises it."""
 
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
-        scale = _Scale(game)
+        scale = _Scale(game, context, self)
         player = game.to_move()
-        context.count_node(game)
+        scale.enter(game)
         depth = self.horizon_plies(game)
         below = None if depth is None else depth - 1
 
@@ -296,7 +321,7 @@ class _RootPlayerSearcher(_UtilitySearcher):
         """Return the utilities of the current position (and their line) for alpha-beta on
         ``player``'s utility: exact when it lies inside ``(alpha, beta)``, else a bound
         beyond the window."""
-        context.count_node(game)
+        scale.enter(game)
         leaf = self._leaf(game, context, scale, depth)
         if leaf is not None:
             return leaf, None
@@ -365,7 +390,7 @@ class BestReply(_RootPlayerSearcher):
 
         The line stops before a reply made out of turn (it is no legal sequence of moves).
         """
-        context.count_node(game)
+        scale.enter(game)
         below = None if depth is None else depth - 1
         players = game.rules.players
         first = game.to_move()
