@@ -384,6 +384,9 @@ class Game(abc.ABC, Generic[MoveT]):
     evaluation_bound: ClassVar[int] = 100
     #: the searcher spec ``gamesearch analyze`` and ``tree`` use when none is given
     default_searcher: ClassVar[str | None] = None
+    #: true when positions are long texts kept in files (explicit trees): the command
+    #: line's ``--position`` then also takes the name of a file holding the text
+    position_files: ClassVar[bool] = False
 
     _history: list[MoveT]
 

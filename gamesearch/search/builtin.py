@@ -12,16 +12,18 @@ from gamesearch.search.mcts import MonteCarlo
 from gamesearch.search.minimax import Minimax
 from gamesearch.search.negamax import PrincipalVariationSearch
 from gamesearch.search.nullwindow import MTDf, Solver
+from gamesearch.search.textbook import TextbookAlphaBeta, TextbookMinimax
 
 hookimpl = pluggy.HookimplMarker("gamesearch")
 
 BUILTIN_SEARCHERS = (
     Minimax, AlphaBeta, IterativeDeepening, MonteCarlo, PrincipalVariationSearch, MTDf, Solver,
+    TextbookMinimax, TextbookAlphaBeta,
 )
 
 
 @hookimpl
 def gamesearch_register_searchers(registry: Any) -> None:
-    """Register minimax, alpha-beta, iterative deepening, MCTS and the exact searchers."""
+    """Register minimax, alpha-beta, iterative deepening, MCTS, the exact and the textbook searchers."""
     for searcher_class in BUILTIN_SEARCHERS:
         registry.add_searcher(searcher_class)
