@@ -17,6 +17,9 @@ publish:
 - ``root_window``: ``fresh`` (the default) searches each root move with a full window,
   so every root move gets its exact value; ``shared`` lets each root move narrow the
   window for the next, as the textbook's ``alpha-beta-search`` does.
+
+Both take ``depth`` (plies) or ``rounds`` (one move of every player each), the way
+multi-agent course projects count their depth.
 """
 
 from __future__ import annotations
@@ -29,7 +32,8 @@ import attrs
 
 from gamesearch.game import Game
 from gamesearch.search.alphabeta import _choice
-from gamesearch.search.base import INFINITY, RootAnswer, SearchContext, Searcher
+from gamesearch.search.base import INFINITY, RootAnswer, SearchContext, Searcher, depth_field
+from gamesearch.search.table import SearchMemory
 
 
 def _enter(context: SearchContext, game: Game[Any], move: Hashable | None, alpha: int, beta: int) -> None:
@@ -156,20 +160,40 @@ def _search_root(
 
 
 @attrs.frozen(kw_only=True)
-class TextbookMinimax(Searcher):
+class _Textbook(Searcher):
+    """What both textbook searchers share: a horizon in plies or in rounds."""
+
+    name: ClassVar[str] = "textbook"
+    rounds: int | None = depth_field(
+        "rounds to search before evaluate(): each player moves once a round "
+        "(depth = rounds * players; default: depth decides)"
+    )
+
+    def horizon(self, game: Game[Any]) -> int | None:
+        """Return the plies to search below the root: ``rounds`` times the players, else ``depth``."""
+        return self.depth if self.rounds is None else self.rounds * game.rules.players
+
+    def _follow_up(self, game: Game[Any], depth: int | None, memory: SearchMemory) -> Hashable:
+        # the principal variation's follow-up searches count their horizon in plies
+        return super(_Textbook, attrs.evolve(self, rounds=None))._follow_up(game, depth, memory)
+
+
+@attrs.frozen(kw_only=True)
+class TextbookMinimax(_Textbook):
     """Textbook minimax (AIMA Figure 5.3), plain recursion: the kit's reference."""
 
     name: ClassVar[str] = "textbook-minimax"
 
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
+        context.depth_limit = self.horizon(game)
         return _search_root(
-            game, context, self.depth,
+            game, context, context.depth_limit,
             lambda move, depth, alpha, beta: minimax_value(game, depth, context, move),
         )  # fmt: skip
 
 
 @attrs.frozen(kw_only=True)
-class TextbookAlphaBeta(Searcher):
+class TextbookAlphaBeta(_Textbook):
     """Textbook alpha-beta (AIMA Figure 5.7), plain recursion, with the switches courses count by."""
 
     name: ClassVar[str] = "textbook-alphabeta"
@@ -186,8 +210,9 @@ class TextbookAlphaBeta(Searcher):
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
         # with move_values asked for, every root move needs its exact value: a fresh window
         shared = self.root_window == "shared" and not context.move_values
+        context.depth_limit = self.horizon(game)
         return _search_root(
-            game, context, self.depth,
+            game, context, context.depth_limit,
             lambda move, depth, alpha, beta: alphabeta_value(
                 game, depth, alpha, beta, context, move, prune_on_equality=self.prune_on_equality
             ),
