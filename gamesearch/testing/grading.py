@@ -123,10 +123,10 @@ class GradeReport:
         return next((result for result in self.results if not result.passed), None)
 
     def summary(self) -> str:
-        """Return one line: the score and the first case that failed, if any."""
+        """Return one line: the score and the name of the first case that failed, if any."""
         line = f"{_points(self.score)} of {_points(self.max_score)} points, {sum(r.passed for r in self.results)} of {len(self.results)} tests passed"
         failure = self.first_failure
-        return line if failure is None else f"{line}; first difference in {failure.name!r}: {failure.output}"
+        return line if failure is None else f"{line}; first difference in {failure.name!r}"
 
     def as_gradescope(self) -> dict[str, Any]:
         """Return the results as Gradescope's ``results.json`` data."""
