@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 import time
 from pathlib import Path
@@ -289,6 +290,10 @@ def test_the_grade_command_writes_gradescope_results_for_a_suite(
         ('colour = "red"\n[[test]]\ngame = "tree"\n', r"unknown setting 'colour' in the suite"),
         ('[[test]]\ngame = "tree"\nshape = 1\n', r"unknown setting 'shape' in test 1"),
         ("reference = \n", r"the suite .* is not TOML"),
+        ('[[test]]\ngame = "tree"\nmax_score = "two"\n', r"'max_score' in test 1 must be a number: 'two'"),
+        ('[[test]]\ngame = "tree"\nstates = "all"\n', r"test 1: 'states' must be one of sequence, set, none: 'all'"),
+        ('[[test]]\ngame = "tree"\noptions = 3\n', r"'options' in test 1 must be a table such as \{ depth = 2 \}: 3"),
+        ('[[test]]\ngame = "chess960"\n', r"unknown game 'chess960'"),
         ('reference = "alphabeta"\n', r"the suite .* has no \[\[test\]\]"),
     ],
 )
@@ -299,4 +304,37 @@ def test_the_grade_command_names_what_is_wrong_with_a_suite(
     (tmp_path / "suite.toml").write_text(suite)
     status, _, err = run_cli(capsys, "grade", f"{tmp_path / 'mine.py'}:Minimal", "--suite", str(tmp_path / "suite.toml"))
     assert status == 2
-    assert pytest.importorskip("re").search(message, err), err
+    assert re.search(message, err), err
+
+
+def test_the_grade_command_grades_positions_given_on_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "tree.txt").write_text(TREE)
+    status, out, err = run_cli(
+        capsys, "grade", "tests.test_grading:PrunesOnEquality", "--game", "tree", "--position", str(tmp_path / "tree.txt"),
+        "--position", "A max: a -> 1, b -> 2", "--reference", REFERENCE, "-s", "rounds=1", "--json",
+    )  # fmt: skip
+    assert status == 1, err
+    tests = json.loads(out)["tests"]
+    assert [(test["name"].split(" (")[0], test["status"]) for test in tests] == [
+        ("position 1", "failed"), ("position 2", "passed"),
+    ]  # fmt: skip
+    assert "does it prune on equality" in tests[0]["output"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--time-limit", "0", "--game", "tree"], r"--time-limit must be a number of seconds > 0: 0.0"),
+        (["--game", "tree", "--results", "/nonexistent/results.json"], r"folder '/nonexistent' does not exist"),
+        ([], r"give the tests: --suite SUITE.toml, or --game GAME with --position"),
+        (["--suite", "s.toml", "--game", "tree"], r"give the tests in --suite or with --game and --position, not both"),
+    ],
+)
+def test_the_grade_command_refuses_bad_arguments_before_any_work(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    status, _, err = run_cli(capsys, "grade", "tests.test_grading:Student", *argv)
+    assert status == 2
+    assert re.search(message, err), err

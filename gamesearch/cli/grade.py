@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import tomllib
 from pathlib import Path
 from typing import Any
 
-from gamesearch.cli._common import parse_key_values, read_position_file, registry, write_output
+from gamesearch.cli._common import check_output_file, parse_key_values, read_position_file, registry, write_output
 from gamesearch.cli._output import console
 from gamesearch.errors import InvalidOptionError
 from gamesearch.testing.grading import DEFAULT_TIME_LIMIT, Case, GradeReport, grade, load_searcher_class
@@ -75,7 +76,9 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.results is not None:
-        write_output(args.results, "", "--results")  # a bad path fails before any work
+        check_output_file(args.results, "--results")  # a bad path fails before any work
+    if args.time_limit is not None and not (math.isfinite(args.time_limit) and args.time_limit > 0):
+        raise InvalidOptionError(f"--time-limit must be a number of seconds > 0: {args.time_limit!r}")
     student = load_searcher_class(args.student)
     if args.suite is not None:
         if args.game is not None or args.position or args.option:
@@ -164,17 +167,25 @@ def load_suite(path: Path, args: argparse.Namespace) -> tuple[str, list[Case]]:
             raise InvalidOptionError(f"{where} has no 'game'")
         game = new_position(str(test["game"]), test.get("position"), _table(test, "game_options", where), path.parent)
         time_limit = args.time_limit or test.get("time_limit", suite.get("time_limit", DEFAULT_TIME_LIMIT))
-        cases.append(
-            Case(
+        try:
+            case = Case(
                 str(test.get("name", f"test {number}")),
                 game,
                 {**options, **_table(test, "options", where)},
-                max_score=float(test.get("max_score", 1)),
+                max_score=_number(test.get("max_score", 1), "max_score", where),
                 states=str(test.get("states", suite.get("states", "sequence"))),
-                time_limit=float(time_limit),
+                time_limit=_number(time_limit, "time_limit", where),
             )
-        )
+        except InvalidOptionError as error:
+            raise InvalidOptionError(f"{where}: {error}") from None
+        cases.append(case)
     return str(reference), cases
+
+
+def _number(value: Any, key: str, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise InvalidOptionError(f"{key!r} in {where} must be a number: {value!r}")
+    return float(value)
 
 
 def _table(data: dict[str, Any], key: str, where: str) -> dict[str, Any]:
