@@ -177,3 +177,12 @@ def test_every_exact_searcher_finds_the_oracle_value_and_best_moves_of_random_tr
         assert plain.margin == best, spec
         assert set(plain.best_moves) == {move for move, value in values.items() if value == best}, spec
         assert default_registry().new_searcher(spec).search(game).margin == best, spec
+
+
+@settings(max_examples=25, deadline=None)
+@given(tree=subtrees(3))
+def test_random_trees_keep_the_protocol_and_read_back_their_own_text(tree: Subtree) -> None:
+    game = TreeGame.from_text(write(tree))
+    assert check_game(game).is_exhaustive
+    twin = TreeGame.from_text(game.to_text())
+    assert (twin.to_text(), twin.key()) == (game.to_text(), game.key())
