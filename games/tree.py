@@ -10,11 +10,11 @@ A tree is written one node a line (or one node a ``;``-separated statement)::
 
 Each node line is ``NAME KIND [eval VALUE]: MOVE -> CHILD, MOVE -> CHILD, ...``:
 
-- ``KIND`` is ``max`` or ``min`` (the first and the second player) or ``agent K`` (agent
-  ``K``, counted from 0; in a two-agent tree ``agent 0`` is ``max``);
-- a ``CHILD`` is another node's name or a leaf's utility written in place: an integer
-  (the first player's result) or, in a tree of several agents, one integer per agent in
-  parentheses, ``(3, 1, 2)``;
+- ``KIND`` is ``max`` or ``min`` (the first and the second player), ``agent K`` (agent
+  ``K``, counted from 0: ``agent 0`` is ``max``) or ``chance``; a chance node's moves carry
+  their probability, ``heads 1/2 -> E`` (a fraction or a decimal, together 1);
+- a ``CHILD`` is another node's name or a leaf's utility written in place: an integer,
+  the first player's result;
 - a leaf may also be a node of its own, ``NAME leaf: VALUE``;
 - ``eval VALUE`` gives the node a heuristic value, what a search stopped there by a depth
   limit sees (0 when not given); evaluations lie strictly between -900 and 900.
@@ -22,7 +22,7 @@ Each node line is ``NAME KIND [eval VALUE]: MOVE -> CHILD, MOVE -> CHILD, ...``:
 The first node is the root. Every other node has exactly one parent, and every node can
 be reached from the root. Moves are named by their text; a node's moves are tried in the
 order written. Two more statements: ``agents N`` declares the number of agents (default:
-the most any node or leaf implies, at least 2), and ``at NAME`` makes ``NAME`` the
+2), and ``at NAME`` makes ``NAME`` the
 current position (:meth:`TreeGame.to_text` writes the tree on one line, then ``at``).
 
 Positions are the nodes. A leaf's utility is the game's result, in the framework's
@@ -36,12 +36,13 @@ import functools
 import hashlib
 import re
 from collections.abc import Hashable, Sequence
+from fractions import Fraction
 from typing import Any
 
 import attrs
 
 from gamesearch.errors import InvalidPositionError
-from gamesearch.game import Game, Rules
+from gamesearch.game import CHANCE, Game, Rules, resolve_options
 from gamesearch.plugins import hookimpl
 
 #: AIMA Figure 5.2 (Russell and Norvig, *Artificial Intelligence: A Modern Approach*):
@@ -56,13 +57,16 @@ D min: d1 -> 14, d2 -> 5, d3 -> 2
 
 #: evaluations lie strictly inside this bound
 EVALUATION_BOUND = 900
+#: the most agents a tree may have
+MAX_AGENTS = 16
 #: how many lines :meth:`TreeGame.render` draws at most
 RENDER_LINES = 40
 
 _NAME = r"[^\s:;,()#]+"
 _VALUE = r"-?\d+|\(\s*-?\d+(?:\s*,\s*-?\d+)*\s*\)"
 _NODE = re.compile(
-    rf"(?P<name>{_NAME})\s+(?P<kind>max|min|leaf|agent\s+\d+)(?:\s+eval\s+(?P<eval>{_VALUE}))?\s*:\s*(?P<body>.*)"
+    rf"(?P<name>{_NAME})\s+(?P<kind>max|min|leaf|chance|agent\s+\d+)"
+    rf"(?:\s+eval\s+(?P<eval>{_VALUE}))?\s*:\s*(?P<body>.*)"
 )
 _CHILD = re.compile(
     rf"\s*(?P<move>{_NAME})\s+(?:(?P<probability>\d+/\d+|\d*\.\d+|\d+)\s+)?->\s*"
@@ -70,20 +74,25 @@ _CHILD = re.compile(
 )
 _INTEGER = re.compile(r"-?\d+")
 
+Value = int | tuple[int, ...]
+
 
 @attrs.frozen
 class Node:
     """One node of a tree: who moves there, its moves and children, or its utility."""
 
     name: str
-    #: the agent who moves here, or ``None`` at a leaf
+    #: the agent who moves here; ``None`` at a leaf and at a chance node
     agent: int | None
     depth: int  #: moves from the root
+    is_chance: bool = False
     moves: tuple[str, ...] = ()
     children: tuple[int, ...] = ()  #: the node each move leads to (indices into the tree)
-    #: a leaf's utility: one integer, or one per agent
-    utility: int | tuple[int, ...] | None = None
-    evaluation: int | tuple[int, ...] = 0
+    probabilities: tuple[Fraction, ...] = ()  #: a chance node's, one a move
+    #: a leaf's utility: the first player's result, or one per agent in a tree of utilities
+    utility: Value | None = None
+    evaluation: Value = 0
+    is_inline: bool = False  #: a leaf written in place at its parent (named ``PARENT.MOVE``)
 
     @property
     def is_leaf(self) -> bool:
@@ -93,14 +102,16 @@ class Node:
 
 @attrs.frozen
 class Tree:
-    """A parsed tree: its nodes (the root first), the number of agents and its canonical text."""
+    """A parsed tree: its nodes (the root first), its agents and its canonical text."""
 
     nodes: tuple[Node, ...]
     agents: int
+    has_utilities: bool  #: leaves hold one utility per agent
     text: str  #: the tree written canonically on one line (``;`` between nodes), without ``at``
     digest: str = attrs.field(init=False)
     rules: Rules = attrs.field(init=False)
     index: dict[str, int] = attrs.field(init=False, eq=False, repr=False)
+    parents: dict[int, int] = attrs.field(init=False, eq=False, repr=False)
 
     @digest.default
     def _digest(self) -> str:
@@ -108,36 +119,47 @@ class Tree:
 
     @rules.default
     def _rules(self) -> Rules:
-        results = [
-            number
-            for node in self.nodes
-            if node.utility is not None
-            for number in ((node.utility,) if isinstance(node.utility, int) else node.utility)
-        ]
-        return Rules(
+        utilities = [node.utility for node in self.nodes if node.utility is not None]
+        numbers = [number for utility in utilities for number in _numbers(utility)]
+        shared = dict(
             max_plies=max(node.depth for node in self.nodes),
             players=self.agents,
             alternating=self._is_alternating(),
-            result_range=(min(results), max(results)),
+            chance=any(node.is_chance for node in self.nodes),
+            result_range=(min(numbers), max(numbers)),
         )
+        return Rules(**shared)  # type: ignore[arg-type]
 
     @index.default
     def _index(self) -> dict[str, int]:
         return {node.name: number for number, node in enumerate(self.nodes)}
 
+    @parents.default
+    def _parents(self) -> dict[int, int]:
+        return {child: number for number, node in enumerate(self.nodes) for child in node.children}
+
     def _is_alternating(self) -> bool:
-        """Return whether every move of a two-agent tree passes the turn to the other agent."""
-        if self.agents != 2:
-            return False
+        """Return whether every move of a two-agent tree without chance passes the turn."""
         nodes = self.nodes
+        if self.agents != 2 or any(node.is_chance for node in nodes):
+            return False
         return all(
-            nodes[child].agent in (None, 1 - (node.agent or 0))
-            for node in nodes
-            for child in node.children
+            nodes[child].agent in (None, 1 - (node.agent or 0)) for node in nodes for child in node.children
         )
 
+    def path_to(self, target: int) -> list[int]:
+        """Return the node numbers from the root down to ``target``."""
+        path = [target]
+        while path[-1] != 0:
+            path.append(self.parents[path[-1]])
+        return path[::-1]
 
-def _value(text: str, described: str) -> int | tuple[int, ...]:
+
+def _numbers(value: Value) -> tuple[int, ...]:
+    return (value,) if isinstance(value, int) else value
+
+
+def _value(text: str, described: str) -> Value:
     """Return a utility or evaluation written as ``text``: an integer or a tuple of them."""
     text = text.strip()
     if text.startswith("("):
@@ -147,7 +169,7 @@ def _value(text: str, described: str) -> int | tuple[int, ...]:
     return int(text)
 
 
-def _write_value(value: int | tuple[int, ...]) -> str:
+def _write_value(value: Value) -> str:
     return str(value) if isinstance(value, int) else "(" + ", ".join(map(str, value)) + ")"
 
 
@@ -156,11 +178,12 @@ class _Draft:
     """A node as read, before the tree is checked and numbered."""
 
     name: str
-    kind: str
+    kind: str  #: max, min, agent, chance or leaf
     agent: int | None
-    evaluation: int | tuple[int, ...]
-    children: list[tuple[str, str]] = attrs.field(factory=list)  #: (move, target name)
-    utility: int | tuple[int, ...] | None = None
+    evaluation: Value
+    children: list[tuple[str, str]] = attrs.field(factory=list)  #: (move, target as written)
+    probabilities: list[Fraction] = attrs.field(factory=list)
+    utility: Value | None = None
     is_inline: bool = False  #: a leaf written in place at its parent
 
 
@@ -194,8 +217,10 @@ def parse_tree(text: str) -> tuple[Tree, str | None]:
     for statement in statements:
         words = statement.split()
         if words[0] == "agents":
-            if len(words) != 2 or not words[1].isdigit() or int(words[1]) < 2:
-                raise InvalidPositionError(f"'agents' takes a whole number of at least 2: {statement!r}")
+            if len(words) != 2 or not words[1].isdigit() or not 2 <= int(words[1]) <= MAX_AGENTS:
+                raise InvalidPositionError(
+                    f"'agents' takes a whole number from 2 to {MAX_AGENTS}: {statement!r}"
+                )
             declared_agents = int(words[1])
             continue
         if words[0] == "at":
@@ -212,9 +237,8 @@ def parse_tree(text: str) -> tuple[Tree, str | None]:
                 leaf_name = _child_name(draft.name, move, target)
                 if leaf_name in drafts:
                     raise InvalidPositionError(f"node {leaf_name!r} is defined twice")
-                drafts[leaf_name] = _Draft(
-                    leaf_name, "leaf", None, 0, utility=_value(target, f"leaf {leaf_name!r}"), is_inline=True
-                )
+                utility = _value(target, f"the utility of {leaf_name!r}")
+                drafts[leaf_name] = _Draft(leaf_name, "leaf", None, 0, utility=utility, is_inline=True)
     if not drafts:
         raise InvalidPositionError(
             f"no node in the tree {text!r}; write a node as NAME max: MOVE -> CHILD, MOVE -> CHILD"
@@ -228,38 +252,50 @@ def _read_node(statement: str) -> _Draft:
     if match is None:
         raise InvalidPositionError(
             f"cannot read {statement!r}: write NAME KIND: MOVE -> CHILD, ... with KIND max, min, "
-            "agent K or leaf"
+            "agent K, chance or leaf"
         )
-    name, kind, body = match["name"], match["kind"], match["body"].strip()
+    name, kind, body = match["name"], match["kind"].split()[0], match["body"].strip()
     if _is_value(name):
         raise InvalidPositionError(f"node name {name!r} looks like a utility; give it a name with a letter")
     evaluation = _value(match["eval"], f"the evaluation of {name!r}") if match["eval"] else 0
-    agent = {"max": 0, "min": 1, "leaf": None}.get(kind)
-    if kind.startswith("agent"):
-        agent = int(kind.split()[1])
-    draft = _Draft(name, kind.split()[0], agent, evaluation)
+    agent = {"max": 0, "min": 1}.get(kind)
+    if kind == "agent":
+        agent = int(match["kind"].split()[1])
+    draft = _Draft(name, kind, agent, evaluation)
     if kind == "leaf":
-        draft.utility = _value(body, f"the utility of leaf {name!r}")
+        draft.utility = _value(body, f"the utility of {name!r}")
         return draft
     position = 0
     while position < len(body):
         child = _CHILD.match(body, position)
         if child is None:
             raise InvalidPositionError(
-                f"node {name!r}: cannot read {body[position:].strip()!r}; write MOVE -> CHILD, "
-                "separated by commas"
+                f"node {name!r}: cannot read {body[position:].strip()!r}; write MOVE -> CHILD "
+                "(at a chance node MOVE PROBABILITY -> CHILD), separated by commas"
             )
-        if child["probability"] is not None:
-            raise InvalidPositionError(
-                f"node {name!r}: only a chance node's moves have probabilities: {child.group(0).strip()!r}"
-            )
-        move = child["move"]
+        written = child.group(0).strip().rstrip(",").strip()
+        move, probability = child["move"], child["probability"]
         if any(move == known for known, _ in draft.children):
             raise InvalidPositionError(f"node {name!r} has two moves named {move!r}")
+        if kind == "chance":
+            if probability is None:
+                raise InvalidPositionError(
+                    f"chance node {name!r}: move {move!r} needs its probability ({move} 1/2 -> ...)"
+                )
+            chance = Fraction(probability)
+            if chance <= 0:
+                raise InvalidPositionError(f"chance node {name!r}: a probability must be > 0: {written!r}")
+            draft.probabilities.append(chance)
+        elif probability is not None:
+            raise InvalidPositionError(f"node {name!r}: only a chance node's moves have probabilities: {written!r}")
         draft.children.append((move, child["target"]))
         position = child.end()
     if not draft.children:
         raise InvalidPositionError(f"node {name!r} has no moves; write a leaf as {name} leaf: VALUE")
+    if kind == "chance" and sum(draft.probabilities) != 1:
+        raise InvalidPositionError(
+            f"the probabilities of chance node {name!r} add up to {sum(draft.probabilities)}, not 1"
+        )
     return draft
 
 
@@ -282,11 +318,18 @@ def _build(drafts: dict[str, _Draft], declared_agents: int | None) -> Tree:
     root = next(iter(drafts))
     if root in parents:
         raise InvalidPositionError(f"the root {root!r} (the first node) is a child of {parents[root]!r}")
+    values = [value for draft in drafts.values() for value in (draft.utility, draft.evaluation)]
     implied = [draft.agent + 1 for draft in drafts.values() if draft.agent is not None]
-    implied += [len(d.utility) for d in drafts.values() if isinstance(d.utility, tuple)]
+    implied += [len(value) for value in values if isinstance(value, tuple)]
     agents = declared_agents if declared_agents is not None else max([2, *implied])
-    if agents != 2:
-        raise InvalidPositionError(f"a tree of {agents} agents cannot be searched: trees have two agents")
+    if agents > MAX_AGENTS:
+        raise InvalidPositionError(f"a tree has at most {MAX_AGENTS} agents, this one {agents}")
+    has_utilities = agents > 2 or any(isinstance(value, tuple) for value in values)
+    if has_utilities:
+        raise InvalidPositionError(
+            f"this tree needs one utility per agent ({agents} agents); trees of single integers "
+            "for two agents only are supported"
+        )
     nodes: list[Node] = []
     order: dict[str, int] = {}
     stack = [(root, 0)]  # depth first, iteratively: a deep tree must not exhaust Python's stack
@@ -302,54 +345,79 @@ def _build(drafts: dict[str, _Draft], declared_agents: int | None) -> Tree:
     finished = []
     for node in nodes:
         draft = drafts[node.name]
-        _check_values(draft, agents)
-        moves = tuple(move for move, _ in draft.children)
-        children = tuple(order[_child_name(node.name, move, target)] for move, target in draft.children)
-        finished.append(attrs.evolve(node, moves=moves, children=children, utility=draft.utility,
-                                     evaluation=draft.evaluation))  # fmt: skip
-    return Tree(tuple(finished), agents, _canonical(finished, drafts))
+        _check_agent(draft, agents)
+        finished.append(
+            attrs.evolve(
+                node,
+                is_chance=draft.kind == "chance",
+                moves=tuple(move for move, _ in draft.children),
+                children=tuple(order[_child_name(node.name, move, target)] for move, target in draft.children),
+                probabilities=tuple(draft.probabilities),
+                utility=None if draft.utility is None else _checked(draft.utility, draft, "utility", agents, has_utilities),
+                evaluation=_checked(draft.evaluation, draft, "evaluation", agents, has_utilities),
+                is_inline=draft.is_inline,
+            )
+        )
+    return Tree(tuple(finished), agents, has_utilities, _canonical(finished, agents))
 
 
-def _check_values(draft: _Draft, agents: int) -> None:
-    """Check a node's agent, utility and evaluation against the number of agents."""
+def _check_agent(draft: _Draft, agents: int) -> None:
+    """Check who moves at a node against the number of agents."""
+    if draft.kind in ("max", "min") and agents > 2:
+        raise InvalidPositionError(
+            f"node {draft.name!r} is {draft.kind}; in a tree of {agents} agents name the mover "
+            f"(agent 0 to agent {agents - 1})"
+        )
     if draft.agent is not None and not 0 <= draft.agent < agents:
         raise InvalidPositionError(
             f"node {draft.name!r} is moved by agent {draft.agent}; the tree has agents 0 to {agents - 1}"
         )
-    for value, what in ((draft.utility, "utility"), (draft.evaluation, "evaluation")):
-        if isinstance(value, tuple):
+
+
+def _checked(value: Value, draft: _Draft, what: str, agents: int, has_utilities: bool) -> Value:
+    """Return a utility or evaluation as the tree holds it: one integer per agent in a tree of
+    utilities (a single ``v`` is ``(v, -v, ..., -v)``), else the integer."""
+    if has_utilities:
+        if isinstance(value, int):
+            value = (value,) + (-value,) * (agents - 1)
+        if len(value) != agents:
             raise InvalidPositionError(
-                f"the {what} of {draft.name!r} is {_write_value(value)!r}: a two-agent tree takes one "
-                "integer, the first player's"
+                f"the {what} of {draft.name!r} is {_write_value(value)!r}: the tree has {agents} agents, "
+                f"so one integer or {agents} in parentheses"
             )
-    if isinstance(draft.evaluation, int) and not -EVALUATION_BOUND < draft.evaluation < EVALUATION_BOUND:
+    if what == "evaluation" and not all(-EVALUATION_BOUND < number < EVALUATION_BOUND for number in _numbers(value)):
         raise InvalidPositionError(
             f"the evaluation of {draft.name!r} must lie strictly between -{EVALUATION_BOUND} and "
-            f"{EVALUATION_BOUND}: {draft.evaluation!r}"
+            f"{EVALUATION_BOUND}: {value!r}"
         )
+    return value
 
 
-def _canonical(nodes: Sequence[Node], drafts: dict[str, _Draft]) -> str:
-    """Return the tree written one node a line, leaves written in place where they were."""
-    lines = []
+def _canonical(nodes: Sequence[Node], agents: int) -> str:
+    """Return the tree written on one line, leaves written in place where they were."""
+    statements = [] if agents == 2 else [f"agents {agents}"]
     for node in nodes:
-        draft = drafts[node.name]
-        if draft.kind == "leaf":
-            if not draft.is_inline:
-                lines.append(f"{node.name} leaf: {_write_value(draft.utility or 0)}")
+        if node.is_leaf:
+            if not node.is_inline:
+                statements.append(f"{node.name} leaf: {_write_value(node.utility or 0)}")
             continue
-        kind = draft.kind if draft.kind != "agent" else f"agent {draft.agent}"
-        evaluation = f" eval {_write_value(draft.evaluation)}" if draft.evaluation != 0 else ""
-        children = ", ".join(
-            f"{move} -> {_write_value(_value(target, 'a leaf')) if _is_value(target) else target}"
-            for move, target in draft.children
-        )
-        lines.append(f"{node.name} {kind}{evaluation}: {children}")
-    return "; ".join(lines)
+        if node.is_chance:
+            kind = "chance"
+        else:
+            kind = ("max", "min")[node.agent or 0] if agents == 2 else f"agent {node.agent}"
+        evaluation = f" eval {_write_value(node.evaluation)}" if any(_numbers(node.evaluation)) else ""
+        children = []
+        for index, (move, child) in enumerate(zip(node.moves, node.children)):
+            target = nodes[child]
+            written = _write_value(target.utility or 0) if target.is_inline else target.name
+            chance = f" {node.probabilities[index]}" if node.is_chance else ""
+            children.append(f"{move}{chance} -> {written}")
+        statements.append(f"{node.name} {kind}{evaluation}: {', '.join(children)}")
+    return "; ".join(statements)
 
 
 class TreeGame(Game[str]):
-    """An explicit game tree read from text (max, min and agent nodes, leaves with utilities)."""
+    """An explicit game tree read from text: max, min, agent and chance nodes, leaves with utilities."""
 
     name = "tree"
     player_names = ("MAX", "MIN")
@@ -372,21 +440,22 @@ class TreeGame(Game[str]):
         :raises InvalidPositionError: naming what is wrong with the text.
         :raises InvalidOptionError: for any option (the game takes none).
         """
-        game = cls.new(**options)
-        assert isinstance(game, TreeGame)
+        resolve_options(cls.options, options)
         tree, at = parse_tree(text)
+        game = cls.__new__(cls)
+        assert isinstance(game, TreeGame)
         game._tree = tree
         game._path = [0]
         if at is not None:
             if at not in tree.index:
                 raise InvalidPositionError(f"'at {at}': the tree has no node {at!r}")
-            game._path = _path_to(tree, tree.index[at])
+            game._path = tree.path_to(tree.index[at])
         return game
 
     # ------------------------------------------------------------------ the core
     @property
     def rules(self) -> Rules:
-        """Return the rules the tree implies: its height, agents and range of utilities."""
+        """Return the rules the tree implies: its height, agents, chance and range of utilities."""
         return self._tree.rules
 
     @property
@@ -400,14 +469,19 @@ class TreeGame(Game[str]):
         return self._tree.nodes[self._path[-1]]
 
     def to_move(self) -> int:
-        """Return the agent who moves at the current node (at a leaf: the one after its parent's)."""
+        """Return the agent who moves at the current node, :data:`~gamesearch.game.CHANCE` at a
+        chance node (at a leaf: the agent after the last one who moved, else 0)."""
         node = self.node
         if node.agent is not None:
             return node.agent
-        if len(self._path) < 2:
-            return 0
-        parent = self._tree.nodes[self._path[-2]]
-        return ((parent.agent or 0) + 1) % self._tree.agents
+        if node.is_chance:
+            return CHANCE
+        nodes = self._tree.nodes
+        for number in reversed(self._path[:-1]):
+            agent = nodes[number].agent
+            if agent is not None:
+                return (agent + 1) % self._tree.agents
+        return 0
 
     def legal_moves(self) -> Sequence[str]:
         """Return the current node's moves in the order the tree writes them."""
@@ -421,7 +495,7 @@ class TreeGame(Game[str]):
         self._path.pop()
 
     def result(self) -> int | None:
-        """Return the leaf's utility at a leaf, else ``None``."""
+        """Return the leaf's utility (the first player's result) at a leaf, else ``None``."""
         utility = self.node.utility
         return utility if isinstance(utility, int) else None
 
@@ -430,6 +504,16 @@ class TreeGame(Game[str]):
         return (self._tree.digest, self._path[-1])
 
     # ---------------------------------------------------------------- optional
+    def chance_outcomes(self) -> Sequence[tuple[str, Fraction]]:
+        """Return a chance node's moves with their probabilities.
+
+        :raises ValueError: when the current node is not a chance node.
+        """
+        node = self.node
+        if not node.is_chance:
+            raise ValueError(f"node {node.name!r} is not a chance node")
+        return tuple(zip(node.moves, node.probabilities))
+
     @property
     def ply(self) -> int:
         """Return the current node's depth in the tree."""
@@ -466,37 +550,29 @@ class TreeGame(Game[str]):
         lines: list[str] = []
         total = 0
 
-        def label(node: Node, move: str) -> str:
+        def label(node: Node) -> str:
             if node.is_leaf:
                 utility = _write_value(node.utility or 0)
-                return utility if node.name.endswith(f".{move}") else f"{node.name} = {utility}"
-            mover = names[node.agent] if node.agent is not None and node.agent < len(names) else ""
-            evaluation = f", eval {_write_value(node.evaluation)}" if node.evaluation != 0 else ""
+                return utility if node.is_inline else f"{node.name} = {utility}"
+            mover = "chance" if node.is_chance else names[node.agent or 0]
+            evaluation = f", eval {_write_value(node.evaluation)}" if any(_numbers(node.evaluation)) else ""
             return f"{node.name} ({mover}{evaluation})"
 
         stack: list[tuple[int, str, str, str]] = [(self._path[-1], "", "", "")]
         while stack:
-            number, prefix, corner, move = stack.pop()
+            number, prefix, corner, edge = stack.pop()
             node = nodes[number]
             total += 1
             if len(lines) < RENDER_LINES:
-                lines.append(f"{prefix}{corner}{move}{': ' if move else ''}{label(node, move)}")
+                lines.append(f"{prefix}{corner}{edge}{label(node)}")
             branch = prefix + ("" if not corner else "    " if corner.startswith("└") else "│   ")
-            pairs = list(zip(node.moves, node.children))
-            for position, (child_move, child) in reversed(list(enumerate(pairs))):
-                stack.append((child, branch, "└── " if position == len(pairs) - 1 else "├── ", child_move))
+            for position in reversed(range(len(node.moves))):
+                chance = f" ({node.probabilities[position]})" if node.is_chance else ""
+                corner_mark = "└── " if position == len(node.moves) - 1 else "├── "
+                stack.append((node.children[position], branch, corner_mark, f"{node.moves[position]}{chance}: "))
         if total > len(lines):
             lines.append(f"... {total - len(lines)} more nodes")
         return "\n".join(lines)
-
-
-def _path_to(tree: Tree, target: int) -> list[int]:
-    """Return the node numbers from the root down to ``target``."""
-    parent = {child: number for number, node in enumerate(tree.nodes) for child in node.children}
-    path = [target]
-    while path[-1] != 0:
-        path.append(parent[path[-1]])
-    return path[::-1]
 
 
 @hookimpl

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 from typing import Union
 
@@ -10,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gamesearch import default_registry
-from gamesearch.errors import InvalidPositionError
+from gamesearch.errors import InvalidPositionError, UnsupportedGameError
+from gamesearch.game import CHANCE
 from gamesearch.search.textbook import TextbookAlphaBeta, TextbookMinimax
 from gamesearch.testing import check_game
 from gamesearch_games.tree import TreeGame
@@ -21,7 +23,8 @@ AIMA_FILE = ROOT / "docs" / "coursework" / "trees" / "aima-figure-5-2.txt"
 EXACT_SEARCHERS = ["textbook-minimax", "textbook-alphabeta", "textbook-alphabeta:root_window=shared,prune_on_equality=false",
                    "minimax", "alphabeta", "alphabeta:root_window=fresh,ordering=natural", "pvs", "solver"]  # fmt: skip
 
-#: a test tree: a leaf's utility, or the mover ("max"/"min") and its (move, subtree) pairs
+#: a test tree: a leaf's utility, or the mover ("max"/"min"/"chance") and its (move, subtree)
+#: pairs; a chance node's moves are written "move probability" ("m0 1/3")
 Subtree = Union[int, tuple[str, tuple[tuple[str, "Subtree"], ...]]]
 
 
@@ -43,13 +46,22 @@ def write(tree: Subtree) -> str:
     return "\n".join(lines)
 
 
-def oracle(tree: Subtree) -> int:
-    """Return the minimax value of ``tree`` in utilities: max takes the largest, min the smallest."""
+def oracle(tree: Subtree) -> Fraction:
+    """Return the expectiminimax value of ``tree`` in utilities: max takes the largest, min the
+    smallest, chance the mean weighted by the probabilities."""
     if isinstance(tree, int):
-        return tree
+        return Fraction(tree)
     kind, children = tree
+    if kind == "chance":
+        return sum((Fraction(move.split()[1]) * oracle(child) for move, child in children), Fraction(0))
     values = [oracle(child) for _, child in children]
     return max(values) if kind == "max" else min(values)
+
+
+def chance_moves(children: list[Subtree], weights: list[int]) -> tuple[tuple[str, Subtree], ...]:
+    total = sum(weights)
+    return tuple((f"m{index} {Fraction(weight, total)}", child)
+                 for index, (child, weight) in enumerate(zip(children, weights)))  # fmt: skip
 
 
 def subtrees(depth: int) -> st.SearchStrategy[Subtree]:
@@ -62,6 +74,25 @@ def subtrees(depth: int) -> st.SearchStrategy[Subtree]:
             lambda children: tuple((f"m{index}", child) for index, child in enumerate(children))
         ),
     )
+    return st.one_of(leaf, inner) if depth < 3 else inner
+
+
+def chance_subtrees(depth: int) -> st.SearchStrategy[Subtree]:
+    """Trees of max, min and chance nodes (probabilities from random weights)."""
+    leaf = st.integers(-9, 9)
+    if depth == 0:
+        return leaf
+    children = st.lists(chance_subtrees(depth - 1), min_size=1, max_size=3)
+    decisions = st.tuples(
+        st.sampled_from(["max", "min"]),
+        children.map(lambda found: tuple((f"m{index}", child) for index, child in enumerate(found))),
+    )
+    chances = children.flatmap(
+        lambda found: st.lists(st.integers(1, 4), min_size=len(found), max_size=len(found)).map(
+            lambda weights: ("chance", chance_moves(found, weights))
+        )
+    )
+    inner = st.one_of(decisions, chances)
     return st.one_of(leaf, inner) if depth < 3 else inner
 
 
@@ -154,7 +185,7 @@ def test_evaluations_stand_in_below_a_depth_limit() -> None:
         ("A max: a => 1", r"node 'A': cannot read 'a => 1'"),
         ("A max eval 900: a -> 1", r"the evaluation of 'A' must lie strictly between -900 and 900: 900"),
         ("A max: a -> 1; at Q", r"'at Q': the tree has no node 'Q'"),
-        ("A max: a -> (1, 2)", r"the utility of 'A.a' is '\(1, 2\)': a two-agent tree takes one integer"),
+        ("A max: a -> (1, 2)", r"this tree needs one utility per agent \(2 agents\)"),
         ("# nothing", r"no node in the tree"),
         ("A max: a 1/2 -> 1", r"only a chance node's moves have probabilities"),
     ],
@@ -186,3 +217,54 @@ def test_random_trees_keep_the_protocol_and_read_back_their_own_text(tree: Subtr
     assert check_game(game).is_exhaustive
     twin = TreeGame.from_text(game.to_text())
     assert (twin.to_text(), twin.key()) == (game.to_text(), game.key())
+
+
+# ---------------------------------------------------------------- chance nodes
+CHANCE_TREE = "A max: l -> C, r -> 1; C chance: h 1/2 -> 4, t 1/4 -> -2, x 0.25 -> D; D min: a -> 3, b -> 0"
+
+
+def test_a_chance_node_offers_its_outcomes_with_exact_probabilities() -> None:
+    game = TreeGame.from_text(CHANCE_TREE)
+    game.play("l")
+    assert game.to_move() == CHANCE
+    assert game.chance_outcomes() == (("h", Fraction(1, 2)), ("t", Fraction(1, 4)), ("x", Fraction(1, 4)))
+    assert game.rules.chance and not game.rules.alternating
+    assert check_game(TreeGame.from_text(CHANCE_TREE)).is_exhaustive
+    with pytest.raises(ValueError, match=r"node 'A' is not a chance node"):
+        TreeGame.from_text(CHANCE_TREE).chance_outcomes()
+
+
+@pytest.mark.parametrize("spec", ["expectiminimax", "star1", "star2", "chance-iterative"])
+def test_the_chance_searchers_find_the_expected_value_of_a_chance_tree(spec: str) -> None:
+    # 1/2 * 4 + 1/4 * -2 + 1/4 * min(3, 0) = 3/2, better than r's 1
+    result = default_registry().new_searcher(spec).search(TreeGame.from_text(CHANCE_TREE))
+    assert (result.value, result.move) == (Fraction(3, 2), "l")
+
+
+def test_a_searcher_without_chance_refuses_a_chance_tree() -> None:
+    with pytest.raises(UnsupportedGameError, match=r"searcher 'textbook-alphabeta' cannot search 'tree': it cannot search games of chance"):
+        TextbookAlphaBeta().search(TreeGame.from_text(CHANCE_TREE))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("A chance: h 1/2 -> 1, t 1/3 -> 2", r"the probabilities of chance node 'A' add up to 5/6, not 1"),
+        ("A chance: h -> 1", r"chance node 'A': move 'h' needs its probability \(h 1/2 -> ...\)"),
+        ("A chance: h 0 -> 1, t 1 -> 2", r"chance node 'A': a probability must be > 0: 'h 0 -> 1'"),
+    ],
+)
+def test_a_malformed_chance_node_is_refused_with_what_is_wrong(text: str, message: str) -> None:
+    with pytest.raises(InvalidPositionError, match=message):
+        TreeGame.from_text(text)
+
+
+@settings(max_examples=30, deadline=None)
+@given(tree=chance_subtrees(3))
+def test_the_chance_searchers_find_the_oracle_value_of_random_chance_trees(tree: Subtree) -> None:
+    game = TreeGame.from_text(write(tree))
+    if not game.rules.chance:
+        return
+    assert check_game(game).is_exhaustive
+    for spec in ("expectiminimax", "star1", "star2"):
+        assert default_registry().new_searcher(spec).search(game).value == oracle(tree), spec
