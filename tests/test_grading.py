@@ -6,6 +6,7 @@ import json
 import re
 import textwrap
 import time
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -14,6 +15,7 @@ import pytest
 
 from gamesearch import Searcher
 from gamesearch.errors import InvalidOptionError
+from gamesearch.game import CHANCE
 from gamesearch.search.base import INFINITY, RootAnswer, SearchContext
 from gamesearch.testing.grading import Case, grade, load_searcher_class, recording
 from gamesearch_games.tree import TreeGame
@@ -338,3 +340,61 @@ def test_the_grade_command_refuses_bad_arguments_before_any_work(
     status, _, err = run_cli(capsys, "grade", "tests.test_grading:Student", *argv)
     assert status == 2
     assert re.search(message, err), err
+
+
+# ---------------------------------------------------------------- games of chance
+@attrs.frozen(kw_only=True)
+class Expectimax(Searcher):
+    """A student's expectimax: chance nodes are worth their outcomes' mean, by probability."""
+
+    name: ClassVar[str] = "student-expectimax"
+    needs_no_chance: ClassVar[bool] = False
+    ignores_probabilities: ClassVar[bool] = False
+
+    def value(self, game: Any, context: SearchContext) -> Fraction:
+        context.count_node(game)
+        if game.result() is not None:
+            return Fraction(game.result())
+        values = []
+        for move in game.legal_moves():
+            game.push(move)
+            values.append(self.value(game, context))
+            game.undo()
+        if game.to_move() == CHANCE:
+            weights = [1 / Fraction(len(values))] * len(values) if self.ignores_probabilities else [
+                probability for _, probability in game.chance_outcomes()
+            ]
+            return sum((weight * value for weight, value in zip(weights, values)), Fraction(0))
+        return max(values) if game.to_move() == 0 else min(values)
+
+    def root(self, game: Any, context: SearchContext) -> RootAnswer:
+        context.count_node(game)
+        values = []
+        for move in game.legal_moves():
+            game.push(move)
+            values.append((move, self.value(game, context)))
+            game.undo()
+        best = max(value for _, value in values)
+        return context.answer(game, best, [move for move, value in values if value == best], values)
+
+
+@attrs.frozen(kw_only=True)
+class UniformChance(Expectimax):
+    ignores_probabilities: ClassVar[bool] = True
+
+
+CHANCE_CASES = [Case("a gamble", TreeGame.from_text(
+    "A max: l -> C, r -> 1; C chance: h 1/2 -> 4, t 1/4 -> -2, x 1/4 -> D; D min: a -> 3, b -> 0"
+))]  # fmt: skip
+
+
+def test_the_grader_grades_an_expectimax_against_expectiminimax() -> None:
+    assert grade(Expectimax, CHANCE_CASES, "expectiminimax").results[0].passed
+    result = grade(UniformChance, CHANCE_CASES, "expectiminimax").results[0]
+    # (4 - 2 + 0) / 3 = 2/3 for the gamble: the sure 1 looks better
+    assert result.output.startswith("value 1, the reference 3/2; move r is not among the reference's best moves (l)")
+
+
+def test_a_student_searcher_that_refuses_chance_says_so() -> None:
+    result = grade(Student, CHANCE_CASES, "expectiminimax").results[0]
+    assert "UnsupportedGameError: searcher 'student' cannot search 'tree': it cannot search games of chance" in result.output
