@@ -21,9 +21,9 @@ players' moves only: an outcome of chance costs no depth (as in OpenSpiel's
 - ``chance-iterative`` deepens Star2 one depth at a time under a node or time
   budget and answers with the last completed depth.
 
-The searchers also search games without chance (then expectiminimax is minimax on
-final results, without the distance to the end) and refuse games with more than
-two players. At a chance position itself no one chooses: every outcome is a "best
+The searchers refuse games without chance (their values would be expected results
+where every other searcher's are the framework's value scale: minimax and alpha-beta
+search those) and games with more than two players. At a chance position itself no one chooses: every outcome is a "best
 move" and ``move_values`` hold each outcome's value.
 
 Hot loop (:class:`_Walk`): bound methods in attributes, counters in attributes,
@@ -312,6 +312,13 @@ class Expectiminimax(Searcher):
     expected_values: ClassVar[bool] = True
     mode: ClassVar[str] = PLAIN
     depth: int | None = depth_field("players' moves to search before evaluate() (chance is free; default: to the end)")
+
+    def unmet_needs(self, game: Game[Any]) -> list[str]:
+        """Return what the game lacks: two players, and chance (see the module's docstring)."""
+        unmet = super().unmet_needs(game)
+        if not game.rules.chance:
+            unmet.append("it searches games of chance only (minimax and alphabeta search this one)")
+        return unmet
 
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
         """Search the unfinished position ``game``; every root move gets its exact value."""
