@@ -163,6 +163,40 @@ def test_the_grader_catches_a_sign_error_and_names_the_first_position_it_shows_i
     assert report.summary().startswith("2 of 3 points, 1 of 2 tests passed; first difference in 'MIN to move at C'")
 
 
+def test_the_grader_names_the_first_position_whose_value_is_wrong() -> None:
+    # the AIMA tree: MAX's root value is right, but from B (MIN to move) the sign flips
+    case = Case("MIN's turn inside", TreeGame.from_text(TreeGame().to_text() + "; at B"))
+    result = grade(SignError, [case], REFERENCE).results[0]
+    assert result.output.startswith(
+        "value -1004, the reference 1004 (the opposite sign: values are from the first player's point of view, "
+        "whoever is to move); the values differ at the position itself (MIN to move); searched from each of "
+        "its moves, the search agrees with the reference"
+    )
+
+
+@attrs.frozen(kw_only=True)
+class WrongBelowTheRoot(Student):
+    """Takes the smallest value at MAX's positions below the root."""
+
+    def value(self, game: Any, depth: float, alpha: float, beta: float, context: SearchContext) -> float:
+        if game.result() is None and game.to_move() == 0 and depth != 0:
+            context.count_node(game)
+            values = []
+            for move in game.legal_moves():
+                game.push(move)
+                values.append(self.value(game, depth - 1, -INFINITY, INFINITY, context))
+                game.undo()
+            return min(values)
+        return super().value(game, depth, alpha, beta, context)
+
+
+def test_the_grader_follows_the_first_move_whose_value_differs() -> None:
+    tree = "A max: a -> B, b -> 0; B min: x -> C, y -> 7; C max: p -> 5, q -> 2"
+    result = grade(WrongBelowTheRoot, [Case("deep", TreeGame.from_text(tree))], REFERENCE).results[0]
+    # from B, MIN's values are right but C's (searched below B's root) is not
+    assert "the values differ first after a (MIN to move): value 1001, the reference 1013" in result.output
+
+
 def test_the_time_limit_stops_a_search_that_never_ends() -> None:
     started = time.perf_counter()
     case = attrs.evolve(suite()[0], time_limit=0.3)
@@ -374,7 +408,7 @@ class Expectimax(Searcher):
             game.push(move)
             values.append((move, self.value(game, context)))
             game.undo()
-        best = max(value for _, value in values)
+        best = (max if game.to_move() == 0 else min)(value for _, value in values)
         return context.answer(game, best, [move for move, value in values if value == best], values)
 
 
@@ -392,7 +426,10 @@ def test_the_grader_grades_an_expectimax_against_expectiminimax() -> None:
     assert grade(Expectimax, CHANCE_CASES, "expectiminimax").results[0].passed
     result = grade(UniformChance, CHANCE_CASES, "expectiminimax").results[0]
     # (4 - 2 + 0) / 3 = 2/3 for the gamble: the sure 1 looks better
-    assert result.output.startswith("value 1, the reference 3/2; move r is not among the reference's best moves (l)")
+    assert result.output == (
+        "value 1, the reference 3/2; the values differ at the position itself (MAX to move); "
+        "move r is not among the reference's best moves (l)"
+    )
 
 
 def test_a_student_searcher_that_refuses_chance_says_so() -> None:

@@ -30,12 +30,12 @@ import traceback
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 
 from gamesearch.errors import InvalidOptionError
-from gamesearch.game import Game, offers
+from gamesearch.game import CHANCE, Game, offers
 from gamesearch.plugins import default_registry
 from gamesearch.search.base import Searcher
 
@@ -43,6 +43,8 @@ from gamesearch.search.base import Searcher
 STATES_MODES = ("sequence", "set", "none")
 #: the time limit of a case when none is given, in seconds
 DEFAULT_TIME_LIMIT = 10.0
+
+T = TypeVar("T")
 
 #: a generated position: the moves that lead to it from the searched position
 Line = tuple[Hashable, ...]
@@ -250,28 +252,29 @@ def record_search(searcher: Searcher, game: Game[Any]) -> Run:
                time.perf_counter() - started)  # fmt: skip
 
 
-def run_with_time_limit(work: Callable[[], Run], seconds: float) -> Run:
+def run_with_time_limit(work: Callable[[], T], seconds: float, failed: Callable[[str], T]) -> T:
     """Return ``work()`` run in a child process, stopped after ``seconds``.
 
-    Where processes cannot be forked, ``work`` runs in a thread instead, which cannot be
-    stopped: the answer is given up after ``seconds`` and the thread left to finish.
+    ``failed(reason)`` is the answer when ``work`` raises, overruns its time or its
+    process dies. Where processes cannot be forked, ``work`` runs in a thread instead,
+    which cannot be stopped: its answer is given up after ``seconds``.
     """
-    timed_out = Run(None, None, (), (), 0, seconds, f"timed out after {seconds:g} s")
+    timed_out = f"timed out after {seconds:g} s"
     try:
         context = multiprocessing.get_context("fork")
     except ValueError:
-        return _run_in_thread(work, seconds, timed_out)
+        return _run_in_thread(work, seconds, failed(timed_out))
     receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(target=_child, args=(work, sender), daemon=True)
+    child = context.Process(target=_child, args=(work, failed, sender), daemon=True)
     child.start()
     sender.close()
     try:
         if not receiver.poll(seconds):
-            return timed_out
+            return failed(timed_out)
         try:
-            answer: Run = receiver.recv()
+            answer: T = receiver.recv()
         except EOFError:
-            return attrs.evolve(timed_out, error=f"the search ended its process (exit status {child.exitcode})")
+            return failed(f"the search ended its process (exit status {child.exitcode})")
         return answer
     finally:
         receiver.close()
@@ -283,25 +286,29 @@ def run_with_time_limit(work: Callable[[], Run], seconds: float) -> Run:
         child.join(1)
 
 
-def _child(work: Callable[[], Run], sender: Any) -> None:
-    """Run ``work`` in the child process and send its run back."""
+def _child(work: Callable[[], T], failed: Callable[[str], T], sender: Any) -> None:
+    """Run ``work`` in the child process and send its answer back."""
     try:
         answer = work()
     except BaseException as error:  # a student's sys.exit() or worse: say so
-        answer = Run(None, None, (), (), 0, 0.0, f"{type(error).__name__}: {error}")
+        answer = failed(f"{type(error).__name__}: {error}")
     try:
         sender.send(answer)
     except Exception as error:  # an answer that does not pickle
-        sender.send(Run(None, None, (), (), 0, 0.0, f"the answer cannot be sent back: {error}"))
+        sender.send(failed(f"the answer cannot be sent back: {error}"))
     sender.close()
 
 
-def _run_in_thread(work: Callable[[], Run], seconds: float, timed_out: Run) -> Run:
-    answers: list[Run] = []
+def _run_in_thread(work: Callable[[], T], seconds: float, timed_out: T) -> T:
+    answers: list[T] = []
     worker = threading.Thread(target=lambda: answers.append(work()), daemon=True)
     worker.start()
     worker.join(seconds)
     return answers[0] if answers else timed_out
+
+
+def _failed_run(seconds: float) -> Callable[[str], Run]:
+    return lambda reason: Run(None, None, (), (), 0, seconds, reason)
 
 
 # ------------------------------------------------------------------ comparing
@@ -398,20 +405,83 @@ def grade_case(case: Case, student: type[Searcher], reference: Reference) -> Cas
     except InvalidOptionError as error:
         return CaseResult(case.name, 0.0, case.max_score, str(error), False)
     position = case.position
-    found = run_with_time_limit(lambda: record_search(searcher, position), case.time_limit)
+    found = run_with_time_limit(
+        lambda: record_search(searcher, position), case.time_limit, _failed_run(case.time_limit)
+    )
     if found.error is not None:
         return CaseResult(case.name, 0.0, case.max_score, found.error, False)
-    problems = (
-        _value_problems(expected, found)
-        + _move_problems(position, expected, found)
-        + _state_problems(position, expected, found, case.states)
-    )
+    problems = _value_problems(expected, found)
+    if problems and "rounds" not in case.options:  # a horizon in rounds has no smaller step
+        where = run_with_time_limit(
+            lambda: first_difference(student, reference, position, case.options),
+            case.time_limit, lambda reason: None,
+        )  # fmt: skip
+        problems += [where] if where else []
+    problems += _move_problems(position, expected, found) + _state_problems(position, expected, found, case.states)
     if problems:
         return CaseResult(case.name, 0.0, case.max_score, "; ".join(problems), False)
     move = "none" if found.move is None else position.format_move(found.move)
     states = "" if case.states == "none" else f", {len(found.generated)} positions generated"
     output = f"value {found.value}, move {move}{states}: as the reference"
     return CaseResult(case.name, case.max_score, case.max_score, output, True)
+
+
+#: the most searches spent looking for the first position whose value differs
+MAX_DESCENT_SEARCHES = 200
+
+
+def first_difference(
+    student: type[Searcher], reference: Reference, game: Game[Any], options: Mapping[str, Any]
+) -> str | None:
+    """Return where the values of ``student`` and ``reference`` first go wrong below ``game``.
+
+    From ``game`` (whose values differ), each move is searched by both in turn (the
+    ``depth`` option one less a move; chance positions are not searched on their own); the
+    first move whose values differ is followed, until a position from whose every move
+    both agree, or a finished one. ``None`` when
+    no such position is found within :data:`MAX_DESCENT_SEARCHES` searches.
+    """
+    position, path = game.copy(), []
+    depth = options.get("depth")
+    budget = MAX_DESCENT_SEARCHES
+    values: tuple[Any, Any] | None = None
+    unsearched = False
+    while position.result() is None and (depth is None or depth > 1):
+        below = dict(options) if depth is None else {**options, "depth": depth - 1}
+        follow, unsearched = None, False
+        for move in position.legal_moves():
+            if budget < 2:
+                return None
+            position.push(move)
+            if position.to_move() == CHANCE and position.result() is None:
+                unsearched = True  # a search starts at a player's position, not at chance
+                position.undo()
+                continue
+            expected = _configured(reference, below, "the reference").search(position).value
+            found = _configured(student, below, "the student's searcher").search(position).value
+            budget -= 2
+            if expected != found:
+                follow, values = move, (found, expected)
+                break
+            position.undo()
+        if follow is None:
+            break
+        path.append(follow)
+        depth = None if depth is None else depth - 1
+    mover = position.to_move()
+    who = "chance" if mover == CHANCE else f"{position.player_names[mover]} to move"
+    where = "at the position itself" if not path else f"first {_describe(game, tuple(path))}"
+    if position.result() is not None and values is not None:
+        return (
+            f"the values differ {where}, a finished game: value {values[0]}, the reference "
+            f"{values[1]} (score a finished game with context.finished_value)"
+        )
+    head = f"the values differ {where} ({who})" + (
+        "" if values is None else f": value {values[0]}, the reference {values[1]}"
+    )
+    if unsearched:
+        return head
+    return f"{head}; searched from each of its moves, the search agrees with the reference"
 
 
 def _configured(searcher: Reference, options: Mapping[str, Any], who: str) -> Searcher:
