@@ -121,14 +121,13 @@ class Tree:
     def _rules(self) -> Rules:
         utilities = [node.utility for node in self.nodes if node.utility is not None]
         numbers = [number for utility in utilities for number in _numbers(utility)]
-        shared = dict(
-            max_plies=max(node.depth for node in self.nodes),
-            players=self.agents,
-            alternating=self._is_alternating(),
-            chance=any(node.is_chance for node in self.nodes),
-            result_range=(min(numbers), max(numbers)),
-        )
-        return Rules(**shared)  # type: ignore[arg-type]
+        max_plies = max(node.depth for node in self.nodes)
+        alternating, chance = self._is_alternating(), any(node.is_chance for node in self.nodes)
+        result_range = (min(numbers), max(numbers))
+        return Rules(
+            max_plies=max_plies, players=self.agents, alternating=alternating, chance=chance,
+            result_range=result_range,
+        )  # fmt: skip
 
     @index.default
     def _index(self) -> dict[str, int]:
