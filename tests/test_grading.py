@@ -434,4 +434,4 @@ def test_the_grader_grades_an_expectimax_against_expectiminimax() -> None:
 
 def test_a_student_searcher_that_refuses_chance_says_so() -> None:
     result = grade(Student, CHANCE_CASES, "expectiminimax").results[0]
-    assert "UnsupportedGameError: searcher 'student' cannot search 'tree': it cannot search games of chance" in result.output
+    assert result.output == "UnsupportedGameError: searcher 'student' cannot search 'tree': it cannot search games of chance"

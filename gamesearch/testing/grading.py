@@ -34,7 +34,7 @@ from typing import Any, TypeVar
 
 import attrs
 
-from gamesearch.errors import InvalidOptionError
+from gamesearch.errors import GameSearchError, InvalidOptionError
 from gamesearch.game import CHANCE, Game, offers
 from gamesearch.plugins import default_registry
 from gamesearch.search.base import Searcher
@@ -245,9 +245,11 @@ def record_search(searcher: Searcher, game: Game[Any]) -> Run:
     try:
         result = searcher.search(position)
     except Exception as error:  # the student's code may raise anything: report it
-        where = traceback.extract_tb(error.__traceback__)[-1]
-        return Run(None, None, (), tuple(log), 0, time.perf_counter() - started,
-                   f"{type(error).__name__}: {error} (line {where.lineno} of {Path(where.filename).name})")  # fmt: skip
+        reason = f"{type(error).__name__}: {error}"
+        if not isinstance(error, GameSearchError):  # the framework's own errors say enough
+            where = traceback.extract_tb(error.__traceback__)[-1]
+            reason += f" (line {where.lineno} of {Path(where.filename).name})"
+        return Run(None, None, (), tuple(log), 0, time.perf_counter() - started, reason)
     return Run(result.value, result.move, tuple(result.best_moves), tuple(log), result.stats.nodes,
                time.perf_counter() - started)  # fmt: skip
 
