@@ -10,19 +10,24 @@ A tree is written one node a line (or one node a ``;``-separated statement)::
 
 Each node line is ``NAME KIND [eval VALUE]: MOVE -> CHILD, MOVE -> CHILD, ...``:
 
-- ``KIND`` is ``max`` or ``min`` (the first and the second player), ``agent K`` (agent
-  ``K``, counted from 0: ``agent 0`` is ``max``) or ``chance``; a chance node's moves carry
+- ``KIND`` is ``max`` or ``min`` (the first and the second player of a two-agent tree),
+  ``agent K`` (agent ``K``, counted from 0) or ``chance``; a chance node's moves carry
   their probability, ``heads 1/2 -> E`` (a fraction or a decimal, together 1);
-- a ``CHILD`` is another node's name or a leaf's utility written in place: an integer,
-  the first player's result;
+- a ``CHILD`` is another node's name or a leaf's utility written in place: an integer or
+  one integer per agent in parentheses, ``(3, 1, 2)``;
 - a leaf may also be a node of its own, ``NAME leaf: VALUE``;
 - ``eval VALUE`` gives the node a heuristic value, what a search stopped there by a depth
   limit sees (0 when not given); evaluations lie strictly between -900 and 900.
 
+In a two-agent tree of single integers, a leaf's integer is the first player's result.
+A tree with more than two agents, or with a leaf of one integer per agent, is a tree of
+*utilities*: a single integer ``v`` there gives the first agent ``v`` and every other
+``-v`` (everyone against the first agent, as ghosts against Pac-Man).
+
 The first node is the root. Every other node has exactly one parent, and every node can
 be reached from the root. Moves are named by their text; a node's moves are tried in the
 order written. Two more statements: ``agents N`` declares the number of agents (default:
-2), and ``at NAME`` makes ``NAME`` the
+the most any node or leaf implies, at least 2), and ``at NAME`` makes ``NAME`` the
 current position (:meth:`TreeGame.to_text` writes the tree on one line, then ``at``).
 
 Positions are the nodes. A leaf's utility is the game's result, in the framework's
@@ -37,12 +42,12 @@ import hashlib
 import re
 from collections.abc import Hashable, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 import attrs
 
 from gamesearch.errors import InvalidPositionError
-from gamesearch.game import CHANCE, Game, Rules, resolve_options
+from gamesearch.game import CHANCE, Game, Rules, UtilitiesGame, resolve_options
 from gamesearch.plugins import hookimpl
 
 #: AIMA Figure 5.2 (Russell and Norvig, *Artificial Intelligence: A Modern Approach*):
@@ -124,9 +129,16 @@ class Tree:
         max_plies = max(node.depth for node in self.nodes)
         alternating, chance = self._is_alternating(), any(node.is_chance for node in self.nodes)
         result_range = (min(numbers), max(numbers))
-        return Rules(
+        if not self.has_utilities:
+            return Rules(
             max_plies=max_plies, players=self.agents, alternating=alternating, chance=chance,
             result_range=result_range,
+        )  # fmt: skip
+        sums = {sum(_numbers(utility)) for utility in utilities}
+        constant = sums.pop() if len(sums) == 1 else None
+        return Rules(
+            max_plies=max_plies, players=self.agents, alternating=alternating, chance=chance,
+            result_range=result_range, utilities=True, constant_sum=constant,
         )  # fmt: skip
 
     @index.default
@@ -324,11 +336,6 @@ def _build(drafts: dict[str, _Draft], declared_agents: int | None) -> Tree:
     if agents > MAX_AGENTS:
         raise InvalidPositionError(f"a tree has at most {MAX_AGENTS} agents, this one {agents}")
     has_utilities = agents > 2 or any(isinstance(value, tuple) for value in values)
-    if has_utilities:
-        raise InvalidPositionError(
-            f"this tree needs one utility per agent ({agents} agents); trees of single integers "
-            "for two agents only are supported"
-        )
     nodes: list[Node] = []
     order: dict[str, int] = {}
     stack = [(root, 0)]  # depth first, iteratively: a deep tree must not exhaust Python's stack
@@ -419,7 +426,7 @@ class TreeGame(Game[str]):
     """An explicit game tree read from text: max, min, agent and chance nodes, leaves with utilities."""
 
     name = "tree"
-    player_names = ("MAX", "MIN")
+    player_names: ClassVar[tuple[str, ...]] = ("MAX", "MIN")
     evaluation_bound = EVALUATION_BOUND
     default_searcher = "textbook-alphabeta"
     position_files = True
@@ -436,12 +443,15 @@ class TreeGame(Game[str]):
     def from_text(cls, text: str, **options: Any) -> TreeGame:
         """Return the position ``text`` writes: a tree, at its root or at its ``at`` node.
 
+        A tree of utilities is a :class:`UtilitiesTree`.
+
         :raises InvalidPositionError: naming what is wrong with the text.
         :raises InvalidOptionError: for any option (the game takes none).
         """
         resolve_options(cls.options, options)
         tree, at = parse_tree(text)
-        game = cls.__new__(cls)
+        kind = UtilitiesTree if tree.has_utilities else TreeGame
+        game = kind.__new__(kind)
         assert isinstance(game, TreeGame)
         game._tree = tree
         game._path = [0]
@@ -572,6 +582,22 @@ class TreeGame(Game[str]):
         if total > len(lines):
             lines.append(f"... {total - len(lines)} more nodes")
         return "\n".join(lines)
+
+
+class UtilitiesTree(TreeGame, UtilitiesGame[str]):
+    """A tree of utilities: more than two agents, or leaves with one utility per agent."""
+
+    player_names = tuple(f"agent {number}" for number in range(MAX_AGENTS))
+
+    def result(self) -> tuple[int, ...] | None:  # type: ignore[override]
+        """Return the leaf's utilities, one per agent, at a leaf, else ``None``."""
+        utility = self.node.utility
+        return utility if isinstance(utility, tuple) else None
+
+    def evaluate(self) -> tuple[int, ...]:  # type: ignore[override]
+        """Return the current node's evaluation, one per agent (0 each when the tree gives none)."""
+        evaluation = self.node.evaluation
+        return evaluation if isinstance(evaluation, tuple) else (0,) * self._tree.agents
 
 
 @hookimpl

@@ -437,3 +437,72 @@ def test_the_grader_grades_an_expectimax_against_expectiminimax() -> None:
 def test_a_student_searcher_that_refuses_chance_says_so() -> None:
     result = grade(Student, CHANCE_CASES, "expectiminimax").results[0]
     assert result.output == "UnsupportedGameError: searcher 'student' cannot search 'tree': it cannot search games of chance"
+
+
+# ------------------------------------------------------------ several agents
+#: CS188's multi-agent search: agent 0 maximises its score, the ghosts (agents 1 and 2)
+#: minimise it; one round is a move of each of the three
+GHOSTS = """
+agents 3
+A agent 0: l -> B, r -> C
+B agent 1: x -> D, y -> E
+C agent 1: z -> F
+D agent 2: p -> 4, q -> 1
+E agent 2: s -> 6
+F agent 2: t -> 3, u -> 8
+"""
+
+
+@attrs.frozen(kw_only=True)
+class GhostMinimax(Searcher):
+    """A student's multi-agent minimax: agent 0 maximises its utility, every other agent minimises it."""
+
+    name: ClassVar[str] = "student-ghosts"
+    needs_two_players: ClassVar[bool] = False
+    needs_single_value: ClassVar[bool] = False
+    rounds: int | None = attrs.field(default=None, metadata={"help": "rounds of every agent"})
+    counts_plies: ClassVar[bool] = False
+
+    def value(self, game: Any, depth: float, context: SearchContext) -> int:
+        context.count_node(game)
+        if game.result() is not None:
+            return int(game.result()[0])
+        if depth == 0:
+            return int(game.evaluate()[0])
+        values = []
+        for move in game.legal_moves():
+            game.push(move)
+            values.append(self.value(game, depth - 1, context))
+            game.undo()
+        return max(values) if game.to_move() == 0 else min(values)
+
+    def root(self, game: Any, context: SearchContext) -> RootAnswer:
+        context.count_node(game)
+        agents = 1 if self.counts_plies else game.rules.players
+        depth = float("inf") if self.rounds is None else self.rounds * agents
+        values = []
+        for move in game.legal_moves():
+            game.push(move)
+            values.append((move, self.value(game, depth - 1, context)))
+            game.undo()
+        best = max(value for _, value in values)
+        return context.answer(game, best, [move for move, value in values if value == best], values)
+
+
+@attrs.frozen(kw_only=True)
+class GhostPlies(GhostMinimax):
+    counts_plies: ClassVar[bool] = True
+
+
+def test_the_grader_catches_a_depth_in_plies_among_three_agents() -> None:
+    case = Case("three agents, one round", TreeGame.from_text(GHOSTS), {"rounds": 1})
+    assert grade(GhostMinimax, [case], "paranoid").results[0].output == (
+        "value 3, move r, 10 positions generated: as the reference"
+    )
+    result = grade(GhostPlies, [case], "paranoid").results[0]
+    assert result.output == (
+        "value 0, the reference 3; move l is not among the reference's best moves (r); 2 positions generated, "
+        "the reference 10; generated position 2 is after r, the reference's after l x; the search goes 1 moves "
+        "deep, the reference 3: is the depth counted in plies instead of rounds? A round is one move of each "
+        "of the 3 players"
+    )

@@ -23,18 +23,24 @@ AIMA_FILE = ROOT / "docs" / "coursework" / "trees" / "aima-figure-5-2.txt"
 EXACT_SEARCHERS = ["textbook-minimax", "textbook-alphabeta", "textbook-alphabeta:root_window=shared,prune_on_equality=false",
                    "minimax", "alphabeta", "alphabeta:root_window=fresh,ordering=natural", "pvs", "solver"]  # fmt: skip
 
-#: a test tree: a leaf's utility, or the mover ("max"/"min"/"chance") and its (move, subtree)
-#: pairs; a chance node's moves are written "move probability" ("m0 1/3")
-Subtree = Union[int, tuple[str, tuple[tuple[str, "Subtree"], ...]]]
+#: a test tree: a leaf's utility (or utilities, one per agent), or the mover ("max", "min",
+#: "chance", "agent 2") and its (move, subtree) pairs; a chance node's moves are written
+#: "move probability" ("m0 1/3")
+Subtree = Union[int, tuple[int, ...], tuple[str, tuple[tuple[str, "Subtree"], ...]]]
 
 
-def write(tree: Subtree) -> str:
+def is_leaf(tree: Subtree) -> bool:
+    """Return whether ``tree`` is a leaf: one utility, or a tuple of one per agent."""
+    return isinstance(tree, int) or isinstance(tree[0], int)
+
+
+def write(tree: Subtree, agents: int = 2) -> str:
     """Return ``tree`` in the text format, nodes named N0, N1, ... in the order written."""
-    lines: list[str] = []
+    lines: list[str] = [] if agents == 2 else [f"agents {agents}"]
 
     def node(subtree: Subtree) -> str:
-        if isinstance(subtree, int):
-            return str(subtree)
+        if is_leaf(subtree):
+            return str(subtree) if isinstance(subtree, int) else "(" + ", ".join(map(str, subtree)) + ")"
         name = f"N{len(lines)}"
         lines.append("")
         index = len(lines) - 1
@@ -185,9 +191,14 @@ def test_evaluations_stand_in_below_a_depth_limit() -> None:
         ("A max: a => 1", r"node 'A': cannot read 'a => 1'"),
         ("A max eval 900: a -> 1", r"the evaluation of 'A' must lie strictly between -900 and 900: 900"),
         ("A max: a -> 1; at Q", r"'at Q': the tree has no node 'Q'"),
-        ("A max: a -> (1, 2)", r"this tree needs one utility per agent \(2 agents\)"),
         ("# nothing", r"no node in the tree"),
         ("A max: a 1/2 -> 1", r"only a chance node's moves have probabilities"),
+        ("A chance: h 1/2 -> 1, t 1/3 -> 2", r"the probabilities of chance node 'A' add up to 5/6, not 1"),
+        ("A chance: h -> 1", r"chance node 'A': move 'h' needs its probability \(h 1/2 -> ...\)"),
+        ("A chance: h 0 -> 1, t 1 -> 2", r"chance node 'A': a probability must be > 0: 'h 0 -> 1'"),
+        ("agents 3; A max: a -> 1", r"node 'A' is max; in a tree of 3 agents name the mover \(agent 0 to agent 2\)"),
+        ("A agent 0: a -> (1, 2, 3), b -> (1, 2)", r"the utility of 'A.b' is '\(1, 2\)': the tree has 3 agents"),
+        ("agents 17; A max: a -> 1", r"'agents' takes a whole number from 2 to 16: 'agents 17'"),
     ],
 )
 def test_a_malformed_tree_is_refused_with_what_is_wrong(text: str, message: str) -> None:
@@ -246,19 +257,6 @@ def test_a_searcher_without_chance_refuses_a_chance_tree() -> None:
         TextbookAlphaBeta().search(TreeGame.from_text(CHANCE_TREE))
 
 
-@pytest.mark.parametrize(
-    ("text", "message"),
-    [
-        ("A chance: h 1/2 -> 1, t 1/3 -> 2", r"the probabilities of chance node 'A' add up to 5/6, not 1"),
-        ("A chance: h -> 1", r"chance node 'A': move 'h' needs its probability \(h 1/2 -> ...\)"),
-        ("A chance: h 0 -> 1, t 1 -> 2", r"chance node 'A': a probability must be > 0: 'h 0 -> 1'"),
-    ],
-)
-def test_a_malformed_chance_node_is_refused_with_what_is_wrong(text: str, message: str) -> None:
-    with pytest.raises(InvalidPositionError, match=message):
-        TreeGame.from_text(text)
-
-
 @settings(max_examples=30, deadline=None)
 @given(tree=chance_subtrees(3))
 def test_the_chance_searchers_find_the_oracle_value_of_random_chance_trees(tree: Subtree) -> None:
@@ -268,3 +266,70 @@ def test_the_chance_searchers_find_the_oracle_value_of_random_chance_trees(tree:
     assert check_game(game).is_exhaustive
     for spec in ("expectiminimax", "star1", "star2"):
         assert default_registry().new_searcher(spec).search(game).value == oracle(tree), spec
+
+
+# ------------------------------------------------------------ several agents
+THREE = "A agent 0: l -> B, r -> C; B agent 1: x -> (3, 1, 0), y -> (0, 3, 1); C agent 1: z -> D; D agent 2: p -> (1, 1, 2), q -> (2, 0, 2)"
+
+
+def test_a_tree_of_three_agents_has_one_utility_per_agent() -> None:
+    game = TreeGame.from_text(THREE)
+    rules = game.rules
+    assert (rules.players, rules.utilities, rules.constant_sum, rules.result_range) == (3, True, 4, (0, 3))
+    assert check_game(game).is_exhaustive
+    for move in ("r", "z", "q"):
+        game.play(move)
+    assert game.result() == (2, 0, 2) and game.player_names[2] == "agent 2"
+
+
+def test_a_single_number_in_a_tree_of_several_agents_is_the_first_agents_against_the_rest() -> None:
+    game = TreeGame.from_text("agents 3; A agent 0: l -> 5, r -> B; B agent 1: x -> -2")
+    game.play("l")
+    assert game.result() == (5, -5, -5)
+
+
+def test_a_two_agent_tree_with_one_utility_each_is_not_zero_sum() -> None:
+    game = TreeGame.from_text("A max: l -> (1, 1), r -> B; B min: x -> (3, 0), y -> (0, 2)")
+    assert (game.rules.players, game.rules.utilities, game.rules.constant_sum) == (2, True, None)
+    assert check_game(game).is_exhaustive
+
+
+def maxn_oracle(tree: Subtree) -> tuple[int, ...]:
+    """Return max^n's utilities: each agent picks the first move best for itself."""
+    if is_leaf(tree):
+        return tree  # type: ignore[return-value]
+    kind, children = tree  # type: ignore[misc]
+    agent = int(str(kind).split()[1])
+    found = [maxn_oracle(child) for _, child in children]
+    return max(found, key=lambda utilities: utilities[agent])
+
+
+def paranoid_oracle(tree: Subtree, root_agent: int) -> int:
+    """Return the root agent's utility when every other agent minimises it."""
+    if is_leaf(tree):
+        return tree[root_agent]  # type: ignore[index,return-value]
+    kind, children = tree  # type: ignore[misc]
+    values = [paranoid_oracle(child, root_agent) for _, child in children]
+    return max(values) if int(str(kind).split()[1]) == root_agent else min(values)
+
+
+def agent_subtrees(depth: int, agent: int = 0) -> st.SearchStrategy[Subtree]:
+    leaf = st.tuples(st.integers(0, 4), st.integers(0, 4), st.integers(0, 4))
+    if depth == 0:
+        return leaf  # type: ignore[return-value]
+    inner = st.lists(agent_subtrees(depth - 1, (agent + 1) % 3), min_size=1, max_size=3).map(
+        lambda found: (f"agent {agent}", tuple((f"m{index}", child) for index, child in enumerate(found)))
+    )
+    return st.one_of(leaf, inner) if depth < 3 else inner  # type: ignore[return-value]
+
+
+@settings(max_examples=30, deadline=None)
+@given(tree=agent_subtrees(3))
+def test_maxn_and_paranoid_equal_their_definitions_on_random_three_agent_trees(tree: Subtree) -> None:
+    game = TreeGame.from_text(write(tree, agents=3))
+    assert check_game(game).is_exhaustive
+    maxn = default_registry().new_searcher("maxn").search(game)
+    assert maxn.utilities == maxn_oracle(tree)
+    assert default_registry().new_searcher("paranoid").search(game).value == paranoid_oracle(tree, 0)
+
+

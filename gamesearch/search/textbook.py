@@ -32,7 +32,8 @@ import attrs
 
 from gamesearch.game import Game
 from gamesearch.search.alphabeta import _choice
-from gamesearch.search.base import INFINITY, RootAnswer, SearchContext, Searcher, depth_field
+from gamesearch.search.base import INFINITY, RootAnswer, SearchContext, Searcher
+from gamesearch.search.multiplayer import _rounds_field
 from gamesearch.search.table import SearchMemory
 
 
@@ -164,12 +165,9 @@ class _Textbook(Searcher):
     """What both textbook searchers share: a horizon in plies or in rounds."""
 
     name: ClassVar[str] = "textbook"
-    rounds: int | None = depth_field(
-        "rounds to search before evaluate(): each player moves once a round "
-        "(depth = rounds * players; default: depth decides)"
-    )
+    rounds: int | None = _rounds_field()  # the option multi-player searchers share
 
-    def horizon(self, game: Game[Any]) -> int | None:
+    def horizon_plies(self, game: Game[Any]) -> int | None:
         """Return the plies to search below the root: ``rounds`` times the players, else ``depth``."""
         return self.depth if self.rounds is None else self.rounds * game.rules.players
 
@@ -185,7 +183,7 @@ class TextbookMinimax(_Textbook):
     name: ClassVar[str] = "textbook-minimax"
 
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
-        context.depth_limit = self.horizon(game)
+        context.depth_limit = self.horizon_plies(game)
         return _search_root(
             game, context, context.depth_limit,
             lambda move, depth, alpha, beta: minimax_value(game, depth, context, move),
@@ -210,7 +208,7 @@ class TextbookAlphaBeta(_Textbook):
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
         # with move_values asked for, every root move needs its exact value: a fresh window
         shared = self.root_window == "shared" and not context.move_values
-        context.depth_limit = self.horizon(game)
+        context.depth_limit = self.horizon_plies(game)
         return _search_root(
             game, context, context.depth_limit,
             lambda move, depth, alpha, beta: alphabeta_value(

@@ -413,9 +413,9 @@ def grade_case(case: Case, student: type[Searcher], reference: Reference) -> Cas
     if found.error is not None:
         return CaseResult(case.name, 0.0, case.max_score, found.error, False)
     problems = _value_problems(expected, found)
-    # a horizon in rounds has no smaller step, and with several players a search from
+    # a horizon in rounds has no smaller step, and in a game of utilities a search from
     # another player's turn answers for that player
-    if problems and "rounds" not in case.options and position.rules.players == 2:
+    if problems and "rounds" not in case.options and not position.rules.utilities:
         where = run_with_time_limit(
             lambda: first_difference(student, reference, position, case.options),
             case.time_limit, lambda reason: None,
