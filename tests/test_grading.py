@@ -506,3 +506,31 @@ def test_the_grader_catches_a_depth_in_plies_among_three_agents() -> None:
         "deep, the reference 3: is the depth counted in plies instead of rounds? A round is one move of each "
         "of the 3 players"
     )
+
+
+def test_a_test_of_a_suite_may_name_its_own_reference(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "ghosts.txt").write_text(GHOSTS)
+    (tmp_path / "suite.toml").write_text(textwrap.dedent('''
+        reference = "textbook-alphabeta"
+
+        [[test]]
+        name = "pac-man against two ghosts"
+        game = "tree"
+        position = "ghosts.txt"
+        reference = "paranoid"
+        options = { rounds = 1 }
+
+        [[test]]
+        name = "a wrong reference"
+        game = "tree"
+        position = "ghosts.txt"
+        reference = 3
+    '''))
+    status, _, err = run_cli(capsys, "grade", "tests.test_grading:GhostMinimax", "--suite", str(tmp_path / "suite.toml"))
+    assert status == 2
+    assert "'reference' in test 2 ('a wrong reference') must be text such as \"paranoid:rounds=1\": 3" in err
+    text = (tmp_path / "suite.toml").read_text()
+    (tmp_path / "suite.toml").write_text(text[: text.index("[[test]]\nname = \"a wrong")])
+    status, out, err = run_cli(capsys, "grade", "tests.test_grading:GhostMinimax", "--suite", str(tmp_path / "suite.toml"))
+    assert status == 0, err
+    assert "passed  pac-man against two ghosts (1/1): value 3, move r, 10 positions generated: as the reference" in out

@@ -11,8 +11,8 @@ A suite is a TOML file: settings for every test, then one ``[[test]]`` table a t
     name = "AIMA Figure 5.2"
     game = "tree"
     position = "trees/aima-figure-5-2.txt"   # text, or a file next to the suite
-    max_score = 2             # default 1; a test may also set options, states, time_limit
-                              # and game_options
+    max_score = 2             # default 1; a test may also set options, states, time_limit,
+                              # game_options and a reference of its own
 
 Exit status 0 when every test passed, 1 when one failed, 2 for a usage error.
 """
@@ -32,7 +32,9 @@ from gamesearch.errors import InvalidOptionError
 from gamesearch.testing.grading import DEFAULT_TIME_LIMIT, Case, GradeReport, grade, load_searcher_class
 
 SUITE_SETTINGS = {"reference", "time_limit", "states", "options", "test"}
-TEST_SETTINGS = {"name", "game", "position", "game_options", "options", "max_score", "states", "time_limit"}
+TEST_SETTINGS = {
+    "name", "game", "position", "game_options", "options", "max_score", "states", "time_limit", "reference",
+}  # fmt: skip
 
 
 def register(subparsers: Any) -> None:
@@ -175,11 +177,18 @@ def load_suite(path: Path, args: argparse.Namespace) -> tuple[str, list[Case]]:
                 max_score=_number(test.get("max_score", 1), "max_score", where),
                 states=str(test.get("states", suite.get("states", "sequence"))),
                 time_limit=_number(time_limit, "time_limit", where),
+                reference=None if args.reference else _text(test.get("reference"), "reference", where),
             )
         except InvalidOptionError as error:
             raise InvalidOptionError(f"{where}: {error}") from None
         cases.append(case)
     return str(reference), cases
+
+
+def _text(value: Any, key: str, where: str) -> str | None:
+    if value is not None and not isinstance(value, str):
+        raise InvalidOptionError(f"{key!r} in {where} must be text such as \"paranoid:rounds=1\": {value!r}")
+    return value
 
 
 def _number(value: Any, key: str, where: str) -> float:

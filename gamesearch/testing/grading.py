@@ -45,6 +45,8 @@ STATES_MODES = ("sequence", "set", "none")
 DEFAULT_TIME_LIMIT = 10.0
 
 T = TypeVar("T")
+#: a reference: a searcher spec (``"textbook-alphabeta:prune_on_equality=false"``) or class
+Reference = str | type[Searcher]
 
 #: a generated position: the moves that lead to it from the searched position
 Line = tuple[Hashable, ...]
@@ -66,6 +68,8 @@ class Case:
     #: how generated positions are compared: ``sequence``, ``set`` or ``none``
     states: str = attrs.field(default="sequence")
     time_limit: float = DEFAULT_TIME_LIMIT  #: seconds the student's search may take
+    #: this case's reference, when it is not the suite's (a searcher spec or class)
+    reference: Reference | None = None
 
     @states.validator
     def _check_states(self, attribute: Any, value: str) -> None:
@@ -387,17 +391,15 @@ def _hints(game: Game[Any], wanted: Sequence[Line], got: Sequence[Line]) -> list
     return []
 
 
-#: a reference: a searcher spec (``"textbook-alphabeta:prune_on_equality=false"``) or class
-Reference = str | type[Searcher]
-
-
 def grade_case(case: Case, student: type[Searcher], reference: Reference) -> CaseResult:
-    """Return how ``student`` (a searcher class) does on ``case`` against ``reference``.
+    """Return how ``student`` (a searcher class) does on ``case`` against ``reference``
+    (the case's own reference instead, when it has one).
 
     Both get the case's options (a spec's own options stay, the case's are added).
 
     :raises InvalidOptionError: when the reference does not take the case's options.
     """
+    reference = case.reference if case.reference is not None else reference
     expected_searcher = _configured(reference, case.options, "the reference")
     expected = record_search(expected_searcher, case.position)
     if expected.error is not None:
