@@ -53,7 +53,11 @@ def register(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("student", metavar="FILE.py:CLASS", help="the student's searcher class (or module:Class)")
-    parser.add_argument("--suite", metavar="SUITE.toml", help="the tests (see `gamesearch grade --help`)")
+    parser.add_argument(
+        "--suite", metavar="SUITE.toml",
+        help="the tests, a TOML file: reference, time_limit, states and options for every test, "
+        "then one [[test]] table a test (name, game, position, options, max_score, ...)",
+    )  # fmt: skip
     parser.add_argument("--game", help="without a suite: the game of the tests")
     parser.add_argument(
         "-p", "--position", action="append", default=[], metavar="TEXT",
