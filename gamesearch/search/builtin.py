@@ -7,6 +7,7 @@ from typing import Any
 import pluggy
 
 from gamesearch.search.alphabeta import AlphaBeta
+from gamesearch.search.engine import Engine
 from gamesearch.search.iterative import IterativeDeepening
 from gamesearch.search.mcts import MonteCarlo
 from gamesearch.search.minimax import Minimax
@@ -17,6 +18,7 @@ hookimpl = pluggy.HookimplMarker("gamesearch")
 
 BUILTIN_SEARCHERS = (
     Minimax, AlphaBeta, IterativeDeepening, MonteCarlo, PrincipalVariationSearch, MTDf, Solver,
+    Engine,
 )
 
 
