@@ -7,11 +7,14 @@ The oracle is this file's own memoised minimax over the game's moves, results an
 
 from __future__ import annotations
 
+import functools
+import json
 import random
 from collections.abc import Hashable, Sequence
 from typing import Any
 
 import pytest
+from clirun import run_cli
 
 from gamesearch import AlphaBeta, Game, Player, Rules, default_registry
 from gamesearch.errors import BudgetExceededError, ConformanceError, InvalidOptionError
@@ -118,12 +121,13 @@ def test_without_a_depth_every_trick_gives_minimax_on_every_tictactoe_position(
         assert_exact(engine, position, tictactoe_values)
 
 
+@functools.cache
 def connect4_endgames() -> list[ConnectFour]:
-    """Unfinished 7x6 positions 14 to 16 stones from a full board, by random play."""
+    """Three unfinished 7x6 positions 12 to 14 stones from a full board, by random play."""
     rng, found = random.Random(13), []
-    while len(found) < 4:
+    while len(found) < 3:
         game = ConnectFour()
-        while game.ply < 26 + len(found) % 3 and not game.is_over():
+        while game.ply < 28 + len(found) and not game.is_over():
             game.push(rng.choice(list(game.legal_moves())))
         if not game.is_over():
             found.append(game)
@@ -140,8 +144,7 @@ def test_without_a_depth_every_trick_gives_minimax_on_connect4_endgames(options:
 @pytest.fixture(scope="module")
 def othello_4x4() -> tuple[list[Game[Any]], dict[Hashable, int]]:
     start = Othello.new(size=4)
-    unfinished = [position for position in reachable_positions(start) if not position.is_over()]
-    return [start, *random.Random(4).sample(unfinished, 120)], minimax_values(start)
+    return [start, *sample_positions(start, 40, seed=4)], minimax_values(start)
 
 
 @pytest.mark.parametrize("options", TRICKS, ids=TRICK_IDS)
@@ -221,12 +224,13 @@ def test_quiescence_sees_the_win_past_the_horizon() -> None:
     assert not quiescent.is_exact  # some lines still stood pat on the heuristic
 
 
-def test_extensions_search_forcing_moves_deeper_but_at_most_twice_the_depth() -> None:
+@pytest.mark.parametrize("depth", [3, 4])
+def test_extensions_search_forcing_moves_deeper_but_at_most_half_the_depth_more(depth: int) -> None:
     game = ConnectFour.from_text("4444")
-    plain = Engine(depth=3).search(game)
-    extended = Engine(depth=3, extensions=True).search(game)
-    assert plain.stats.depth == 3
-    assert 3 < extended.stats.depth <= 6
+    plain = Engine(depth=depth).search(game)
+    extended = Engine(depth=depth, extensions=True).search(game)
+    assert plain.stats.depth == depth
+    assert depth < extended.stats.depth <= depth + max(1, depth // 2)
 
 
 def test_a_spent_budget_gives_the_last_completed_depth_when_deepening() -> None:
@@ -443,3 +447,30 @@ def test_the_spec_names_every_trick() -> None:
 def test_bad_engine_options_are_refused(spec: str, message: str) -> None:
     with pytest.raises(InvalidOptionError, match=message.replace("(", "\\(").replace(")", "\\)")):
         default_registry().new_searcher(spec)
+
+
+# --------------------------------------------------------- compare --tricks
+def test_compare_tricks_measures_each_trick_against_plain_alphabeta_at_the_depth(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, err = run_cli(capsys, "compare", "connect4", "--position", "4433", "--depth", "4", "--tricks", "--json")
+    assert status == 0, err
+    data = json.loads(out)
+    rows = {row["searcher"]: row for row in data["rows"]}
+    assert data["references"] == {"distance": "alphabeta:depth=4"}
+    assert list(rows)[:3] == ["alphabeta:depth=4", "engine:depth=4", "engine:depth=4,iterative=True"]
+    assert len(rows) == 12 and "engine:depth=4,quiescence=True" in rows
+    plain = rows["alphabeta:depth=4"]
+    assert plain["nodes_vs_reference"] == 1.0 and rows["engine:depth=4"]["stats"]["nodes"] == plain["stats"]["nodes"]
+    for ordering_only in ("iterative=True", "aspiration=50", "killers=True", "history=True"):
+        row = rows[f"engine:depth=4,{ordering_only}"]
+        assert row["agrees"] is True and row["value"] == plain["value"], ordering_only
+        assert row["nodes_vs_reference"] == row["stats"]["nodes"] / plain["stats"]["nodes"]
+    status, out, _ = run_cli(capsys, "compare", "connect4", "--depth", "2", "--tricks")
+    assert status == 0 and "vs alpha-beta" in out and "reference (distance scoring): alphabeta:depth=2" in out
+
+
+@pytest.mark.parametrize("extra", [[], ["--depth", "3", "--searchers", "alphabeta"]], ids=["no-depth", "searchers"])
+def test_compare_tricks_needs_a_depth_and_its_own_searchers(capsys: pytest.CaptureFixture[str], extra: list[str]) -> None:
+    status, out, err = run_cli(capsys, "compare", "tictactoe", "--tricks", *extra)
+    assert status == 2 and "--tricks compares its own searchers at one depth: give --depth, not --searchers" in err

@@ -22,7 +22,8 @@ option adds one trick and is off by default:
 - ``quiescence``: at the horizon, stand pat on ``evaluate()`` or play one of the game's
   :meth:`~gamesearch.game.Game.noisy_moves`, until the position is quiet;
 - ``extensions``: a move the game calls forcing (:meth:`~gamesearch.game.Game.is_forcing`,
-  a check in chess) is searched one ply deeper, down to twice the depth.
+  a check in chess) is searched one ply deeper, at most ``depth // 2`` times on a line
+  (once at least), so no line goes past one and a half times the depth.
 
 **Exactness.** Without a depth the engine searches to the end of every line and its
 value and best moves are minimax's, whatever the switches: move ordering (deepening,
@@ -61,10 +62,28 @@ EXACT_DEPTH = INFINITY
 FULL_DEPTH_MOVES = 3
 #: the shallowest remaining depth at which late moves are reduced
 REDUCTION_DEPTH = 3
-#: extensions stop this many times the nominal depth below the root
-EXTENSION_REACH = 2
+#: a line gets at most one extension per this many plies of nominal depth (and one at least)
+EXTENSION_SHARE = 2
 #: re-searches of one depth with a wider aspiration window before the full window
 ASPIRATION_TRIES = 2
+
+
+#: each trick's option as ``gamesearch compare --tricks`` and the docs switch it on
+TRICK_OPTIONS: tuple[str, ...] = (
+    "iterative=true", "aspiration=50", "killers=true", "history=true", "null_move=2",
+    "lmr=true", "quiescence=true", "extensions=true",
+)  # fmt: skip
+
+
+def trick_specs(depth: int) -> list[str]:
+    """Return the searcher specs that measure the tricks at ``depth``: plain alpha-beta, the
+    plain engine, the engine with each trick alone, deepening with a table, then every
+    trick with the table."""
+    plain = f"engine:depth={depth}"
+    return [
+        f"alphabeta:depth={depth}", plain, *(f"{plain},{option}" for option in TRICK_OPTIONS),
+        f"{plain},iterative=true,table=true", ",".join([plain, *TRICK_OPTIONS, "table=true"]),
+    ]  # fmt: skip
 
 
 def _at_least_zero(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
@@ -238,7 +257,7 @@ class _EngineCore:
         history_scores: dict[Hashable, int] = {}
         history_get = history_scores.get
         clock = time.perf_counter
-        nodes = 1  # the root
+        nodes = roots = 0  # the root is counted once per pass over its moves
         expanded = cutoffs = hits = horizon = 0
         deepest = 0
         max_nodes: float = math.inf
@@ -323,12 +342,19 @@ class _EngineCore:
                 result = advance(move)
                 nodes += 1
                 try:
+                    if tracer is not None:
+                        if sign > 0:
+                            tracer.enter(move, child_ply, alpha, beta)
+                        else:
+                            tracer.enter(move, child_ply, -beta, -alpha)
                     if result is not None:
                         value = sign * finished(result, child_ply)
                     elif alternating or to_move() != mover:
                         value = -quiet(child_ply, offset + 1, -beta, -alpha)
                     else:
                         value = quiet(child_ply, offset + 1, alpha, beta)
+                    if tracer is not None:
+                        tracer.leave(sign * value)
                 except BaseException:
                     retract(move)
                     raise
@@ -375,7 +401,7 @@ class _EngineCore:
                         lines[child] = ()
                 else:
                     next_depth = depth_left - 1
-                    if forcing and extends and child < extension_reach:
+                    if forcing and extends and offset + depth_left < extension_reach:
                         next_depth = depth_left
                     flips = alternating or to_move() != mover
                     if next_depth < 1:
@@ -509,7 +535,8 @@ class _EngineCore:
             aspiration, its value centres the window."""
             nonlocal previous_line, extension_reach
             depth_left = math.inf if depth is None else depth
-            extension_reach = EXTENSION_REACH * depth if depth is not None else offsets
+            # the plies played plus the plies left grow by one with each extension
+            extension_reach = 0 if depth is None else depth + max(1, depth // EXTENSION_SHARE)
             previous_line = last.line if last is not None else ()
             window = engine.aspiration
             if window and last is not None and not move_values and abs(last.value) < proof:
@@ -531,8 +558,10 @@ class _EngineCore:
         def search_root(depth_left: float, alpha: int, beta: int, move_values: bool) -> _Found:
             """Search the root's moves in the window ``(alpha, beta)``: return the best value
             and every move of that value (right when the value is inside the window)."""
-            nonlocal horizon
+            nonlocal horizon, nodes, roots
             horizon = 0
+            nodes += 1
+            roots += 1
             mover = to_move()
             sign = 1 if mover == first else -1
             hint = None
@@ -567,7 +596,7 @@ class _EngineCore:
 
         def flush(into: Counters) -> None:
             into.nodes += nodes
-            into.leaves += nodes - 1 - expanded - hits
+            into.leaves += nodes - roots - expanded - hits
             into.cutoffs += cutoffs
             into.tt_hits += hits
             into.depth = max(into.depth, deepest)
