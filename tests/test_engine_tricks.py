@@ -220,8 +220,24 @@ def test_quiescence_sees_the_win_past_the_horizon() -> None:
     plain = Engine(depth=1).search(game)
     quiescent = Engine(depth=1, quiescence=True).search(game)
     assert abs(plain.value) < game.value_scale.heuristic_bound
-    assert quiescent.value == values[game.key()]
-    assert not quiescent.is_exact  # some lines still stood pat on the heuristic
+    assert quiescent.value == values[game.key()] and not plain.is_exact
+
+
+def test_quiescence_does_not_stand_pat_after_a_forcing_move(
+    tictactoe_unfinished: list[Game[Any]], tictactoe_values: dict[Hashable, int]
+) -> None:
+    """Where X wins by a fork (two threats, three plies), a depth-1 search with quiescence
+    sees it: the fork is forcing, so O may not stand pat but must reply, and X's win is noisy."""
+    forks = []
+    for position in tictactoe_unfinished:
+        value = tictactoe_values[position.key()]
+        win_in_three = position.value_scale.proven(1 if position.to_move() == 0 else -1, position.ply + 3)
+        if value == win_in_three:
+            forks.append(position)
+    assert len(forks) > 100
+    for position in forks:
+        result = Engine(depth=1, quiescence=True).search(position)
+        assert result.value == tictactoe_values[position.key()], position.to_text()
 
 
 @pytest.mark.parametrize("depth", [3, 4])

@@ -20,7 +20,8 @@ option adds one trick and is off by default:
 - ``lmr``: search moves late in the order one ply shallower with a null window, and
   again at full depth when they beat ``alpha`` (late move reductions);
 - ``quiescence``: at the horizon, stand pat on ``evaluate()`` or play one of the game's
-  :meth:`~gamesearch.game.Game.noisy_moves`, until the position is quiet;
+  :meth:`~gamesearch.game.Game.noisy_moves`, until the position is quiet; where a
+  forcing move (a check) reached the horizon, every reply is tried instead;
 - ``extensions``: a move the game calls forcing (:meth:`~gamesearch.game.Game.is_forcing`,
   a check in chess) is searched one ply deeper, at most ``depth // 2`` times on a line
   (once at least), so no line goes past one and a half times the depth.
@@ -246,6 +247,8 @@ class _EngineCore:
         null_reduction = engine.null_move if tricks["null_move"] else 0
         reduces, quiesces, extends = tricks["lmr"], tricks["quiescence"], tricks["extensions"]
         asks_forcing = offers(game, "is_forcing") and (extends or reduces or null_reduction > 0)
+        # quiescence asks only of the moves that reach the horizon
+        asks_forcing_last = offers(game, "is_forcing") and quiesces
         has_noisy = offers(game, "noisy_moves")
         arranges = keeps_lines or use_killers or use_history or table is not None
         entries = cast(dict[Hashable, tuple[float, int, int, Hashable]] | None,
@@ -316,23 +319,27 @@ class _EngineCore:
             """Return the first player's value of a game finished at ``ply`` with ``result``."""
             return result * (win - distance * ply) if proven is None else proven(result, ply)
 
-        def quiet(ply: int, offset: int, alpha: int, beta: int) -> int:
+        def quiet(ply: int, offset: int, alpha: int, beta: int, evading: bool = False) -> int:
             """Return the value, for the side to move, of the unfinished position at the
             horizon: ``evaluate()``, or with quiescence the best of standing pat and the
-            noisy moves, searched the same way."""
+            noisy moves, searched the same way. ``evading``: a forcing move led here (a
+            check), so the side to move may not stand pat and tries every legal move."""
             nonlocal nodes, expanded, cutoffs, horizon, deepest
-            horizon += 1
             mover = to_move()
             sign = 1 if mover == first else -1
-            best = sign * evaluate()
-            if not quiesces or best >= beta:
-                return best
-            moves = noisy()
-            if not moves:
-                return best
+            if evading and quiesces:
+                best, moves = -INFINITY, ordered()
+            else:
+                horizon += 1
+                best = sign * evaluate()
+                if not quiesces or best >= beta:
+                    return best
+                moves = noisy()
+                if not moves:
+                    return best
+                if alpha < best:
+                    alpha = best
             expanded += 1
-            if alpha < best:
-                alpha = best
             child_ply = ply + 1
             if offset + 1 > deepest:
                 deepest = offset + 1
@@ -381,7 +388,7 @@ class _EngineCore:
             below the move is left in ``lines[offset + 1]``.
             """
             nonlocal nodes, deepest, horizon
-            forcing = forcing_of(move) if asks_forcing else False
+            forcing = forcing_of(move) if asks_forcing or (asks_forcing_last and depth_left < 2) else False
             if nodes >= next_check:
                 over_budget()
             result = advance(move)
@@ -407,7 +414,10 @@ class _EngineCore:
                     if next_depth < 1:
                         if keeps_lines:
                             lines[child] = ()
-                        value = -quiet(child_ply, child, -beta, -alpha) if flips else quiet(child_ply, child, alpha, beta)
+                        if flips:
+                            value = -quiet(child_ply, child, -beta, -alpha, forcing)
+                        else:
+                            value = quiet(child_ply, child, alpha, beta, forcing)
                     else:
                         on_line = follow and offset < len(previous_line) and previous_line[offset] == move
                         value = alpha + 1
