@@ -96,7 +96,13 @@ def _at_least_zero(instance: Any, attribute: attrs.Attribute, value: Any) -> Non
 
 
 def _switch(help_text: str) -> Any:
+    """Return the attrs field of a trick that is on or off (off by default)."""
     return attrs.field(default=False, metadata={"help": help_text})
+
+
+def _amount(help_text: str) -> Any:
+    """Return the attrs field of a trick set by a whole number >= 0 (0, the default: off)."""
+    return attrs.field(default=0, validator=_at_least_zero, metadata={"help": help_text})
 
 
 @attrs.frozen(kw_only=True)
@@ -113,20 +119,16 @@ class Engine(Searcher):
         "time budget in seconds (with iterative: answers with the last completed depth; else gives up)"
     )
     iterative: bool = _switch("deepen one ply at a time, the previous depth's best line first")
-    aspiration: int = attrs.field(
-        default=0,
-        validator=_at_least_zero,
-        metadata={"help": "search each new depth in a window this wide around the last value, "
-                  "re-searched when it fails (0: off; deepens iteratively)"},
-    )  # fmt: skip
+    aspiration: int = _amount(
+        "search each new depth in a window this wide around the last value, re-searched when "
+        "it fails (0: off; deepens iteratively)"
+    )
     killers: bool = _switch("try first the moves that last cut off at the same ply")
     history: bool = _switch("order moves by how often and how deep they cut off")
-    null_move: int = attrs.field(
-        default=0,
-        validator=_at_least_zero,
-        metadata={"help": "null-move pruning with this depth reduction (0: off; only with a "
-                  "depth, for games that declare zugzwang rare and offer a pass)"},
-    )  # fmt: skip
+    null_move: int = _amount(
+        "null-move pruning with this depth reduction (0: off; only with a depth, for games "
+        "that declare zugzwang rare and offer a pass)"
+    )
     lmr: bool = _switch("late move reductions: late moves one ply shallower, re-searched when they beat alpha")
     quiescence: bool = _switch("at the horizon, play the game's noisy moves until quiet (stand pat on evaluate)")
     extensions: bool = _switch("search the moves the game calls forcing one ply deeper")
@@ -324,7 +326,7 @@ class _EngineCore:
             horizon: ``evaluate()``, or with quiescence the best of standing pat and the
             noisy moves, searched the same way. ``evading``: a forcing move led here (a
             check), so the side to move may not stand pat and tries every legal move."""
-            nonlocal nodes, expanded, cutoffs, horizon, deepest
+            nonlocal expanded, cutoffs, horizon
             mover = to_move()
             sign = 1 if mover == first else -1
             if evading and quiesces:
@@ -340,32 +342,8 @@ class _EngineCore:
                 if alpha < best:
                     alpha = best
             expanded += 1
-            child_ply = ply + 1
-            if offset + 1 > deepest:
-                deepest = offset + 1
-            for move in moves:
-                if nodes >= next_check:
-                    over_budget()
-                result = advance(move)
-                nodes += 1
-                try:
-                    if tracer is not None:
-                        if sign > 0:
-                            tracer.enter(move, child_ply, alpha, beta)
-                        else:
-                            tracer.enter(move, child_ply, -beta, -alpha)
-                    if result is not None:
-                        value = sign * finished(result, child_ply)
-                    elif alternating or to_move() != mover:
-                        value = -quiet(child_ply, offset + 1, -beta, -alpha)
-                    else:
-                        value = quiet(child_ply, offset + 1, alpha, beta)
-                    if tracer is not None:
-                        tracer.leave(sign * value)
-                except BaseException:
-                    retract(move)
-                    raise
-                retract(move)
+            for move in moves:  # past the horizon: visit() hands every child back to quiet()
+                value = visit(move, ply, offset, 0, alpha, beta, False, sign, mover, False)
                 if value > best:
                     best = value
                     if value > alpha:
@@ -380,15 +358,15 @@ class _EngineCore:
             follow: bool, sign: int, mover: int, reducible: bool,
         ) -> int:  # fmt: skip
             """Play ``move`` from the position at ``ply`` (``depth_left`` plies above the
-            horizon, the side to move ``mover``, whose sign is ``sign``), take it back and
-            return its value for that side, searched in the window ``(alpha, beta)``.
+            horizon, 0 past it, the side to move ``mover``, whose sign is ``sign``), take it
+            back and return its value for that side, searched in the window ``(alpha, beta)``.
 
             ``follow`` says the position lies on the previous depth's best line;
             ``reducible`` that the move may be reduced if it is not forcing. The line
             below the move is left in ``lines[offset + 1]``.
             """
             nonlocal nodes, deepest, horizon
-            forcing = forcing_of(move) if asks_forcing or (asks_forcing_last and depth_left < 2) else False
+            forcing = forcing_of(move) if asks_forcing or (asks_forcing_last and depth_left == 1) else False
             if nodes >= next_check:
                 over_budget()
             result = advance(move)
@@ -414,10 +392,11 @@ class _EngineCore:
                     if next_depth < 1:
                         if keeps_lines:
                             lines[child] = ()
+                        evading = forcing and depth_left >= 1  # a reply to a forcing move at the horizon
                         if flips:
-                            value = -quiet(child_ply, child, -beta, -alpha, forcing)
+                            value = -quiet(child_ply, child, -beta, -alpha, evading)
                         else:
-                            value = quiet(child_ply, child, alpha, beta, forcing)
+                            value = quiet(child_ply, child, alpha, beta, evading)
                     else:
                         on_line = follow and offset < len(previous_line) and previous_line[offset] == move
                         value = alpha + 1
