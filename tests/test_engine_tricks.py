@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from clirun import run_cli
 
-from gamesearch import AlphaBeta, Game, Player, Rules, default_registry
+from gamesearch import AlphaBeta, Game, Player, Rules, Scoring, default_registry
 from gamesearch.errors import BudgetExceededError, ConformanceError, InvalidOptionError
 from gamesearch.game import allows_null_move
 from gamesearch.search.engine import Engine
@@ -47,9 +47,9 @@ ORDERING_TRICKS: list[dict[str, Any]] = [
 
 
 # ------------------------------------------------------------------ the oracle
-def minimax_values(game: Game[Any]) -> dict[Hashable, int]:
-    """Return the exact value (first player's view, fastest win first) of every position
-    reachable from ``game``, by key: plain memoised minimax."""
+def minimax_values(game: Game[Any], scoring: Scoring = Scoring.DISTANCE) -> dict[Hashable, int]:
+    """Return the exact value (first player's view; with distance scoring, fastest win
+    first) of every position reachable from ``game``, by key: plain memoised minimax."""
     scale = game.value_scale
     values: dict[Hashable, int] = {}
 
@@ -58,7 +58,7 @@ def minimax_values(game: Game[Any]) -> dict[Hashable, int]:
         if key not in values:
             result = game.result()
             if result is not None:
-                values[key] = scale.proven(result, game.ply)
+                values[key] = scale.proven(result, game.ply, scoring)
             else:
                 children = []
                 for move in game.legal_moves():
@@ -155,6 +155,28 @@ def test_without_a_depth_every_trick_gives_minimax_on_4x4_othello(
     engine = Engine(**options)
     for position in positions:
         assert_exact(engine, position, values)
+
+
+@pytest.mark.parametrize("options", [{}, TRICKS[-1]], ids=["plain", "all"])
+@pytest.mark.parametrize(
+    ("name", "settings"),
+    [("othello", {"size": 4, "passes": "auto"}), ("kalah", {"pits": 3, "seeds": 2})],
+    ids=["othello-auto-passes", "kalah"],
+)
+def test_without_a_depth_the_engine_gives_minimax_where_a_player_moves_twice_and_margins_count(
+    options: dict[str, Any], name: str, settings: dict[str, Any]
+) -> None:
+    start = default_registry().new_game(name, **settings)
+    assert not start.rules.alternating and start.rules.largest_margin > 1
+    values = minimax_values(start)
+    for position in [start, *sample_positions(start, 15, seed=1)]:
+        assert_exact(Engine(**options), position, values)
+
+
+def test_plain_scoring_gives_the_win_draw_loss_of_minimax(tictactoe_unfinished: list[Game[Any]]) -> None:
+    values = minimax_values(TicTacToe(), Scoring.PLAIN)
+    for position in tictactoe_unfinished[::10]:
+        assert_exact(Engine(scoring=Scoring.PLAIN, **TRICKS[-1]), position, values)
 
 
 def test_4x4_othello_is_a_white_win_by_8_for_the_engine_with_every_trick() -> None:
