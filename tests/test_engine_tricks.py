@@ -20,7 +20,7 @@ from gamesearch import AlphaBeta, Game, Player, Rules, Scoring, default_registry
 from gamesearch.errors import BudgetExceededError, ConformanceError, InvalidOptionError
 from gamesearch.game import allows_null_move
 from gamesearch.search.engine import Engine
-from gamesearch.testing import check_game, reachable_positions
+from gamesearch.testing import check_game, check_search, reachable_positions
 from gamesearch_games.connect4 import ConnectFour
 from gamesearch_games.othello import Othello
 from gamesearch_games.tictactoe import TicTacToe
@@ -224,6 +224,15 @@ def test_with_a_depth_the_ordering_tricks_keep_plain_alphabeta_value_and_best_mo
         plain = AlphaBeta(depth=3).search(position)
         tricked = Engine(depth=3, **options).search(position)
         assert (tricked.value, set(tricked.best_moves)) == (plain.value, set(plain.best_moves)), position.to_text()
+
+
+@pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "kalah", "passing"])
+def test_with_a_depth_every_trick_at_once_answers_legally_and_leaves_the_position_as_it_was(name: str) -> None:
+    start: Game[Any] = PassingTicTacToe() if name == "passing" else default_registry().new_game(name)
+    engine = Engine(depth=4, **TRICKS[-1])
+    for position in [start, *sample_positions(start, 8, seed=9)]:
+        result = check_search(engine, position, exact=False)  # a legal move, a legal line, no change
+        assert not result.is_exact or result.margin is not None  # exact means a proven value
 
 
 def test_plain_engine_with_a_depth_is_alphabeta_node_for_node() -> None:

@@ -34,9 +34,11 @@ there is no horizon to extend or to quiesce at; and null-move pruning, which is 
 in zugzwang, is switched off. With a depth the tricks may change the value, and the
 result says it is heuristic (``is_exact`` false) unless every line ended.
 
-A table entry whose subtree met no horizon (and no null-move cut-off) holds the game's
-true bounds and answers at any depth; the others answer only at the depth searched,
-and using one marks the answer heuristic (see :mod:`gamesearch.search.table`).
+The table (``table``) holds ``(depth, lower, upper, best move)`` per position, the
+bounds for the side to move. An entry whose subtree met no horizon (and no null-move
+cut-off) holds the game's true bounds and answers at any depth; the others answer
+only at the depth searched, and using one marks the answer heuristic. The best move
+is tried first whatever the depth.
 """
 
 from __future__ import annotations
@@ -242,8 +244,11 @@ class _EngineCore:
         win, distance, proven = leaf_values(game, engine.scoring)
         proof = game.value_scale.heuristic_bound  # |value| >= proof: a finished game's
         root_ply = game.ply
-        # room for every ply a line can still have, and a null move before every other
-        offsets = 2 * (game.max_plies - root_ply) + 4
+        # Room for every ply of the main search below the root (quiescence keeps no line
+        # and no killers): the plies left, or the depth with its extensions, and a null
+        # move before every other ply.
+        reach = game.max_plies - root_ply
+        offsets = 2 * (reach if engine.depth is None else min(reach, engine.depth)) + 4
         keeps_lines = tricks["iterative"]
         use_killers, use_history = tricks["killers"], tricks["history"]
         null_reduction = engine.null_move if tricks["null_move"] else 0
@@ -382,7 +387,7 @@ class _EngineCore:
                         tracer.enter(move, child_ply, -beta, -alpha)
                 if result is not None:
                     value = sign * finished(result, child_ply)
-                    if keeps_lines:
+                    if keeps_lines and depth_left:
                         lines[child] = ()
                 else:
                     next_depth = depth_left - 1
@@ -390,7 +395,7 @@ class _EngineCore:
                         next_depth = depth_left
                     flips = alternating or to_move() != mover
                     if next_depth < 1:
-                        if keeps_lines:
+                        if keeps_lines and depth_left:
                             lines[child] = ()
                         evading = forcing and depth_left >= 1  # a reply to a forcing move at the horizon
                         if flips:
