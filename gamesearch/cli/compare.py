@@ -155,10 +155,13 @@ def searcher_depth(searcher: Searcher) -> int | None:
     return None if option is None else getattr(searcher, option)
 
 
-def load_searchers(text: str | None, depth: int | None) -> list[Searcher]:
-    """Return the searchers of ``--searchers`` (default: all registered), ``depth`` applied."""
+def load_searchers(text: str | None, depth: int | None, game: Game[Any] | None = None) -> list[Searcher]:
+    """Return the searchers of ``--searchers`` (default: every registered one that can
+    search ``game``), ``depth`` applied."""
     found = registry()
-    specs = split_specs(text) if text else list(found.searchers)
+    specs = split_specs(text) if text else [
+        name for name, kind in found.searchers.items() if game is None or not kind().unmet_needs(game)
+    ]  # fmt: skip
     searchers = []
     for spec in specs:
         name = spec.partition(":")[0].strip()
@@ -224,7 +227,7 @@ def run(args: argparse.Namespace) -> int:
         if args.depth is None or args.searchers:
             raise InvalidOptionError("--tricks compares its own searchers at one depth: give --depth, not --searchers")
         args.searchers = ",".join(trick_specs(args.depth))
-    searchers = load_searchers(args.searchers, args.depth)
+    searchers = load_searchers(args.searchers, args.depth, game)
     if args.depths:
         return run_depths(game, searchers, args)
     return run_rows(game, searchers, args)
@@ -315,7 +318,7 @@ def row_data(game: Game[Any], row: Row, reference: Row | None, base_nodes: int |
     return {
         "searcher": row.label,
         "gave_up": False,
-        "value": result.value,
+        "value": data["value"],
         "best_moves": data["best_moves"],
         "move": data["move"],
         "is_exact": result.is_exact,
