@@ -19,7 +19,7 @@ def test_compare_with_a_depth_limit_agrees_with_minimax(capsys: pytest.CaptureFi
     assert status == 0, err
     rows = json.loads(out)["rows"]
     assert {row["searcher"].split(":")[0] for row in rows} >= {"minimax", "alphabeta", "iterative"}
-    with_depth = ("minimax", "alphabeta", "iterative", "pvs", "mtdf", "solver")
+    with_depth = ("minimax", "alphabeta", "iterative", "pvs", "mtdf", "solver", "engine")
     depth_limited = [row for row in rows if row["searcher"].split(":")[0] in with_depth]
     assert all(row["agrees"] for row in depth_limited)
     # a searcher without a depth limit (MCTS) is not checked against a depth-limited reference
