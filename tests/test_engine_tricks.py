@@ -378,6 +378,25 @@ def test_null_move_prunes_with_a_depth_where_the_game_allows_it() -> None:
     assert pruned.move in game.legal_moves() and not pruned.is_exact
 
 
+class PassLoses(PassingTicTacToe):
+    """A pass is allowed in search but loses at once (as passing in check does in chess)."""
+
+    name = "pass-loses"
+
+    def result(self) -> int | None:
+        if self.passes:
+            return 1 if self.mover == 0 else -1  # the passer, who moved last, lost
+        return super().result()
+
+
+def test_a_null_move_that_ends_the_game_never_prunes() -> None:
+    game = PassLoses()
+    game.push(4)
+    plain, passing = Engine(depth=5).search(game), Engine(depth=5, null_move=1).search(game)
+    assert (passing.value, passing.best_moves) == (plain.value, plain.best_moves)
+    assert passing.stats.cutoffs == plain.stats.cutoffs and passing.stats.nodes > plain.stats.nodes
+
+
 def test_null_move_is_off_without_a_depth_so_the_answer_stays_exact() -> None:
     game = PassingTicTacToe()
     game.push(4)

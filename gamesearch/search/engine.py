@@ -235,7 +235,7 @@ class _EngineCore:
         # trick that is off costs one test of a local per node or per move. Moves are
         # played by advance() and taken back by retract(), also when something raises.
         tricks = engine.tricks_for(game)
-        advance, retract, to_move, key = game.advance, game.retract, game.to_move, game.key
+        advance, retract, to_move, key, terminal = game.advance, game.retract, game.to_move, game.key, game.result
         ordered, noisy, forcing_of = game.ordered_moves, game.noisy_moves, game.is_forcing
         make_null, unmake_null = game.make_null_move, game.unmake_null_move
         evaluate = heuristic(game)
@@ -470,7 +470,9 @@ class _EngineCore:
                 nodes += 1
                 try:
                     reduced = depth_left - 1 - null_reduction
-                    if reduced < 1:
+                    if terminal() is not None:  # a game may rule a pass lost (in check): no cut-off
+                        passed = -INFINITY
+                    elif reduced < 1:
                         passed = -quiet(ply, offset + 1, -beta, -beta + 1)
                     else:
                         passed = -node(ply, offset + 1, reduced, -beta, -beta + 1, False, False, False)
