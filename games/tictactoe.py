@@ -360,22 +360,11 @@ class TicTacToe(Game[int]):
     def board_view(self) -> BoardView:
         """Return the grid; a click on an empty cell plays that cell while the game goes on."""
         geometry = self._geometry
-        legal = set(self.legal_moves())
-        symbols = tuple(self.cell(index).replace(EMPTY, "") for index in range(geometry.cells))
-        moves = tuple(str(index) if index in legal else None for index in range(geometry.cells))
-        return BoardView(geometry.rows, geometry.cols, symbols, moves)
+        cells = [self.cell(index) for index in range(geometry.cells)]
+        return cell_board_view(geometry.rows, geometry.cols, cells, self.legal_moves())
 
     def parse_move(self, text: str) -> int:
-        cells = self._geometry.cells
-        try:
-            move = int(str(text).strip())
-        except ValueError:
-            raise InvalidMoveError(
-                f"move {text!r} is not a cell index; use a number from 0 to {cells - 1}"
-            ) from None
-        if not 0 <= move < cells:
-            raise InvalidMoveError(f"cell {text!r} is off the board; use a number from 0 to {cells - 1}")
-        return move
+        return parse_cell(text, self._geometry.cells)
 
     def format_move(self, move: int) -> str:
         return str(move)
@@ -405,6 +394,29 @@ class TicTacToe(Game[int]):
             if line >> move & 1 and missing and not missing & (missing - 1) and missing & empty:
                 return True
         return False
+
+
+def cell_board_view(rows: int, cols: int, cells: Sequence[str], legal: Iterable[int]) -> BoardView:
+    """Return the grid of a game whose moves are cell indices: each cell's mark (``""`` for
+    ``.``), a click on a cell of a ``legal`` move playing it (used by m,n,k games)."""
+    playable = set(legal)
+    symbols = tuple(symbol.replace(EMPTY, "") for symbol in cells)
+    moves = tuple(str(index) if index in playable else None for index in range(rows * cols))
+    return BoardView(rows, cols, symbols, moves)
+
+
+def parse_cell(text: str, cells: int) -> int:
+    """Return the cell index written as ``text`` on a board of ``cells`` cells.
+
+    :raises InvalidMoveError: for text that is no number, or a cell off the board.
+    """
+    try:
+        move = int(str(text).strip())
+    except ValueError:
+        raise InvalidMoveError(f"move {text!r} is not a cell index; use a number from 0 to {cells - 1}") from None
+    if not 0 <= move < cells:
+        raise InvalidMoveError(f"cell {text!r} is off the board; use a number from 0 to {cells - 1}")
+    return move
 
 
 @hookimpl

@@ -52,7 +52,7 @@ class Snapshot:
     ply: int
     history: tuple[Hashable, ...]
     legal_moves: tuple[Hashable, ...]
-    result: int | None
+    result: int | tuple[int, ...] | None
 
     @classmethod
     def of(cls, game: Game[Any]) -> Snapshot:
@@ -140,6 +140,9 @@ def _check_state(game: Game[Any], before: Snapshot) -> None:
         _check_chance_outcomes(game, before)
     if not 0 <= before.ply <= rules.max_plies:
         raise fail(game, text, f"ply {before.ply} is outside 0..max_plies ({rules.max_plies}) of the rules")
+    if rules.utilities:
+        _check_utilities(game, before)
+        return
     low, high = rules.result_range
     if result is not None and (
         not isinstance(result, int) or isinstance(result, bool) or not low <= result <= high
@@ -149,6 +152,7 @@ def _check_state(game: Game[Any], before: Snapshot) -> None:
             f"result() returned {result!r}; expected None or an integer in the declared "
             f"result_range {low}..{high}",
         )  # fmt: skip
+    assert not isinstance(result, tuple)
     sign = None if result is None else (result > 0) - (result < 0)
     outcome = game.outcome()
     if outcome != (None if sign is None else Outcome(sign)) or game.is_over() != (sign is not None):
@@ -159,6 +163,55 @@ def _check_state(game: Game[Any], before: Snapshot) -> None:
         _check_finished(game, before, result)
 
 
+def _is_utility_tuple(value: object, players: int, low: float, high: float, *, strictly: bool = False) -> bool:
+    """Return whether ``value`` is a tuple of ``players`` integers inside ``low..high``
+    (the open interval when ``strictly``)."""
+    if not isinstance(value, tuple) or len(value) != players:
+        return False
+    for item in value:
+        if not isinstance(item, int) or isinstance(item, bool):
+            return False
+        if not (low < item < high if strictly else low <= item <= high):
+            return False
+    return True
+
+
+def _check_utilities(game: Game[Any], before: Snapshot) -> None:
+    """A game whose rules declare utilities: one integer per player, inside the range,
+    adding up to ``constant_sum`` when declared; ``evaluate()`` one integer per player."""
+    text, result, rules = before.text, before.result, game.rules
+    low, high = rules.result_range
+    players = rules.players
+    if result is not None:
+        if not _is_utility_tuple(result, players, low, high):
+            raise fail(
+                game, text,
+                f"result() returned {result!r}; the rules declare utilities: expected None or a "
+                f"tuple of {players} integers in the declared result_range {low}..{high}",
+            )  # fmt: skip
+        assert isinstance(result, tuple)
+        if rules.constant_sum is not None and sum(result) != rules.constant_sum:
+            raise fail(
+                game, text,
+                f"result() returned {result!r}, which adds up to {sum(result)}, not the declared "
+                f"constant_sum {rules.constant_sum}",
+            )  # fmt: skip
+        if before.legal_moves:
+            raise fail(game, text, f"the game is over but legal_moves() returned {before.legal_moves!r}")
+        if game.final_utilities() != result:
+            raise fail(game, text, f"final_utilities() {game.final_utilities()!r} is not result() {result!r}")
+        return
+    if not before.legal_moves:
+        raise fail(game, text, "the game is not over but legal_moves() is empty")
+    estimate = game.evaluate()
+    bound = type(game).evaluation_bound
+    if not _is_utility_tuple(estimate, players, -bound, bound, strictly=True):
+        raise fail(
+            game, text,
+            f"evaluate() returned {estimate!r}; the rules declare utilities: expected a tuple of "
+            f"{players} integers, each inside the open interval ({-bound}, {bound}) the game "
+            "declares (evaluation_bound)",
+        )  # fmt: skip
 def _check_chance_outcomes(game: Game[Any], before: Snapshot) -> None:
     """At a chance position: the outcomes are the legal moves, in order, each with an
     exact probability above 0, together summing to 1."""
@@ -378,13 +431,18 @@ def _check_threat_hints(game: Game[Any], before: Snapshot) -> None:
             "alternating turns and results +1/0/-1 may offer it",
         )  # fmt: skip
 
+    def is_win(result: int | tuple[int, ...] | None, player: int) -> bool:
+        if isinstance(result, tuple):  # utilities: the player alone on top
+            return all(result[player] > utility for other, utility in enumerate(result) if other != player)
+        return result is not None and (result > 0 if player == 0 else result < 0)
+
     def wins_at_once(player: int) -> set[Hashable]:
         found = set()
         for move in game.legal_moves():
             game.push(move)
             result = game.result()
             game.undo()
-            if result is not None and (result > 0 if player == 0 else result < 0):
+            if is_win(result, player):
                 found.add(move)
         return found
 
@@ -443,8 +501,6 @@ def _check_engine_hints(game: Game[Any], before: Snapshot) -> None:
         raise fail(game, text, f"{offered}() is offered without {missing}()")
     if not makes or before.result is not None:
         return
-    if game.rules.players != 2:
-        raise fail(game, text, f"a null move is offered, but the rules declare {game.rules.players} players, not 2")
     game.make_null_move()
     try:
         passed = (game.to_move(), game.key(), tuple(game.history))
