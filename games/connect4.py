@@ -606,6 +606,27 @@ class ConnectFour(Game[int]):
     def format_move(self, move: int) -> str:
         return str(move + 1)
 
+    # ------------------------------------------------------ what an engine asks
+    def noisy_moves(self) -> Sequence[int]:
+        """Return the columns that win at once or block the opponent's win at once, centre first."""
+        geometry, mask, current = self._geometry, self._mask, self._current
+        if self._four(current ^ mask):
+            return ()
+        playable = (mask + geometry.bottom_mask) & geometry.board_mask
+        sharp = playable & (geometry.winning_cells(current, mask) | geometry.winning_cells(current ^ mask, mask))
+        if not sharp:
+            return ()
+        return tuple(col for col in geometry.order if sharp & geometry.column_masks[col])
+
+    def is_forcing(self, move: int) -> bool:
+        """Return whether the stone dropped in column ``move`` makes a four the opponent
+        must block on the next move (a playable cell that completes it)."""
+        geometry, mask = self._geometry, self._mask
+        cell = (mask + geometry.bottoms[move]) & geometry.column_masks[move]
+        after = mask | cell
+        playable = (after + geometry.bottom_mask) & geometry.board_mask
+        return bool(geometry.winning_cells(self._current | cell, after) & playable)
+
 
 @functools.cache
 def _odd_row_mask(width: int, height: int) -> int:

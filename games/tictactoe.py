@@ -369,6 +369,32 @@ class TicTacToe(Game[int]):
     def format_move(self, move: int) -> str:
         return str(move)
 
+    # ------------------------------------------------------ what an engine asks
+    def noisy_moves(self) -> Sequence[int]:
+        """Return the empty cells that complete a line for either side, in move order."""
+        mover, other = self._mover, self._other
+        if self._wins[other]:
+            return ()
+        empty = self._full ^ (mover | other)
+        sharp = 0
+        for line in self._geometry.lines:
+            for marks in (mover, other):
+                missing = line & ~marks
+                if missing and not missing & (missing - 1) and missing & empty:
+                    sharp |= missing
+        return tuple(cell for cell in self._geometry.order if sharp >> cell & 1)
+
+    def is_forcing(self, move: int) -> bool:
+        """Return whether the mark on cell ``move`` leaves a line one mark short with its
+        last cell empty: the opponent must block it at once."""
+        marks = self._mover | 1 << move
+        empty = self._full ^ (marks | self._other)
+        for line in self._geometry.lines:
+            missing = line & ~marks
+            if line >> move & 1 and missing and not missing & (missing - 1) and missing & empty:
+                return True
+        return False
+
 
 def cell_board_view(rows: int, cols: int, cells: Sequence[str], legal: Iterable[int]) -> BoardView:
     """Return the grid of a game whose moves are cell indices: each cell's mark (``""`` for

@@ -7,6 +7,7 @@ from typing import Any
 import pluggy
 
 from gamesearch.search.alphabeta import AlphaBeta
+from gamesearch.search.engine import Engine
 from gamesearch.search.expectimax import CHANCE_SEARCHERS
 from gamesearch.search.iterative import IterativeDeepening
 from gamesearch.search.mcts import MonteCarlo
@@ -20,7 +21,7 @@ hookimpl = pluggy.HookimplMarker("gamesearch")
 
 BUILTIN_SEARCHERS = (
     Minimax, AlphaBeta, IterativeDeepening, MonteCarlo, PrincipalVariationSearch, MTDf, Solver,
-    MaxN, Paranoid, BestReply, TextbookMinimax, TextbookAlphaBeta, *CHANCE_SEARCHERS,
+    Engine, MaxN, Paranoid, BestReply, TextbookMinimax, TextbookAlphaBeta, *CHANCE_SEARCHERS,
 )
 
 
