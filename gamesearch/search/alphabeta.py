@@ -26,6 +26,7 @@ from gamesearch.game import Game, Player, Scoring
 from gamesearch.search.base import (
     CLOCK_INTERVAL,
     INFINITY,
+    NO_HORIZON,
     Counters,
     RootAnswer,
     SearchContext,
@@ -40,6 +41,7 @@ Ordering = Literal["game", "natural"]
 RootWindow = Literal["shared", "fresh"]
 #: no limit (a module constant: building it per search shows in small searches)
 UNLIMITED = float("inf")
+_FIRST = Player.FIRST
 
 
 def _choice(*valid: str) -> Callable[[Any, attrs.Attribute, Any], None]:  # type: ignore[type-arg]
@@ -158,8 +160,8 @@ def search_root(
 
     :raises BudgetExceededError: when ``budget`` runs out (``game`` is left as it was).
     """
-    core = _make_core(game, scoring, ordering, table, tracer, budget)
-    horizon = UNLIMITED if depth is None else depth
+    core = _make_core(game, scoring, ordering, table, tracer, budget, depth is not None)
+    horizon = NO_HORIZON if depth is None else depth
     root_ply = game.ply
     maximizing = game.to_move() == Player.FIRST
     moves = tuple(game.ordered_moves() if ordering == "game" else game.legal_moves())
@@ -178,7 +180,7 @@ def search_root(
                 alpha, beta = (best - 1 if all_best else best), INFINITY
             else:
                 alpha, beta = -INFINITY, (best + 1 if all_best else best)
-            value = core.search(move, root_ply + 1, horizon - 1, alpha, beta, not maximizing)
+            value = core.search(move, root_ply + 1, horizon, alpha, beta, not maximizing)
             values.append((move, value))
             improves = best is None or (value > best if maximizing else value < best)
             if improves:
@@ -203,10 +205,35 @@ def search_root(
 class _Core(NamedTuple):
     """The recursive search of one root and its counters (from :func:`_make_core`)."""
 
-    #: ``search(move, ply, depth_left, alpha, beta, maximizing)``: the value of a root move
-    search: Callable[[Hashable, int, float, int, int, bool], int]
+    #: ``search(move, ply, depth, alpha, beta, maximizing)``: the value of a root move
+    #: searched ``depth`` plies deep from the root (:data:`NO_HORIZON`: to the end)
+    search: Callable[[Hashable, int, int, int, int, bool], int]
     #: ``flush(counters)``: add the counts to ``counters``; return whether a horizon was reached
     flush: Callable[[Counters], bool]
+
+
+def _within_budget(advance: Callable[[Hashable], int | None], budget: Budget) -> Callable[[Hashable], int | None]:
+    """Return ``advance`` refusing (before the move) once ``budget`` is spent.
+
+    It counts the nodes itself: every position a search enters but the root is
+    entered by one call of it.
+    """
+    max_nodes, deadline, clock = budget.max_nodes, budget.deadline, time.perf_counter
+    nodes = 1  # the root
+    next_check = min(max_nodes, CLOCK_INTERVAL)
+
+    def step_within_budget(move: Hashable) -> int | None:
+        nonlocal nodes, next_check
+        if nodes >= next_check:
+            if nodes >= max_nodes:
+                raise BudgetExceededError(f"node budget of {max_nodes:,.0f} exhausted")
+            if clock() > deadline:
+                raise BudgetExceededError("time budget exhausted")
+            next_check = min(max_nodes, nodes + CLOCK_INTERVAL)
+        nodes += 1
+        return advance(move)
+
+    return step_within_budget
 
 
 def _make_core(
@@ -216,6 +243,7 @@ def _make_core(
     table: TranspositionTable | None,
     tracer: Tracer | None,
     budget: Budget | None,
+    has_horizon: bool = True,
 ) -> _Core:
     # Hot loop: bound methods in locals, counters in closure cells, no allocation per
     # node without a table. Optional features cost one test of a local per node at
@@ -223,44 +251,24 @@ def _make_core(
     # are counted as what is neither expanded nor a table hit, and a game whose turns
     # alternate is never asked whose turn it is below the root. Moves below the root
     # are played by advance() and taken back by retract(), also when something raises.
-    advance, retract = game.advance, game.retract
-    step, to_move = advance, game.to_move
+    # Depths are small integers (fast arithmetic): a search without a horizon keeps
+    # depth_left at NO_HORIZON all the way down (step 0), so its table entries carry
+    # the same depth whatever the root.
+    retract, to_move = game.retract, game.to_move
+    step = game.advance if budget is None else _within_budget(game.advance, budget)
+    step_down = 1 if has_horizon else 0
     ordered = game.ordered_moves if ordering == "game" else game.legal_moves
     evaluate, key = heuristic(game), game.key
     asks_turn = not game.rules.alternating
-    first = Player.FIRST
     win, distance, proven = leaf_values(game, scoring)
     entries = table.entries if table is not None else None
     probe = entries.get if entries is not None else None
     max_entries = table.max_entries if table is not None else 0
-    max_nodes = budget.max_nodes if budget is not None else UNLIMITED
-    deadline = budget.deadline if budget is not None else UNLIMITED
-    clock = time.perf_counter
-    next_check = min(max_nodes, CLOCK_INTERVAL) if budget is not None else INFINITY
     nodes = 1  # the root
     expanded = cutoffs = hits = horizon = 0
     deepest = game.ply
 
-    def over_budget() -> None:
-        """Raise once a budget is spent; else set the node count of the next look."""
-        nonlocal next_check
-        if nodes >= max_nodes:
-            raise BudgetExceededError(f"node budget of {max_nodes:,.0f} exhausted")
-        if clock() > deadline:
-            raise BudgetExceededError("time budget exhausted")
-        next_check = min(max_nodes, nodes + CLOCK_INTERVAL)
-
-    if budget is not None:
-
-        def step_within_budget(move: Hashable) -> int | None:
-            """``game.advance``, refused (before the move) once the budget is spent."""
-            if nodes >= next_check:
-                over_budget()
-            return advance(move)
-
-        step = step_within_budget
-
-    def expand(ply: int, depth_left: float, alpha: int, beta: int, maximizing: bool) -> int:
+    def expand(ply: int, depth_left: int, alpha: int, beta: int, maximizing: bool) -> int:
         """Return the value of the unfinished position at ``ply`` (``depth_left`` >= 1).
 
         ``maximizing`` says whether the first player moves (asked of the game when
@@ -295,7 +303,7 @@ def _make_core(
         won = win - distance * child_ply  # a finished child is worth +won or -won
         moves = ordered()
         if asks_turn:
-            maximizing = to_move() == first
+            maximizing = to_move() == _FIRST
         # The two loops differ only in the side that moves; a child that is over (or
         # at the horizon) is scored here, without a call.
         if maximizing:
@@ -312,7 +320,7 @@ def _make_core(
                         horizon += 1
                         value = evaluate()
                     else:
-                        value = expand(child_ply, depth_left - 1, alpha, beta, False)
+                        value = expand(child_ply, depth_left - step_down, alpha, beta, False)
                     if tracer is not None:
                         tracer.leave(value)
                 except BaseException:
@@ -342,7 +350,7 @@ def _make_core(
                         horizon += 1
                         value = evaluate()
                     else:
-                        value = expand(child_ply, depth_left - 1, alpha, beta, True)
+                        value = expand(child_ply, depth_left - step_down, alpha, beta, True)
                     if tracer is not None:
                         tracer.leave(value)
                 except BaseException:
@@ -372,10 +380,11 @@ def _make_core(
                 entries[position] = (searched, best, best)
         return best
 
-    def search(move: Hashable, ply: int, depth_left: float, alpha: int, beta: int, maximizing: bool) -> int:
+    def search(move: Hashable, ply: int, depth: int, alpha: int, beta: int, maximizing: bool) -> int:
         """Play the root move ``move``, take it back and return the value of the position
-        it reaches at ``ply`` (``depth_left`` plies from the horizon)."""
+        it reaches at ``ply`` (the root searched ``depth`` plies deep)."""
         nonlocal nodes, horizon, deepest
+        depth_left = depth - step_down
         sign = step(move)
         nodes += 1
         if ply > deepest:

@@ -16,7 +16,7 @@ import attrs
 
 from gamesearch.errors import BudgetExceededError
 from gamesearch.game import Game, Player, Scoring
-from gamesearch.search.base import CLOCK_INTERVAL, INFINITY, SearchContext, Counters, RootAnswer, Searcher, Tracer
+from gamesearch.search.base import CLOCK_INTERVAL, INFINITY, NO_HORIZON, Counters, RootAnswer, SearchContext, Searcher, Tracer
 from gamesearch.search.base import heuristic, leaf_values
 
 
@@ -43,13 +43,23 @@ class Minimax(Searcher):
         max_nodes = INFINITY if self.max_nodes is None else self.max_nodes
         deadline = math.inf if self.seconds is None else time.perf_counter() + self.seconds
         clock = time.perf_counter
-        next_look = CLOCK_INTERVAL if self.seconds is not None else INFINITY
+        # one test per expansion covers both budgets: the node count at which to look
+        # again (the node budget itself, or sooner when the clock must be read)
+        next_look = min(max_nodes, CLOCK_INTERVAL) if self.seconds is not None else max_nodes
         nodes = expanded = 0
         root_ply = game.ply
         deepest = root_ply + 1  # the root is unfinished: it has children
         horizon_reached = False
 
-        def expand(ply: int, depth_left: float, maximizing: bool) -> int:
+        def look(nodes: int) -> int:
+            """Raise once a budget is spent; else return the node count of the next look."""
+            if nodes > max_nodes:
+                raise BudgetExceededError(f"node budget of {max_nodes:,} exhausted")
+            if clock() > deadline:
+                raise BudgetExceededError("time budget exhausted")
+            return min(max_nodes, nodes + CLOCK_INTERVAL)
+
+        def expand(ply: int, depth_left: int, maximizing: bool) -> int:
             """Return the value of the unfinished position at ``ply`` (``depth_left`` >= 1)."""
             nonlocal nodes, expanded, horizon_reached, deepest, next_look
             child_ply = ply + 1
@@ -58,12 +68,8 @@ class Minimax(Searcher):
             won = win - distance * child_ply  # a finished child is worth +won or -won
             moves = legal_moves()
             nodes += len(moves)
-            if nodes > max_nodes:
-                raise BudgetExceededError(f"node budget of {max_nodes:,} exhausted")
-            if nodes > next_look:  # a time budget: look at the clock now and then
-                if clock() > deadline:
-                    raise BudgetExceededError("time budget exhausted")
-                next_look = nodes + CLOCK_INTERVAL
+            if nodes > next_look:
+                next_look = look(nodes)
             expanded += 1
             if asks_turn:
                 maximizing = to_move() == first
@@ -93,7 +99,7 @@ class Minimax(Searcher):
                     best = child
             return best
 
-        def settle(ply: int, depth_left: float, maximizing: bool) -> int:
+        def settle(ply: int, depth_left: int, maximizing: bool) -> int:
             """Return the value of the position just reached at ``ply``."""
             nonlocal horizon_reached
             sign = terminal()
@@ -104,7 +110,7 @@ class Minimax(Searcher):
                 return evaluate()
             return expand(ply, depth_left, maximizing)
 
-        depth = float("inf") if self.depth is None else self.depth
+        depth = NO_HORIZON if self.depth is None else self.depth
         if tracer is not None:
             tracer.enter(None, root_ply, -INFINITY, INFINITY)
         root_values: list[tuple[Hashable, int]] = []
