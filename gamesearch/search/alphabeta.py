@@ -123,24 +123,24 @@ class AlphaBeta(Searcher):
 
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
         move_values = context.move_values
+        # (in search_root's order: keywords cost more in a call made once a search)
         return search_root(
             game,
-            depth=self.depth,
-            scoring=self.scoring,
-            ordering=self.ordering,
-            fresh_window=self.root_window == "fresh" or move_values,
-            all_best=self.all_best,
-            table=context.memory.table("bounds", game, self.table_entries) if self.table else None,
-            counters=context.counters,
-            tracer=context.tracer,
-            move_values=move_values,
-            budget=budget_of(self.max_nodes, self.seconds),
+            self.depth,
+            self.scoring,
+            self.ordering,
+            self.root_window == "fresh" or move_values,
+            self.all_best,
+            context.memory.table("bounds", game, self.table_entries) if self.table else None,
+            context.counters,
+            context.tracer,
+            move_values,
+            budget_of(self.max_nodes, self.seconds),
         )
 
 
 def search_root(
     game: Game[Any],
-    *,
     depth: int | None,
     scoring: Scoring,
     ordering: str,
@@ -160,7 +160,7 @@ def search_root(
 
     :raises BudgetExceededError: when ``budget`` runs out (``game`` is left as it was).
     """
-    core = _make_core(game, scoring, ordering, table, tracer, budget, depth is not None)
+    search_move, flush = _make_core(game, scoring, ordering, table, tracer, budget, depth is not None)
     horizon = NO_HORIZON if depth is None else depth
     root_ply = game.ply
     maximizing = game.to_move() == Player.FIRST
@@ -180,8 +180,9 @@ def search_root(
                 alpha, beta = (best - 1 if all_best else best), INFINITY
             else:
                 alpha, beta = -INFINITY, (best + 1 if all_best else best)
-            value = core.search(move, root_ply + 1, horizon, alpha, beta, not maximizing)
-            values.append((move, value))
+            value = search_move(move, root_ply + 1, horizon, alpha, beta, not maximizing)
+            if move_values:
+                values.append((move, value))
             improves = best is None or (value > best if maximizing else value < best)
             if improves:
                 best, best_moves = value, [move]
@@ -191,7 +192,7 @@ def search_root(
         if tracer is not None:
             tracer.leave(best)
     finally:
-        horizon_reached = core.flush(counters)
+        horizon_reached = flush(counters)
     return RootAnswer(
         value=best,
         best_moves=tuple(best_moves),
@@ -414,7 +415,7 @@ def _make_core(
         counters.depth = max(counters.depth, deepest)
         return horizon > 0
 
-    return _Core(search, flush)
+    return tuple.__new__(_Core, (search, flush))  # (faster than _Core(search, flush))
 
 
 def _after(moves: Sequence[Hashable], move: Hashable) -> tuple[Hashable, ...]:
