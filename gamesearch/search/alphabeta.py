@@ -26,6 +26,7 @@ from gamesearch.game import Game, Player, Scoring
 from gamesearch.search.base import (
     CLOCK_INTERVAL,
     INFINITY,
+    NEGATIVE_INFINITY,
     NO_HORIZON,
     Counters,
     RootAnswer,
@@ -168,18 +169,18 @@ def search_root(
     if first_moves:
         moves = tuple(first_moves) + tuple(move for move in moves if move not in first_moves)
     if tracer is not None:
-        tracer.enter(None, root_ply, -INFINITY, INFINITY)
+        tracer.enter(None, root_ply, NEGATIVE_INFINITY, INFINITY)
     try:
         best: int | None = None
         best_moves: list[Hashable] = []
         values: list[tuple[Hashable, int]] = []
         for move in moves:
             if fresh_window or best is None:
-                alpha, beta = -INFINITY, INFINITY
+                alpha, beta = NEGATIVE_INFINITY, INFINITY
             elif maximizing:
                 alpha, beta = (best - 1 if all_best else best), INFINITY
             else:
-                alpha, beta = -INFINITY, (best + 1 if all_best else best)
+                alpha, beta = NEGATIVE_INFINITY, (best + 1 if all_best else best)
             value = search_move(move, root_ply + 1, horizon, alpha, beta, not maximizing)
             if move_values:
                 values.append((move, value))
@@ -265,6 +266,8 @@ def _make_core(
     entries = table.entries if table is not None else None
     probe = entries.get if entries is not None else None
     max_entries = table.max_entries if table is not None else 0
+    # free places in the table: counted down per new entry instead of len() each time
+    room = max_entries - len(entries) if entries is not None else 0
     nodes = 1  # the root
     expanded = cutoffs = hits = horizon = 0
     deepest = game.ply
@@ -275,7 +278,7 @@ def _make_core(
         ``maximizing`` says whether the first player moves (asked of the game when
         its turns do not alternate).
         """
-        nonlocal nodes, expanded, cutoffs, hits, horizon, deepest
+        nonlocal nodes, expanded, cutoffs, hits, horizon, deepest, room
         if probe is not None:
             position = key()
             entry = probe(position)
@@ -308,7 +311,7 @@ def _make_core(
         # The two loops differ only in the side that moves; a child that is over (or
         # at the horizon) is scored here, without a call.
         if maximizing:
-            best = -INFINITY
+            best = NEGATIVE_INFINITY
             for move in moves:
                 sign = step(move)  # push(move) and result() in one call
                 nodes += 1
@@ -368,13 +371,16 @@ def _make_core(
                                 tracer.prune(_after(moves, move))
                             break
         if entries is not None:
-            if entry is None and len(entries) >= max_entries:  # a new entry would not fit
-                make_room(entries)
+            if entry is None:
+                if room <= 0:  # a new entry would not fit
+                    make_room(entries)
+                    room = max_entries - len(entries)
+                room -= 1
             # An entry whose subtree met a horizon (or rests on one) is stored with its
             # depth negated, so that using it marks the search inexact.
             searched = depth_left if horizon == horizon_before else -depth_left
             if best <= window_alpha:
-                entries[position] = (searched, -INFINITY, best)
+                entries[position] = (searched, NEGATIVE_INFINITY, best)
             elif best >= window_beta:
                 entries[position] = (searched, best, INFINITY)
             else:

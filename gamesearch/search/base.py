@@ -27,6 +27,8 @@ from gamesearch.search.table import SearchMemory
 
 #: larger than any value a game can produce: the open ends of a search window
 INFINITY = 1 << 60
+#: its negation, named: ``-INFINITY`` in a loop builds a new integer every time
+NEGATIVE_INFINITY = -INFINITY
 #: how often (in nodes) a search with a time budget looks at the clock
 CLOCK_INTERVAL = 1024
 #: the plies left of a search without a horizon: more than any game lasts, yet a small

@@ -16,7 +16,7 @@ import attrs
 
 from gamesearch.errors import BudgetExceededError
 from gamesearch.game import Game, Player, Scoring
-from gamesearch.search.base import CLOCK_INTERVAL, INFINITY, NO_HORIZON, Counters, RootAnswer, SearchContext, Searcher, Tracer
+from gamesearch.search.base import CLOCK_INTERVAL, INFINITY, NEGATIVE_INFINITY, NO_HORIZON, Counters, RootAnswer, SearchContext, Searcher, Tracer
 from gamesearch.search.base import heuristic, leaf_values
 
 
@@ -73,12 +73,12 @@ class Minimax(Searcher):
             expanded += 1
             if asks_turn:
                 maximizing = to_move() == first
-            best = -INFINITY if maximizing else INFINITY
+            best = NEGATIVE_INFINITY if maximizing else INFINITY
             for move in moves:
                 sign = advance(move)  # push(move) and result() in one call
                 try:  # (free in CPython 3.11+ until something raises)
                     if tracer is not None:
-                        tracer.enter(move, child_ply, -INFINITY, INFINITY)
+                        tracer.enter(move, child_ply, NEGATIVE_INFINITY, INFINITY)
                     if sign is not None:
                         child = sign * won if proven is None else proven(sign, child_ply)
                     elif depth_left == 1:
@@ -112,7 +112,7 @@ class Minimax(Searcher):
 
         depth = NO_HORIZON if self.depth is None else self.depth
         if tracer is not None:
-            tracer.enter(None, root_ply, -INFINITY, INFINITY)
+            tracer.enter(None, root_ply, NEGATIVE_INFINITY, INFINITY)
         root_values: list[tuple[Hashable, int]] = []
         maximizing = to_move() == first
         moves = legal_moves()
@@ -120,7 +120,7 @@ class Minimax(Searcher):
         for move in moves:
             push(move)
             if tracer is not None:
-                tracer.enter(move, root_ply + 1, -INFINITY, INFINITY)
+                tracer.enter(move, root_ply + 1, NEGATIVE_INFINITY, INFINITY)
             child = settle(root_ply + 1, depth - 1, not maximizing)
             if tracer is not None:
                 tracer.leave(child)

@@ -37,7 +37,7 @@ import attrs
 from gamesearch.game import Game, Player, Scoring, offers
 from gamesearch.errors import BudgetExceededError
 from gamesearch.search.alphabeta import Budget, budget_of, search_root
-from gamesearch.search.base import CLOCK_INTERVAL, INFINITY, Counters, RootAnswer, SearchContext, Searcher, Tracer, depth_field, leaf_values
+from gamesearch.search.base import CLOCK_INTERVAL, INFINITY, NEGATIVE_INFINITY, Counters, RootAnswer, SearchContext, Searcher, Tracer, depth_field, leaf_values
 from gamesearch.search.table import SearchMemory, TranspositionTable, make_room, table_entries_field
 
 
@@ -174,7 +174,7 @@ def make_exact_core(
         position = key()
         entry = probe(position)
         if entry is None:
-            lower, upper, hint = -INFINITY, INFINITY, None
+            lower, upper, hint = NEGATIVE_INFINITY, INFINITY, None
         else:
             lower, upper, hint = entry
             if lower > alpha:
@@ -190,7 +190,7 @@ def make_exact_core(
             if hint is not None and hint != moves[0]:
                 moves = [hint, *[move for move in moves if move != hint]]
         window_alpha = alpha
-        best, best_move = -INFINITY, None
+        best, best_move = NEGATIVE_INFINITY, None
         child = ply + 1
         mover = None if alternating else to_move()
         for move in moves:
@@ -416,5 +416,5 @@ class PrincipalVariationSearch(ExactSearcher):
             if core.enter(game, 0, 1) >= 1:
                 return 1
             return 0 if core.enter(game, -1, 0) >= 0 else -1
-        return core.enter(game, -INFINITY, INFINITY)
+        return core.enter(game, NEGATIVE_INFINITY, INFINITY)
 
