@@ -214,7 +214,9 @@ class _Core(NamedTuple):
     flush: Callable[[Counters], bool]
 
 
-def _within_budget(advance: Callable[[Hashable], int | None], budget: Budget) -> Callable[[Hashable], int | None]:
+def _within_budget(
+    advance: Callable[[Hashable], int | None], budget: Budget
+) -> Callable[[Hashable], int | None]:
     """Return ``advance`` refusing (before the move) once ``budget`` is spent.
 
     It counts the nodes itself: every position a search enters but the root is
@@ -304,7 +306,6 @@ def _make_core(
         child_ply = ply + 1
         if child_ply > deepest:
             deepest = child_ply
-        won = win - distance * child_ply  # a finished child is worth +won or -won
         moves = ordered()
         if asks_turn:
             maximizing = to_move() == _FIRST
@@ -319,7 +320,8 @@ def _make_core(
                     if tracer is not None:
                         tracer.enter(move, child_ply, alpha, beta)
                     if sign is not None:
-                        value = sign * won if proven is None else proven(sign, child_ply)
+                        ended = win - distance * child_ply  # (worked out only for a finished child)
+                        value = sign * ended if proven is None else proven(sign, child_ply)
                     elif depth_left == 1:
                         horizon += 1
                         value = evaluate()
@@ -349,7 +351,8 @@ def _make_core(
                     if tracer is not None:
                         tracer.enter(move, child_ply, alpha, beta)
                     if sign is not None:
-                        value = sign * won if proven is None else proven(sign, child_ply)
+                        ended = win - distance * child_ply  # (worked out only for a finished child)
+                        value = sign * ended if proven is None else proven(sign, child_ply)
                     elif depth_left == 1:
                         horizon += 1
                         value = evaluate()

@@ -65,7 +65,6 @@ class Minimax(Searcher):
             child_ply = ply + 1
             if child_ply > deepest:
                 deepest = child_ply
-            won = win - distance * child_ply  # a finished child is worth +won or -won
             moves = legal_moves()
             nodes += len(moves)
             if nodes > next_look:
@@ -80,7 +79,8 @@ class Minimax(Searcher):
                     if tracer is not None:
                         tracer.enter(move, child_ply, NEGATIVE_INFINITY, INFINITY)
                     if sign is not None:
-                        child = sign * won if proven is None else proven(sign, child_ply)
+                        ended = win - distance * child_ply  # (worked out only for a finished child)
+                        child = sign * ended if proven is None else proven(sign, child_ply)
                     elif depth_left == 1:
                         horizon_reached = True
                         child = evaluate()
