@@ -239,6 +239,9 @@ class Rules:
     #: what every final utility tuple adds up to, when that is the same for all of them
     #: (``None``: not declared); max^n prunes with it
     constant_sum: int | None = None
+    #: true when passing is almost never better than moving (no zugzwang to speak of):
+    #: with :meth:`Game.make_null_move`, the engine's null-move pruning may then pass
+    zugzwang_rare: bool = False
     #: the framework's scale of values for these rules (worked out once)
     scale: ValueScale = attrs.field(init=False, eq=False, repr=False)
 
@@ -416,7 +419,8 @@ class Game(abc.ABC, Generic[MoveT]):
     :meth:`from_text`, :meth:`format_move`, :meth:`parse_move`), drawing
     (:meth:`render`, :meth:`board_view`), a heuristic (:meth:`evaluate` with
     :attr:`evaluation_bound`), move ordering (:meth:`ordered_moves`), threat hints
-    (:meth:`winning_moves`, :meth:`non_losing_moves`), a fast :meth:`copy`, a
+    (:meth:`winning_moves`, :meth:`non_losing_moves`), what a search engine asks
+    (:meth:`noisy_moves`, :meth:`is_forcing`, a null move), a fast :meth:`copy`, a
     :attr:`ply` for positions set up without their history, and a fused fast move
     pair (:meth:`advance`, :meth:`retract`).
 
@@ -433,6 +437,9 @@ class Game(abc.ABC, Generic[MoveT]):
     evaluation_bound: ClassVar[int] = 100
     #: the searcher spec ``gamesearch analyze`` and ``tree`` use when none is given
     default_searcher: ClassVar[str | None] = None
+    #: true when positions are long texts kept in files (explicit trees): the command
+    #: line's ``--position`` then also takes the name of a file holding the text
+    position_files: ClassVar[bool] = False
 
     _history: list[MoveT]
 
@@ -659,6 +666,37 @@ class Game(abc.ABC, Generic[MoveT]):
         """
         return None
 
+    # ------------------------------------- optional: what a search engine asks
+    def noisy_moves(self) -> Sequence[MoveT]:
+        """Return the legal moves that change the position sharply (captures, promotions,
+        immediate threats), a subset of :meth:`legal_moves`; the engine's quiescence
+        search plays only these past its horizon. The default: none.
+        """
+        return ()
+
+    def is_forcing(self, move: MoveT) -> bool:
+        """Return whether the legal ``move`` forces the reply (chess: it gives check);
+        the engine's extensions search such a move one ply deeper. The default: false.
+        """
+        return False
+
+    def make_null_move(self) -> None:
+        """Pass the turn to the other player without moving, in a search only (a null move
+        is never a legal move and goes into no history); :meth:`unmake_null_move` takes it
+        back. Offer both to let the engine prune by null moves, and only with rules that
+        declare ``zugzwang_rare``.
+
+        :raises NotImplementedError: by default: the game offers no null move.
+        """
+        raise NotImplementedError(f"{type(self).__name__} offers no null move")
+
+    def unmake_null_move(self) -> None:
+        """Take back the null move just made (see :meth:`make_null_move`).
+
+        :raises NotImplementedError: by default: the game offers no null move.
+        """
+        raise NotImplementedError(f"{type(self).__name__} offers no null move")
+
     # ------------------------------------------------------------------ changes
     def push(self, move: MoveT) -> None:
         """Record ``move`` in the history and make it; the caller guarantees it is legal."""
@@ -822,6 +860,18 @@ def offers(game: Game[Any] | type[Game[Any]], method: str) -> bool:
     """Return whether ``game`` (or its class) overrides the optional ``method`` of :class:`Game`."""
     cls = game if isinstance(game, type) else type(game)
     return getattr(cls, method) is not getattr(Game, method)
+
+
+def allows_null_move(game: Game[Any]) -> bool:
+    """Return whether a search may pass the turn in ``game``: it offers a null move and its
+    two-player rules declare zugzwang rare."""
+    rules = game.rules
+    return (
+        rules.zugzwang_rare
+        and rules.players == 2
+        and offers(game, "make_null_move")
+        and offers(game, "unmake_null_move")
+    )
 
 
 def restore(game: Game[Any], snapshot: Game[Any]) -> None:

@@ -13,7 +13,8 @@ from gamesearch.plugins import default_registry
 GAMES = list(default_registry().games)
 #: the searchers with a depth limit that search a game of chance, and those that search the others
 CHANCE_DEPTH = ("expectiminimax", "star1", "star2", "chance-iterative")
-PLAIN_DEPTH = ("minimax", "alphabeta", "iterative", "pvs", "mtdf", "solver")
+PLAIN_DEPTH = ("minimax", "alphabeta", "iterative", "pvs", "mtdf", "solver", "engine", "textbook-minimax",
+               "textbook-alphabeta")
 #: the games whose results are one utility per player (searched by max^n and its kin)
 UTILITIES = {name for name, cls in default_registry().games.items() if cls.new().rules.utilities}
 

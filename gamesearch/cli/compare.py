@@ -25,6 +25,7 @@ from gamesearch.errors import BudgetExceededError, InvalidOptionError
 from gamesearch.game import Game, Scoring, number_text
 from gamesearch.search import AlphaBeta, Minimax
 from gamesearch.search.base import Limit, SearchResult, Searcher, json_value
+from gamesearch.search.engine import trick_specs
 from gamesearch.search.expectimax import Expectiminimax
 from gamesearch.search.multiplayer import MaxN
 
@@ -48,6 +49,7 @@ def register(subparsers: Any) -> None:
         "  gamesearch compare tictactoe --position X...O.... --searchers minimax,alphabeta:table=on --repeat 5\n"
         "  gamesearch compare tictactoe --openings\n"
         "  gamesearch compare connect4 --depths 1..6 --searchers minimax,alphabeta --plot depths.png\n"
+        "  gamesearch compare othello --option size=6 --depth 6 --tricks\n"
         "  gamesearch compare tictactoe --plot compare.png --json",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -69,6 +71,10 @@ def register(subparsers: Any) -> None:
     view = parser.add_mutually_exclusive_group()
     view.add_argument("--openings", action="store_true", help="nodes minimax and alpha-beta need to answer each opening move")
     view.add_argument("--depths", metavar="FROM..TO", help="run each depth-capable searcher at each depth")
+    view.add_argument(
+        "--tricks", action="store_true",
+        help="the engine with each trick alone and all on against plain alpha-beta at --depth",
+    )  # fmt: skip
     parser.add_argument("--plot", metavar="FILE.png", help="draw the comparison (needs matplotlib)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(handler=run)
@@ -239,6 +245,10 @@ def run(args: argparse.Namespace) -> int:
     game = load_game(args)
     if args.openings:
         return run_openings(game, args)
+    if args.tricks:
+        if args.depth is None or args.searchers:
+            raise InvalidOptionError("--tricks compares its own searchers at one depth: give --depth, not --searchers")
+        args.searchers = ",".join(trick_specs(args.depth))
     searchers = load_searchers(args.searchers, args.depth, game)
     if args.depths:
         return run_depths(game, searchers, args)
@@ -252,7 +262,10 @@ def run_rows(game: Game[Any], searchers: Sequence[Searcher], args: argparse.Name
         for searcher in searchers:
             rows.append(measure(game, searcher, args.repeat, args.max_nodes))
             advance(searcher.name)
-    references = reference_rows(game, rows, args.depth, args.max_nodes)
+    if args.tricks:  # plain alpha-beta, the first row, has minimax's value at the depth
+        references: dict[str, Row | None] = {Scoring.DISTANCE.value: rows[0]}
+    else:
+        references = reference_rows(game, rows, args.depth, args.max_nodes)
     base = references.get(Scoring.DISTANCE.value) or next(iter(references.values()), None)
     base_nodes = base.result.stats.nodes if base is not None and base.result is not None else None
     # a row is checked against the reference only when both search to the same depth
@@ -283,18 +296,24 @@ def run_rows(game: Game[Any], searchers: Sequence[Searcher], args: argparse.Name
     grid = table(
         f"{game.name} {position_title(game)}" + (f", depth {args.depth}" if args.depth else ""),
         ["searcher", "value", "best moves", "agrees", "nodes", "leaves", "cut-offs",
-         "tt hits", "median ms", "nodes/s", "vs ref"],
+         "tt hits", "median ms", "nodes/s", "vs alpha-beta" if args.tricks else "vs ref"],
         numeric_from=4,
     )  # fmt: skip
     grid.columns[1].justify = "right"  # the value
+
+    def shown(label: str) -> str:
+        """Return a row's label as the table shows it (--tricks: without the common depth)."""
+        if not args.tricks:
+            return label
+        return label.replace(f":depth={args.depth},", ":").replace(f":depth={args.depth}", "")
     for entry in data:
         if entry["gave_up"]:
-            grid.add_row(entry["searcher"], "-", f"gave up after {args.max_nodes:,} nodes", *["-"] * 8)
+            grid.add_row(shown(entry["searcher"]), "-", f"gave up after {args.max_nodes:,} nodes", *["-"] * 8)
             continue
         stats = entry["stats"]
         fraction = entry["nodes_vs_reference"]
         grid.add_row(
-            entry["searcher"], value_text(entry), _moves(entry["best_moves"]),
+            shown(entry["searcher"]), value_text(entry), _moves(entry["best_moves"]),
             {True: "yes", False: "NO", None: "-"}[entry["agrees"]],
             f"{stats['nodes']:,}", f"{stats['leaves']:,}", f"{stats['cutoffs']:,}", f"{stats['tt_hits']:,}",
             milliseconds(entry["median_seconds"]), f"{entry['nodes_per_second']:,.0f}",

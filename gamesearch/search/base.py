@@ -28,13 +28,21 @@ from gamesearch.search.table import SearchMemory
 
 #: larger than any value a game can produce: the open ends of a search window
 INFINITY = 1 << 60
+#: its negation, named: ``-INFINITY`` in a loop builds a new integer every time
+NEGATIVE_INFINITY = -INFINITY
 #: a search value: an integer, or an exact fraction (expected results in a game of chance)
 Value = int | Fraction
 #: how often (in nodes) a search with a time budget looks at the clock
 CLOCK_INTERVAL = 1024
+#: the plies left of a search without a horizon: more than any game lasts, yet a small
+#: integer (CPython's arithmetic on it is as fast as on any depth a caller gives)
+NO_HORIZON = 1 << 29
 
 
-@attrs.frozen
+# The records every search builds are frozen classes without slots: attrs fills such
+# an instance's __dict__ directly, which halves the cost of building one (it shows
+# in small searches).
+@attrs.frozen(slots=False)
 class SearchStats:
     """How much work a search did."""
 
@@ -62,7 +70,7 @@ class MoveVisits:
     proven: int | None  #: the move's exact value once proven, else ``None``
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class SearchResult:
     """The answer of one search, values from the first player's point of view.
 
@@ -292,7 +300,7 @@ class SearchContext:
         )
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class RootAnswer:
     """What a searcher's core found at the root, before tie-breaking and the PV."""
 

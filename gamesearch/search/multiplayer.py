@@ -447,14 +447,14 @@ def _pass_to(game: Game[Any], player: int) -> int:
     while game.to_move() != player:
         if passes >= players:
             raise RuntimeError(f"passing the turn {passes} times never gave it to player {player!r}")
-        game.make_null_move()  # type: ignore[attr-defined]
+        game.make_null_move()
         passes += 1
     return passes
 
 
 def _take_back_passes(game: Game[Any], passes: int) -> None:
     for _ in range(passes):
-        game.unmake_null_move()  # type: ignore[attr-defined]
+        game.unmake_null_move()
 
 
 # --------------------------------------------------------------------------- MCTS

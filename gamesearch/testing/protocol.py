@@ -116,6 +116,7 @@ def check_position(game: Game[Any], *, other_moves: Iterable[Hashable] = ()) -> 
     _check_copy(game, before)
     _check_board_view(game, before)
     _check_threat_hints(game, before)
+    _check_engine_hints(game, before)
     require_unchanged(game, before, "checking it")
 
 
@@ -479,6 +480,47 @@ def _check_threat_hints(game: Game[Any], before: Snapshot) -> None:
             problem = "lets the opponent win at once" if move in set(listed) else "is safe but left out"
             raise fail(game, text, f"non_losing_moves() is wrong about {game.format_move(move)}: it {problem}")
         raise fail(game, text, f"non_losing_moves() lists a move twice: {[game.format_move(m) for m in listed]}")
+
+
+def _check_engine_hints(game: Game[Any], before: Snapshot) -> None:
+    """noisy_moves() must list legal moves, is_forcing() answer a bool for each legal move,
+    and a null move pass the turn and come back, none of them changing the position."""
+    text, legal = before.text, before.legal_moves
+    if offers(game, "noisy_moves"):
+        noisy = list(game.noisy_moves())
+        require_unchanged(game, before, "noisy_moves()")
+        outside = [move for move in noisy if move not in legal]
+        if outside:
+            raise fail(
+                game, text,
+                f"noisy_moves() lists {game._safe_format(outside[0])!r}, which is not a legal move",
+            )  # fmt: skip
+        if len(set(noisy)) != len(noisy):
+            raise fail(game, text, f"noisy_moves() lists a move twice: {[game.format_move(m) for m in noisy]}")
+    if offers(game, "is_forcing"):
+        for move in legal:
+            answer = game.is_forcing(move)
+            require_unchanged(game, before, f"is_forcing({game.format_move(move)})")
+            if not isinstance(answer, bool):
+                raise fail(game, text, f"is_forcing({game.format_move(move)}) returned {answer!r}, not true or false")
+    makes, unmakes = offers(game, "make_null_move"), offers(game, "unmake_null_move")
+    if makes != unmakes:
+        offered, missing = ("make_null_move", "unmake_null_move") if makes else ("unmake_null_move", "make_null_move")
+        raise fail(game, text, f"{offered}() is offered without {missing}()")
+    if not makes or before.result is not None:
+        return
+    game.make_null_move()
+    try:
+        passed = (game.to_move(), game.key(), tuple(game.history))
+    finally:
+        game.unmake_null_move()
+    require_unchanged(game, before, "make_null_move() then unmake_null_move()")
+    if passed[0] == before.to_move:
+        raise fail(game, text, f"make_null_move() left player {before.to_move} to move; a null move passes the turn")
+    if passed[1] == before.key:
+        raise fail(game, text, f"make_null_move() left the key unchanged ({before.key!r})")
+    if passed[2] != before.history:
+        raise fail(game, text, "make_null_move() changed the move history; a null move is no move of the game")
 
 
 def _check_illegal_moves(game: Game[Any], before: Snapshot, other_moves: Iterable[Hashable]) -> None:
