@@ -171,11 +171,17 @@ def run_tournament(
     games of this same schedule already played (by number, e.g. read back from a
     results store): they are not played again, and ``on_game`` is not called for them.
 
-    :raises InvalidOptionError: for a bad spec, a repeated player, or a bad count.
+    :raises InvalidOptionError: for a bad spec, a repeated player, a bad count, or a game
+        of more than two players.
     :raises UnknownSearcherError: for a searcher no plugin registered.
     :raises GameSearchError: when a game was lost with every worker that tried it.
     """
     registry = registry if registry is not None else default_registry()
+    if game.rules.players > 2:
+        raise InvalidOptionError(
+            f"a tournament pairs two searchers a game, and {game.name!r} has {game.rules.players} "
+            "players; play them with match (one --seat a player after the second)"
+        )
     labels = tuple(spec.strip() for spec in players)
     repeated = sorted({label for label in labels if labels.count(label) > 1})
     if repeated:

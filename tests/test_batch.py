@@ -461,3 +461,14 @@ def test_uci_rows_are_read_as_the_first_players_outcome(capsys: pytest.CaptureFi
     store = str(tmp_path / "uci.sqlite")
     status, out, _ = run_cli(capsys, "batch", "connect4", str(data), "--max-nodes", "50", "-w", "1", "--store", store)
     assert status == 0 and out.startswith("0 of 1 done, 0 of 1 agree, 0 failed, 1 over budget; 1 computed")
+
+
+def test_a_stored_match_of_three_players_reads_back_every_seat(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    argv = ("match", "mnk3", "--first", "maxn:depth=2", "--second", "paranoid:depth=2", "--seat", "brs:depth=2",
+            "--games", "3", "--swap", "--seed", "4", "--json")  # fmt: skip
+    here = json.loads(run_cli(capsys, *argv)[1])
+    store = str(tmp_path / "three.sqlite")
+    stored = json.loads(run_cli(capsys, *argv, "--workers", "2", "--store", store)[1])
+    again = json.loads(run_cli(capsys, *argv, "--store", store)[1])  # every game read back from the store
+    assert timeless(stored) == timeless(here) and again == stored
+    assert [game["third"] for game in again["games"]] == ["brs:depth=2", "maxn:depth=2", "paranoid:depth=2"]

@@ -33,14 +33,19 @@ def record_to_dict(record: GameRecord) -> dict[str, Any]:
         "moves": [_move_to_dict(move) for move in record.moves],
         "outcome": record.outcome.name,
         "final": record.final,
+        "utilities": None if record.utilities is None else list(record.utilities),
     }
 
 
 def record_from_dict(data: dict[str, Any]) -> GameRecord:
     """Return the game record :func:`record_to_dict` wrote."""
-    moves = tuple(_move_from_dict(move) for move in data["moves"])
-    first, second = data["players"]
-    return GameRecord(data["game"], data["start"], (first, second), moves, Outcome[data["outcome"]], data["final"])
+    players = tuple(data["players"])
+    moves = tuple(_move_from_dict(move, two_players=len(players) == 2) for move in data["moves"])
+    utilities = data.get("utilities")
+    return GameRecord(
+        data["game"], data["start"], players, moves, Outcome[data["outcome"]], data["final"],
+        None if utilities is None else tuple(utilities),
+    )  # fmt: skip
 
 
 def _move_to_dict(move: MoveRecord) -> dict[str, Any]:
@@ -52,11 +57,11 @@ def _move_to_dict(move: MoveRecord) -> dict[str, Any]:
     }
 
 
-def _move_from_dict(data: dict[str, Any]) -> MoveRecord:
+def _move_from_dict(data: dict[str, Any], *, two_players: bool) -> MoveRecord:
     player, value = data["player"], data["value"]
     return MoveRecord(**{
         **data,
-        "player": None if player is None else Player(player),
+        "player": None if player is None else Player(player) if two_players else int(player),
         "value": Fraction(value) if isinstance(value, str) else value,
     })  # fmt: skip
 

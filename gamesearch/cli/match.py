@@ -13,7 +13,7 @@ from gamesearch.batch.games import play_match_game, record_from_dict, record_to_
 from gamesearch.cli._common import add_game_arguments, integer, load_game, load_searcher, print_json
 from gamesearch.cli._output import check_at_least, console, milliseconds, print_table, progress, table
 from gamesearch.cli.batch import add_executor_arguments, executor_from
-from gamesearch.errors import GameSearchError
+from gamesearch.errors import GameSearchError, InvalidOptionError
 from gamesearch.game import Game
 from gamesearch.search.base import Searcher
 
@@ -47,8 +47,15 @@ def register(subparsers: Any) -> None:
         "--second", required=True, metavar="NAME[:KEY=VALUE,...]",
         help="searcher B, second to move in the first game",
     )  # fmt: skip
+    parser.add_argument(
+        "--seat", action="append", default=[], metavar="NAME[:KEY=VALUE,...]",
+        help="in a game of more than two players, the searcher of the next seat (third, "
+        "fourth, ...): give it once a player after the second",
+    )  # fmt: skip
     parser.add_argument("-n", "--games", type=integer, default=10, help="games to play (default: 10)")
-    parser.add_argument("--swap", action="store_true", help="alternate who plays first")
+    parser.add_argument(
+        "--swap", action="store_true", help="alternate who plays first (more players: turn the seats by one a game)"
+    )
     parser.add_argument(
         "--opening-plies", type=integer, default=1, metavar="N",
         help="random moves that open each game (default: 1)",
@@ -70,8 +77,15 @@ def run(args: argparse.Namespace) -> int:
     check_at_least("--opening-plies", args.opening_plies, 0)
     game = load_game(args)
     first, second = load_searcher(args.first), load_searcher(args.second)
+    others = [load_searcher(spec) for spec in args.seat]
+    seats = max(2, game.rules.players)
+    if 2 + len(others) != seats:
+        raise InvalidOptionError(
+            f"{game.name!r} has {seats} players: give --first, --second and {seats - 2} --seat, "
+            f"not {len(others)} --seat"
+        )
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
-    match = _play(args, game, first, second, seed)
+    match = _play(args, game, [first, second, *others], seed)
     if args.json:
         print_json({"game": game.name, "position": game.to_text(), "seed": seed, **match.as_dict()})
         return 0
@@ -90,12 +104,12 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _play(args: argparse.Namespace, game: Game[Any], first: Searcher, second: Searcher, seed: int) -> MatchRecord:
+def _play(args: argparse.Namespace, game: Game[Any], searchers: list[Searcher], seed: int) -> MatchRecord:
     """Play the match's games on the executor the arguments name, storing each one as it
     ends when ``--store`` is given, and return the match (with the stored games)."""
-    plan = match_games(first, second, games=args.games, swap=args.swap, seed=seed)
+    plan = match_games(searchers, games=args.games, swap=args.swap, seed=seed)
     run_id = run_key(
-        "match", game=game.name, start=game.to_text(), players=[searcher_label(first), searcher_label(second)],
+        "match", game=game.name, start=game.to_text(), players=[searcher_label(searcher) for searcher in searchers],
         games=args.games, swap=args.swap, seed=seed, opening_plies=args.opening_plies,
     )  # fmt: skip
     with contextlib.ExitStack() as resources:
@@ -112,5 +126,5 @@ def _play(args: argparse.Namespace, game: Game[Any], first: Searcher, second: Se
                     store.add_game(run_id, number, record_to_dict(finished.result))
                 records[number] = finished.result
                 advance(f"{finished.result.winner or 'draw'}")
-    labels = (searcher_label(first), searcher_label(second))
-    return MatchRecord(labels, tuple(records[p.number] for p in plan), tuple(p.a_first for p in plan))
+    labels = tuple(searcher_label(searcher) for searcher in searchers)
+    return MatchRecord(labels, tuple(records[p.number] for p in plan), tuple(p.turn for p in plan))
