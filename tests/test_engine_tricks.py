@@ -540,3 +540,12 @@ def test_compare_tricks_measures_each_trick_against_plain_alphabeta_at_the_depth
 def test_compare_tricks_needs_a_depth_and_its_own_searchers(capsys: pytest.CaptureFixture[str], extra: list[str]) -> None:
     status, out, err = run_cli(capsys, "compare", "tictactoe", "--tricks", *extra)
     assert status == 2 and "--tricks compares its own searchers at one depth: give --depth, not --searchers" in err
+
+
+def test_the_line_of_a_search_stopped_by_its_budget_stops_at_the_depth_that_answered() -> None:
+    game = TicTacToe.new()
+    result = Engine(iterative=True, max_nodes=60).search(game)
+    assert not result.is_exact
+    # the line is read to the horizon of the last completed depth, not searched to the end
+    # of the game (on Connect Four that end is out of reach)
+    assert 1 <= len(result.pv) <= result.stats.depth < 9

@@ -173,6 +173,7 @@ class Engine(Searcher):
         deadline = math.inf if self.seconds is None else time.perf_counter() + self.seconds
         max_nodes = math.inf if self.max_nodes is None else self.max_nodes
         move_values = context.move_values
+        completed = self.depth  # the horizon of the answer (the deepest completed depth)
         try:
             found: _Found | None = None
             if not self.deepens:
@@ -191,6 +192,7 @@ class Engine(Searcher):
                         if found is None:
                             raise
                         break
+                    completed = depth
                     if found.is_exact:
                         break
         finally:
@@ -203,7 +205,9 @@ class Engine(Searcher):
             move_values=tuple((move, sign * value) for move, value in found.values) if move_values else None,
             is_exact=found.is_exact,
             depth=context.counters.depth,
-            depth_limit=self.depth,
+            # the line is read to the horizon of the depth that answered: a budget that
+            # stopped the deepening must not leave the line's searches unlimited
+            depth_limit=completed,
         )
 
     def _follow_up(self, game: Game[Any], depth: int | None, memory: SearchMemory) -> Hashable:
