@@ -113,4 +113,4 @@ def test_a_name_rebound_to_this_machine_reads_nothing(page: Any, server: str) ->
     port = server.rsplit(":", 1)[1]
     response = page.goto(f"http://rebound.test:{port}/api/health")
     assert response.status == 400
-    assert page.content().find("Invalid host header") >= 0
+    assert page.content().find("requests for the host name") >= 0
