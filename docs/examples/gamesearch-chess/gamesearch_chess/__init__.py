@@ -32,6 +32,7 @@ protocol, and is itself GPL-3.0-or-later for that reason.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -40,6 +41,7 @@ import chess
 from gamesearch.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
 from gamesearch.game import Game, Rules, resolve_options
 from gamesearch.plugins import Registry, hookimpl
+from gamesearch.problems import Problem
 from gamesearch_chess.evaluation import capture_order, evaluate
 
 __all__ = ["MAX_PLIES", "Chess", "plies_left_at_most"]
@@ -52,6 +54,8 @@ MOST_EVENTS = 30 + 16 * 6
 MAX_PLIES = SEVENTY_FIVE_MOVES * (MOST_EVENTS + 1)
 #: heuristic values stay strictly inside this (centipawns; the evaluation stays near ±11,000)
 EVALUATION_BOUND = 20_000
+#: the test suites shipped with the plugin (EPD files)
+SUITES = Path(__file__).with_name("suites")
 _UNKNOWN: Any = object()  # a result not worked out yet
 #: squares a pawn promotes from (White's seventh rank, Black's second) and to
 _PROMOTING_FROM = (chess.BB_RANK_2, chess.BB_RANK_7)  # by turn: False (Black), True (White)
@@ -369,6 +373,46 @@ class Chess(Game[chess.Move]):
             rows.append(f"{rank + 1} {' '.join(cells)}")
         rows.append("  a b c d e f g h")
         return "\n".join(rows)
+
+    # ------------------------------------------------------------ test suites
+    @classmethod
+    def read_problems(cls, text: str) -> list[Problem]:
+        """Return the problems of an EPD suite: one position a line with its best moves
+        (``bm``), moves to avoid (``am``) and a name (``id``); ``#`` starts a comment line.
+
+        :raises InvalidPositionError: naming the first line that is not such a problem.
+        """
+        problems = []
+        for number, line in enumerate(text.splitlines(), 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            board = chess.Board()
+            try:
+                operations = board.set_epd(line)
+            except ValueError as error:
+                raise InvalidPositionError(f"line {number}: {line!r} is not EPD: {error}") from None
+            best, avoid = operations.get("bm", []), operations.get("am", [])
+            if not isinstance(best, list) or not isinstance(avoid, list) or not (best or avoid):
+                raise InvalidPositionError(
+                    f"line {number}: {line!r} names no best move (bm) and no move to avoid (am)"
+                )
+            name = operations.get("id")
+            problems.append(
+                Problem(
+                    name=name if isinstance(name, str) else f"line {number}",
+                    position=board.fen(),
+                    best_moves=tuple(move.uci() for move in best if isinstance(move, chess.Move)),
+                    avoid_moves=tuple(move.uci() for move in avoid if isinstance(move, chess.Move)),
+                )
+            )
+        return problems
+
+    @classmethod
+    def problem_suites(cls) -> dict[str, Path]:
+        """Return the suites this plugin ships, by name: ``bratko-kopec`` (24 positions of
+        the Bratko-Kopec test) and ``mates`` (mates in one and in two)."""
+        return {path.stem: path for path in sorted(SUITES.glob("*.epd"))}
 
 
 def _check_position(board: chess.Board, text: str) -> None:

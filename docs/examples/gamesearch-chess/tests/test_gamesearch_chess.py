@@ -19,6 +19,7 @@ import chess  # noqa: E402
 
 from gamesearch import AlphaBeta, IllegalMoveError, InvalidMoveError, InvalidPositionError  # noqa: E402
 from gamesearch.game import Game  # noqa: E402
+from gamesearch.problems import Problem  # noqa: E402
 from gamesearch.testing import check_game  # noqa: E402
 from gamesearch_chess import MAX_PLIES, Chess  # noqa: E402
 
@@ -72,7 +73,7 @@ def test_castling_long_for_black_in_san_and_uci() -> None:
 
 
 def test_castling_through_check_is_refused() -> None:
-    game = Chess.from_text("r3k2r/8/8/8/8/8/5r2/R3K2R w KQkq - 0 1")  # f2 attacks f1? no: the king is in check
+    game = Chess.from_text("r3k2r/8/8/8/8/8/5r2/R3K2R w KQkq - 0 1")  # the rook on f2 guards f1
     with pytest.raises(IllegalMoveError, match=r"illegal move 'O-O' in 'r3k2r/8/8/8/8/8/5r2/R3K2R w KQkq - 0 1'"):
         game.play("O-O")
     assert game.to_text() == "r3k2r/8/8/8/8/8/5r2/R3K2R w KQkq - 0 1"
@@ -340,3 +341,43 @@ def test_plain_analyze_finds_the_mating_move_of_a_mate_in_two_with_the_default_s
     assert answer["searcher"].partition(":")[0] == str(Chess.default_searcher).partition(":")[0]
     assert answer["move"] == "c4f7" and answer["best_moves"] == ["c4f7"]
     assert time.perf_counter() - started < 20
+
+
+# ------------------------------------------------------------------ suites
+def test_the_shipped_suites_are_read_with_legal_best_moves() -> None:
+    suites = Chess.problem_suites()
+    assert set(suites) == {"bratko-kopec", "mates"}
+    bratko_kopec = Chess.read_problems(suites["bratko-kopec"].read_text(encoding="utf-8"))
+    assert [problem.name for problem in bratko_kopec] == [f"BK.{number:02d}" for number in range(1, 25)]
+    assert bratko_kopec[0] == Problem("BK.01", "1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - 0 1", ("d6d1",))
+    assert bratko_kopec[4].best_moves == ("c3d5", "a2a4")  # two best moves: Nd5 and a4
+    for problem in bratko_kopec + Chess.read_problems(suites["mates"].read_text(encoding="utf-8")):
+        game = Chess.from_text(problem.position)
+        assert uci(game.legal_moves()) >= set(problem.best_moves), problem.name
+
+
+def test_the_mates_suite_lists_every_fastest_mate() -> None:
+    for problem in Chess.read_problems(Chess.problem_suites()["mates"].read_text(encoding="utf-8")):
+        board = chess.Board(problem.position)
+        fastest = mating_moves(board, 1) or mating_moves(board, 2)
+        assert set(problem.best_moves) == fastest, problem.name
+
+
+def test_tactics_counts_the_mates_alphabeta_finds_within_the_budget(capsys: pytest.CaptureFixture[str]) -> None:
+    from gamesearch.cli import main
+
+    status = main(["tactics", "chess", "mates", "--searcher", "alphabeta:depth=3", "--max-nodes", "5000", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert status == 0 and (data["problems"], data["rows"][0]["solved"]) == (8, 8)
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("8/8/8 w - - bm e4;", r"line 1: '8/8/8 w - - bm e4;' is not EPD"),
+        ('7k/8/8/8/8/8/R7/1R5K w - - id "no move";', r"line 1: .* names no best move \(bm\) and no move to avoid"),
+    ],
+)
+def test_an_epd_line_that_is_no_problem_is_named(line: str, message: str) -> None:
+    with pytest.raises(InvalidPositionError, match=message):
+        Chess.read_problems(line)
