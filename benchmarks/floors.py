@@ -313,7 +313,9 @@ def proven_scale(max_plies: int) -> tuple[int, int, int]:
 # size x size board, row-major from the top left: cell ``i`` is bit ``i``; one
 # integer a colour. Passes are moves (turns alternate); a player without a disc to
 # place passes, and the game ends when neither can place one.
-OTHELLO_CORNER_POINTS, OTHELLO_MOBILITY_POINTS, OTHELLO_DISC_POINTS = 25, 5, 1
+OTHELLO_CORNER_POINTS, OTHELLO_MOBILITY_POINTS = 25, 5
+#: a disc on the X-square / a C-square of an empty corner costs its owner this much
+OTHELLO_X_POINTS, OTHELLO_C_POINTS = 15, 5
 OTHELLO_EVALUATION_BOUND = 1000  #: the game's evaluate() stays strictly inside ±this
 #: entries of a board size's legal-move memo before it is emptied (the game's figure)
 OTHELLO_MEMO_SIZE = 1 << 18
@@ -338,6 +340,13 @@ class OthelloBoard:
         self.black = 1 << ((half - 1) * size + half) | 1 << (half * size + half - 1)
         last = size - 1
         self.corners = 1 | 1 << last | 1 << (last * size) | 1 << (cells - 1)
+        #: (corner, X-square, C-squares) bits of the four corners
+        self.corner_squares = (
+            (1, 1 << (size + 1), 1 << 1 | 1 << size),
+            (1 << last, 1 << (size + last - 1), 1 << (last - 1) | 1 << (size + last)),
+            (1 << (last * size), 1 << ((last - 1) * size + 1), 1 << ((last - 1) * size) | 1 << (last * size + 1)),
+            (1 << (cells - 1), 1 << (cells - size - 2), 1 << (cells - 2) | 1 << (cells - size - 1)),
+        )
         self.natural = tuple(range(cells))
         self.ordered = tuple(sorted(range(cells), key=self._priority))
         self.max_plies = 2 * (cells - 4)
@@ -423,6 +432,7 @@ def othello_searcher(
     limit, bound = heuristic_bound - 1, OTHELLO_EVALUATION_BOUND
     clip = bound - 1
     order, rays, corners = (board.ordered if ordered else board.natural), board.rays, board.corners
+    corner_squares = board.corner_squares
     cells, memo = board.cells, board.moves_memo
     memo_get, generate = memo.get, board.move_bits
     entries: dict[int, tuple[int, int]] = {}
@@ -434,8 +444,12 @@ def othello_searcher(
         total = (
             OTHELLO_CORNER_POINTS * ((mover & corners).bit_count() - (other & corners).bit_count())
             + OTHELLO_MOBILITY_POINTS * (mine.bit_count() - theirs.bit_count())
-            + OTHELLO_DISC_POINTS * (mover.bit_count() - other.bit_count())
         )
+        occupied = mover | other
+        for corner, x_square, c_squares in corner_squares:
+            if not occupied & corner:
+                total += OTHELLO_X_POINTS * (bool(other & x_square) - bool(mover & x_square))
+                total += OTHELLO_C_POINTS * ((other & c_squares).bit_count() - (mover & c_squares).bit_count())
         total = max(-clip, min(clip, total))
         return int(total * limit / bound) if bound > limit else total
 

@@ -12,7 +12,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from benchmarks.floors import othello_board
+from benchmarks.floors import (
+    OTHELLO_C_POINTS, OTHELLO_CORNER_POINTS, OTHELLO_MOBILITY_POINTS, OTHELLO_X_POINTS, othello_board,
+)
 from gamesearch.plugins import Registry
 
 EMPTY_TICTACTOE = "." * 9
@@ -246,8 +248,8 @@ def othello_bitboards(text: str) -> tuple[int, int, int]:
 def othello_heuristic(black: int, white: int, size: int) -> int:
     """Return the Othello heuristic for Black on the framework's value scale.
 
-    25 points a corner, 5 a legal move and 1 a disc, Black's minus White's, clipped
-    inside ±1000, then scaled inside the framework's heuristic range for the board
+    25 points a corner and 5 a legal move, Black's minus White's, less 15 for a disc
+    on the X-square and 5 for one on a C-square of an empty corner, clipped inside ±1000, then scaled inside the framework's heuristic range for the board
     size (the framework maps the game's ``evaluate()`` the same way). The peers'
     adapters read their boards into bitboards and score them here; the legal moves
     are memoised by board, as the game and the floor do.
@@ -255,7 +257,11 @@ def othello_heuristic(black: int, white: int, size: int) -> int:
     board = othello_board(size)
     corners = (black & board.corners).bit_count() - (white & board.corners).bit_count()
     mobility = board.move_bits(black, white).bit_count() - board.move_bits(white, black).bit_count()
-    total = 25 * corners + 5 * mobility + black.bit_count() - white.bit_count()
+    total = OTHELLO_CORNER_POINTS * corners + OTHELLO_MOBILITY_POINTS * mobility
+    for corner, x_square, c_squares in board.corner_squares:
+        if not (black | white) & corner:
+            total += OTHELLO_X_POINTS * (bool(white & x_square) - bool(black & x_square))
+            total += OTHELLO_C_POINTS * ((white & c_squares).bit_count() - (black & c_squares).bit_count())
     total = max(-999, min(999, total))
     limit = 1000 - board.max_plies - 1  # the framework's heuristic bound, less one
     return int(total * limit / 1000)

@@ -45,7 +45,10 @@ PASS_TEXT = "pass"
 SIZES = (4, 6, 8)
 PASS_STYLES = ("move", "auto")
 #: heuristic points per corner disc, per legal move of difference, per disc of difference
-CORNER_POINTS, MOBILITY_POINTS, DISC_POINTS = 25, 5, 1
+CORNER_POINTS, MOBILITY_POINTS = 25, 5
+#: what a disc next to an empty corner costs its owner (it can give the corner away):
+#: on the diagonal neighbour (the "X-square") and on an edge neighbour (a "C-square")
+X_SQUARE_POINTS, C_SQUARE_POINTS = 15, 5
 #: entries of the legal-move memo kept per board size before it is emptied
 MOVES_MEMO_SIZE = 1 << 18
 COLUMN_LETTERS = "abcdefgh"
@@ -76,6 +79,12 @@ class _Geometry:
         self.centre = self.white_start | self.black_start
         edge = (0, size - 1)
         self.corners = sum(self.bit(row, col) for row in edge for col in edge)
+        #: by corner: its bit, its X-square's bit and its two C-squares' bits
+        self.corner_neighbours = tuple(
+            (self.bit(row, col), self.bit(row + down, col + right), self.bit(row + down, col) | self.bit(row, col + right))
+            for row, down in ((0, 1), (size - 1, -1))
+            for col, right in ((0, 1), (size - 1, -1))
+        )  # fmt: skip
         self.order = tuple(sorted(range(cells), key=self._priority))
         self.rank = {cell: index for index, cell in enumerate(self.order)}
         #: legal-move bits by ``mine << cells | theirs`` (bounded: emptied when full)
@@ -462,12 +471,17 @@ class Othello(Game[int]):
 
     # ---------------------------------------------------------------- heuristic
     def evaluate(self) -> int:
-        """Return a heuristic value for Black: corners, mobility and discs."""
+        """Return a heuristic value for Black: corners, mobility and discs next to empty
+        corners (the disc count itself says little before the end, so it is left out)."""
         geometry, black, white = self._geometry, self._black, self._white
         corners = (black & geometry.corners).bit_count() - (white & geometry.corners).bit_count()
         mobility = geometry.move_bits(black, white).bit_count() - geometry.move_bits(white, black).bit_count()
-        discs = black.bit_count() - white.bit_count()
-        total = CORNER_POINTS * corners + MOBILITY_POINTS * mobility + DISC_POINTS * discs
+        total = CORNER_POINTS * corners + MOBILITY_POINTS * mobility
+        occupied = black | white
+        for corner, x_square, c_squares in geometry.corner_neighbours:
+            if not occupied & corner:
+                total += X_SQUARE_POINTS * (bool(white & x_square) - bool(black & x_square))
+                total += C_SQUARE_POINTS * ((white & c_squares).bit_count() - (black & c_squares).bit_count())
         bound = self.evaluation_bound - 1
         return max(-bound, min(bound, total))
 

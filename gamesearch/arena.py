@@ -2,7 +2,9 @@
 
 A game may start with a few random moves drawn from a seed (the *opening*), so that
 games between deterministic searchers differ; every later move is chosen by the
-searcher whose turn it is, and the record keeps each move's nodes and seconds.
+searcher whose turn it is, and the record keeps each move's nodes and seconds. In a
+game of chance, the outcome at a chance position is drawn from the same seed with its
+probability (a random move of no player).
 """
 
 from __future__ import annotations
@@ -13,8 +15,8 @@ from typing import Any
 
 import attrs
 
-from gamesearch.game import Game, Outcome, Player, describe_outcome
-from gamesearch.search.base import Searcher
+from gamesearch.game import CHANCE, Game, Outcome, Player, describe_outcome
+from gamesearch.search.base import Searcher, Value, json_value
 
 
 def searcher_label(searcher: Searcher) -> str:
@@ -35,12 +37,12 @@ class MoveRecord:
     """One move of a recorded game."""
 
     ply: int  #: plies played before this move, counted from the game's start
-    player: Player  #: who moved
+    player: Player | None  #: who moved (``None``: chance drew the outcome)
     move: str  #: the move in the game's notation
     is_random: bool  #: true for a random opening move (no search, no statistics)
     nodes: int = 0  #: positions the searcher entered to choose the move
     seconds: float = 0.0  #: time the searcher took
-    value: int | None = None  #: the searcher's value of the position, first player's view
+    value: Value | None = None  #: the searcher's value of the position, first player's view
 
 
 @attrs.frozen
@@ -76,7 +78,11 @@ class GameRecord:
             "winner": self.winner,
             "final": self.final,
             "moves": [
-                {**attrs.asdict(move), "player": move.player.name.lower()} for move in self.moves
+                {
+                    **attrs.asdict(move), "value": json_value(move.value),
+                    "player": "chance" if move.player is None else move.player.name.lower(),
+                }  # fmt: skip
+                for move in self.moves
             ],
         }
 
@@ -105,6 +111,15 @@ def play_game(
     start = board.to_text()
     moves: list[MoveRecord] = []
     while not board.is_over():
+        if board.to_move() == CHANCE:
+            outcomes, odds = zip(*board.chance_outcomes())
+            move = chooser.choices(outcomes, weights=odds)[0]
+            record = MoveRecord(board.ply, None, board.format_move(move), is_random=True)
+            board.apply(move)
+            moves.append(record)
+            if on_move is not None:
+                on_move(record)
+            continue
         player = Player(board.to_move())
         if len(moves) < opening_plies:
             move = chooser.choice(list(board.legal_moves()))

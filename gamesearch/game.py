@@ -14,6 +14,11 @@ win/draw/loss games). Turning results into search values is the framework's job
 (:class:`ValueScale`): a larger margin beats a smaller one and, at equal margin,
 the faster win and the slower loss are preferred; heuristic values of
 :meth:`Game.evaluate` stay strictly inside the proven ones.
+
+A game of chance (``Rules.chance``) also has chance positions, where
+:meth:`Game.to_move` returns :data:`CHANCE` and :meth:`Game.chance_outcomes` lists
+each outcome with its exact probability. Its values are expected final results
+(:func:`chance_heuristic` maps a heuristic strictly inside the result range).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import copy as copying
 import enum
 import math
 from collections.abc import Hashable, Mapping, Sequence
+from fractions import Fraction
 from typing import Any, ClassVar, Generic, TypeVar
 
 import attrs
@@ -37,6 +43,10 @@ from gamesearch.errors import (
 )
 
 MoveT = TypeVar("MoveT", bound=Hashable)
+
+#: what :meth:`Game.to_move` returns at a chance position: no player chooses, an
+#: outcome of :meth:`Game.chance_outcomes` is drawn
+CHANCE = -1
 
 
 class Player(enum.IntEnum):
@@ -208,7 +218,7 @@ class Rules:
     players: int = 2
     #: true when every move passes the turn to the other player
     alternating: bool = False
-    #: true when some positions are decided by chance
+    #: true when some positions are decided by chance (see :meth:`Game.chance_outcomes`)
     chance: bool = False
     #: the lowest and highest final result, first player's point of view
     result_range: tuple[int, int] = (-1, 1)
@@ -401,7 +411,8 @@ class Game(abc.ABC, Generic[MoveT]):
 
     @abc.abstractmethod
     def to_move(self) -> int:
-        """Return the index of the player whose turn it is (``Player.FIRST`` is 0)."""
+        """Return the index of the player whose turn it is (``Player.FIRST`` is 0), or
+        :data:`CHANCE` at a chance position of a game of chance."""
 
     @abc.abstractmethod
     def legal_moves(self) -> Sequence[MoveT]:
@@ -532,6 +543,20 @@ class Game(abc.ABC, Generic[MoveT]):
         if result is None:
             raise ValueError(f"the game is not over: {self.to_text()!r}")
         return self.value_scale.proven(result, self.ply, scoring)
+
+    # ------------------------------------------------------- optional: chance
+    def chance_outcomes(self) -> Sequence[tuple[MoveT, Fraction]]:
+        """Return every outcome of the chance position with its exact probability.
+
+        Required of a game whose rules declare ``chance``: at a position where
+        :meth:`to_move` returns :data:`CHANCE`, the outcomes are exactly
+        :meth:`legal_moves` (in that order), each with a :class:`~fractions.Fraction`
+        greater than 0, together summing to 1. An outcome is played with
+        :meth:`push` like any move. The default has no chance positions.
+
+        :raises ValueError: when the position is not a chance position.
+        """
+        raise ValueError(f"{self.to_text()!r} is not a chance position")
 
     # -------------------------------------------- optional: heuristic, threats
     def evaluate(self) -> int:
@@ -775,12 +800,37 @@ def margin_words(game: Game[Any], margin: int) -> str:
     return f" by {abs(margin)}"
 
 
-def describe_value(game: Game[Any], value: int, *, is_exact: bool = True) -> str:
+def chance_heuristic(rules: Rules, estimate: int, bound: int) -> Fraction:
+    """Return a game of chance's heuristic ``estimate`` (strictly inside ``±bound``) as a value.
+
+    The estimate is mapped linearly onto the open result range: ``-bound`` would be
+    the lowest result, ``+bound`` the highest, so the value is never a final result's.
+    """
+    low, high = rules.result_range
+    return low + Fraction(estimate + bound, 2 * bound) * (high - low)
+
+
+def signed_fraction(value: Fraction | int) -> str:
+    """Return an exact value as text: ``"+1/3"``, ``"-2"``, ``"0"``."""
+    text = str(value)
+    return text if value <= 0 else "+" + text
+
+
+def describe_value(game: Game[Any], value: int | Fraction, *, is_exact: bool = True) -> str:
     """Return ``value`` (a search result for ``game``) in words.
 
     For example ``"X wins in 3 plies"``, ``"White wins by 8 in 12 plies"``,
-    ``"draw"`` or ``"heuristic +12"``.
+    ``"draw"`` or ``"heuristic +12"``; for a game of chance ``"expected result
+    +7/27 (+0.259)"`` or ``"estimate +0.259"``.
     """
+    if game.rules.chance:
+        decimal = f"{float(value):+.3f}"
+        if not is_exact:
+            return f"estimate {decimal}"
+        if Fraction(value).denominator == 1:
+            return f"expected result {signed_fraction(value)}"
+        return f"expected result {signed_fraction(value)} ({decimal})"
+    assert isinstance(value, int)
     scale = game.value_scale
     margin = scale.margin(value) if is_exact or scale.is_proven(value) else None
     if margin is None:

@@ -18,7 +18,7 @@ import attrs
 
 from gamesearch.errors import BudgetExceededError
 from gamesearch.game import Game, Player
-from gamesearch.search.base import INFINITY
+from gamesearch.search.base import INFINITY, Value
 
 
 @attrs.define(eq=False)
@@ -31,11 +31,11 @@ class TraceNode:
 
     move: Hashable | None  #: the move that led here (``None`` for the root)
     ply: int  #: plies from the game's start
-    alpha: int  #: the window's lower end on entry (``-INFINITY`` when open)
-    beta: int  #: the window's upper end on entry (``INFINITY`` when open)
+    alpha: Value  #: the window's lower end on entry (``-INFINITY`` when open)
+    beta: Value  #: the window's upper end on entry (``INFINITY`` when open)
     to_move: Player | None = None  #: the side to move here, when the tracer knows the game
     position: str | None = None  #: the position in the game's notation, when known
-    value: int | None = None  #: ``None`` while unfinished (or when the search was stopped)
+    value: Value | None = None  #: ``None`` while unfinished (or when the search was stopped)
     children: list[TraceNode] = attrs.field(factory=list)
     pruned: tuple[Hashable, ...] = ()  #: moves cut off here, never searched
     is_expanded: bool = False  #: true when the search entered a child (recorded or not)
@@ -110,7 +110,7 @@ class TreeTracer:
         """Return whether some entered positions were not recorded (``max_nodes``)."""
         return self.recorded < self.nodes
 
-    def enter(self, move: Hashable | None, depth: int, alpha: int, beta: int) -> None:
+    def enter(self, move: Hashable | None, depth: int, alpha: Value, beta: Value) -> None:
         """Record a new node below the current one (a new root when none is open).
 
         :raises BudgetExceededError: past ``stop_after`` positions.
@@ -147,7 +147,7 @@ class TreeTracer:
             parent.children.append(node)
         self._stack.append(node)
 
-    def leave(self, value: int) -> None:
+    def leave(self, value: Value) -> None:
         """Give the current node its value and return to its parent."""
         node = self._stack.pop()
         if node is not None:
@@ -171,13 +171,13 @@ class NodeLimit:
         self.max_nodes = max_nodes
         self.nodes = 0
 
-    def enter(self, move: Hashable | None, depth: int, alpha: int, beta: int) -> None:
+    def enter(self, move: Hashable | None, depth: int, alpha: Value, beta: Value) -> None:
         """Count a position; raise when the limit is passed."""
         self.nodes += 1
         if self.nodes > self.max_nodes:
             raise BudgetExceededError(f"node limit of {self.max_nodes:,} exceeded")
 
-    def leave(self, value: int) -> None:
+    def leave(self, value: Value) -> None:
         """Nothing to do."""
 
     def prune(self, moves: Sequence[Hashable]) -> None:

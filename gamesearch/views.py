@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from gamesearch.game import Game, describe_value
+from gamesearch.game import CHANCE, Game, describe_value
 from gamesearch.plugins import Registry
-from gamesearch.search.base import SearchResult
+from gamesearch.search.base import SearchResult, json_value
 
 
 def analysis(game: Game[Any], result: SearchResult) -> dict[str, Any]:
@@ -21,10 +21,10 @@ def analysis(game: Game[Any], result: SearchResult) -> dict[str, Any]:
     return {
         "game": game.name,
         "position": game.to_text(),
-        "to_move": game.player_names[game.to_move()],
+        "to_move": "chance" if game.to_move() == CHANCE else game.player_names[game.to_move()],
         "move": data["move"],
-        "value": result.value,
-        "margin": result.margin,
+        "value": json_value(result.value),
+        "margin": json_value(result.margin),
         "best_moves": data["best_moves"],
         "pv": data["pv"],
         "moves": data["moves"] or [],

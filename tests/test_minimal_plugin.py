@@ -48,3 +48,27 @@ def test_the_minimal_plugin_registers_and_reproduces_the_textbook_count(tiny: ob
     assert game.to_text() == "4"
     assert registry.new_game("tiny-tictactoe", "4 0").key() == (-1, 0, 0, 0, 1, 0, 0, 0, 0)
     assert registry.new_searcher("solver").search(registry.new_game("tiny-tictactoe")).value == 0
+
+
+def test_the_kit_finds_a_game_by_name_in_the_registry_it_is_given(tiny: object) -> None:
+    from hypothesis import given, settings
+
+    from gamesearch.errors import UnknownGameError
+    from gamesearch.plugins import Registry
+    from gamesearch.testing import random_positions
+    from gamesearch.testing.strategies import positions
+
+    registry = Registry()
+    registry.add_game(tiny.TinyTicTacToe)  # type: ignore[attr-defined]
+    with pytest.raises(UnknownGameError, match="tiny-tictactoe"):
+        reachable_positions("tiny-tictactoe")  # not installed as a plugin: not in the default registry
+    assert len(reachable_positions("tiny-tictactoe", registry=registry)) == 5478
+    assert not check_game("tiny-tictactoe", registry=registry, max_positions=200).is_exhaustive
+    assert all(position.name == "tiny-tictactoe" for position in random_positions("tiny-tictactoe", count=5, registry=registry))
+
+    @settings(max_examples=5, deadline=None)
+    @given(positions("tiny-tictactoe", registry=registry))
+    def drawn(position: object) -> None:
+        assert isinstance(position, tiny.TinyTicTacToe)  # type: ignore[attr-defined]
+
+    drawn()

@@ -25,8 +25,9 @@ pytest.importorskip("starlette", reason="the web extra is not installed")
 from starlette.testclient import TestClient  # noqa: E402
 
 from gamesearch.errors import InvalidOptionError  # noqa: E402
-from gamesearch.web.app import create_app  # noqa: E402
-from gamesearch.web.server import BackgroundServer  # noqa: E402
+from gamesearch.web.app import HostCheck, create_app, host_name  # noqa: E402
+from gamesearch.web import server as server_module  # noqa: E402
+from gamesearch.web.server import BackgroundServer, guarded_protocol  # noqa: E402
 from gamesearch.web.service import Limits, parse_body  # noqa: E402
 
 SMALL = Limits(max_nodes=20_000, seconds=2.0, grace_seconds=1.0)
@@ -336,9 +337,27 @@ def test_writes_from_other_origins_and_other_content_types_are_refused(tmp_path:
 def test_an_unexpected_host_name_is_refused(host: str) -> None:
     with BackgroundServer(create_app()) as url:
         status, body = exchange(url, request_bytes("GET", "/api/health", Host=host))
-        assert (status, body) == (400, b"Invalid host header")
+        assert status == 400
+        assert json.loads(body)["error"].startswith(f"requests for the host name {host!r} are refused")
         for name in ("127.0.0.1", "localhost", url.removeprefix("http://")):
             assert exchange(url, request_bytes("GET", "/api/health", Host=name))[0] == 200
+
+
+@pytest.mark.parametrize(
+    ("header", "name"),
+    [("127.0.0.1:8000", "127.0.0.1"), ("LocalHost", "localhost"), ("[::1]:8000", "::1"), ("[::1]", "::1"),
+     ("::1", "::1"), ("evil.test:80", "evil.test"), ("", "")],
+)  # fmt: skip
+def test_the_host_name_is_read_without_its_port(header: str, name: str) -> None:
+    assert host_name(header) == name
+
+
+def test_host_patterns_allow_the_names_under_a_domain_or_any_name() -> None:
+    check = HostCheck(create_app(), ["127.0.0.1", "*.example.org"])
+    assert [check.allows(header) for header in ("127.0.0.1:80", "a.example.org", "b.a.example.org:8000",
+                                                  "example.org", "evil.test", "example.org.evil.test")] == [
+        True, True, True, False, False, False]  # fmt: skip
+    assert HostCheck(create_app(), ["*"]).allows("anything.test")
 
 
 # ---------------------------------------------------------- property: any body
@@ -394,3 +413,20 @@ def test_the_property_run_keeps_the_servers_memory_bounded(fuzz_client: TestClie
     before = resident_mib()
     test_any_json_body_gets_a_json_answer_and_never_a_server_error(fuzz_client)
     assert resident_mib() - before < 200
+
+
+# ---------------------------------------------------------- uvicorn's internals
+def test_the_installed_uvicorn_has_the_protocol_the_request_deadlines_extend() -> None:
+    # the deadlines extend uvicorn's h11 protocol class: an upgrade that changes it fails here
+    assert guarded_protocol(Limits()) is not None
+
+
+def test_a_uvicorn_without_that_protocol_still_serves_under_a_connection_cap(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(server_module, "PROTOCOL_NEEDS", ("a_method_no_uvicorn_has",))
+    assert guarded_protocol(Limits()) is None
+    with caplog.at_level("WARNING", logger="gamesearch.web"), BackgroundServer(create_app()) as url:
+        status, body = exchange(url, request_bytes("GET", "/api/health", Host="127.0.0.1"))
+    assert status == 200 and json.loads(body)["status"] == "ok"
+    assert "limited by the connection cap only" in caplog.text

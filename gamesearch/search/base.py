@@ -17,16 +17,19 @@ import time
 import types
 import typing
 from collections.abc import Callable, Hashable, Mapping, Sequence
+from fractions import Fraction
 from typing import Any, ClassVar, Protocol
 
 import attrs
 
 from gamesearch.errors import InvalidOptionError, SearchTooDeepError, UnsupportedGameError
-from gamesearch.game import Game, Scoring, ValueScale, restore
+from gamesearch.game import Game, Scoring, ValueScale, chance_heuristic, restore
 from gamesearch.search.table import SearchMemory
 
 #: larger than any value a game can produce: the open ends of a search window
 INFINITY = 1 << 60
+#: a search value: an integer, or an exact fraction (expected results in a game of chance)
+Value = int | Fraction
 #: how often (in nodes) a search with a time budget looks at the clock
 CLOCK_INTERVAL = 1024
 
@@ -63,19 +66,21 @@ class MoveVisits:
 class SearchResult:
     """The answer of one search, values from the first player's point of view.
 
-    The principal variation :attr:`pv` may be worked out when it is first read (it
+    In a game of chance the value is the expected final result, an exact
+    :class:`~fractions.Fraction` (see :func:`gamesearch.game.chance_heuristic` for
+    values beyond a horizon). The principal variation :attr:`pv` may be worked out when it is first read (it
     costs a search of each position along it): ``pv`` accepts the line or a function
     returning it. Results compare equal on everything but the line.
     """
 
     searcher: str  #: name of the searcher that produced it
     move: Hashable | None  #: the chosen move; ``None`` when the game is over
-    value: int  #: value of the position (exact unless ``is_exact`` is false)
+    value: int | Fraction  #: value of the position (exact unless ``is_exact`` is false)
     best_moves: tuple[Hashable, ...]  #: every move of the optimal value, in move order
     _line: tuple[Hashable, ...] | Callable[[], tuple[Hashable, ...]] = attrs.field(
         alias="pv", eq=False, repr=False
     )
-    move_values: tuple[tuple[Hashable, int], ...] | None  #: each root move's value, when asked
+    move_values: tuple[tuple[Hashable, int | Fraction], ...] | None  #: each root move's value, when asked
     stats: SearchStats
     is_exact: bool  #: true when the search reached the end of every line it relied on
     is_game_over: bool  #: true when the position was already finished
@@ -83,11 +88,16 @@ class SearchResult:
     _scale: ValueScale | None = attrs.field(default=None, alias="scale", eq=False, repr=False)
 
     @property
-    def margin(self) -> int | None:
+    def margin(self) -> int | Fraction | None:
         """Return the proven final result, first player's view (sign: who wins; size: by
-        how much; 0: a draw), or ``None`` unless the value is exact."""
+        how much; 0: a draw), or ``None`` unless the value is exact.
+
+        In a game of chance: the expected final result (the value itself) when exact.
+        """
         if not self.is_exact or self._scale is None:
             return None
+        if isinstance(self.value, Fraction):
+            return self.value
         return self._scale.margin(self.value)
 
     @property
@@ -122,13 +132,13 @@ class SearchResult:
         return {
             "searcher": self.searcher,
             "move": None if self.move is None else fmt(self.move),
-            "value": self.value,
-            "margin": self.margin,
+            "value": json_value(self.value),
+            "margin": json_value(self.margin),
             "best_moves": [fmt(move) for move in self.best_moves],
             "pv": [fmt(move) for move in self.pv],
             "moves": None
             if self.move_values is None
-            else [{"move": fmt(move), "value": value} for move, value in self.move_values],
+            else [{"move": fmt(move), "value": json_value(value)} for move, value in self.move_values],
             "stats": {**attrs.asdict(self.stats), "nodes_per_second": self.stats.nodes_per_second},
             "is_exact": self.is_exact,
             "is_game_over": self.is_game_over,
@@ -138,13 +148,21 @@ class SearchResult:
         }
 
 
+def json_value(value: int | Fraction | None) -> int | str | None:
+    """Return a search value as JSON-ready data: an integer as it is, a fraction as
+    exact text (``"7/27"``; a whole one as an integer)."""
+    if isinstance(value, Fraction):
+        return value.numerator if value.denominator == 1 else str(value)
+    return value
+
+
 class Tracer(Protocol):
     """Receives every step of a search (for drawing the tree); ``None`` costs nothing."""
 
-    def enter(self, move: Hashable | None, depth: int, alpha: int, beta: int) -> None:
+    def enter(self, move: Hashable | None, depth: int, alpha: Value, beta: Value) -> None:
         """A position is entered after ``move`` (``None`` for the root)."""
 
-    def leave(self, value: int) -> None:
+    def leave(self, value: Value) -> None:
         """The position last entered is left with ``value``."""
 
     def prune(self, moves: Sequence[Hashable]) -> None:
@@ -177,6 +195,14 @@ def heuristic(game: Game[Any]) -> Callable[[], int]:
         return game.evaluate
     evaluate, mapped = game.evaluate, scale.heuristic
     return lambda: mapped(evaluate(), bound)
+
+
+def expected_heuristic(game: Game[Any]) -> Callable[[], Fraction]:
+    """Return the function that scores a position of a game of chance at a horizon:
+    the game's ``evaluate`` mapped strictly inside the result range
+    (:func:`~gamesearch.game.chance_heuristic`)."""
+    evaluate, rules, bound = game.evaluate, game.rules, type(game).evaluation_bound
+    return lambda: chance_heuristic(rules, evaluate(), bound)
 
 
 @attrs.define
@@ -241,8 +267,8 @@ class SearchContext:
         return heuristic(game)()
 
     def answer(
-        self, game: Game[Any], value: int, best_moves: Sequence[Hashable],
-        move_values: Sequence[tuple[Hashable, int]] = (),
+        self, game: Game[Any], value: int | Fraction, best_moves: Sequence[Hashable],
+        move_values: Sequence[tuple[Hashable, int | Fraction]] = (),
     ) -> RootAnswer:
         """Return the root answer: ``value`` (first player's view), every best move in move
         order, and each root move's value (kept only when :attr:`move_values` was asked)."""
@@ -260,9 +286,9 @@ class SearchContext:
 class RootAnswer:
     """What a searcher's core found at the root, before tie-breaking and the PV."""
 
-    value: int
+    value: int | Fraction
     best_moves: tuple[Hashable, ...]
-    move_values: tuple[tuple[Hashable, int], ...] | None
+    move_values: tuple[tuple[Hashable, int | Fraction], ...] | None
     is_exact: bool
     depth: int  #: plies searched below the root
     depth_limit: int | None = None  #: the horizon the root was searched with, if any
@@ -366,6 +392,9 @@ class Searcher(abc.ABC):
     #: what the searcher needs of a game's rules (checked by :meth:`unmet_needs`)
     needs_two_players: ClassVar[bool] = True
     needs_no_chance: ClassVar[bool] = True
+    #: whether the values are expected final results (exact fractions) in every game,
+    #: as expectiminimax's; otherwise they are so in games of chance only
+    expected_values: ClassVar[bool] = False
     #: whether a ``depth`` limit makes the searcher stop at a horizon (MCTS: no)
     honours_depth: ClassVar[bool] = True
     #: whether a node or time budget that runs out still gets an answer (iterative
@@ -463,8 +492,10 @@ class Searcher(abc.ABC):
         line: tuple[Hashable, ...] | Callable[[], tuple[Hashable, ...]] = ()
         snapshot = game.copy()  # also the principal variation's position
         try:
-            if game.result() is not None:
-                value = game.score(self.scoring)
+            final = game.result()
+            if final is not None:
+                # a finished game of chance is worth its result (values are expected results)
+                value = Fraction(final) if game.rules.chance else game.score(self.scoring)
                 answer = RootAnswer(value, (), None, True, 0)
             else:
                 context = self._context(game, counters, move_values, tracer, memory)

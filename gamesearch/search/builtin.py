@@ -7,6 +7,7 @@ from typing import Any
 import pluggy
 
 from gamesearch.search.alphabeta import AlphaBeta
+from gamesearch.search.expectimax import CHANCE_SEARCHERS
 from gamesearch.search.iterative import IterativeDeepening
 from gamesearch.search.mcts import MonteCarlo
 from gamesearch.search.minimax import Minimax
@@ -17,11 +18,13 @@ hookimpl = pluggy.HookimplMarker("gamesearch")
 
 BUILTIN_SEARCHERS = (
     Minimax, AlphaBeta, IterativeDeepening, MonteCarlo, PrincipalVariationSearch, MTDf, Solver,
+    *CHANCE_SEARCHERS,
 )
 
 
 @hookimpl
 def gamesearch_register_searchers(registry: Any) -> None:
-    """Register minimax, alpha-beta, iterative deepening, MCTS and the exact searchers."""
+    """Register minimax, alpha-beta, iterative deepening, MCTS, the exact searchers and
+    the searchers for games of chance."""
     for searcher_class in BUILTIN_SEARCHERS:
         registry.add_searcher(searcher_class)

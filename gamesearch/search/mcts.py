@@ -30,21 +30,29 @@ or one proven node), ``depth`` is the deepest tree node below the root,
 The reported value is exact when the root is proven. Otherwise it is the chosen
 move's mean result scaled to the heuristic range (``mean * (eval_bound - 1)``)
 and clipped to the root's proven bounds, so it never contradicts a proof.
+
+Games of chance (results +1/0/-1): at a chance position the simulation draws an
+outcome with its probability, in the tree and in the playouts alike; a chance
+position is never proven. The value is then the expected result, estimated as the
+chosen move's mean result (an exact fraction of the simulations), or the proven one.
 """
 
 from __future__ import annotations
 
+import bisect
 import functools
+import itertools
 import math
 import random
 import time
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
+from fractions import Fraction
 from typing import Any, ClassVar
 
 import attrs
 
 from gamesearch.errors import InvalidOptionError
-from gamesearch.game import Game, Player, Scoring
+from gamesearch.game import CHANCE, Game, Player, Scoring
 from gamesearch.search.table import SearchMemory
 from gamesearch.search.base import (
     Counters, MoveVisits, RootAnswer, SearchContext, Searcher, depth_field, node_budget_field, seconds_field,
@@ -67,7 +75,7 @@ def _not_negative(instance: Any, attribute: attrs.Attribute, value: Any) -> None
 class _Node:
     """One position of the search tree; bounds and sums from the first player's view."""
 
-    __slots__ = ("move", "index", "is_max", "children", "visits", "total", "lower", "upper")
+    __slots__ = ("move", "index", "is_max", "children", "visits", "total", "lower", "upper", "odds")
 
     def __init__(self, move: Hashable, index: int, is_max: bool, lower: int, upper: int) -> None:
         self.move = move
@@ -78,6 +86,8 @@ class _Node:
         self.total = 0  #: sum of playout results (+1, 0, -1) through this node
         self.lower = lower
         self.upper = upper
+        #: at a chance position: the children's cumulative probabilities (else None)
+        self.odds: list[float] | None = None
 
     @property
     def mean(self) -> float:
@@ -106,6 +116,7 @@ class MonteCarlo(Searcher):
     """
 
     name: ClassVar[str] = "mcts"
+    needs_no_chance: ClassVar[bool] = False
     line_on_demand: ClassVar[bool] = False  # the line is read off the tree
     honours_depth: ClassVar[bool] = False
     answers_within_budget: ClassVar[bool] = True
@@ -120,6 +131,14 @@ class MonteCarlo(Searcher):
         validator=_not_negative,
         metadata={"help": "UCT exploration constant c (results are in [-1, 1])"},
     )
+
+    def unmet_needs(self, game: Game[Any]) -> list[str]:
+        """Return what the game lacks: also, in a game of chance, results +1/0/-1 (the
+        mean playout result is then the expected result)."""
+        unmet = super().unmet_needs(game)
+        if game.rules.chance and game.rules.largest_margin > 1:
+            unmet.append("in a game of chance it needs results +1/0/-1")
+        return unmet
 
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
         """Run the simulations; ``tracer`` is not used (there is no depth-first tree to draw)."""
@@ -149,7 +168,9 @@ class MonteCarlo(Searcher):
         assert isinstance(answer, _TreeAnswer) and answer.tree is not None
         node = next(child for child in answer.tree.children or () if child.move == move)
         line = [move]
-        while node.children:
+        if answer.tree.odds is not None:
+            return tuple(line)
+        while node.children and node.odds is None:  # past a chance position: chance's line
             node = _choose(node)
             line.append(node.move)
         return tuple(line)
@@ -158,6 +179,8 @@ class MonteCarlo(Searcher):
 def _answer(game: Game[Any], root: _Node, move_values: bool, depth: int) -> _TreeAnswer:
     """Return the root answer read off the finished tree (moves in legal-move order)."""
     children = sorted(root.children or (), key=lambda child: child.index)
+    if game.rules.chance:
+        return _expected_answer(game, root, children, move_values, depth)
     if root.is_proven:
         best = [child for child in children if child.is_proven and child.lower == root.lower]
     else:
@@ -169,6 +192,33 @@ def _answer(game: Game[Any], root: _Node, move_values: bool, depth: int) -> _Tre
         move_values=tuple((child.move, _estimate(child, scale)) for child in children)
         if move_values
         else None,
+        is_exact=root.is_proven,
+        depth=depth,
+        visits=tuple(
+            MoveVisits(child.move, child.visits, child.mean, child.lower if child.is_proven else None)
+            for child in children
+        ),
+        tree=root,
+    )
+
+
+def _expected_answer(
+    game: Game[Any], root: _Node, children: list[_Node], move_values: bool, depth: int
+) -> _TreeAnswer:
+    """Return the root answer of a game of chance: expected results, exact fractions
+    (every outcome is a best move at a chance root)."""
+    scale = game.value_scale
+
+    def expected(node: _Node) -> Fraction:
+        if node.is_proven:
+            return Fraction(scale.margin(node.lower) or 0)
+        return Fraction(node.total, node.visits) if node.visits else Fraction(0)
+
+    best = children if root.odds is not None else [_choose(root)]
+    return _TreeAnswer(
+        value=expected(root) if root.odds is not None or root.is_proven else expected(best[0]),
+        best_moves=tuple(child.move for child in best),
+        move_values=tuple((child.move, expected(child)) for child in children) if move_values else None,
         is_exact=root.is_proven,
         depth=depth,
         visits=tuple(
@@ -237,6 +287,8 @@ class _Simulator:
         self.legal_moves, self.to_move = game.legal_moves, game.to_move
         self.game = game
         self.result = game.result
+        self.chance_outcomes = game.chance_outcomes
+        self.has_chance = game.rules.chance
         self.distance = 1 if scoring is Scoring.DISTANCE else 0
         #: the best value a finished game can have, before the distance is taken off
         self.win = game.value_scale.largest
@@ -251,7 +303,16 @@ class _Simulator:
         """Return the unexpanded root node of the game's current (unfinished) position."""
         self.nodes += 1
         reach = self.win - self.distance * (self.game.ply + 1)
-        return _Node(None, 0, self.to_move() == Player.FIRST, -reach, reach)
+        root = _Node(None, 0, self.to_move() == Player.FIRST, -reach, reach)
+        root.odds = self._odds()
+        return root
+
+    def _odds(self) -> list[float] | None:
+        """Return the cumulative probabilities of the outcomes in legal-move order at a
+        chance position, else ``None``."""
+        if not self.has_chance or self.to_move() != CHANCE:
+            return None
+        return list(itertools.accumulate(float(probability) for _, probability in self.chance_outcomes()))
 
     def simulate(self, root: _Node) -> None:
         """Run one simulation from ``root``: select, expand, play out, back up.
@@ -273,15 +334,22 @@ class _Simulator:
             node = self._select(node)
             push(node.move)
             path.append(node)
-        node.is_max = self.to_move() == Player.FIRST
-        final = self.result()
-        if final is None:  # unfinished: the game ends one ply later at the soonest
-            reach = self.win - self.distance * (self.game.ply + 1)
-            node.lower, node.upper = -reach, reach
-            result = self._playout()
+            if node.visits and node.is_proven:  # drawn by chance, and already proven
+                break
+        if node.visits and node.is_proven:  # its proven result is this simulation's
+            result = (node.lower > 0) - (node.lower < 0)
         else:
-            node.lower = node.upper = self.proven(final, self.game.ply)
-            result = (final > 0) - (final < 0)
+            node.is_max = self.to_move() == Player.FIRST
+            if self.has_chance:
+                node.odds = self._odds()
+            final = self.result()
+            if final is None:  # unfinished: the game ends one ply later at the soonest
+                reach = self.win - self.distance * (self.game.ply + 1)
+                node.lower, node.upper = -reach, reach
+                result = self._playout()
+            else:
+                node.lower = node.upper = self.proven(final, self.game.ply)
+                result = (final > 0) - (final < 0)
         ply = self.game.ply
         if ply > self.deepest:
             self.deepest = ply
@@ -300,8 +368,12 @@ class _Simulator:
 
         Proven children and those that cannot change ``node``'s value (their bound
         is no better than what ``node`` already has) are skipped; with ``slack=1``
-        the children that could equal it are kept.
+        the children that could equal it are kept. At a chance position: an outcome
+        drawn with its probability.
         """
+        if node.odds is not None:
+            drawn: _Node = _draw(node.children or (), node.odds, self.rng.random())
+            return drawn
         parent_visits = node.visits
         explore = self.exploration * math.sqrt(math.log(parent_visits)) if parent_visits else 0.0
         sqrt = math.sqrt
@@ -344,7 +416,8 @@ class _Simulator:
         children = [
             _Node(move, index, is_max, -reach, reach) for index, move in enumerate(self.legal_moves())
         ]
-        self.rng.shuffle(children)
+        if node.odds is None:  # outcomes keep the order of their probabilities
+            self.rng.shuffle(children)
         node.children = children
         self.nodes += len(children)
 
@@ -355,6 +428,18 @@ class _Simulator:
         random = self.rng.random
         plies = 0
         final = None
+        if self.has_chance:  # chance positions draw by probability (a slower loop)
+            to_move, chance_outcomes = self.to_move, self.chance_outcomes
+            while final is None:
+                if to_move() == CHANCE:
+                    outcomes = chance_outcomes()
+                    odds = list(itertools.accumulate(float(probability) for _, probability in outcomes))
+                    push(_draw([move for move, _ in outcomes], odds, random()))
+                else:
+                    moves = legal_moves()
+                    push(moves[int(random() * len(moves))])
+                plies += 1
+                final = result()
         while final is None:
             moves = legal_moves()
             push(moves[int(random() * len(moves))])
@@ -367,10 +452,19 @@ class _Simulator:
         return (final > 0) - (final < 0)
 
 
+def _draw(items: Sequence[Any], odds: Sequence[float], point: float) -> Any:
+    """Return the item whose share of the cumulative probabilities ``odds`` holds
+    ``point`` (a uniform draw in [0, 1))."""
+    return items[min(bisect.bisect_right(odds, point * odds[-1]), len(items) - 1)]
+
+
 def _tighten(node: _Node) -> bool:
-    """Recompute an expanded ``node``'s bounds from its children; return whether they changed."""
+    """Recompute an expanded ``node``'s bounds from its children; return whether they changed
+    (a chance position's never change: it is never proven)."""
     children = node.children
     assert children is not None
+    if node.odds is not None:
+        return False
     if node.is_max:
         lower = max(child.lower for child in children)
         upper = max(child.upper for child in children)

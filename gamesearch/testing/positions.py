@@ -8,14 +8,18 @@ from typing import Any
 
 from gamesearch.errors import ConformanceError
 from gamesearch.game import Game
-from gamesearch.plugins import default_registry
+from gamesearch.plugins import Registry, default_registry
 
 #: what a kit function accepts as "a game": a position, a game class or a registered name
 GameLike = Game[Any] | type[Game[Any]] | str
 
 
-def start_position(game: GameLike, options: Mapping[str, Any] | None = None) -> Game[Any]:
+def start_position(
+    game: GameLike, options: Mapping[str, Any] | None = None, registry: Registry | None = None
+) -> Game[Any]:
     """Return a position to start from: a copy of ``game``, or a new game of that class or name.
+
+    A name is looked up in ``registry`` (default: the games the installed plugins register).
 
     :raises UnknownGameError: for a name no plugin registered.
     :raises InvalidOptionError: for a bad option.
@@ -25,11 +29,13 @@ def start_position(game: GameLike, options: Mapping[str, Any] | None = None) -> 
             raise ConformanceError(f"options {dict(options)!r} are only for a game class or name")
         return game.copy()
     if isinstance(game, str):
-        return default_registry().new_game(game, **dict(options or {}))
+        return (registry or default_registry()).new_game(game, **dict(options or {}))
     return game.new(**dict(options or {}))
 
 
-def reachable_positions(game: GameLike, *, limit: int = 100_000) -> list[Game[Any]]:
+def reachable_positions(
+    game: GameLike, *, limit: int = 100_000, registry: Registry | None = None
+) -> list[Game[Any]]:
     """Return a copy of every position reachable from ``game`` by legal play, one per key.
 
     The start comes first; the others follow in depth-first order.
@@ -37,7 +43,7 @@ def reachable_positions(game: GameLike, *, limit: int = 100_000) -> list[Game[An
     :raises ConformanceError: when more than ``limit`` positions are reachable (sample
         a large game with :func:`random_positions` instead).
     """
-    start = start_position(game)
+    start = start_position(game, registry=registry)
     found: dict[Hashable, Game[Any]] = {}
 
     def visit(position: Game[Any]) -> None:
@@ -60,7 +66,7 @@ def reachable_positions(game: GameLike, *, limit: int = 100_000) -> list[Game[An
 
 
 def random_positions(
-    game: GameLike, *, count: int, seed: int = 0, max_plies: int | None = None
+    game: GameLike, *, count: int, seed: int = 0, max_plies: int | None = None, registry: Registry | None = None
 ) -> list[Game[Any]]:
     """Return ``count`` positions, each reached by uniformly random legal play from ``game``.
 
@@ -68,7 +74,7 @@ def random_positions(
     the game's ``max_plies``) or when the game ends, so early, late and finished
     positions all appear. The same ``seed`` gives the same positions.
     """
-    start = start_position(game)
+    start = start_position(game, registry=registry)
     chooser = random.Random(seed)
     longest = start.max_plies - start.ply if max_plies is None else max_plies
     sample = []

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Iterable, Mapping
+from fractions import Fraction
 from typing import Any
 
 import attrs
@@ -21,7 +22,8 @@ from gamesearch.errors import (
     InvalidMoveError,
     NothingToUndoError,
 )
-from gamesearch.game import Game, Outcome, Rules, Scoring, offers
+from gamesearch.game import CHANCE, Game, Outcome, Rules, Scoring, offers
+from gamesearch.plugins import Registry
 from gamesearch.testing.positions import GameLike, start_position
 
 #: move text no game should accept
@@ -122,15 +124,19 @@ def _check_state(game: Game[Any], before: Snapshot) -> None:
     rules = game.rules
     if not isinstance(rules, Rules):
         raise fail(game, text, f"rules is {rules!r}, not a Rules declaration")
-    if rules.chance:
-        raise fail(game, text, "the rules declare chance, which the framework does not search yet")
     mover = before.to_move
-    if not isinstance(mover, int) or isinstance(mover, bool) or not 0 <= mover < rules.players:
+    is_chance = rules.chance and mover == CHANCE and before.result is None
+    if not is_chance and (
+        not isinstance(mover, int) or isinstance(mover, bool) or not 0 <= mover < rules.players
+    ):
+        chance_too = f", or {CHANCE} (CHANCE) at a chance position" if rules.chance else ""
         raise fail(
             game, text,
             f"to_move() returned {mover!r}; the rules declare {rules.players} players (0 to "
-            f"{rules.players - 1})",
+            f"{rules.players - 1}{chance_too})",
         )  # fmt: skip
+    if is_chance:
+        _check_chance_outcomes(game, before)
     if not 0 <= before.ply <= rules.max_plies:
         raise fail(game, text, f"ply {before.ply} is outside 0..max_plies ({rules.max_plies}) of the rules")
     low, high = rules.result_range
@@ -150,6 +156,31 @@ def _check_state(game: Game[Any], before: Snapshot) -> None:
         _check_unfinished(game, before)
     else:
         _check_finished(game, before, result)
+
+
+def _check_chance_outcomes(game: Game[Any], before: Snapshot) -> None:
+    """At a chance position: the outcomes are the legal moves, in order, each with an
+    exact probability above 0, together summing to 1."""
+    text = before.text
+    if not offers(game, "chance_outcomes"):
+        raise fail(game, text, "the rules declare chance, but the game does not offer chance_outcomes()")
+    outcomes = list(game.chance_outcomes())
+    moves = tuple(move for move, _ in outcomes)
+    if moves != before.legal_moves:
+        raise fail(
+            game, text,
+            f"chance_outcomes() lists the moves {moves!r}, not legal_moves() {before.legal_moves!r}",
+        )  # fmt: skip
+    for move, probability in outcomes:
+        if not isinstance(probability, Fraction) or probability <= 0:
+            raise fail(
+                game, text,
+                f"chance_outcomes() gives {game.format_move(move)} the probability "
+                f"{probability!r}; each must be a Fraction greater than 0",
+            )  # fmt: skip
+    total = sum(probability for _, probability in outcomes)
+    if total != 1:
+        raise fail(game, text, f"the probabilities of chance_outcomes() sum to {total}, not 1")
 
 
 def _check_unfinished(game: Game[Any], before: Snapshot) -> None:
@@ -410,8 +441,11 @@ def check_game(
     max_positions: int = 6000,
     playouts: int = 20,
     seed: int = 0,
+    registry: Registry | None = None,
 ) -> GameReport:
     """Check the protocol on the positions of ``game`` (a class, a registered name or a position).
+
+    A name is looked up in ``registry`` (default: the installed plugins' games).
 
     Positions are visited depth first from the start (``game.new(**options)`` or
     the position given) until ``max_positions`` distinct ones are checked; then
@@ -421,7 +455,7 @@ def check_game(
     :returns: what was checked.
     :raises ConformanceError: naming the first broken promise.
     """
-    start = start_position(game, options)
+    start = start_position(game, options, registry)
     walker = _Walker(start)
     if not start.history:
         try:

@@ -1,5 +1,9 @@
 """The searcher check: any searcher must agree with the reference, textbook minimax (:class:`~gamesearch.search.textbook.TextbookMinimax`).
 
+In a game of chance, and for a searcher whose values are expected results in every
+game (``expected_values``), the reference is expectiminimax
+(:class:`~gamesearch.search.expectimax.Expectiminimax`) instead.
+
 Agreement means, in every position checked: the same value, the same *set* of best
 moves, a chosen move from that set, a principal variation that is a legal line,
 the same value for every root move when asked (``search(game, move_values=True)``),
@@ -15,8 +19,9 @@ from typing import Any
 import attrs
 
 from gamesearch.errors import ConformanceError, IllegalMoveError, InvalidOptionError
-from gamesearch.game import Game, Scoring
-from gamesearch.search.base import SearchResult, Searcher
+from gamesearch.game import CHANCE, Game, Scoring
+from gamesearch.search.base import SearchResult, Searcher, Value
+from gamesearch.search.expectimax import Expectiminimax
 from gamesearch.search.textbook import TextbookMinimax
 from gamesearch.search.table import table_identity
 from gamesearch.testing.protocol import Snapshot, require_unchanged
@@ -53,6 +58,8 @@ class Reference:
 
     def __init__(self, *, scoring: Scoring = Scoring.DISTANCE, depth: int | None = None) -> None:
         self.minimax = TextbookMinimax(scoring=scoring, depth=depth)
+        #: the reference of games of chance and of searchers of expected values
+        self.expectiminimax = Expectiminimax(depth=depth)
         self._answers: dict[tuple[Any, ...], SearchResult] = {}
 
     @classmethod
@@ -65,13 +72,17 @@ class Reference:
         the same depth limit (none for an approximate searcher, whose proofs are exact).
         """
         depth = horizon(searcher) if exact else None
-        return self.minimax.scoring is searcher.scoring and self.minimax.depth == depth
+        same_scoring = searcher.expected_values or self.minimax.scoring is searcher.scoring
+        return same_scoring and self.minimax.depth == depth
 
-    def answer(self, game: Game[Any]) -> SearchResult:
-        """Return minimax's result for ``game``, with every root move's value."""
-        identity = (table_identity(game), game.key())
+    def answer(self, game: Game[Any], *, expected: bool = False) -> SearchResult:
+        """Return minimax's result for ``game``, with every root move's value;
+        expectiminimax's in a game of chance or when ``expected`` values are asked for."""
+        expected = expected or game.rules.chance
+        identity = (expected, table_identity(game), game.key())
         if identity not in self._answers:
-            self._answers[identity] = self.minimax.search(game, move_values=True)
+            reference = self.expectiminimax if expected else self.minimax
+            self._answers[identity] = reference.search(game, move_values=True)
         return self._answers[identity]
 
 
@@ -125,13 +136,13 @@ def check_search(
     require_unchanged(game, before, f"searcher {name!r}")
     problems = _illegal_answer(game, result)
     if reference is not None and (exact or result.is_exact):
-        expected = reference.answer(game)
+        expected = reference.answer(game, expected=searcher.expected_values)
         problems += _disagreements(game, result, expected, exact_best_moves and exact)
         if move_values and exact and not expected.is_game_over:
             problems += _move_value_disagreements(game, searcher.search(game, move_values=True), expected)
             require_unchanged(game, before, f"searcher {name!r} with move_values=True")
     if problems:
-        to_move = game.player_names[game.to_move()]
+        to_move = "chance" if game.to_move() == CHANCE else game.player_names[game.to_move()]
         raise ConformanceError(
             f"searcher {name!r} disagrees with minimax on {game.name} {before.text!r} "
             f"({to_move} to move): " + "; ".join(problems)
@@ -186,7 +197,7 @@ def _move_value_disagreements(
     if result.move_values is None:
         return ["search(move_values=True) returned no move values"]
     found = dict(result.move_values)
-    wanted: Sequence[tuple[Hashable, int]] = expected.move_values or ()
+    wanted: Sequence[tuple[Hashable, Value]] = expected.move_values or ()
     problems = [
         f"move {game.format_move(move)} is worth {found.get(move)}, minimax {value}"
         for move, value in wanted
@@ -230,7 +241,7 @@ def check_searcher(
         count += 1
         nodes += result.stats.nodes
         if reference is not None and (exact or result.is_exact):
-            reference_nodes += reference.answer(game).stats.nodes
+            reference_nodes += reference.answer(game, expected=searcher.expected_values).stats.nodes
     return SearcherReport(
         searcher=getattr(searcher, "name", type(searcher).__name__),
         positions=count,

@@ -61,14 +61,16 @@ def move_sequences(
     options: Mapping[str, Any] | None = None,
     min_plies: int = 0,
     max_plies: int | None = None,
+    registry: Registry | None = None,
 ) -> tuple[Hashable, ...]:
     """Return a strategy for legal move sequences from the start of ``game``.
 
     ``game`` is a registered name, a game class (started with ``options``) or a
     position. A sequence is at least ``min_plies`` long unless the game ends first,
-    and at most ``max_plies`` (default: until the game could end).
+    and at most ``max_plies`` (default: until the game could end). A name is looked
+    up in ``registry`` (default: the installed plugins' games).
     """
-    return tuple(_play(draw, start_position(game, options), min_plies, max_plies))
+    return tuple(_play(draw, start_position(game, options, registry), min_plies, max_plies))
 
 
 @st.composite
@@ -80,6 +82,7 @@ def positions(
     min_plies: int = 0,
     max_plies: int | None = None,
     unfinished: bool = False,
+    registry: Registry | None = None,
 ) -> Game[Any]:
     """Return a strategy for positions reached by legal play from the start of ``game``.
 
@@ -87,6 +90,6 @@ def positions(
     With ``unfinished``, play stops before a move that would end the game, so the
     position is one to search (random play ends many games early).
     """
-    position = start_position(game, options)
+    position = start_position(game, options, registry)
     _play(draw, position, min_plies, max_plies, unfinished)
     return position

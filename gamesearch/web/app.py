@@ -38,10 +38,10 @@ import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.staticfiles import StaticFiles
 
 from gamesearch.errors import (
@@ -65,6 +65,49 @@ CLIENT_GONE = 499
 
 class SearchFailedError(GameSearchError, RuntimeError):
     """A search that no worker process could answer (the server's fault: status 500)."""
+
+
+def host_name(header: str) -> str:
+    """Return the host name of a ``Host`` header, lower case and without its port
+    (``[::1]:8000`` -> ``::1``)."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header[1:].partition("]")[0]
+    return header.rpartition(":")[0] if header.count(":") == 1 else header
+
+
+class HostCheck:
+    """Refuse requests whose ``Host`` header names no allowed host, with a JSON 400.
+
+    A pattern ``*.example.org`` allows every name under ``example.org``, and ``*`` any
+    name. This stops a
+    page on a DNS-rebound name from reading the API's answers.
+    """
+
+    def __init__(self, app: ASGIApp, allowed_hosts: Sequence[str]) -> None:
+        self.app = app
+        self.exact = frozenset(name.lower() for name in allowed_hosts if not name.startswith("*."))
+        self.suffixes = tuple(name.lower()[1:] for name in allowed_hosts if name.startswith("*."))
+        self.any = "*" in allowed_hosts
+
+    def allows(self, header: str) -> bool:
+        """Return whether the ``Host`` header ``header`` names an allowed host."""
+        name = host_name(header)
+        return self.any or name in self.exact or (bool(self.suffixes) and name.endswith(self.suffixes))
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            header = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
+            if not self.allows(header):
+                refusal = JSONResponse(
+                    {"error": f"requests for the host name {header!r} are refused: this server answers to "
+                     "its own names only (serve --allowed-host adds one)", "type": "HostRefused"},
+                    status_code=400,
+                )  # fmt: skip
+                await refusal(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
 
 
 def _start_method() -> str:
@@ -348,7 +391,7 @@ def create_app(
     hosts = list(allowed_hosts) if allowed_hosts is not None else list(LOOPBACK_HOSTS)
     app = Starlette(
         routes=routes,
-        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts, www_redirect=False)],
+        middleware=[Middleware(HostCheck, allowed_hosts=hosts)],
         exception_handlers={
             GameSearchError: game_error,
             HTTPException: http_error,

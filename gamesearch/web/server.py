@@ -10,12 +10,15 @@ request's headers and ``Limits.body_seconds`` for its body, after which the conn
 is closed; an idle kept-alive connection is closed after ``keep_alive_seconds``; and
 past ``max_connections`` open connections the one that has waited longest for its
 request is closed, so connections that never finish cannot use up the open-file limit.
+A uvicorn whose h11 protocol is not the one these deadlines are written for gets
+its stock protocol with a connection cap instead, and a warning.
 """
 
 from __future__ import annotations
 
 import asyncio
 import ipaddress
+import logging
 import math
 import socket
 import threading
@@ -98,11 +101,22 @@ def connection_cap(wanted: int) -> int:
     return max(1, min(wanted, files - FILES_KEPT_FREE))
 
 
-def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
+#: what the request deadlines need of uvicorn's h11 protocol class (its internals: a
+#: uvicorn without them gets the stock protocol and a connection cap, see _server)
+PROTOCOL_NEEDS = ("handle_events", "on_response_complete", "connection_made", "connection_lost")
+
+
+def guarded_protocol(limits: Limits) -> type[asyncio.Protocol] | None:
     """Return uvicorn's h11 protocol class with the request deadlines and connection cap of
-    ``limits`` (see the module's docstring)."""
-    import h11
-    from uvicorn.protocols.http.h11_impl import H11Protocol
+    ``limits`` (see the module's docstring), or ``None`` when this uvicorn's h11 protocol
+    is not the one the deadlines are written for."""
+    try:
+        import h11
+        from uvicorn.protocols.http.h11_impl import H11Protocol
+    except ImportError:
+        return None
+    if not all(callable(getattr(H11Protocol, name, None)) for name in PROTOCOL_NEEDS):
+        return None
 
     cap = connection_cap(limits.max_connections)
 
@@ -177,11 +191,20 @@ def _server(app: Any, log_level: str) -> Any:
 
     state = getattr(app, "state", None)
     limits = getattr(state, "limits", None) or Limits()
+    protocol = guarded_protocol(limits)
+    if protocol is None:
+        logging.getLogger("gamesearch.web").warning(
+            "this uvicorn version has no h11 protocol the request deadlines fit: slow clients are "
+            "limited by the connection cap only"
+        )
     config = uvicorn.Config(
         app,
         log_level=log_level,
         lifespan="on",
-        http=guarded_protocol(limits),
+        http=protocol or "h11",
+        # the guarded protocol sheds the longest-waiting connection itself; the stock one
+        # refuses connections over the cap with a 503
+        limit_concurrency=None if protocol is not None else connection_cap(limits.max_connections),
         timeout_keep_alive=math.ceil(limits.keep_alive_seconds),
         timeout_graceful_shutdown=SHUTDOWN_SECONDS,
     )

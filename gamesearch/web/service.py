@@ -45,7 +45,7 @@ from gamesearch.errors import (
 )
 from gamesearch.game import Game, describe_outcome, resolve_options
 from gamesearch.plugins import Registry
-from gamesearch.search.base import SearchResult, Searcher, Tracer, kind_in_words, parse_searcher_spec
+from gamesearch.search.base import SearchResult, Searcher, Tracer, Value, kind_in_words, parse_searcher_spec
 from gamesearch.trace import NodeLimit, TraceNode, TreeTracer
 
 #: the searcher options through which a searcher takes a budget of its own
@@ -124,7 +124,7 @@ class NodeBudget(NodeLimit):
         self.seconds = seconds
         self.deadline = time.perf_counter() + seconds
 
-    def enter(self, move: Hashable | None, depth: int, alpha: int, beta: int) -> None:
+    def enter(self, move: Hashable | None, depth: int, alpha: Value, beta: Value) -> None:
         """Count a position; raise :class:`BudgetExceededError` when the budget is spent."""
         super().enter(move, depth, alpha, beta)
         if self.nodes % CLOCK_INTERVAL == 0 and time.perf_counter() > self.deadline:
