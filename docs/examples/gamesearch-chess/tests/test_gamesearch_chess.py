@@ -5,6 +5,7 @@ written here on python-chess alone)."""
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 import time
@@ -16,12 +17,15 @@ import pytest
 pytest.importorskip("gamesearch_chess", reason="the chess plugin is not installed: pip install -e docs/examples/gamesearch-chess")
 
 import chess  # noqa: E402
+import chess.variant  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 
 from gamesearch import AlphaBeta, IllegalMoveError, InvalidMoveError, InvalidPositionError  # noqa: E402
 from gamesearch.game import Game  # noqa: E402
 from gamesearch.problems import Problem  # noqa: E402
 from gamesearch.testing import check_game  # noqa: E402
-from gamesearch_chess import MAX_PLIES, Chess  # noqa: E402
+from gamesearch_chess import MAX_PLIES, Chess, plies_left_at_most  # noqa: E402
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
@@ -189,6 +193,37 @@ def test_the_longest_game_is_the_75_move_rules_bound() -> None:
     assert Chess().rules.max_plies == MAX_PLIES == 150 * (30 + 16 * 6 + 1) == 19_050
 
 
+def test_a_transposition_has_one_key_and_castling_rights_or_the_count_part_keys() -> None:
+    assert Chess.from_text("Nf3 Nf6 Nc3 Nc6").key() == Chess.from_text("Nc3 Nc6 Nf3 Nf6").key()
+    # the same pieces at the same ply: rooks that went out and back lost their castling
+    rooks = Chess.from_text("Nf3 Nf6 Rg1 Rg8 Rh1 Rh8 Ng1 Ng8")
+    knights = Chess.from_text("Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8")
+    assert rooks.board.board_fen() == knights.board.board_fen() and rooks.ply == knights.ply
+    assert rooks.key() != knights.key()
+    # the same position with another count toward the 75-move rule
+    assert Chess.from_text("8/8/4k3/8/8/3RK3/8/8 w - - 3 40").key() != Chess.from_text("8/8/4k3/8/8/3RK3/8/8 w - - 4 40").key()
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_no_random_game_outlasts_the_bound_of_the_plies_left(seed: int) -> None:
+    chooser = random.Random(seed)
+    game = Chess()
+    bound = game.ply + plies_left_at_most(game.board)
+    while moves := game.legal_moves():
+        game.push(chooser.choice(list(moves)))
+        reach = game.ply + plies_left_at_most(game.board)
+        assert reach <= bound <= MAX_PLIES, game.to_text()
+        bound = reach
+
+
+def test_only_standard_boards_are_wrapped() -> None:
+    with pytest.raises(InvalidPositionError, match=r"only standard chess boards can be played, not Board \(Chess960\)"):
+        Chess.from_board(chess.Board(chess960=True))
+    with pytest.raises(InvalidPositionError, match=r"only standard chess boards can be played, not AtomicBoard"):
+        Chess.from_board(chess.variant.AtomicBoard())
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
@@ -326,8 +361,9 @@ def test_alphabeta_finds_every_mate_in_two_and_no_faster_one(fen: str) -> None:
     result = AlphaBeta(depth=3).search(game)
     assert uci(result.best_moves) == expected
     sign = 1 if game.to_move() == 0 else -1
-    assert result.value == sign * (game.win_score - game.ply - 3)
-    assert game.value_scale.end_ply(result.value) == game.ply + 3
+    value = result.value
+    assert isinstance(value, int) and value == sign * (game.win_score - game.ply - 3)
+    assert game.value_scale.end_ply(value) == game.ply + 3
     assert game.to_text() == fen
 
 
