@@ -1,8 +1,10 @@
 """Test suites: positions with known best moves, and how many of them a searcher solves.
 
 A suite is text, one problem a line. A game may read a format of its own by offering
-a class method ``read_problems(text) -> list[Problem]`` (chess reads EPD); every other
-game reads the plain format, one problem a line::
+a class method ``read_problems(text) -> list[Problem]`` (chess reads EPD), and ship
+suites by offering a class method ``problem_suites() -> dict[str, Path]`` (names to
+files, which ``gamesearch tactics`` accepts by name); every other game reads the plain
+format, one problem a line::
 
     position | best move, best move | name
 
