@@ -1,4 +1,4 @@
-"""Pig: the dice game of pushing your luck, first to ``goal`` points, with a turn limit.
+"""Pig: the dice game of pushing your luck, first to ``goal`` points, with a move limit.
 
 Pig is a folk dice game, described in John Scarne's *Scarne on Dice* (1945) and
 solved for its 100-point version by Neller and Presser ("Optimal Play of the Dice
@@ -10,14 +10,14 @@ like, adding each roll to a turn total, until they either
 - *hold*: the turn total is added to their score and the turn passes.
 
 A player who holds with a score of ``goal`` or more wins at once. The rules here are
-those of OpenSpiel's ``pig`` (so the two can be compared move for move), finite:
+those of OpenSpiel's ``pig`` (so the two can be compared position for position):
 
-- the game ends in a draw after ``turns`` turns (OpenSpiel's *horizon*) when no one
-  has won;
+- the game ends in a draw once the players have made ``horizon`` moves (rolls and
+  holds; the die's outcomes do not count), even right after a roll, unless a hold
+  has just won it;
 - a player may hold with a turn total of 0 (a pass);
-- once the score plus the turn total reaches ``goal``, the player must hold (the only
-  change to OpenSpiel's rules: rolling on could only throw a sure win away, and it
-  would make the game unbounded).
+- once the score plus the turn total reaches ``goal``, the player must hold (rolling
+  on could only throw a sure win away).
 
 The result is +1 when A wins, -1 when B wins, 0 for a draw; a search's value is the
 expected result: A's chance of winning minus B's.
@@ -25,9 +25,10 @@ expected result: A's chance of winning minus B's.
 Moves are ``roll`` and ``hold``; at a *chance position* (a roll was asked for) the
 die decides: the outcomes are the faces ``1`` .. ``faces``, each with probability
 ``1/faces``. A position is text: the scores, the player to move with their turn total,
-a ``*`` while the die is rolling, the turns played and the ply, e.g. ``"3-0 B+4* 2
-5"`` (A has 3, B has 0 and a turn total of 4 and has just asked for a roll; 2 turns
-played, 5 moves since the start). The start is ``"0-0 A+0 0 0"``.
+a ``*`` while the die is rolling, the players' moves made and the ply, e.g. ``"3-0
+B+4* 3 5"`` (A has 3, B has 0 and a turn total of 4 and has just asked for a roll;
+the players have made 3 moves, and 5 plies, outcomes included, were played since the
+start). The start is ``"0-0 A+0 0 0"``.
 """
 
 from __future__ import annotations
@@ -48,12 +49,9 @@ _TEXT = re.compile(r"(\d+)-(\d+) ([AB])\+(\d+)(\*?) (\d+) (\d+)")
 
 
 @functools.cache
-def _rules(goal: int, turns: int) -> Rules:
-    # A roll is allowed only while the score plus the turn total is below the goal, and
-    # every roll but a 1 adds at least 2: at most ceil(goal / 2) rolls (two plies each:
-    # the roll and the die) and a hold per turn.
-    rolls = (goal + 1) // 2
-    return Rules(max_plies=turns * (2 * rolls + 1), alternating=False, chance=True, result_range=(-1, 1))
+def _rules(horizon: int) -> Rules:
+    # each of the players' moves is followed by at most one outcome of the die
+    return Rules(max_plies=2 * horizon, alternating=False, chance=True, result_range=(-1, 1))
 
 
 @functools.cache
@@ -69,21 +67,24 @@ class Pig(Game[str]):
     options = (
         Option("goal", int, 10, "points that win", minimum=1, maximum=100),
         Option("faces", int, 6, "sides of the die", minimum=2, maximum=20),
-        Option("turns", int, 6, "turns before the game ends in a draw", minimum=1, maximum=200),
+        Option(
+            "horizon", int, 12, "players' moves (rolls and holds) before the game ends in a draw",
+            minimum=1, maximum=1000,
+        ),
     )
     #: the full game is too big to search to the end: a few moves ahead, Star2 pruning
     default_searcher: ClassVar[str | None] = "star2:depth=4"
 
-    def __init__(self, goal: int = 10, faces: int = 6, turns: int = 6) -> None:
-        settings = resolve_options(self.options, {"goal": goal, "faces": faces, "turns": turns})
+    def __init__(self, goal: int = 10, faces: int = 6, horizon: int = 12) -> None:
+        settings = resolve_options(self.options, {"goal": goal, "faces": faces, "horizon": horizon})
         self.goal: int = settings["goal"]
         self.faces: int = settings["faces"]
-        self.turns: int = settings["turns"]
+        self.horizon: int = settings["horizon"]
         self._scores = (0, 0)
         self._total = 0  #: the turn total of the player to move
         self._turn = 0  #: 0: A's turn, 1: B's
         self._rolling = False  #: the die is about to decide
-        self._turns_played = 0
+        self._moves_made = 0  #: the players' moves so far (rolls and holds)
         self._result: int | None = None
         #: the state before each move of the history
         self._before: list[tuple[tuple[int, int], int, int, bool, int, int | None]] = []
@@ -92,7 +93,7 @@ class Pig(Game[str]):
     # ----------------------------------------------------------------- creation
     @classmethod
     def from_text(cls, text: str, **options: Any) -> Pig:
-        """Return the position ``"A-score-B-score P+total[*] turns ply"``.
+        """Return the position ``"A-score-B-score P+total[*] moves ply"``.
 
         :raises InvalidPositionError: for text of another shape, a turn total or score
             no game reaches, or a finished game's text that does not add up.
@@ -104,23 +105,25 @@ class Pig(Game[str]):
         if match is None:
             raise InvalidPositionError(
                 f"position {text!r} must be the scores, the player to move and their turn total, "
-                "'*' while the die rolls, the turns played and the ply, e.g. '3-0 B+4* 2 5'"
+                "'*' while the die rolls, the players' moves made and the ply, e.g. '3-0 B+4* 3 5'"
             )
         first, second, letter, total, star, played, ply = match.groups()
         game = cls(**resolve_options(cls.options, options))
         scores, turn = (int(first), int(second)), PLAYER_LETTERS.index(letter)
         game._scores, game._total, game._turn = scores, int(total), turn
-        game._rolling, game._turns_played, game._origin_ply = bool(star), int(played), int(ply)
+        game._rolling, game._moves_made, game._origin_ply = bool(star), int(played), int(ply)
         winners = [player for player in (0, 1) if scores[player] >= game.goal]
         problem = None
         if len(winners) == 2:
             problem = "both players have reached the goal"
         elif winners and (game._total or game._rolling or winners[0] == turn):
             problem = f"{PLAYER_LETTERS[winners[0]]} has won, so the game is over with the other to move and no turn total"
-        elif game._turns_played > game.turns:
-            problem = f"more turns are played than the {game.turns} the game lasts"
-        elif game._turns_played == game.turns and (game._total or game._rolling):
-            problem = "the last turn is over, so no turn total is left"
+        elif game._moves_made > game.horizon:
+            problem = f"the players have made more moves than the {game.horizon} the game lasts"
+        elif game._moves_made == game.horizon and (game._rolling or game._total):
+            problem = "the game ended with the last move, so no die rolls and no turn total is left"
+        elif game._moves_made + game._origin_ply == 0 and (game._total or game._rolling):
+            problem = "no move has been made, so there is no turn total"
         elif game._rolling and scores[turn] + game._total >= game.goal:
             problem = "the player has reached the goal and must hold, not roll"
         elif scores[turn] + game._total >= game.goal + game.faces:
@@ -131,25 +134,18 @@ class Pig(Game[str]):
             raise InvalidPositionError(f"position {text!r}: {problem}")
         if winners:
             game._result = 1 if winners[0] == 0 else -1
-        elif game._turns_played == game.turns:
+        elif game._moves_made == game.horizon:
             game._result = 0
         return game
 
-    def copy(self) -> Pig:
-        twin = object.__new__(type(self))
-        twin.__dict__.update(self.__dict__)
-        twin._history = self._history.copy()
-        twin._before = self._before.copy()
-        return twin
-
     @property
     def settings(self) -> dict[str, Any]:
-        return {"goal": self.goal, "faces": self.faces, "turns": self.turns}
+        return {"goal": self.goal, "faces": self.faces, "horizon": self.horizon}
 
     # ------------------------------------------------------------ state queries
     @property
     def rules(self) -> Rules:
-        return _rules(self.goal, self.turns)
+        return _rules(self.horizon)
 
     @property
     def ply(self) -> int:
@@ -190,37 +186,45 @@ class Pig(Game[str]):
 
     def key(self) -> tuple[int, int, int, int, bool, int, int]:
         scores = self._scores
-        return (scores[0], scores[1], self._total, self._turn, self._rolling, self._turns_played, self.ply)
+        return (scores[0], scores[1], self._total, self._turn, self._rolling, self._moves_made, self.ply)
 
     def make_move(self, move: str) -> None:
         scores, turn = self._scores, self._turn
-        self._before.append((scores, self._total, turn, self._rolling, self._turns_played, self._result))
+        self._before.append((scores, self._total, turn, self._rolling, self._moves_made, self._result))
         if move == ROLL:
-            self._rolling = True
+            self._moves_made += 1
+            if self._moves_made == self.horizon:  # the last move: a draw, the die stays still
+                self._result = 0
+                self._total = 0  # (nothing is banked)
+            else:
+                self._rolling = True
             return
         if move == HOLD:
+            self._moves_made += 1
             banked = scores[turn] + self._total
             self._scores = (banked, scores[1]) if turn == 0 else (scores[0], banked)
+            self._total = 0
+            self._turn = 1 - turn
             if banked >= self.goal:
                 self._result = 1 if turn == 0 else -1
-                self._total = 0
-                self._turn = 1 - turn
-                self._turns_played += 1
-                return
-        elif move != "1":  # a face other than 1 joins the turn total
-            self._rolling = False
-            self._total += int(move)
+            elif self._moves_made == self.horizon:
+                self._result = 0
             return
-        # a hold below the goal, or a 1: the turn passes
-        self._rolling = False
-        self._total = 0
-        self._turn = 1 - turn
-        self._turns_played += 1
-        if self._turns_played == self.turns:
-            self._result = 0
+        self._rolling = False  # the die has decided
+        if move == "1":  # the turn total is lost and the turn passes
+            self._total = 0
+            self._turn = 1 - turn
+        else:
+            self._total += int(move)
+
+    def advance(self, move: str) -> int | None:
+        # push() and result() in one call for the searchers (the move goes into the history)
+        self._history.append(move)
+        self.make_move(move)
+        return self._result
 
     def unmake_move(self, move: str) -> None:
-        (self._scores, self._total, self._turn, self._rolling, self._turns_played,
+        (self._scores, self._total, self._turn, self._rolling, self._moves_made,
          self._result) = self._before.pop()  # fmt: skip
 
     # ---------------------------------------------------------------- heuristic
@@ -236,7 +240,7 @@ class Pig(Game[str]):
         scores = self._scores
         return (
             f"{scores[0]}-{scores[1]} {PLAYER_LETTERS[self._turn]}+{self._total}"
-            f"{'*' if self._rolling else ''} {self._turns_played} {self.ply}"
+            f"{'*' if self._rolling else ''} {self._moves_made} {self.ply}"
         )
 
     def render(self) -> str:
@@ -245,7 +249,7 @@ class Pig(Game[str]):
         lines = [
             f"A {scores[0]:>3}{'  +' + str(self._total) if turn == 0 and self._result is None else ''}",
             f"B {scores[1]:>3}{'  +' + str(self._total) if turn == 1 and self._result is None else ''}",
-            f"goal {self.goal}, turn {min(self._turns_played + 1, self.turns)} of {self.turns}",
+            f"goal {self.goal}, {self._moves_made} of {self.horizon} moves made",
         ]
         if self._result is not None:
             lines.append("Game over")
@@ -257,14 +261,14 @@ class Pig(Game[str]):
 
     def board_view(self) -> BoardView:
         """Return a grid of three rows: each player's name, score and turn total, then the
-        turns played and whether the die is rolling; the moves are buttons (at a roll,
+        moves made of the horizon and whether the die is rolling; the moves are buttons (at a roll,
         one per face, to enter a real die's roll)."""
         scores, turn, going = self._scores, self._turn, self._result is None
         symbols = []
         for player in (0, 1):
             total = f"+{self._total}" if player == turn and going else ""
             symbols += [PLAYER_LETTERS[player], str(scores[player]), total]
-        symbols += [f"{self._turns_played}/{self.turns}", "die rolls" if self._rolling else "", ""]
+        symbols += [f"{self._moves_made}/{self.horizon}", "die rolls" if self._rolling else "", ""]
         moves = self.legal_moves()
         if self._rolling:
             extra = tuple((f"rolled {face}", face) for face in moves)

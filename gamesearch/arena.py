@@ -15,7 +15,7 @@ from typing import Any
 
 import attrs
 
-from gamesearch.game import CHANCE, Game, Outcome, Player, describe_outcome
+from gamesearch.game import CHANCE, Game, Outcome, Player, describe_outcome, draw_outcome
 from gamesearch.search.base import Searcher, Value, json_value
 
 
@@ -112,8 +112,7 @@ def play_game(
     moves: list[MoveRecord] = []
     while not board.is_over():
         if board.to_move() == CHANCE:
-            outcomes, odds = zip(*board.chance_outcomes())
-            move = chooser.choices(outcomes, weights=odds)[0]
+            move = draw_outcome(board, chooser)
             record = MoveRecord(board.ply, None, board.format_move(move), is_random=True)
             board.apply(move)
             moves.append(record)

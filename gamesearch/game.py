@@ -27,6 +27,7 @@ import abc
 import copy as copying
 import enum
 import math
+import random
 from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar, Generic, TypeVar
@@ -715,6 +716,20 @@ class Game(abc.ABC, Generic[MoveT]):
         return board_svg(self)
 
 
+def draw_outcome(game: Game[MoveT], chooser: random.Random) -> MoveT:
+    """Return an outcome of the chance position ``game`` drawn with its probability.
+
+    :raises ValueError: when ``game`` is not at a chance position.
+    """
+    outcomes = game.chance_outcomes()
+    point = Fraction(chooser.random())
+    for move, probability in outcomes:
+        point -= probability
+        if point < 0:
+            return move
+    return outcomes[-1][0]  # (the probabilities sum to 1)
+
+
 def offers(game: Game[Any] | type[Game[Any]], method: str) -> bool:
     """Return whether ``game`` (or its class) overrides the optional ``method`` of :class:`Game`."""
     cls = game if isinstance(game, type) else type(game)
@@ -806,8 +821,14 @@ def chance_heuristic(rules: Rules, estimate: int, bound: int) -> Fraction:
     The estimate is mapped linearly onto the open result range: ``-bound`` would be
     the lowest result, ``+bound`` the highest, so the value is never a final result's.
     """
+    return Fraction(chance_heuristic_numerator(rules, estimate, bound), 2 * bound)
+
+
+def chance_heuristic_numerator(rules: Rules, estimate: int, bound: int) -> int:
+    """Return :func:`chance_heuristic` times ``2 * bound`` (an integer: searchers that
+    work in whole multiples of a unit use it)."""
     low, high = rules.result_range
-    return low + Fraction(estimate + bound, 2 * bound) * (high - low)
+    return low * 2 * bound + (estimate + bound) * (high - low)
 
 
 def signed_fraction(value: Fraction | int) -> str:

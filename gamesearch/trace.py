@@ -12,13 +12,14 @@ Tracing is not the hot path: it allocates a node object per position and may be 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
+from fractions import Fraction
 from typing import Any
 
 import attrs
 
 from gamesearch.errors import BudgetExceededError
-from gamesearch.game import Game, Player
-from gamesearch.search.base import INFINITY, Value
+from gamesearch.game import CHANCE, Game, Player
+from gamesearch.search.base import INFINITY, Value, json_value
 
 
 @attrs.define(eq=False)
@@ -34,11 +35,17 @@ class TraceNode:
     alpha: Value  #: the window's lower end on entry (``-INFINITY`` when open)
     beta: Value  #: the window's upper end on entry (``INFINITY`` when open)
     to_move: Player | None = None  #: the side to move here, when the tracer knows the game
+    #: (``None`` also at a chance position)
     position: str | None = None  #: the position in the game's notation, when known
     value: Value | None = None  #: ``None`` while unfinished (or when the search was stopped)
     children: list[TraceNode] = attrs.field(factory=list)
     pruned: tuple[Hashable, ...] = ()  #: moves cut off here, never searched
     is_expanded: bool = False  #: true when the search entered a child (recorded or not)
+    is_chance: bool = False  #: true at a chance position (when the tracer knows the game)
+    #: the probability of the outcome that led here, when the parent is a chance position
+    probability: Fraction | None = None
+    #: at a chance position: each outcome's probability (for the children)
+    odds: dict[Hashable, Fraction] | None = attrs.field(default=None, repr=False)
 
     @property
     def bound(self) -> str:
@@ -69,11 +76,12 @@ class TraceNode:
         return {
             "move": None if self.move is None else format_move(self.move),
             "ply": self.ply,
-            "to_move": None if self.to_move is None else self.to_move.name.lower(),
+            "to_move": "chance" if self.is_chance else None if self.to_move is None else self.to_move.name.lower(),
             "position": self.position,
-            "alpha": None if self.alpha <= -INFINITY else self.alpha,
-            "beta": None if self.beta >= INFINITY else self.beta,
-            "value": self.value,
+            "probability": None if self.probability is None else str(self.probability),
+            "alpha": None if self.alpha <= -INFINITY else json_value(self.alpha),
+            "beta": None if self.beta >= INFINITY else json_value(self.beta),
+            "value": json_value(self.value),
             "bound": self.bound,
             "is_leaf": not self.is_expanded,
             "pruned": [format_move(move) for move in self.pruned],
@@ -132,13 +140,18 @@ class TreeTracer:
             self._stack.append(None)
             return
         game = self.game
+        mover = None if game is None else game.to_move()
+        is_chance = mover == CHANCE and game is not None and game.result() is None
         node = TraceNode(
             move,
             depth,
             alpha,
             beta,
-            to_move=None if game is None else Player(game.to_move()),
+            to_move=None if mover is None or is_chance else Player(mover),
             position=None if game is None else game.to_text(),
+            is_chance=is_chance,
+            probability=None if parent is None or parent.odds is None else parent.odds.get(move),
+            odds=dict(game.chance_outcomes()) if is_chance and game is not None else None,
         )
         self.recorded += 1
         if parent is None:

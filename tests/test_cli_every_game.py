@@ -11,6 +11,19 @@ from clirun import run_cli
 from gamesearch.plugins import default_registry
 
 GAMES = list(default_registry().games)
+#: the searchers with a depth limit that search a game of chance, and those that search the others
+CHANCE_DEPTH = ("expectiminimax", "star1", "star2", "chance-iterative")
+PLAIN_DEPTH = ("minimax", "alphabeta", "iterative", "pvs", "mtdf", "solver")
+
+
+def has_chance(game: str) -> bool:
+    return default_registry().games[game].new().rules.chance
+
+
+def engine(game: str, depth: int) -> str:
+    """Return a depth-limited searcher for ``game``: alpha-beta, or Star2 in a game of
+    chance (which alpha-beta refuses)."""
+    return f"{'star2' if has_chance(game) else 'alphabeta'}:depth={depth}"
 
 
 #: games whose random playouts run hundreds of plies (chess): compared without MCTS,
@@ -26,8 +39,8 @@ def test_compare_with_a_depth_limit_agrees_with_minimax(capsys: pytest.CaptureFi
     status, out, err = run_cli(capsys, "compare", game, "--depth", "2", "--json", *searchers)
     assert status == 0, err
     rows = json.loads(out)["rows"]
-    assert {row["searcher"].split(":")[0] for row in rows} >= {"minimax", "alphabeta", "iterative"}
-    with_depth = ("minimax", "alphabeta", "iterative", "pvs", "mtdf", "solver")
+    with_depth = CHANCE_DEPTH if has_chance(game) else PLAIN_DEPTH
+    assert {row["searcher"].split(":")[0] for row in rows} >= set(with_depth[:3])
     depth_limited = [row for row in rows if row["searcher"].split(":")[0] in with_depth]
     assert all(row["agrees"] for row in depth_limited)
     # a searcher without a depth limit (MCTS) is not checked against a depth-limited reference
@@ -45,7 +58,7 @@ def test_tree_counts_match_the_searcher_on_every_game(capsys: pytest.CaptureFixt
 @pytest.mark.parametrize("game", GAMES)
 def test_match_plays_every_game_to_the_end(capsys: pytest.CaptureFixture[str], game: str) -> None:
     status, out, err = run_cli(
-        capsys, "match", game, "--first", "alphabeta:depth=2", "--second", "alphabeta:depth=1",
+        capsys, "match", game, "--first", engine(game, 2), "--second", engine(game, 1),
         "--games", "2", "--swap", "--seed", "1", "--json",
     )  # fmt: skip
     assert status == 0, err
@@ -58,7 +71,7 @@ def test_play_lets_two_engines_finish_every_game(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, game: str
 ) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
-    status, out, err = run_cli(capsys, "play", game, "--human", "none", "--opponent", "alphabeta:depth=2")
+    status, out, err = run_cli(capsys, "play", game, "--human", "none", "--opponent", engine(game, 2), "--seed", "1")
     assert status == 0, err
     assert "Game over: " in out
 
@@ -68,6 +81,6 @@ def test_play_answers_unreadable_input_on_every_game(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, game: str
 ) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("not a move at all\nquit\n"))
-    status, out, err = run_cli(capsys, "play", game, "--opponent", "alphabeta:depth=1")
+    status, out, err = run_cli(capsys, "play", game, "--opponent", engine(game, 1))
     assert status == 0, err
     assert "'not a move at all'" in out and out.count("to move:") == 2

@@ -114,7 +114,8 @@ def search_position(game: Game[Any], args: argparse.Namespace) -> Answer:
         return Answer(budgeted_search(game, searcher, budget), searcher, is_game_default=is_game_default)
     except BudgetExceededError:
         fallback = load_searcher(
-            "iterative", seconds=FALLBACK_SECONDS, seed=args.seed, max_depth=args.depth
+            "chance-iterative" if game.rules.chance else "iterative",  # (iterative refuses chance)
+            seconds=FALLBACK_SECONDS, seed=args.seed, max_depth=args.depth,
         )
         return Answer(fallback.search(game, move_values=True), fallback, gave_up=searcher, gave_up_after=budget)
 
@@ -166,17 +167,18 @@ def run(args: argparse.Namespace) -> int:
     if result.is_game_over:
         out.print(f"The game is over: {data['description']} (value {result.value}).")
         return 0
-    out.print(f"{data['to_move']} to move. Value {result.value}: {data['description']}.")
+    mover = "Chance decides" if data["to_move"] == "chance" else f"{data['to_move']} to move"
+    out.print(f"{mover}. Value {result.value}: {data['description']}.")
     out.print(f"Best move{'s' if len(data['best_moves']) > 1 else ''}: {', '.join(data['best_moves'])}")
     out.print(f"Chosen: {data['move']}   line: {' '.join(data['pv'])}")
     sentence = how_searched(answer)
     if sentence is not None:
         out.print(sentence)
     grid = table(None, ["move", "value", "meaning"], numeric_from=1)
-    for entry in data["moves"]:
-        words = describe_value(game, entry["value"], is_exact=result.is_exact)
+    for entry, (_, value) in zip(data["moves"], result.move_values or ()):
+        words = describe_value(game, value, is_exact=result.is_exact)
         best = entry["move"] in data["best_moves"]
-        grid.add_row(Text(entry["move"], style="bold" if best else ""), str(entry["value"]), Text(words))
+        grid.add_row(Text(entry["move"], style="bold" if best else ""), str(value), Text(words))
     grid.columns[2].justify = "left"
     print_table(out, grid)
     stats = result.stats

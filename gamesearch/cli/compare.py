@@ -23,7 +23,8 @@ from gamesearch.cli._output import check_at_least, console, milliseconds, print_
 from gamesearch.errors import BudgetExceededError, InvalidOptionError
 from gamesearch.game import Game, Scoring, describe_value
 from gamesearch.search import AlphaBeta, Minimax
-from gamesearch.search.base import Limit, SearchResult, Searcher
+from gamesearch.search.base import Limit, SearchResult, Searcher, json_value
+from gamesearch.search.expectimax import Expectiminimax
 
 #: positions one search may enter before compare gives up on it
 DEFAULT_MAX_NODES = 3_000_000
@@ -52,7 +53,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "-s", "--searchers", metavar="SPEC,SPEC,...",
         help="searchers with options, e.g. minimax,alphabeta:depth=4,table=on,iterative "
-        "(default: every registered searcher)",
+        "(default: every registered searcher that can search the game)",
     )  # fmt: skip
     parser.add_argument(
         "-d", "--depth", type=integer,
@@ -149,10 +150,13 @@ def searcher_depth(searcher: Searcher) -> int | None:
     return None if option is None else getattr(searcher, option)
 
 
-def load_searchers(text: str | None, depth: int | None) -> list[Searcher]:
-    """Return the searchers of ``--searchers`` (default: all registered), ``depth`` applied."""
+def load_searchers(text: str | None, depth: int | None, game: Game[Any] | None = None) -> list[Searcher]:
+    """Return the searchers of ``--searchers`` (default: every registered one that can
+    search ``game``), ``depth`` applied."""
     found = registry()
-    specs = split_specs(text) if text else list(found.searchers)
+    specs = split_specs(text) if text else [
+        name for name, kind in found.searchers.items() if game is None or not kind().unmet_needs(game)
+    ]  # fmt: skip
     searchers = []
     for spec in specs:
         name = spec.partition(":")[0].strip()
@@ -168,23 +172,31 @@ def position_title(game: Game[Any]) -> str:
 
 
 # ------------------------------------------------------------------ reference
+def reference_kind(game: Game[Any], searcher: Searcher) -> str:
+    """Return what ``searcher``'s values are checked against: ``"expected"`` (expected
+    results: expectiminimax) in a game of chance or for a searcher of expected values,
+    else its scoring's name (minimax with that scoring)."""
+    return "expected" if game.rules.chance or searcher.expected_values else searcher.scoring.value
+
+
 def reference_rows(
     game: Game[Any], rows: Sequence[Row], depth: int | None, max_nodes: int
-) -> dict[Scoring, Row | None]:
-    """Return the reference of each scoring the rows use: minimax when it can finish
-    (a row of the same settings is reused), else the deepest exact row, else none."""
-    references: dict[Scoring, Row | None] = {}
-    for scoring in dict.fromkeys(row.searcher.scoring for row in rows):
-        minimax = Minimax(depth=depth, scoring=scoring)
+) -> dict[str, Row | None]:
+    """Return the reference of each kind of value the rows have (see :func:`reference_kind`):
+    minimax (or expectiminimax) when it can finish (a row of the same settings is reused),
+    else the deepest exact row of that kind, else none."""
+    references: dict[str, Row | None] = {}
+    for kind in dict.fromkeys(reference_kind(game, row.searcher) for row in rows):
+        minimax = Expectiminimax(depth=depth) if kind == "expected" else Minimax(depth=depth, scoring=Scoring(kind))
         label = searcher_label(minimax)
         reference = next((row for row in rows if row.label == label and row.result is not None), None)
         if reference is None:
             reference = measure(game, minimax, 1, max_nodes)
         if reference.result is None:
-            finished = [row for row in rows if row.result is not None and row.searcher.scoring is scoring]
+            finished = [row for row in rows if row.result is not None and reference_kind(game, row.searcher) == kind]
             finished.sort(key=lambda row: (row.result.is_exact, row.result.stats.depth), reverse=True)  # type: ignore[union-attr]
             reference = finished[0] if finished else None
-        references[scoring] = reference
+        references[kind] = reference
     return references
 
 
@@ -214,7 +226,7 @@ def run(args: argparse.Namespace) -> int:
     game = load_game(args)
     if args.openings:
         return run_openings(game, args)
-    searchers = load_searchers(args.searchers, args.depth)
+    searchers = load_searchers(args.searchers, args.depth, game)
     if args.depths:
         return run_depths(game, searchers, args)
     return run_rows(game, searchers, args)
@@ -228,11 +240,12 @@ def run_rows(game: Game[Any], searchers: Sequence[Searcher], args: argparse.Name
             rows.append(measure(game, searcher, args.repeat, args.max_nodes))
             advance(searcher.name)
     references = reference_rows(game, rows, args.depth, args.max_nodes)
-    base = references.get(Scoring.DISTANCE) or next(iter(references.values()), None)
+    base = references.get(Scoring.DISTANCE.value) or next(iter(references.values()), None)
     base_nodes = base.result.stats.nodes if base is not None and base.result is not None else None
     # a row is checked against the reference only when both search to the same depth
     data = [
-        row_data(game, row, references[row.searcher.scoring] if searcher_depth(row.searcher) == args.depth else None,
+        row_data(game, row,
+                 references[reference_kind(game, row.searcher)] if searcher_depth(row.searcher) == args.depth else None,
                  base_nodes)
         for row in rows
     ]  # fmt: skip
@@ -247,7 +260,7 @@ def run_rows(game: Game[Any], searchers: Sequence[Searcher], args: argparse.Name
     if args.json:
         print_json({
             "game": game.name, "position": game.to_text(), "depth": args.depth, "repeat": args.repeat,
-            "references": {scoring.value: None if ref is None else ref.label for scoring, ref in references.items()},
+            "references": {kind: None if ref is None else ref.label for kind, ref in references.items()},
             "rows": data,
         })  # fmt: skip
         return 0
@@ -273,13 +286,14 @@ def run_rows(game: Game[Any], searchers: Sequence[Searcher], args: argparse.Name
             "-" if fraction is None else f"{fraction:.3f}",
         )  # fmt: skip
     print_table(out, grid)
-    for scoring, reference in references.items():
+    for kind, reference in references.items():
+        which = "expected results" if kind == "expected" else f"{kind} scoring"
         if reference is None or reference.result is None:
-            out.print(f"reference ({scoring.value} scoring): none could finish; agreement not checked")
+            out.print(f"reference ({which}): none could finish; agreement not checked")
             continue
         words = describe_value(game, reference.result.value, is_exact=reference.result.is_exact)
         out.print(
-            f"reference ({scoring.value} scoring): {reference.label}, value {reference.result.value} "
+            f"reference ({which}): {reference.label}, value {reference.result.value} "
             f"({words}), best {_moves([game.format_move(move) for move in reference.result.best_moves])}"
         )
     if args.plot:
@@ -296,7 +310,7 @@ def row_data(game: Game[Any], row: Row, reference: Row | None, base_nodes: int |
     return {
         "searcher": row.label,
         "gave_up": False,
-        "value": result.value,
+        "value": data["value"],
         "best_moves": data["best_moves"],
         "move": data["move"],
         "is_exact": result.is_exact,
@@ -348,7 +362,7 @@ def run_depths(game: Game[Any], searchers: Sequence[Searcher], args: argparse.Na
                     given_up.add(label)
                     continue
                 points.setdefault(label, []).append({
-                    "depth": depth, "value": row.result.value, "move": game.format_move(row.result.move),
+                    "depth": depth, "value": json_value(row.result.value), "move": game.format_move(row.result.move),
                     "nodes": row.result.stats.nodes, "median_seconds": row.median_seconds,
                     "is_exact": row.result.is_exact,
                 })  # fmt: skip

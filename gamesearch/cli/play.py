@@ -10,6 +10,7 @@ Ctrl-C while an engine thinks cancels that move; Ctrl-C at the prompt quits.
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 from collections.abc import Callable
 from typing import Any, TextIO
@@ -19,7 +20,7 @@ import attrs
 from gamesearch.arena import searcher_label
 from gamesearch.cli._common import add_game_arguments, load_game, load_searcher
 from gamesearch.errors import GameSearchError, InvalidOptionError
-from gamesearch.game import BoardView, Game, Player, describe_value
+from gamesearch.game import CHANCE, BoardView, Game, Player, describe_value, draw_outcome
 from gamesearch.search.base import SearchResult, Searcher
 
 HUMAN_SIDES = {
@@ -89,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
         HUMAN_SIDES[args.human],
         sys.stdin,
         sys.stdout,
+        seed=args.seed,
     )
     return session.run()
 
@@ -159,6 +161,8 @@ class PlaySession:
         humans: set[Player],
         reader: TextIO,
         writer: TextIO,
+        *,
+        seed: int | None = None,
     ) -> None:
         self.start = start.copy()
         self.game = start.copy()
@@ -176,6 +180,8 @@ class PlaySession:
         self.by_human: list[bool] = []  # for each move played in this sitting
         #: an engine's move was cancelled: wait at the prompt (``go`` lets it move)
         self.paused = False
+        #: draws the outcomes of a game of chance (from the seed, when one is given)
+        self.dice = random.Random(seed)
 
     # ------------------------------------------------------------------ output
     def say(self, text: str = "") -> None:
@@ -249,6 +255,9 @@ class PlaySession:
         self.say(f"{self.game.name}: {self.describe_sides()}. Type help for the commands.")
         self.show()
         while True:
+            if not self.game.is_over() and self.game.to_move() == CHANCE:
+                self.chance_move()
+                continue
             engine_turn = not self.game.is_over() and self.game.to_move() not in self.humans
             if engine_turn and not self.paused:
                 self.engine_move()
@@ -344,6 +353,14 @@ class PlaySession:
         self.game.apply(result.move)
         self.by_human.append(False)
         self.say(report)
+        self.show()
+
+    def chance_move(self) -> None:
+        """Draw the outcome of the chance position with its probability and play it."""
+        move = draw_outcome(self.game, self.dice)
+        self.game.apply(move)
+        self.by_human.append(False)
+        self.say(f"Chance: {self.game.format_move(move)}")
         self.show()
 
     def summary(self, result: SearchResult) -> str:

@@ -1,4 +1,8 @@
-"""``gamesearch tree``: the search tree as a searcher walked it, with its alpha-beta windows."""
+"""``gamesearch tree``: the search tree as a searcher walked it, with its alpha-beta windows.
+
+In a game of chance, chance positions are marked and each outcome below one carries
+its probability.
+"""
 
 from __future__ import annotations
 
@@ -23,7 +27,8 @@ from gamesearch.cli._output import PIPE_WIDTH, check_at_least, console
 from gamesearch.errors import BudgetExceededError, InvalidOptionError, MissingDependencyError
 from gamesearch.game import Game, Player, describe_value
 from gamesearch.search import Minimax
-from gamesearch.search.base import INFINITY, SearchResult, Searcher
+from gamesearch.search.base import INFINITY, SearchResult, Searcher, json_value
+from gamesearch.search.expectimax import Expectiminimax
 from gamesearch.search.mcts import MonteCarlo
 from gamesearch.search.negamax import ExactSearcher
 from gamesearch.trace import NodeLimit, TraceNode, TreeTracer
@@ -200,10 +205,15 @@ def check_counts(searcher: Searcher, result: SearchResult, tracer: TreeTracer) -
         )
 
 
+def full_searcher(game: Game[Any], depth: int | None) -> Searcher:
+    """Return the searcher that walks the full tree: minimax, or expectiminimax in a game of chance."""
+    return Expectiminimax(depth=depth) if game.rules.chance else Minimax(depth=depth)
+
+
 def full_tree_nodes(game: Game[Any], depth: int | None) -> int | None:
-    """Return the nodes plain minimax visits (the full tree), or ``None`` when too many."""
+    """Return the nodes plain minimax (expectiminimax) visits, the full tree, or ``None`` when too many."""
     try:
-        return Minimax(depth=depth).search(game, tracer=NodeLimit(SEARCH_LIMIT)).stats.nodes
+        return full_searcher(game, depth).search(game, tracer=NodeLimit(SEARCH_LIMIT)).stats.nodes
     except BudgetExceededError:
         return None
 
@@ -219,7 +229,7 @@ def run(args: argparse.Namespace) -> int:
     searcher, result, tracer, note = trace_with_depth(game, searcher, args.max_nodes)
     check_counts(searcher, result, tracer)
     depth = getattr(searcher, "depth", None)
-    full = full_tree_nodes(game, depth) if searcher.name != "minimax" else result.stats.nodes
+    full = full_tree_nodes(game, depth) if searcher.name != full_searcher(game, depth).name else result.stats.nodes
     if note is not None and args.format != "text":
         print(f"gamesearch tree: {note}", file=sys.stderr)
     if args.format == "json":
@@ -264,8 +274,9 @@ def summary(game: Game[Any], searcher: Searcher, result: SearchResult, tracer: T
         f"{tracer.nodes:,} nodes traced, the searcher counted {stats.nodes:,} "
         f"({stats.leaves:,} leaves, {stats.cutoffs:,} cut-offs, {stats.tt_hits:,} table hits)"
     )
-    if full is not None and searcher.name != "minimax":
-        line += f"; the full minimax tree has {full:,} nodes ({stats.nodes / full:.0%} visited)"
+    full_name = full_searcher(game, None).name
+    if full is not None and searcher.name != full_name:
+        line += f"; the full {full_name} tree has {full:,} nodes ({stats.nodes / full:.0%} visited)"
     return line
 
 
@@ -290,9 +301,13 @@ def _node_label(game: Game[Any], node: TraceNode, mover: Player | None) -> Text:
     label = Text()
     if node.move is None:
         label.append("root", style="bold")
-        label.append(f" ({_mover(game, node.to_move)} to move)")
+        label.append(" (chance)" if node.is_chance else f" ({_mover(game, node.to_move)} to move)")
     else:
         label.append(f"{_mover(game, mover)} {game.format_move(node.move)}".strip(), style="bold")
+        if node.probability is not None:
+            label.append(f" (p {node.probability})")
+        if node.is_chance:
+            label.append("  chance", style="italic")
     label.append(f"  window {_window(node)}  value {_value_text(node)}")
     if node.bound != "exact" and node.value is not None:
         label.append(f" ({node.bound} bound)", style="dim")
@@ -317,7 +332,8 @@ def to_rich_tree(game: Game[Any], root: TraceNode) -> Tree:
 
 def to_dot(game: Game[Any], tracer: TreeTracer) -> str:
     """Return Graphviz source of the traced tree: boxes where the first player moves,
-    ellipses where the second does, pruned moves as dashed grey nodes."""
+    ellipses where the second does, diamonds at chance positions (their edges carry the
+    outcomes' probabilities), pruned moves as dashed grey nodes."""
     lines = [
         "digraph search {",
         '  node [fontname="Helvetica", fontsize=10];',
@@ -330,12 +346,13 @@ def to_dot(game: Game[Any], tracer: TreeTracer) -> str:
 
     for root in tracer.roots:
         for node in root.walk():
-            shape = "box" if node.to_move is Player.FIRST else "ellipse"
+            shape = "diamond" if node.is_chance else "box" if node.to_move is Player.FIRST else "ellipse"
             fill = ', style=filled, fillcolor="#eeeeee"' if not node.is_expanded else ""
             label = f"{_value_text(node)}\\n{_window(node)}"
             lines.append(f'  {name(node)} [shape={shape}, label="{label}"{fill}];')
             for child in node.children:
-                lines.append(f'  {name(node)} -> {name(child)} [label="{game.format_move(child.move)}"];')
+                odds = "" if child.probability is None else f"\\np {child.probability}"
+                lines.append(f'  {name(node)} -> {name(child)} [label="{game.format_move(child.move)}{odds}"];')
             for move in node.pruned:
                 cut = f"{name(node)}_cut_{len(lines)}"
                 lines.append(f'  {cut} [shape=plaintext, fontcolor=grey, label="pruned"];')
@@ -374,7 +391,7 @@ def tree_data(
         "game": game.name,
         "position": game.to_text(),
         "searcher": searcher.name,
-        "value": result.value,
+        "value": json_value(result.value),
         "best_moves": [game.format_move(move) for move in result.best_moves],
         "nodes": tracer.nodes,
         "recorded": tracer.recorded,

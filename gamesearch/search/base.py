@@ -23,7 +23,7 @@ from typing import Any, ClassVar, Protocol
 import attrs
 
 from gamesearch.errors import InvalidOptionError, SearchTooDeepError, UnsupportedGameError
-from gamesearch.game import Game, Scoring, ValueScale, chance_heuristic, restore
+from gamesearch.game import CHANCE, Game, Scoring, ValueScale, restore
 from gamesearch.search.table import SearchMemory
 
 #: larger than any value a game can produce: the open ends of a search window
@@ -195,14 +195,6 @@ def heuristic(game: Game[Any]) -> Callable[[], int]:
         return game.evaluate
     evaluate, mapped = game.evaluate, scale.heuristic
     return lambda: mapped(evaluate(), bound)
-
-
-def expected_heuristic(game: Game[Any]) -> Callable[[], Fraction]:
-    """Return the function that scores a position of a game of chance at a horizon:
-    the game's ``evaluate`` mapped strictly inside the result range
-    (:func:`~gamesearch.game.chance_heuristic`)."""
-    evaluate, rules, bound = game.evaluate, game.rules, type(game).evaluation_bound
-    return lambda: chance_heuristic(rules, evaluate(), bound)
 
 
 @attrs.define
@@ -494,8 +486,8 @@ class Searcher(abc.ABC):
         try:
             final = game.result()
             if final is not None:
-                # a finished game of chance is worth its result (values are expected results)
-                value = Fraction(final) if game.rules.chance else game.score(self.scoring)
+                # values that are expected results: a finished game is worth its result
+                value = Fraction(final) if game.rules.chance or self.expected_values else game.score(self.scoring)
                 answer = RootAnswer(value, (), None, True, 0)
             else:
                 context = self._context(game, counters, move_values, tracer, memory)
@@ -594,14 +586,17 @@ class Searcher(abc.ABC):
         """Return the line from ``move`` on, by searching each following position again.
 
         The re-searches are not counted in the statistics. A depth-limited search
-        stops the line at its horizon.
+        stops the line at its horizon; in a game of chance the line stops at the next
+        chance position (past it, the line depends on what chance draws).
         """
         line = [move]
+        if game.to_move() == CHANCE:
+            return (move,)
         game.push(move)
         try:
             limit = answer.depth_limit
             remaining = None if limit is None else limit - 1
-            while game.result() is None and (remaining is None or remaining > 0):
+            while game.result() is None and (remaining is None or remaining > 0) and game.to_move() != CHANCE:
                 follow = self._follow_up(game, remaining, memory)
                 line.append(follow)
                 game.push(follow)

@@ -20,14 +20,23 @@ players' moves only: an outcome of chance costs no depth (as in OpenSpiel's
   Pruning is fail-soft: a value outside the window is a bound.
 - ``chance-iterative`` deepens Star2 one depth at a time under a node or time
   budget and answers with the last completed depth.
+- ``table=true`` keeps, for the length of one search, each position's value (or
+  bound) at each remaining depth: a position reached again by another order of moves
+  or outcomes is answered at once (a table hit).
 
-The searchers also search games without chance (then expectiminimax is minimax on
-final results, without the distance to the end) and refuse games with more than
-two players. At a chance position itself no one chooses: every outcome is a "best
-move" and ``move_values`` hold each outcome's value.
+The searchers refuse games without chance (their values would be expected results
+where every other searcher's are the framework's value scale: minimax and alpha-beta
+search those) and games with more than two players. At a chance position itself no
+one chooses: every outcome is a "best move" and ``move_values`` hold each outcome's
+value.
 
-Hot loop (:class:`_Walk`): bound methods in attributes, counters in attributes,
-exact fractions only where probabilities enter.
+Exact arithmetic in whole numbers (the hot loop, :class:`_Walk`): every value is
+kept as a multiple of one small unit, ``1 / (2 * evaluation_bound * q ** c)``, where
+``q`` is a common denominator of the probabilities and ``c`` the most chance
+positions a line can still meet, so a chance position's mean is a sum of whole
+numbers divided exactly by ``q``, and a window bound is rounded to the whole number
+on the safe side. ``q`` is found by looking along one line first; a chance position
+with a probability it does not divide starts the search again with a larger ``q``.
 """
 
 from __future__ import annotations
@@ -42,94 +51,171 @@ from typing import Any, ClassVar
 import attrs
 
 from gamesearch.errors import BudgetExceededError
-from gamesearch.game import CHANCE, Game, Player
+from gamesearch.game import CHANCE, Game, Player, chance_heuristic_numerator
 from gamesearch.search.base import (
     CLOCK_INTERVAL, INFINITY, Counters, RootAnswer, SearchContext, Searcher, Tracer, Value,
-    depth_field, expected_heuristic, node_budget_field, seconds_field,
+    depth_field, node_budget_field, seconds_field,
 )  # fmt: skip
-from gamesearch.search.table import SearchMemory
 
 #: how the children of a chance position are searched
 PLAIN, STAR1, STAR2 = "expectiminimax", "star1", "star2"
+#: what a table entry holds: the exact value, or a lower or an upper bound
+EXACT, LOWER, UPPER = 0, 1, 2
+
+#: a Star2 probe of a position's first move: its value and the window it was searched with
+Probe = tuple[int, int, int]
+
+
+class _Rescale(Exception):
+    """A chance position's probabilities need a larger common denominator."""
+
+    def __init__(self, unit: int) -> None:
+        super().__init__(unit)
+        self.unit = unit
 
 
 class _Walk:
     """One search of one position: the recursive core shared by the three searchers.
 
     ``mode`` is :data:`PLAIN` (no window), :data:`STAR1` or :data:`STAR2`. Every
-    method returns a value from the first player's point of view, fail-soft: a value
-    at or below the window's ``alpha`` is an upper bound of the true value, one at or
-    above ``beta`` a lower bound, one strictly inside it exact.
+    method returns a value from the first player's point of view, in whole multiples
+    of ``1 / scale``, fail-soft: a value at or below the window's ``alpha`` is an upper
+    bound of the true value, one at or above ``beta`` a lower bound, one strictly
+    inside it exact.
     """
 
     def __init__(
-        self, game: Game[Any], mode: str, tracer: Tracer | None,
-        max_nodes: float, deadline: float,
+        self, game: Game[Any], mode: str, tracer: Tracer | None, max_nodes: float, deadline: float,
+        unit: int, table: dict[tuple[Hashable, float], tuple[int, int]] | None,
     ) -> None:  # fmt: skip
+        rules, bound = game.rules, type(game).evaluation_bound
         self.game = game
         self.mode = mode
         self.tracer = tracer
+        self.table = table
         self.push, self.undo, self.result = game.push, game.undo, game.result
-        self.to_move, self.ordered_moves = game.to_move, game.ordered_moves
+        self.advance, self.retract = game.advance, game.retract
+        self.to_move, self.ordered_moves, self.key = game.to_move, game.ordered_moves, game.key
         self.chance_outcomes = game.chance_outcomes
-        self.evaluate = expected_heuristic(game)
-        self.low, self.high = (Fraction(bound) for bound in game.rules.result_range)
+        self.unit = unit  #: q, a common denominator of every probability met so far
+        # the most chance positions any line from here can meet (none without chance)
+        chances = max(0, rules.max_plies - game.ply) if rules.chance else 0
+        power: int = unit**chances
+        self.scale = 2 * bound * power
+        low, high = rules.result_range
+        self.low, self.high = low * self.scale, high * self.scale
+        #: beyond every value: the open ends of a window
+        self.infinity = 2 * max(abs(self.low), abs(self.high)) + 1
+        # the heuristic's value is affine in the estimate: offset + slope * evaluate()
+        offset = chance_heuristic_numerator(rules, 0, bound)
+        self.offset, self.slope = offset * power, (chance_heuristic_numerator(rules, 1, bound) - offset) * power
+        self.estimate = game.evaluate
         #: the window a position is searched with when nothing is known yet (the tree
         #: drawing shows every value of plain expectiminimax as exact)
-        self.full = (-INFINITY, INFINITY) if mode == PLAIN else (self.low, self.high)
+        self.full = (-self.infinity, self.infinity) if mode == PLAIN else (self.low, self.high)
+        self.weights: dict[int, tuple[Sequence[tuple[Hashable, Fraction]], list[tuple[Hashable, int]]]] = {}
         self.max_nodes = max_nodes
         self.deadline = deadline
         self.next_look = CLOCK_INTERVAL if deadline < math.inf else INFINITY
+        #: the node count at which a budget must be looked at (the nearer of the two)
+        self.look_at = min(max_nodes, self.next_look)
         self.nodes = 0
         self.leaves = 0
         self.cutoffs = 0
+        self.tt_hits = 0
         self.deepest = game.ply
         self.horizon_reached = False
         #: whether the position last valued was a leaf (its value is exact, whatever the window)
         self.was_leaf = False
 
+
+    def exact(self, value: int) -> Value:
+        """Return a whole-number value as the fraction it stands for (an open window end
+        as the framework's ``±INFINITY``)."""
+        if value >= self.infinity:
+            return INFINITY
+        if value <= -self.infinity:
+            return -INFINITY
+        return Fraction(value, self.scale)
+
+    def outcomes(self) -> list[tuple[Hashable, int]]:
+        """Return the chance position's outcomes with their probabilities times q.
+
+        :raises _Rescale: when q is no common denominator of the probabilities.
+        """
+        given = self.chance_outcomes()
+        known = self.weights.get(id(given))
+        if known is not None and known[0] is given:
+            return known[1]
+        unit, weighted = self.unit, []
+        for move, probability in given:
+            weight = probability * unit
+            if weight.denominator != 1:
+                raise _Rescale(math.lcm(unit, probability.denominator))
+            weighted.append((move, int(weight)))
+        self.weights[id(given)] = (given, weighted)  # (kept alive: the id stays its own)
+        return weighted
+
     # ------------------------------------------------------------------ entry
-    def child(self, move: Hashable, depth: float, alpha: Value, beta: Value,
-              probe: tuple[Value, Value, Value] | None = None) -> Value:  # fmt: skip
+    def child(self, move: Hashable, depth: float, alpha: int, beta: int, probe: Probe | None = None) -> int:
         """Play ``move``, return the value of the position it reaches, take it back."""
-        self.push(move)
+        final = self.advance(move)  # push(move) and result() in one call
         try:
             tracer = self.tracer
-            if tracer is not None:
-                tracer.enter(move, self.game.ply, alpha, beta)
-            value = self.value(depth, alpha, beta, probe)
-            if tracer is not None:
-                tracer.leave(value)
+            if tracer is None:
+                return self.value(depth, alpha, beta, probe, final)
+            tracer.enter(move, self.game.ply, self.exact(alpha), self.exact(beta))
+            value = self.value(depth, alpha, beta, probe, final)
+            tracer.leave(self.exact(value))
+            return value
         finally:
-            self.undo()
-        return value
+            self.retract(move)
 
-    def value(self, depth: float, alpha: Value, beta: Value,
-              probe: tuple[Value, Value, Value] | None = None) -> Value:  # fmt: skip
-        """Return the value of the position just entered, ``depth`` player moves left.
-
-        ``probe`` is what a Star2 probe found for this position's first move: its
-        value and the window it was searched with.
-        """
-        self.nodes += 1
+    def _look_at_budget(self) -> None:
+        """Raise when a budget is spent; else say when to look again."""
         if self.nodes > self.max_nodes:
             raise BudgetExceededError(f"node budget of {self.max_nodes:,} exhausted")
         if self.nodes > self.next_look:
             if time.perf_counter() > self.deadline:
                 raise BudgetExceededError("time budget exhausted")
             self.next_look = self.nodes + CLOCK_INTERVAL
+        self.look_at = min(self.max_nodes, self.next_look)
+
+    def _reached(self) -> None:
+        """Note the ply of a leaf (the deepest position entered is always one)."""
         ply = self.game.ply
         if ply > self.deepest:
             self.deepest = ply
-        final = self.result()
+
+    def value(self, depth: float, alpha: int, beta: int, probe: Probe | None, final: int | None) -> int:
+        """Return the value of the position just entered (``final`` its result), ``depth``
+        player moves left.
+
+        ``probe`` is what a Star2 probe found for this position's first move.
+        """
+        self.nodes += 1
+        if self.nodes > self.look_at:
+            self._look_at_budget()
         self.was_leaf = True
         if final is not None:
             self.leaves += 1
-            return final
+            self._reached()
+            return final * self.scale
         if depth == 0:
             self.leaves += 1
             self.horizon_reached = True
-            return self.evaluate()
+            self._reached()
+            return self.offset + self.slope * self.estimate()
+        table = self.table
+        if table is not None:
+            entry = table.get((self.key(), depth))
+            if entry is not None:
+                known, kind = entry
+                if kind == EXACT or (kind == LOWER and known >= beta) or (kind == UPPER and known <= alpha):
+                    self.tt_hits += 1
+                    self.was_leaf = kind == EXACT
+                    self._reached()
+                    return known
         mover = self.to_move()
         if mover != CHANCE:
             value = self.decide(depth, mover == Player.FIRST, alpha, beta, probe)
@@ -139,39 +225,40 @@ class _Walk:
             value = self.star1(depth, alpha, beta)
         else:
             value = self.star2(depth, alpha, beta)
+        if table is not None:
+            kind = EXACT if self.mode == PLAIN or alpha < value < beta else LOWER if value >= beta else UPPER
+            table[(self.key(), depth)] = (value, kind)
         self.was_leaf = False
         return value
 
     # -------------------------------------------------------- a player moves
-    def decide(self, depth: float, maximizing: bool, alpha: Value, beta: Value,
-               probe: tuple[Value, Value, Value] | None = None) -> Value:  # fmt: skip
+    def decide(self, depth: float, maximizing: bool, alpha: int, beta: int, probe: Probe | None = None) -> int:
         """Return the value of a position where a player chooses (fail-soft alpha-beta;
         no pruning in :data:`PLAIN` mode, whose window stays open)."""
         child, pruning = self.child, self.mode != PLAIN
         moves = self.ordered_moves()
-        best: Value = -INFINITY if maximizing else INFINITY
+        if not pruning:  # plain expectiminimax: every move, the open window
+            values = [child(move, depth - 1, alpha, beta) for move in moves]
+            return max(values) if maximizing else min(values)
+        best = -self.infinity if maximizing else self.infinity
         for index, move in enumerate(moves):
-            value: Value | None = None
-            if index == 0 and probe is not None:
-                value = _reuse(probe, alpha, beta)
+            value = _reuse(probe, alpha, beta) if index == 0 and probe is not None else None
             if value is None:
-                if not pruning:
-                    value = child(move, depth - 1, alpha, beta)
-                elif maximizing:
+                if maximizing:
                     value = child(move, depth - 1, max(alpha, best), beta)
                 else:
                     value = child(move, depth - 1, alpha, min(beta, best))
             if maximizing:
                 if value > best:
                     best = value
-                if pruning and best >= beta:
-                    self._cut(moves[index + 1:])
+                if best >= beta:
+                    self._cut(moves[index + 1 :])
                     break
             else:
                 if value < best:
                     best = value
-                if pruning and best <= alpha:
-                    self._cut(moves[index + 1:])
+                if best <= alpha:
+                    self._cut(moves[index + 1 :])
                     break
         return best
 
@@ -182,61 +269,71 @@ class _Walk:
                 self.tracer.prune(moves)
 
     # ------------------------------------------------------- chance decides
-    def expectation(self, depth: float) -> Value:
+    def expectation(self, depth: float) -> int:
         """Return the probability-weighted mean of every outcome's value."""
         child, (low, high) = self.child, self.full
-        return sum(
-            (probability * child(move, depth, low, high) for move, probability in self.chance_outcomes()),
-            Fraction(0),
-        )
+        total = 0
+        for move, weight in self.outcomes():
+            total += weight * child(move, depth, low, high)
+        return total // self.unit  # exact: every value below a chance position is a multiple of q
 
-    def star1(self, depth: float, alpha: Value, beta: Value) -> Value:
+    def star1(self, depth: float, alpha: int, beta: int) -> int:
         """Return the value of a chance position, skipping the outcomes that cannot
         bring it back inside ``(alpha, beta)`` (Star1)."""
-        outcomes = self.chance_outcomes()
+        outcomes = self.outcomes()
         count = len(outcomes)
-        return self._search_outcomes(
-            outcomes, depth, alpha, beta, [self.low] * count, [self.high] * count, [None] * count
-        )
+        return self._search_outcomes(outcomes, depth, alpha, beta, [self.low] * count, [self.high] * count, [None] * count)
 
-    def star2(self, depth: float, alpha: Value, beta: Value) -> Value:
+    def star2(self, depth: float, alpha: int, beta: int) -> int:
         """Return the value of a chance position: probe every outcome with one move of
         the player who moves next, cut off when the probes' bounds decide, else search
         the outcomes as :meth:`star1` does within the bounds found (Star2)."""
-        outcomes = self.chance_outcomes()
-        count = len(outcomes)
+        outcomes = self.outcomes()
+        count, unit = len(outcomes), self.unit
         lower, upper = [self.low] * count, [self.high] * count
-        probes: list[tuple[Value, Value, Value] | None] = [None] * count
+        probes: list[Probe | None] = [None] * count
+        if alpha <= self.low and beta >= self.high:  # no probe can cut a full window off
+            return self._search_outcomes(outcomes, depth, alpha, beta, lower, upper, probes)
         push, undo, result, to_move, tracer = self.push, self.undo, self.result, self.to_move, self.tracer
-        for index, (move, probability) in enumerate(outcomes):
+        floor, ceiling = self.low, self.high  # the chance position's bounds (sum of weight * bound / q)
+        for index, (move, weight) in enumerate(outcomes):
             push(move)
             try:
                 final = result()
                 if final is not None:  # a finished game needs no probe: its value is known
-                    lower[index] = upper[index] = Fraction(final)
-                    continue
-                mover = to_move()
-                if mover == CHANCE:
-                    continue  # nothing to probe: chance again
-                first = self.ordered_moves()[0]
-                others_lower = _weighted(outcomes, lower, skip=index)
-                others_upper = _weighted(outcomes, upper, skip=index)
-                window_low = max((alpha - others_upper) / probability, lower[index])
-                window_high = min((beta - others_lower) / probability, upper[index])
-                if tracer is not None:
-                    tracer.enter(move, self.game.ply, window_low, window_high)
-                self.nodes += 1  # the outcome's position is entered for the probe
-                value = self.child(first, depth - 1, window_low, window_high)
-                if tracer is not None:
-                    tracer.leave(value)
-                probes[index] = (value, window_low, window_high)
-                if mover == Player.FIRST and value > window_low:  # one move's value: a floor
-                    lower[index] = max(lower[index], Fraction(value))
-                elif mover != Player.FIRST and value < window_high:  # a ceiling
-                    upper[index] = min(upper[index], Fraction(value))
+                    value = final * self.scale
+                    floor += weight * (value - lower[index]) // unit
+                    ceiling += weight * (value - upper[index]) // unit
+                    lower[index] = upper[index] = value
+                else:
+                    mover = to_move()
+                    if mover == CHANCE:
+                        continue  # nothing to probe: chance again
+                    moves = self.ordered_moves()
+                    others_lower = floor - weight * lower[index] // unit
+                    others_upper = ceiling - weight * upper[index] // unit
+                    # the probe's window: where its value could still decide (rounded outwards)
+                    window_low = max((alpha - others_upper) * unit // weight, lower[index])
+                    window_high = min(-((others_lower - beta) * unit // weight), upper[index])
+                    if tracer is not None:
+                        tracer.enter(move, self.game.ply, self.exact(window_low), self.exact(window_high))
+                    self.nodes += 1  # the outcome's position is entered for the probe
+                    value = self.child(moves[0], depth - 1, window_low, window_high)
+                    if tracer is not None:
+                        tracer.leave(self.exact(value))
+                    probes[index] = (value, window_low, window_high)
+                    if len(moves) == 1 and window_low < value < window_high:  # the only move: exact
+                        floor += weight * (value - lower[index]) // unit
+                        ceiling += weight * (value - upper[index]) // unit
+                        lower[index] = upper[index] = value
+                    elif mover == Player.FIRST and value > window_low and value > lower[index]:
+                        floor += weight * (value - lower[index]) // unit  # one move's value: a floor
+                        lower[index] = value
+                    elif mover != Player.FIRST and value < window_high and value < upper[index]:
+                        ceiling += weight * (value - upper[index]) // unit  # a ceiling
+                        upper[index] = value
             finally:
                 undo()
-            floor, ceiling = _weighted(outcomes, lower), _weighted(outcomes, upper)
             if floor >= beta:
                 self.cutoffs += 1
                 return floor
@@ -246,51 +343,47 @@ class _Walk:
         return self._search_outcomes(outcomes, depth, alpha, beta, lower, upper, probes)
 
     def _search_outcomes(
-        self, outcomes: Sequence[tuple[Hashable, Fraction]], depth: float, alpha: Value, beta: Value,
-        lower: list[Fraction], upper: list[Fraction], probes: Sequence[tuple[Value, Value, Value] | None],
-    ) -> Value:  # fmt: skip
+        self, outcomes: Sequence[tuple[Hashable, int]], depth: float, alpha: int, beta: int,
+        lower: list[int], upper: list[int], probes: Sequence[Probe | None],
+    ) -> int:  # fmt: skip
         """Search the outcomes in order, each with the window that would still let the
         chance position's value land inside ``(alpha, beta)``, given the exact values of
         the outcomes before it and the bounds ``lower``/``upper`` of those after it;
         return the value (a bound once the rest cannot change the verdict)."""
-        known = Fraction(0)
-        later_lower, later_upper = _weighted(outcomes, lower), _weighted(outcomes, upper)
-        for index, (move, probability) in enumerate(outcomes):
-            later_lower -= probability * lower[index]
-            later_upper -= probability * upper[index]
-            if known + probability * lower[index] + later_lower >= beta:
+        unit = self.unit
+        known = 0
+        later_lower = sum(weight * bound // unit for (_, weight), bound in zip(outcomes, lower))
+        later_upper = sum(weight * bound // unit for (_, weight), bound in zip(outcomes, upper))
+        for index, (move, weight) in enumerate(outcomes):
+            low_share, high_share = weight * lower[index] // unit, weight * upper[index] // unit
+            later_lower -= low_share
+            later_upper -= high_share
+            if known + low_share + later_lower >= beta:
                 self._cut([outcome for outcome, _ in outcomes[index:]])
-                return known + probability * lower[index] + later_lower
-            if known + probability * upper[index] + later_upper <= alpha:
+                return known + low_share + later_lower
+            if known + high_share + later_upper <= alpha:
                 self._cut([outcome for outcome, _ in outcomes[index:]])
-                return known + probability * upper[index] + later_upper
-            if lower[index] == upper[index]:  # known exactly (a finished game)
-                known += probability * lower[index]
+                return known + high_share + later_upper
+            if lower[index] == upper[index]:  # known exactly (a finished game, a forced move)
+                known += low_share
                 continue
-            fail_low = (alpha - known - later_upper) / probability
-            fail_high = (beta - known - later_lower) / probability
-            value = self.child(
-                move, depth, max(fail_low, lower[index]), min(fail_high, upper[index]), probes[index]
-            )
+            # the child values at or below fail_low (at or above fail_high) decide the
+            # verdict: as whole numbers, rounded down (up)
+            fail_low = (alpha - known - later_upper) * unit // weight
+            fail_high = -((known + later_lower - beta) * unit // weight)
+            value = self.child(move, depth, max(fail_low, lower[index]), min(fail_high, upper[index]), probes[index])
+            share = weight * value // unit
             if value <= fail_low:
-                self._cut([outcome for outcome, _ in outcomes[index + 1:]])
-                return known + probability * value + later_upper
+                self._cut([outcome for outcome, _ in outcomes[index + 1 :]])
+                return known + share + later_upper
             if value >= fail_high:
-                self._cut([outcome for outcome, _ in outcomes[index + 1:]])
-                return known + probability * value + later_lower
-            known += probability * value
+                self._cut([outcome for outcome, _ in outcomes[index + 1 :]])
+                return known + share + later_lower
+            known += share
         return known
 
 
-def _weighted(outcomes: Sequence[tuple[Hashable, Fraction]], values: Sequence[Fraction], skip: int = -1) -> Fraction:
-    """Return the probability-weighted sum of ``values``, leaving out outcome ``skip``."""
-    return sum(
-        (probability * value for index, ((_, probability), value) in enumerate(zip(outcomes, values)) if index != skip),
-        Fraction(0),
-    )
-
-
-def _reuse(probe: tuple[Value, Value, Value], alpha: Value, beta: Value) -> Value | None:
+def _reuse(probe: Probe, alpha: int, beta: int) -> int | None:
     """Return a probe's value of a first move when it still answers for the window
     ``(alpha, beta)``, else ``None`` (the move is searched again)."""
     value, low, high = probe
@@ -312,91 +405,111 @@ class Expectiminimax(Searcher):
     expected_values: ClassVar[bool] = True
     mode: ClassVar[str] = PLAIN
     depth: int | None = depth_field("players' moves to search before evaluate() (chance is free; default: to the end)")
+    table: bool = attrs.field(
+        default=False,
+        metadata={"help": "keep each position's value at each depth left while searching (transpositions answer at once)"},
+    )
+
+    def unmet_needs(self, game: Game[Any]) -> list[str]:
+        """Return what the game lacks: two players, and chance (see the module's docstring)."""
+        unmet = super().unmet_needs(game)
+        if not game.rules.chance:
+            unmet.append("it searches games of chance only (minimax and alphabeta search this one)")
+        return unmet
 
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
         """Search the unfinished position ``game``; every root move gets its exact value."""
         max_nodes = math.inf if self.max_nodes is None else self.max_nodes
         deadline = math.inf if self.seconds is None else time.perf_counter() + self.seconds
         return search_chance_root(
-            game, self.mode, self.depth, context, max_nodes=max_nodes, deadline=deadline
+            game, self.mode, self.depth, context, max_nodes=max_nodes, deadline=deadline, table=self.table
         )
-
-    def _principal_variation(
-        self, game: Game[Any], move: Hashable, answer: RootAnswer, memory: SearchMemory
-    ) -> tuple[Hashable, ...]:
-        """Return the line of best play from ``move`` up to the next chance position
-        (or the horizon): past it, the line depends on what chance draws."""
-        line: list[Hashable] = [move]
-        remaining = answer.depth_limit
-        if game.to_move() == CHANCE:
-            return tuple(line)
-        game.push(move)
-        try:
-            remaining = None if remaining is None else remaining - 1
-            while game.result() is None and game.to_move() != CHANCE and remaining != 0:
-                follow = self._follow_up(game, remaining, memory)
-                line.append(follow)
-                game.push(follow)
-                remaining = None if remaining is None else remaining - 1
-        finally:
-            for _ in line:
-                game.undo()
-        return tuple(line)
 
 
 def search_chance_root(
     game: Game[Any], mode: str, depth: int | None, context: SearchContext, *,
-    max_nodes: float = math.inf, deadline: float = math.inf,
+    max_nodes: float = math.inf, deadline: float = math.inf, table: bool = False,
 ) -> RootAnswer:  # fmt: skip
     """Return the root answer of a ``mode`` search of the unfinished ``game``.
 
     Each root move's value is exact (a root move that might tie the best is searched
-    again with the full window), so the best moves are exactly expectiminimax's.
+    with a window that stops just short of it), so the best moves are exactly
+    expectiminimax's. ``table`` keeps values by position and remaining depth during
+    the search.
 
     :raises BudgetExceededError: when ``max_nodes`` or the ``deadline`` pass.
     """
-    walk = _Walk(game, mode, context.tracer, max_nodes, deadline)
-    walk.nodes = 1  # the root
-    if context.tracer is not None:
-        context.tracer.enter(None, game.ply, *walk.full)
+    unit = _common_denominator(game)
+    while True:
+        walk = _Walk(game, mode, context.tracer, max_nodes, deadline, unit, {} if table else None)
+        walk.nodes = 1  # the root
+        if context.tracer is not None:
+            context.tracer.enter(None, game.ply, *map(walk.exact, walk.full))
+        try:
+            answer = _search_root(game, walk, depth, context)
+        except _Rescale as larger:  # a probability q does not divide: start again
+            unit = larger.unit
+            continue
+        except BudgetExceededError:  # a search stopped by its budget counts what it entered
+            _count(context.counters, walk)
+            raise
+        _count(context.counters, walk)
+        return answer
+
+
+def _count(counters: Counters, walk: _Walk) -> None:
+    counters.nodes += walk.nodes
+    counters.leaves += walk.leaves
+    counters.cutoffs += walk.cutoffs
+    counters.tt_hits += walk.tt_hits
+
+
+def _common_denominator(game: Game[Any]) -> int:
+    """Return a common denominator of the probabilities met along the first moves from
+    ``game`` to the end (a good first guess for the whole search; 1 without chance)."""
+    if not game.rules.chance:
+        return 1
+    unit, played = 1, 0
     try:
-        return _search_root(game, walk, mode, depth, context)
-    finally:  # a search stopped by its budget counts what it entered too
-        counters = context.counters
-        counters.nodes += walk.nodes
-        counters.leaves += walk.leaves
-        counters.cutoffs += walk.cutoffs
+        while game.result() is None:
+            if game.to_move() == CHANCE:
+                for _, probability in game.chance_outcomes():
+                    unit = math.lcm(unit, probability.denominator)
+            game.push(game.legal_moves()[0])
+            played += 1
+    finally:
+        for _ in range(played):
+            game.undo()
+    return unit
 
 
-def _search_root(game: Game[Any], walk: _Walk, mode: str, depth: int | None, context: SearchContext) -> RootAnswer:
+def _search_root(game: Game[Any], walk: _Walk, depth: int | None, context: SearchContext) -> RootAnswer:
     tracer = context.tracer
     low, high = walk.full
     remaining = math.inf if depth is None else depth
     mover = game.to_move()
-    values: list[tuple[Hashable, Value]] = []
+    values: list[tuple[Hashable, int]] = []
     if mover == CHANCE:
-        outcomes = game.chance_outcomes()
-        for move, probability in outcomes:
-            values.append((move, Fraction(walk.child(move, remaining, low, high))))
-        value: Value = sum((probability * child for (_, probability), (_, child) in zip(outcomes, values)), Fraction(0))
+        outcomes = walk.outcomes()
+        for move, _ in outcomes:
+            values.append((move, walk.child(move, remaining, low, high)))
+        value = sum(weight * child for (_, weight), (_, child) in zip(outcomes, values)) // walk.unit
         best_moves = tuple(move for move, _ in outcomes)
     else:
         sign = 1 if mover == Player.FIRST else -1
-        best: Fraction | None = None
+        best: int | None = None
         for move in game.ordered_moves():
-            if best is None or context.move_values or mode == PLAIN:
+            if best is None or context.move_values or walk.mode == PLAIN:
                 child = walk.child(move, remaining - 1, low, high)
-            else:  # is the move better than the best so far, or as good?
-                child = walk.child(move, remaining - 1, *((best, high) if sign > 0 else (low, best)))
-                if child == best and not walk.was_leaf:  # a bound: is it a tie or worse?
-                    bound = walk.child(move, remaining - 1, *((low, best) if sign > 0 else (best, high)))
-                    if bound != best:
-                        values.append((move, Fraction(bound)))  # a bound: the move is worse
-                        continue
-                elif sign * child < sign * best:
-                    values.append((move, Fraction(child)))  # a bound: the move is worse
+            else:
+                # Is the move as good as the best so far? A window that stops one unit
+                # short of the best value answers exactly for every move that ties or
+                # beats it, and proves the others worse, with one search each.
+                short = best - sign
+                child = walk.child(move, remaining - 1, *((short, high) if sign > 0 else (low, short)))
+                if sign * child <= sign * short:
+                    values.append((move, child))  # a bound: the move is worse
                     continue
-            child = Fraction(child)
             values.append((move, child))
             if best is None or sign * child > sign * best:
                 best = child
@@ -407,12 +520,12 @@ def _search_root(game: Game[Any], walk: _Walk, mode: str, depth: int | None, con
         values.sort(key=lambda entry: order[entry[0]])  # root moves in legal-move order
         best_moves = tuple(move for move, _ in values if move in exact_best)
     if tracer is not None:
-        tracer.leave(value)
+        tracer.leave(walk.exact(value))
     context.horizon_reached = walk.horizon_reached
     return RootAnswer(
-        value=Fraction(value),
+        value=Fraction(value, walk.scale),
         best_moves=best_moves,
-        move_values=tuple(values) if context.move_values else None,
+        move_values=tuple((move, Fraction(child, walk.scale)) for move, child in values) if context.move_values else None,
         is_exact=not walk.horizon_reached,
         depth=walk.deepest - game.ply,
         depth_limit=depth,
@@ -462,7 +575,7 @@ class ChanceIterative(Expectiminimax):
                 found = search_chance_root(
                     game, self.mode, depth, attempt,
                     max_nodes=max_nodes - context.counters.nodes if limited else math.inf,
-                    deadline=deadline if limited else math.inf,
+                    deadline=deadline if limited else math.inf, table=self.table,
                 )  # fmt: skip
             except BudgetExceededError:
                 break
@@ -470,6 +583,7 @@ class ChanceIterative(Expectiminimax):
                 context.counters.nodes += counters.nodes
                 context.counters.leaves += counters.leaves
                 context.counters.cutoffs += counters.cutoffs
+                context.counters.tt_hits += counters.tt_hits
             answer = found
             if found.is_exact:
                 break

@@ -194,11 +194,16 @@ def _answer(game: Game[Any], root: _Node, move_values: bool, depth: int) -> _Tre
         else None,
         is_exact=root.is_proven,
         depth=depth,
-        visits=tuple(
-            MoveVisits(child.move, child.visits, child.mean, child.lower if child.is_proven else None)
-            for child in children
-        ),
+        visits=_visits(children),
         tree=root,
+    )
+
+
+def _visits(children: list[_Node]) -> tuple[MoveVisits, ...]:
+    """Return the root moves' visits and mean results (and proofs)."""
+    return tuple(
+        MoveVisits(child.move, child.visits, child.mean, child.lower if child.is_proven else None)
+        for child in children
     )
 
 
@@ -221,10 +226,7 @@ def _expected_answer(
         move_values=tuple((child.move, expected(child)) for child in children) if move_values else None,
         is_exact=root.is_proven,
         depth=depth,
-        visits=tuple(
-            MoveVisits(child.move, child.visits, child.mean, child.lower if child.is_proven else None)
-            for child in children
-        ),
+        visits=_visits(children),
         tree=root,
     )
 

@@ -131,20 +131,21 @@ def check_search(
             "compare searchers with the same scoring and depth limit"
         )
     name = getattr(searcher, "name", type(searcher).__name__)
+    which = "expectiminimax" if searcher.expected_values or game.rules.chance else "minimax"
     before = Snapshot.of(game)
     result = searcher.search(game)
     require_unchanged(game, before, f"searcher {name!r}")
     problems = _illegal_answer(game, result)
     if reference is not None and (exact or result.is_exact):
         expected = reference.answer(game, expected=searcher.expected_values)
-        problems += _disagreements(game, result, expected, exact_best_moves and exact)
+        problems += _disagreements(game, result, expected, exact_best_moves and exact, which)
         if move_values and exact and not expected.is_game_over:
-            problems += _move_value_disagreements(game, searcher.search(game, move_values=True), expected)
+            problems += _move_value_disagreements(game, searcher.search(game, move_values=True), expected, which)
             require_unchanged(game, before, f"searcher {name!r} with move_values=True")
     if problems:
         to_move = "chance" if game.to_move() == CHANCE else game.player_names[game.to_move()]
         raise ConformanceError(
-            f"searcher {name!r} disagrees with minimax on {game.name} {before.text!r} "
+            f"searcher {name!r} disagrees with {which} on {game.name} {before.text!r} "
             f"({to_move} to move): " + "; ".join(problems)
         )
     return result
@@ -174,17 +175,18 @@ def _illegal_answer(game: Game[Any], result: SearchResult) -> list[str]:
 
 
 def _disagreements(
-    game: Game[Any], result: SearchResult, expected: SearchResult, exact_best_moves: bool
+    game: Game[Any], result: SearchResult, expected: SearchResult, exact_best_moves: bool,
+    which: str = "minimax",
 ) -> list[str]:
     problems = []
     if result.value != expected.value:
-        problems.append(f"value {result.value}, minimax {expected.value}")
+        problems.append(f"value {result.value}, {which} {expected.value}")
     found, best = set(result.best_moves), set(expected.best_moves)
     # Without exact_best_moves, some (at least one, unless the game is over) will do.
     agrees = found == best if exact_best_moves else found <= best and bool(found) == bool(best)
     if not agrees:
         problems.append(
-            f"best moves {_moves(game, result.best_moves)}, minimax {_moves(game, expected.best_moves)}"
+            f"best moves {_moves(game, result.best_moves)}, {which} {_moves(game, expected.best_moves)}"
         )
     elif result.move is not None and result.move not in best:
         problems.append(f"chosen move {_moves(game, [result.move])} is not one of the best")
@@ -192,14 +194,14 @@ def _disagreements(
 
 
 def _move_value_disagreements(
-    game: Game[Any], result: SearchResult, expected: SearchResult
+    game: Game[Any], result: SearchResult, expected: SearchResult, which: str = "minimax"
 ) -> list[str]:
     if result.move_values is None:
         return ["search(move_values=True) returned no move values"]
     found = dict(result.move_values)
     wanted: Sequence[tuple[Hashable, Value]] = expected.move_values or ()
     problems = [
-        f"move {game.format_move(move)} is worth {found.get(move)}, minimax {value}"
+        f"move {game.format_move(move)} is worth {found.get(move)}, {which} {value}"
         for move, value in wanted
         if found.get(move) != value
     ]

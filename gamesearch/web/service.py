@@ -23,6 +23,7 @@ import json
 import math
 import os
 import pickle
+import random
 import signal
 import time
 import types
@@ -43,9 +44,9 @@ from gamesearch.errors import (
     InvalidRequestError,
     ServerBusyError,
 )
-from gamesearch.game import Game, describe_outcome, resolve_options
+from gamesearch.game import CHANCE, Game, describe_outcome, draw_outcome, resolve_options
 from gamesearch.plugins import Registry
-from gamesearch.search.base import SearchResult, Searcher, Tracer, Value, kind_in_words, parse_searcher_spec
+from gamesearch.search.base import SearchResult, Searcher, Tracer, Value, json_value, kind_in_words, parse_searcher_spec
 from gamesearch.trace import NodeLimit, TraceNode, TreeTracer
 
 #: the searcher options through which a searcher takes a budget of its own
@@ -386,7 +387,10 @@ def describe_state(game: Game[Any]) -> dict[str, Any]:
     outcome = game.outcome()
     names = game.player_names
     view = game.board_view()
-    to_move = names[game.to_move()] if outcome is None else None
+    mover = game.to_move()
+    # at a chance position the page offers the outcomes (a real die's roll), or the
+    # computer draws one
+    to_move = None if outcome is not None else "chance" if mover == CHANCE else names[mover]
     winner = None if outcome is None or outcome.winner is None else names[outcome.winner]
     return {
         "game": game.name,
@@ -468,6 +472,15 @@ def engine_move(search: SearchRequest, limits: Limits) -> dict[str, Any]:
             f"the game is over ({describe_outcome(outcome)}); there is no move to make in "
             f"{game.to_text()!r}"
         )
+    if game.to_move() == CHANCE:  # no one chooses: draw the outcome with its probability
+        drawn = draw_outcome(game, random.Random())
+        probability = dict(game.chance_outcomes())[drawn]
+        game.push(drawn)
+        drawing = {  # the fields of a search summary the page shows
+            "to_move": "chance", "description": f"an outcome of probability {probability}",
+            "stats": {"nodes": 0, "depth": 0, "seconds": 0.0},
+        }  # fmt: skip
+        return {"move": game.format_move(drawn), "search": drawing, "state": describe_state(game)}
     result = search.run(limits, move_values=False)
     summary = analysis(game, result)
     game.push(result.move)
@@ -511,7 +524,7 @@ def search_tree(search: SearchRequest, limits: Limits) -> dict[str, Any]:
         "position": game.to_text(),
         "nodes": tracer.nodes,
         "pruned": sum(len(node.pruned) for node in root.walk()),
-        "value": result.value,
+        "value": json_value(result.value),
         "move": None if result.move is None else game.format_move(result.move),
         "root": root.as_dict(game.format_move),
     }

@@ -207,6 +207,7 @@ function playerNames(state) {
 }
 
 function isComputer(name) {
+  if (name === "chance") return true; // the server draws the outcome of a roll of the die
   const select = $(`player-${playerNames(current()).indexOf(name)}`);
   return select !== null && select.value === "computer";
 }

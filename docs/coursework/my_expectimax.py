@@ -1,0 +1,100 @@
+"""Coursework skeleton: write expectimax and Star1 pruning yourself, then prove them.
+
+Fill in the two functions marked EXERCISE, then run the checks::
+
+    pytest docs/coursework/check_my_expectimax.py
+
+The searcher class at the bottom is done for you: it values each move (or, at a roll
+of the die, each outcome) of the root position with your function and reports the
+best ones, so the checks can compare your values and best moves with the library's
+expectiminimax in every position of a small game of Pig.
+
+What you need of the game API (see the Game reference):
+
+- ``game.result()`` is ``None`` while the game goes on, else the final result: +1
+  when the first player won, -1 when the second won, 0 for a draw;
+- ``game.to_move()`` is ``Player.FIRST`` (who maximises), ``Player.SECOND`` (who
+  minimises) or ``CHANCE`` (the die decides);
+- at a chance position, ``game.chance_outcomes()`` lists ``(move, probability)``
+  pairs, each probability an exact ``Fraction``, together summing to 1;
+- ``game.legal_moves()`` lists the moves (at a chance position: the outcomes);
+  ``game.push(move)`` plays one and ``game.undo()`` takes it back. Leave the
+  position as you found it.
+
+Values are exact fractions: the expected final result, first player's point of view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from fractions import Fraction
+from typing import Any, ClassVar
+
+import attrs
+
+from gamesearch import Game, Player, Searcher
+from gamesearch.game import CHANCE
+from gamesearch.search.base import Counters, RootAnswer, SearchContext
+
+
+def expectimax_value(game: Game[Any], counters: Counters) -> Fraction:
+    """EXERCISE 1: return the expected result of ``game``, searched to the end.
+
+    A finished game is worth its result; a chance position the probability-weighted
+    mean of its outcomes' values; otherwise the first player takes the largest value
+    among the moves and the second the smallest. Count every position you enter, this
+    one included, with ``counters.nodes += 1``.
+    """
+    counters.nodes += 1
+    raise NotImplementedError("exercise 1: write expectimax_value in my_expectimax.py")
+
+
+def star1_value(
+    game: Game[Any], alpha: Fraction, beta: Fraction, low: Fraction, high: Fraction, counters: Counters
+) -> Fraction:
+    """EXERCISE 2: return the value of ``game`` as expectimax would, skipping what cannot matter.
+
+    Every value lies between ``low`` and ``high`` (the game's lowest and highest
+    result). At a player's position, prune as alpha-beta does (stop once
+    ``alpha >= beta``). At a chance position, after the outcomes searched so far,
+    the rest can only bring the mean down to ``low`` or up to ``high``: when even
+    ``high`` for every outcome left cannot lift the mean above ``alpha``, or even
+    ``low`` cannot bring it below ``beta``, stop and return that bound. Search each
+    outcome with the window its own value must fall in for the mean to land inside
+    ``(alpha, beta)`` (Ballard's Star1). Outside the window a value may be a bound, as
+    in alpha-beta. Count nodes as in exercise 1.
+    """
+    counters.nodes += 1
+    raise NotImplementedError("exercise 2: write star1_value in my_expectimax.py")
+
+
+@attrs.frozen(kw_only=True)
+class StudentExpectimax(Searcher):
+    """Your expectimax (``pruning=False``) or Star1 (``pruning=True``), searched from the root."""
+
+    name: ClassVar[str] = "my-expectimax"
+    needs_no_chance: ClassVar[bool] = False
+    expected_values: ClassVar[bool] = True
+    pruning: bool = False
+
+    def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
+        low, high = (Fraction(bound) for bound in game.rules.result_range)
+        values: list[tuple[Hashable, Fraction]] = []
+        context.counters.nodes += 1  # the root
+        for move in game.legal_moves():
+            game.push(move)
+            try:
+                if self.pruning:  # a full window: every root move gets its exact value
+                    value = star1_value(game, low, high, low, high, context.counters)
+                else:
+                    value = expectimax_value(game, context.counters)
+            finally:
+                game.undo()
+            values.append((move, value))
+        if game.to_move() == CHANCE:  # no one chooses: every outcome, and their mean
+            odds = dict(game.chance_outcomes())
+            mean = sum((odds[move] * value for move, value in values), Fraction(0))
+            return context.answer(game, mean, [move for move, _ in values], values)
+        pick = max if game.to_move() == Player.FIRST else min
+        best = pick(value for _, value in values)
+        return context.answer(game, best, [move for move, value in values if value == best], values)
