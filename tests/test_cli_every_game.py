@@ -35,7 +35,7 @@ LONG_PLAYOUTS = {"chess"}
 def test_compare_with_a_depth_limit_agrees_with_minimax(capsys: pytest.CaptureFixture[str], game: str) -> None:
     searchers = []
     if game in LONG_PLAYOUTS:
-        searchers = ["--searchers", ",".join(sorted(set(default_registry().searchers) - {"mcts"}))]
+        searchers = ["--searchers", ",".join(PLAIN_DEPTH)]
     status, out, err = run_cli(capsys, "compare", game, "--depth", "2", "--json", *searchers)
     assert status == 0, err
     rows = json.loads(out)["rows"]
