@@ -4,7 +4,7 @@ Each piece is worth its material value plus points for the square it stands on. 
 square tables are worked out here from a few plain ideas rather than typed in:
 
 - knights, bishops and queens like the centre (points fall with the distance to it);
-- pawns gain as they advance, central pawns a little more;
+- pawns gain as they advance, the d and e pawns most in the centre;
 - rooks like the seventh rank and the central files;
 - the king hides near a back-rank corner while queens and many pieces are on the
   board, and walks to the centre in the endgame; the two are blended by how much
@@ -35,8 +35,11 @@ def _distance_to_centre(square: int) -> int:
 def _pawn(square: int) -> int:
     rank, file = chess.square_rank(square), chess.square_file(square)
     advance = (0, 0, 4, 8, 16, 30, 55, 0)[rank]
-    central = 8 if 2 <= file <= 5 and 3 <= rank <= 4 else 0
-    return advance + central
+    if 3 <= file <= 4 and 3 <= rank <= 4:  # d and e pawns holding the centre
+        return advance + 20
+    if 2 <= file <= 5 and 3 <= rank <= 4:
+        return advance + 4
+    return advance
 
 
 def _knight(square: int) -> int:
