@@ -186,9 +186,13 @@ class ConnectFour(Game[int]):
         Option("height", int, 6, "rows", minimum=4, maximum=12),
     )
 
-    # _four .. _ordered repeat _geometry's for the hot path.
+    # _four .. _ordered repeat _geometry's for the hot path. _open is the ply of the
+    # position when advance() found it unfinished (-1 otherwise): the move lists need
+    # not test it for four in a row again. Only advance() sets it; every other change
+    # that can raise the ply (make_move) sets -1, and a ply only comes back down to it
+    # by taking moves back, to the very position advance() found.
     __slots__ = (
-        "_geometry", "_current", "_mask", "_ply", "_history", "_origin",
+        "_geometry", "_current", "_mask", "_ply", "_history", "_origin", "_open",
         "_four", "_bottoms", "_columns", "_cells", "_top_mask", "_natural", "_ordered",
     )  # fmt: skip
 
@@ -202,6 +206,7 @@ class ConnectFour(Game[int]):
         self._origin: tuple[int, ...] | None = ()
 
     def _use_geometry(self, geometry: _Geometry) -> None:
+        self._open = -1
         self._geometry = geometry
         self._four = geometry.has_four
         self._bottoms, self._columns = geometry.bottoms, geometry.column_masks
@@ -345,14 +350,14 @@ class ConnectFour(Game[int]):
     # Hot path from here to retract(): bit operations and table look-ups, no allocation.
     def legal_moves(self) -> Sequence[int]:
         mask = self._mask
-        if self._four(self._current ^ mask):  # the player who just moved has won
+        if self._open != self._ply and self._four(self._current ^ mask):  # the last mover won
             return ()
         return self._natural[mask & self._top_mask]  # () once the board is full
 
     def ordered_moves(self) -> Sequence[int]:
         """Return the legal columns from the centre outwards."""
         mask = self._mask
-        if self._four(self._current ^ mask):
+        if self._open != self._ply and self._four(self._current ^ mask):
             return ()
         return self._ordered[mask & self._top_mask]
 
@@ -371,10 +376,12 @@ class ConnectFour(Game[int]):
         self._current ^= mask
         self._mask = mask | (mask + self._bottoms[move])
         self._ply += 1
+        self._open = -1
 
     def unmake_move(self, move: int) -> None:
         mask = self._mask
-        mask ^= 1 << ((mask & self._columns[move]).bit_length() - 1)  # the column's top stone
+        # the column's top stone: its stones plus the bottom cell carry to the cell above it
+        mask ^= ((mask & self._columns[move]) + self._bottoms[move]) >> 1
         self._mask = mask
         self._current ^= mask
         self._ply -= 1
@@ -388,13 +395,19 @@ class ConnectFour(Game[int]):
         self._current, self._mask = current, mask
         self._ply = ply = self._ply + 1
         if self._four(current ^ mask):
+            self._open = -1
             return 1 if ply & 1 else -1
-        return 0 if ply == self._cells else None
+        if ply == self._cells:
+            self._open = -1
+            return 0
+        self._open = ply
+        return None
 
     def retract(self, move: int) -> None:
         self._history.pop()
         mask = self._mask
-        mask ^= 1 << ((mask & self._columns[move]).bit_length() - 1)  # the column's top stone
+        # the column's top stone: its stones plus the bottom cell carry to the cell above it
+        mask ^= ((mask & self._columns[move]) + self._bottoms[move]) >> 1
         self._mask = mask
         self._current ^= mask
         self._ply -= 1
@@ -605,6 +618,27 @@ class ConnectFour(Game[int]):
 
     def format_move(self, move: int) -> str:
         return str(move + 1)
+
+    # ------------------------------------------------------ what an engine asks
+    def noisy_moves(self) -> Sequence[int]:
+        """Return the columns that win at once or block the opponent's win at once, centre first."""
+        geometry, mask, current = self._geometry, self._mask, self._current
+        if self._four(current ^ mask):
+            return ()
+        playable = (mask + geometry.bottom_mask) & geometry.board_mask
+        sharp = playable & (geometry.winning_cells(current, mask) | geometry.winning_cells(current ^ mask, mask))
+        if not sharp:
+            return ()
+        return tuple(col for col in geometry.order if sharp & geometry.column_masks[col])
+
+    def is_forcing(self, move: int) -> bool:
+        """Return whether the stone dropped in column ``move`` makes a four the opponent
+        must block on the next move (a playable cell that completes it)."""
+        geometry, mask = self._geometry, self._mask
+        cell = (mask + geometry.bottoms[move]) & geometry.column_masks[move]
+        after = mask | cell
+        playable = (after + geometry.bottom_mask) & geometry.board_mask
+        return bool(geometry.winning_cells(self._current | cell, after) & playable)
 
 
 @functools.cache

@@ -57,6 +57,27 @@ def _rules(pits: int, seeds: int) -> Rules:
     )
 
 
+@functools.cache
+def _sowing_paths(pits: int, seeds: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Return, for each side to move and house, the slots its seeds are sown into, in
+    order, for as many seeds as the board holds (a house of ``n`` seeds sows the first ``n``)."""
+    slots, total = 2 * pits + 2, 2 * pits * seeds
+    sides = []
+    for turn in (0, 1):
+        skipped = pits if turn else 2 * pits + 1  # the opponent's store
+        houses = []
+        for house in range(pits):
+            index = pits + 1 + house if turn else house
+            path: list[int] = []
+            while len(path) < total:
+                index = (index + 1) % slots
+                if index != skipped:
+                    path.append(index)
+            houses.append(tuple(path))
+        sides.append(tuple(houses))
+    return tuple(sides)
+
+
 class Kalah(Game[int]):
     """Kalah with ``pits`` houses a side of ``seeds`` seeds each (6 and 4 by default)."""
 
@@ -85,6 +106,7 @@ class Kalah(Game[int]):
         self._before: list[tuple[tuple[int, ...], int]] = []
         #: the ply of the position the history starts from
         self._origin_ply = 0
+        self._paths = _sowing_paths(pits, seeds)
 
     # ----------------------------------------------------------------- creation
     @classmethod
@@ -202,17 +224,19 @@ class Kalah(Game[int]):
 
     def ordered_moves(self) -> Sequence[int]:
         """Return the legal moves, those that end in the mover's store (another move)
-        first, then the rest from the house nearest the store."""
-        moves = self.legal_moves()
+        first, then the rest, each group from the house nearest the store."""
+        if self._is_over:
+            return ()
         pits, board = self.pits, self._board
         offset = pits + 1 if self._turn else 0
         lap = 2 * pits + 1
-
-        def rank(house: int) -> tuple[bool, int]:
-            lands_in_store = board[offset + house] % lap == pits - house
-            return (not lands_in_store, -house)
-
-        return sorted(moves, key=rank)
+        again: list[int] = []
+        rest: list[int] = []
+        for house in range(pits - 1, -1, -1):
+            seeds = board[offset + house]
+            if seeds:
+                (again if seeds % lap == pits - house else rest).append(house)
+        return again + rest if again else rest
 
     def result(self) -> int | None:
         if not self._is_over:
@@ -224,43 +248,36 @@ class Kalah(Game[int]):
         return (self._board, self._turn, self._origin_ply + len(self._history))
 
     def make_move(self, move: int) -> None:
-        pits, turn = self.pits, self._turn
-        self._before.append((self._board, turn))
-        board = list(self._board)
-        slots = 2 * pits + 2
-        if turn:
-            start, store, skipped = pits + 1 + move, 2 * pits + 1, pits
-        else:
-            start, store, skipped = move, pits, 2 * pits + 1
-        seeds, board[start] = board[start], 0
-        index = start
-        while seeds:
-            index += 1
-            if index == slots:
-                index = 0
-            if index != skipped:
-                board[index] += 1
-                seeds -= 1
-        if index != store:
+        pits, turn, board = self.pits, self._turn, self._board
+        self._before.append((board, turn))
+        start = pits + 1 + move if turn else move
+        seeds, path = board[start], self._paths[turn][move]
+        cells = list(board)
+        cells[start] = 0
+        for index in path[:seeds]:
+            cells[index] += 1
+        last = path[seeds - 1]
+        store = 2 * pits + 1 if turn else pits
+        if last != store:
             # a capture: the last seed in an empty house of one's own row, seeds opposite
-            opposite = 2 * pits - index
-            if board[index] == 1 and store - pits <= index < store and board[opposite]:
-                board[store] += board[opposite] + 1
-                board[index] = board[opposite] = 0
+            opposite = 2 * pits - last
+            if cells[last] == 1 and store - pits <= last < store and cells[opposite]:
+                cells[store] += cells[opposite] + 1
+                cells[last] = cells[opposite] = 0
             turn ^= 1
-        south, north = sum(board[:pits]), sum(board[pits + 1 : 2 * pits + 1])
-        if not south or not north:  # the game ends: each side stores its own seeds
-            board[pits] += south
-            board[2 * pits + 1] += north
-            board[:pits] = [0] * pits
-            board[pits + 1 : 2 * pits + 1] = [0] * pits
+        south = sum(cells[:pits])
+        if not south or south + cells[pits] + cells[2 * pits + 1] == 2 * pits * self.seeds:
+            # a side's houses are empty: the game ends, each side stores its own seeds
+            cells[pits] += south
+            cells[2 * pits + 1] += sum(cells[pits + 1 : 2 * pits + 1])
+            cells[:pits] = cells[pits + 1 : 2 * pits + 1] = [0] * pits
             self._is_over = True
-        self._board = tuple(board)
+        self._board = tuple(cells)
         self._turn = turn
 
     def advance(self, move: int) -> int | None:
         # push() and result() in one call for the searchers; the move goes into the
-        # history as push() puts it (retract() is the base class's unmake-and-pop).
+        # history as push() puts it.
         self._history.append(move)
         self.make_move(move)
         if not self._is_over:
@@ -272,15 +289,21 @@ class Kalah(Game[int]):
         self._board, self._turn = self._before.pop()
         self._is_over = False  # a move was played from it
 
+    def retract(self, move: int) -> None:
+        # undo() without its checks, in one call
+        self._history.pop()
+        self._board, self._turn = self._before.pop()
+        self._is_over = False
+
     # ---------------------------------------------------------------- heuristic
     def evaluate(self) -> int:
         """Return a heuristic value for South: stored seeds and seeds on each side."""
         pits, board = self.pits, self._board
-        stored = board[pits] - board[2 * pits + 1]
-        houses = sum(board[:pits]) - sum(board[pits + 1 : 2 * pits + 1])
-        total = STORE_POINTS * stored + HOUSE_POINTS * houses
-        bound = self.evaluation_bound - 1
-        return max(-bound, min(bound, total))
+        south_store, north_store = board[pits], board[2 * pits + 1]
+        south = sum(board[:pits])  # North's houses hold the seeds left over
+        houses = 2 * south - (2 * pits * self.seeds - south_store - north_store)
+        # at most 5 points a seed, and at most 2 * 12 * 12 seeds: always inside the bound
+        return STORE_POINTS * (south_store - north_store) + HOUSE_POINTS * houses
 
     # --------------------------------------------------------------------- text
     def to_text(self) -> str:

@@ -548,6 +548,14 @@ class Othello(Game[int]):
         row, col = divmod(move, self.size)
         return f"{COLUMN_LETTERS[col]}{row + 1}"
 
+    # ------------------------------------------------------ what an engine asks
+    def noisy_moves(self) -> Sequence[int]:
+        """Return the legal moves that take a corner (a disc that can never be flipped back)."""
+        corners = self._mover_bits() & self._geometry.corners
+        if not corners:
+            return ()
+        return tuple(cell for cell in self.ordered_moves() if corners >> cell & 1)
+
 
 @hookimpl
 def gamesearch_register_games(registry: Any) -> None:

@@ -27,6 +27,8 @@ from gamesearch.plugins import hookimpl
 EMPTY, CROSS, NOUGHT = ".", "X", "O"
 #: boards with at most this many cells get full lookup tables (2**cells entries)
 TABLE_CELLS = 16
+#: the bit of each cell (a look-up is faster than a shift on the hot path)
+BITS = tuple(1 << cell for cell in range(20 * 20))
 
 
 class _LineScan:
@@ -298,16 +300,16 @@ class TicTacToe(Game[int]):
         return self._mover | self._other << self._cells
 
     def make_move(self, move: int) -> None:
-        self._mover, self._other = self._other, self._mover | 1 << move
+        self._mover, self._other = self._other, self._mover | BITS[move]
 
     def unmake_move(self, move: int) -> None:
         # the mark is set (it was made), so ^ takes it off
-        self._other, self._mover = self._mover, self._other ^ 1 << move
+        self._other, self._mover = self._mover, self._other ^ BITS[move]
 
     def advance(self, move: int) -> int | None:
         # push() and result() fused: the mover is the only one who can have won.
         self._history.append(move)
-        board = self._mover | 1 << move
+        board = self._mover | BITS[move]
         self._mover = other = self._other
         self._other = board
         if self._wins[board]:
@@ -316,7 +318,7 @@ class TicTacToe(Game[int]):
 
     def retract(self, move: int) -> None:
         self._history.pop()
-        self._other, self._mover = self._mover, self._other ^ 1 << move
+        self._other, self._mover = self._mover, self._other ^ BITS[move]
 
     # ---------------------------------------------------------------- heuristic
     def evaluate(self) -> int:
@@ -360,25 +362,63 @@ class TicTacToe(Game[int]):
     def board_view(self) -> BoardView:
         """Return the grid; a click on an empty cell plays that cell while the game goes on."""
         geometry = self._geometry
-        legal = set(self.legal_moves())
-        symbols = tuple(self.cell(index).replace(EMPTY, "") for index in range(geometry.cells))
-        moves = tuple(str(index) if index in legal else None for index in range(geometry.cells))
-        return BoardView(geometry.rows, geometry.cols, symbols, moves)
+        cells = [self.cell(index) for index in range(geometry.cells)]
+        return cell_board_view(geometry.rows, geometry.cols, cells, self.legal_moves())
 
     def parse_move(self, text: str) -> int:
-        cells = self._geometry.cells
-        try:
-            move = int(str(text).strip())
-        except ValueError:
-            raise InvalidMoveError(
-                f"move {text!r} is not a cell index; use a number from 0 to {cells - 1}"
-            ) from None
-        if not 0 <= move < cells:
-            raise InvalidMoveError(f"cell {text!r} is off the board; use a number from 0 to {cells - 1}")
-        return move
+        return parse_cell(text, self._geometry.cells)
 
     def format_move(self, move: int) -> str:
         return str(move)
+
+    # ------------------------------------------------------ what an engine asks
+    def noisy_moves(self) -> Sequence[int]:
+        """Return the empty cells that complete a line for either side, in move order."""
+        mover, other = self._mover, self._other
+        if self._wins[other]:
+            return ()
+        empty = self._full ^ (mover | other)
+        sharp = 0
+        for line in self._geometry.lines:
+            for marks in (mover, other):
+                missing = line & ~marks
+                if missing and not missing & (missing - 1) and missing & empty:
+                    sharp |= missing
+        return tuple(cell for cell in self._geometry.order if sharp >> cell & 1)
+
+    def is_forcing(self, move: int) -> bool:
+        """Return whether the mark on cell ``move`` leaves a line one mark short with its
+        last cell empty: the opponent must block it at once."""
+        marks = self._mover | 1 << move
+        empty = self._full ^ (marks | self._other)
+        for line in self._geometry.lines:
+            missing = line & ~marks
+            if line >> move & 1 and missing and not missing & (missing - 1) and missing & empty:
+                return True
+        return False
+
+
+def cell_board_view(rows: int, cols: int, cells: Sequence[str], legal: Iterable[int]) -> BoardView:
+    """Return the grid of a game whose moves are cell indices: each cell's mark (``""`` for
+    ``.``), a click on a cell of a ``legal`` move playing it (used by m,n,k games)."""
+    playable = set(legal)
+    symbols = tuple(symbol.replace(EMPTY, "") for symbol in cells)
+    moves = tuple(str(index) if index in playable else None for index in range(rows * cols))
+    return BoardView(rows, cols, symbols, moves)
+
+
+def parse_cell(text: str, cells: int) -> int:
+    """Return the cell index written as ``text`` on a board of ``cells`` cells.
+
+    :raises InvalidMoveError: for text that is no number, or a cell off the board.
+    """
+    try:
+        move = int(str(text).strip())
+    except ValueError:
+        raise InvalidMoveError(f"move {text!r} is not a cell index; use a number from 0 to {cells - 1}") from None
+    if not 0 <= move < cells:
+        raise InvalidMoveError(f"cell {text!r} is off the board; use a number from 0 to {cells - 1}")
+    return move
 
 
 @hookimpl

@@ -10,12 +10,13 @@ probability (a random move of no player).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from fractions import Fraction
 from typing import Any
 
 import attrs
 
-from gamesearch.game import CHANCE, Game, Outcome, Player, describe_outcome, draw_outcome
+from gamesearch.game import CHANCE, SEAT_NAMES, Game, Outcome, describe_outcome, draw_outcome
 from gamesearch.search.base import Searcher, Value, json_value
 
 
@@ -37,50 +38,80 @@ class MoveRecord:
     """One move of a recorded game."""
 
     ply: int  #: plies played before this move, counted from the game's start
-    player: Player | None  #: who moved (``None``: chance drew the outcome)
+    player: int | None  #: who moved (a :class:`Player` in a two-player game; ``None``: chance
+    #: drew the outcome)
     move: str  #: the move in the game's notation
     is_random: bool  #: true for a random opening move (no search, no statistics)
     nodes: int = 0  #: positions the searcher entered to choose the move
     seconds: float = 0.0  #: time the searcher took
-    value: Value | None = None  #: the searcher's value of the position, first player's view
+    value: Value | None = None  #: the searcher's value of the position (first player's view;
+    #: the mover's own utility in a game with utilities)
 
 
 @attrs.frozen
 class GameRecord:
-    """A finished game between two searchers."""
+    """A finished game between searchers, one a seat (two, or more in a game of more players)."""
 
     game: str  #: the game's registry name
     start: str  #: the starting position in the game's notation
-    players: tuple[str, str]  #: labels of the first and second player's searchers
+    players: tuple[str, ...]  #: labels of the first, second, ... player's searchers
     moves: tuple[MoveRecord, ...]
+    #: who won; in a game with utilities, whether the first player alone came top (see
+    #: :meth:`gamesearch.game.Game.terminal_sign`), the utilities say the rest
     outcome: Outcome
     final: str  #: the final position in the game's notation
+    utilities: tuple[int, ...] | None = None  #: each player's final utility (games with utilities)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """Return the players who came top: the winner, every player after a draw (a game
+        with utilities: every player with the highest utility)."""
+        if self.utilities is not None:
+            best = max(self.utilities)
+            return tuple(player for player, utility in enumerate(self.utilities) if utility == best)
+        winner = self.outcome.winner
+        return (0, 1) if winner is None else (winner,)
 
     @property
     def winner(self) -> str | None:
-        """Return the label of the winning searcher, or ``None`` for a draw."""
-        winner = self.outcome.winner
-        return None if winner is None else self.players[winner]
+        """Return the label of the winning searcher, or ``None`` for a draw (no single winner)."""
+        winners = self.winners
+        return self.players[winners[0]] if len(winners) == 1 else None
 
-    def searched_moves(self, player: Player) -> list[MoveRecord]:
+    def result_of(self, player: int) -> str:
+        """Return ``"win"``, ``"draw"`` (top, shared) or ``"loss"`` for ``player``."""
+        winners = self.winners
+        if player not in winners:
+            return "loss"
+        return "win" if len(winners) == 1 else "draw"
+
+    def _utilities_words(self) -> str:
+        assert self.utilities is not None
+        each = ", ".join(f"{SEAT_NAMES[seat]} {utility}" for seat, utility in enumerate(self.utilities))
+        winners = self.winners
+        if len(winners) == len(self.utilities):
+            return f"a draw ({each})"
+        return f"{' and '.join(SEAT_NAMES[seat] for seat in winners)} player won ({each})"
+
+    def searched_moves(self, player: int) -> list[MoveRecord]:
         """Return the moves ``player`` chose by searching (random opening moves left out)."""
-        return [move for move in self.moves if move.player is player and not move.is_random]
+        return [move for move in self.moves if move.player == player and not move.is_random]
 
     def as_dict(self) -> dict[str, Any]:
         """Return the record as JSON-ready data."""
         return {
             "game": self.game,
             "start": self.start,
-            "first": self.players[0],
-            "second": self.players[1],
+            **{SEAT_NAMES[seat]: label for seat, label in enumerate(self.players)},
             "outcome": self.outcome.name.lower(),
-            "result": describe_outcome(self.outcome),
+            "result": describe_outcome(self.outcome) if self.utilities is None else self._utilities_words(),
             "winner": self.winner,
             "final": self.final,
+            "utilities": None if self.utilities is None else list(self.utilities),
             "moves": [
                 {
                     **attrs.asdict(move), "value": json_value(move.value),
-                    "player": "chance" if move.player is None else move.player.name.lower(),
+                    "player": "chance" if move.player is None else SEAT_NAMES[move.player],
                 }  # fmt: skip
                 for move in self.moves
             ],
@@ -92,21 +123,28 @@ def play_game(
     first: Searcher,
     second: Searcher,
     *,
+    others: Sequence[Searcher] = (),
     opening_plies: int = 0,
     seed: int | None = None,
-    labels: tuple[str, str] | None = None,
+    labels: tuple[str, ...] | None = None,
     on_move: Callable[[MoveRecord], None] | None = None,
 ) -> GameRecord:
     """Play ``game`` (a copy; the argument is not changed) to the end and return the record.
 
-    ``first`` moves for :attr:`Player.FIRST`, ``second`` for :attr:`Player.SECOND`. The first
+    ``first`` moves for :attr:`Player.FIRST`, ``second`` for :attr:`Player.SECOND`, and
+    ``others`` for the third player on in a game of more. The first
     ``opening_plies`` moves are drawn at random from ``seed``. ``labels`` name the
     searchers in the record (default: :func:`searcher_label`); ``on_move`` is called
     after every move.
+
+    :raises ValueError: when the searchers are not one a player.
     """
     board = game.copy()
-    searchers = (first, second)
-    names = labels if labels is not None else (searcher_label(first), searcher_label(second))
+    searchers = (first, second, *others)
+    seats = max(2, board.rules.players)
+    if len(searchers) != seats:
+        raise ValueError(f"{board.name!r} needs {seats} searchers, one a player, not {len(searchers)}")
+    names = labels if labels is not None else tuple(searcher_label(searcher) for searcher in searchers)
     chooser = random.Random(seed)
     start = board.to_text()
     moves: list[MoveRecord] = []
@@ -119,7 +157,7 @@ def play_game(
             if on_move is not None:
                 on_move(record)
             continue
-        player = Player(board.to_move())
+        player = board.to_move()
         if len(moves) < opening_plies:
             move = chooser.choice(list(board.legal_moves()))
             record = MoveRecord(board.ply, player, board.format_move(move), is_random=True)
@@ -136,7 +174,8 @@ def play_game(
             on_move(record)
     outcome = board.outcome()
     assert outcome is not None  # the loop ends when the game is over
-    return GameRecord(board.name, start, names, tuple(moves), outcome, board.to_text())
+    utilities = board.final_utilities() if board.rules.utilities else None
+    return GameRecord(board.name, start, names, tuple(moves), outcome, board.to_text(), utilities)
 
 
 @attrs.frozen
@@ -178,32 +217,39 @@ class Standing:
 
 @attrs.frozen
 class MatchRecord:
-    """Every game of a match between two searchers, ``a`` and ``b``."""
+    """Every game of a match between searchers ``a``, ``b`` (and more in a game of more players)."""
 
-    labels: tuple[str, str]  #: labels of searcher ``a`` and searcher ``b``
+    labels: tuple[str, ...]  #: labels of searcher ``a``, searcher ``b``, ...
     games: tuple[GameRecord, ...]
-    a_first: tuple[bool, ...]  #: for each game, whether ``a`` was the first player
+    #: for each game, how far the seats turned: searcher ``i`` played seat ``(i - turn) % n``
+    #: (0: ``a`` first, ``b`` second, ...)
+    turns: tuple[int, ...]
 
-    def standings(self) -> tuple[Standing, Standing]:
-        """Return the results of ``a`` and of ``b``."""
-        return (self._standing(0), self._standing(1))
+    @property
+    def a_first(self) -> tuple[bool, ...]:
+        """Return, for each game, whether ``a`` was the first player."""
+        return tuple(turn == 0 for turn in self.turns)
+
+    def seat_of(self, index: int, game: int) -> int:
+        """Return the seat (player) searcher ``index`` played in game number ``game``."""
+        return (index - self.turns[game]) % len(self.labels)
+
+    def standings(self) -> tuple[Standing, ...]:
+        """Return the results of ``a``, of ``b``, ..."""
+        return tuple(self._standing(index) for index in range(len(self.labels)))
 
     def _standing(self, index: int) -> Standing:
-        wins = draws = losses = moves = nodes = 0
+        tally = {"win": 0, "draw": 0, "loss": 0}
+        moves = nodes = 0
         seconds = 0.0
-        for record, a_first in zip(self.games, self.a_first, strict=True):
-            player = Player.FIRST if a_first == (index == 0) else Player.SECOND
-            if record.outcome is Outcome.DRAW:
-                draws += 1
-            elif record.outcome.winner is player:
-                wins += 1
-            else:
-                losses += 1
+        for number, record in enumerate(self.games):
+            player = self.seat_of(index, number)
+            tally[record.result_of(player)] += 1
             searched = record.searched_moves(player)
             moves += len(searched)
             nodes += sum(move.nodes for move in searched)
             seconds += sum(move.seconds for move in searched)
-        return Standing(self.labels[index], wins, draws, losses, moves, nodes, seconds)
+        return Standing(self.labels[index], tally["win"], tally["draw"], tally["loss"], moves, nodes, seconds)
 
     def as_dict(self) -> dict[str, Any]:
         """Return the match as JSON-ready data."""
@@ -218,44 +264,52 @@ def play_match(
     a: Searcher,
     b: Searcher,
     *,
+    others: Sequence[Searcher] = (),
     games: int = 2,
     swap: bool = False,
     opening_plies: int = 1,
     seed: int | None = None,
     on_game: Callable[[GameRecord], None] | None = None,
 ) -> MatchRecord:
-    """Play ``games`` games of ``a`` against ``b`` from ``game``'s position and return them.
+    """Play ``games`` games of ``a`` against ``b`` (and ``others``, one a seat after the
+    second, in a game of more players) from ``game``'s position and return them.
 
-    ``a`` plays first, or every other game with ``swap``. Each game's random opening
+    ``a`` plays first, or with ``swap`` the seats turn by one every game (two players:
+    they alternate who plays first). Each game's random opening
     and the searchers' tie-breaking (unless a searcher has its own ``seed``) are drawn
     from ``seed``, so games differ yet the whole match repeats with the same seed.
     ``on_game`` is called after every game.
 
-    :raises ValueError: when ``games`` or ``opening_plies`` is negative.
+    :raises ValueError: when ``games`` or ``opening_plies`` is negative, or the searchers
+        are not one a player.
     """
     if games < 0:
         raise ValueError(f"the number of games must be >= 0: {games!r}")
     if opening_plies < 0:
         raise ValueError(f"the number of opening plies must be >= 0: {opening_plies!r}")
-    labels = (searcher_label(a), searcher_label(b))
+    searchers = (a, b, *others)
+    seats = max(2, game.rules.players)
+    if len(searchers) != seats:
+        raise ValueError(f"{game.name!r} needs {seats} searchers, one a player, not {len(searchers)}")
+    labels = tuple(searcher_label(searcher) for searcher in searchers)
     seeds = random.Random(seed)
     records: list[GameRecord] = []
-    a_first: list[bool] = []
+    turns: list[int] = []
     for number in range(games):
         game_seed = seeds.randrange(1 << 32)
-        pair = [_seeded(a, game_seed), _seeded(b, game_seed + 1)]
-        is_a_first = not (swap and number % 2 == 1)
-        order = (0, 1) if is_a_first else (1, 0)
+        seeded = [_seeded(searcher, game_seed + index) for index, searcher in enumerate(searchers)]
+        turn = number % seats if swap else 0
+        # seat s is played by searcher (s + turn) % seats
+        order = [(seat + turn) % seats for seat in range(seats)]
         record = play_game(
-            game, pair[order[0]], pair[order[1]],
-            opening_plies=opening_plies, seed=game_seed,
-            labels=(labels[order[0]], labels[order[1]]),
+            game, seeded[order[0]], seeded[order[1]], others=[seeded[index] for index in order[2:]],
+            opening_plies=opening_plies, seed=game_seed, labels=tuple(labels[index] for index in order),
         )  # fmt: skip
         records.append(record)
-        a_first.append(is_a_first)
+        turns.append(turn)
         if on_game is not None:
             on_game(record)
-    return MatchRecord(labels, tuple(records), tuple(a_first))
+    return MatchRecord(labels, tuple(records), tuple(turns))
 
 
 def _seeded(searcher: Searcher, seed: int) -> Searcher:

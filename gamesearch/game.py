@@ -8,7 +8,12 @@ history and derives everything else; the rest (text notation, drawings, a heuris
 move ordering, threat hints, a fused fast move pair) are optional capabilities a game
 offers by overriding a method, each checked by the conformance kit.
 
-Results are integers from the **first player's** point of view: the sign says who
+A game of more than two players (or a two-player game that is not zero-sum)
+declares ``utilities`` in its rules: its results are one integer utility per player
+(:class:`UtilitiesGame`), and its searchers (:mod:`gamesearch.search.multiplayer`)
+compare each player's own.
+
+Otherwise results are integers from the **first player's** point of view: the sign says who
 won and the magnitude by how much (disc difference, seed margin; +1/0/-1 for
 win/draw/loss games). Turning results into search values is the framework's job
 (:class:`ValueScale`): a larger margin beats a smaller one and, at equal margin,
@@ -65,6 +70,10 @@ class Player(enum.IntEnum):
     def opponent(self) -> Player:
         """Return the other player."""
         return Player.SECOND if self is Player.FIRST else Player.FIRST
+
+
+#: how the players are called by their place in the turn order (records, JSON)
+SEAT_NAMES = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
 
 
 class Outcome(enum.Enum):
@@ -223,6 +232,16 @@ class Rules:
     chance: bool = False
     #: the lowest and highest final result, first player's point of view
     result_range: tuple[int, int] = (-1, 1)
+    #: true when :meth:`Game.result` gives one utility per player (a tuple, each inside
+    #: ``result_range``) instead of the first player's margin; required for more than
+    #: two players, allowed for two-player games that are not zero-sum
+    utilities: bool = False
+    #: what every final utility tuple adds up to, when that is the same for all of them
+    #: (``None``: not declared); max^n prunes with it
+    constant_sum: int | None = None
+    #: true when passing is almost never better than moving (no zugzwang to speak of):
+    #: with :meth:`Game.make_null_move`, the engine's null-move pruning may then pass
+    zugzwang_rare: bool = False
     #: the framework's scale of values for these rules (worked out once)
     scale: ValueScale = attrs.field(init=False, eq=False, repr=False)
 
@@ -234,6 +253,18 @@ class Rules:
             raise ValueError(f"'players' must be >= 1: {self.players!r}")
         if low > high:
             raise ValueError(f"'result_range' must be (lowest, highest): {self.result_range!r}")
+        if self.players > 2 and not self.utilities:
+            raise ValueError(
+                f"a game of {self.players!r} players must declare utilities=True (one result per player)"
+            )
+        if self.constant_sum is not None:
+            if not self.utilities:
+                raise ValueError(f"'constant_sum' needs utilities=True: {self.constant_sum!r}")
+            if not self.players * low <= self.constant_sum <= self.players * high:
+                raise ValueError(
+                    f"'constant_sum' must lie between {self.players * low} and {self.players * high} "
+                    f"({self.players} utilities in {low}..{high}): {self.constant_sum!r}"
+                )
         object.__setattr__(self, "scale", ValueScale(self.max_plies, max(1, self.largest_margin)))
 
     @property
@@ -249,6 +280,8 @@ class Rules:
             "chance": self.chance,
             "max_plies": self.max_plies,
             "result_range": list(self.result_range),
+            "utilities": self.utilities,
+            "constant_sum": self.constant_sum,
         }
 
 
@@ -378,7 +411,8 @@ class Game(abc.ABC, Generic[MoveT]):
     :meth:`from_text`, :meth:`format_move`, :meth:`parse_move`), drawing
     (:meth:`render`, :meth:`board_view`), a heuristic (:meth:`evaluate` with
     :attr:`evaluation_bound`), move ordering (:meth:`ordered_moves`), threat hints
-    (:meth:`winning_moves`, :meth:`non_losing_moves`), a fast :meth:`copy`, a
+    (:meth:`winning_moves`, :meth:`non_losing_moves`), what a search engine asks
+    (:meth:`noisy_moves`, :meth:`is_forcing`, a null move), a fast :meth:`copy`, a
     :attr:`ply` for positions set up without their history, and a fused fast move
     pair (:meth:`advance`, :meth:`retract`).
 
@@ -395,6 +429,9 @@ class Game(abc.ABC, Generic[MoveT]):
     evaluation_bound: ClassVar[int] = 100
     #: the searcher spec ``gamesearch analyze`` and ``tree`` use when none is given
     default_searcher: ClassVar[str | None] = None
+    #: true when positions are long texts kept in files (explicit trees): the command
+    #: line's ``--position`` then also takes the name of a file holding the text
+    position_files: ClassVar[bool] = False
 
     _history: list[MoveT]
 
@@ -505,11 +542,29 @@ class Game(abc.ABC, Generic[MoveT]):
         return self.legal_moves()
 
     def terminal_sign(self) -> int | None:
-        """Return ``None`` while the game goes on, else the sign of :meth:`result` (+1, 0, -1)."""
-        result = self.result()
+        """Return ``None`` while the game goes on, else the sign of :meth:`result` (+1, 0, -1).
+
+        For a game with utilities it is the sign of the first player's utility less the
+        best of the others' (:func:`winners` names the players on top).
+        """
+        result: int | tuple[int, ...] | None = self.result()
         if result is None:
             return None
-        return (result > 0) - (result < 0)
+        if isinstance(result, tuple):
+            first, others = result[0], max(result[1:], default=result[0])
+            return int(first > others) - int(first < others)
+        return int(result > 0) - int(result < 0)
+
+    def final_utilities(self) -> tuple[int, ...] | None:
+        """Return one final utility per player, or ``None`` while the game goes on.
+
+        That is :meth:`result` for a game whose rules declare utilities; a two-player
+        game's first-player result ``r`` is ``(r, -r)`` (a one-player game's ``(r,)``).
+        """
+        result: Any = self.result()
+        if result is None or isinstance(result, tuple):
+            return result
+        return (result, -result) if self.rules.players == 2 else (result,)
 
     def outcome(self) -> Outcome | None:
         """Return who won, or ``None`` while the game goes on."""
@@ -540,9 +595,13 @@ class Game(abc.ABC, Generic[MoveT]):
 
         :raises ValueError: when the game is not over.
         """
-        result = self.result()
+        result: Any = self.result()
         if result is None:
             raise ValueError(f"the game is not over: {self.to_text()!r}")
+        if isinstance(result, tuple):
+            raise ValueError(
+                f"a game with utilities has no single value (see final_utilities()): {self.to_text()!r}"
+            )
         return self.value_scale.proven(result, self.ply, scoring)
 
     # ------------------------------------------------------- optional: chance
@@ -570,14 +629,18 @@ class Game(abc.ABC, Generic[MoveT]):
     def winning_moves(self) -> Sequence[MoveT]:
         """Return the moves that win the game at once for the player to move.
 
-        The default plays each legal move and looks; a game can answer faster.
+        In a game with utilities a win leaves the mover's utility above everyone
+        else's. The default plays each legal move and looks; a game can answer faster.
         """
         mover = self.to_move()
         wins = []
         for move in self.legal_moves():
             self.push(move)
-            result = self.result()
-            if result is not None and (result > 0 if mover == 0 else result < 0):
+            result: int | tuple[int, ...] | None = self.result()
+            if isinstance(result, tuple):  # utilities: a win leaves the mover alone on top
+                if result[mover] > max(result[:mover] + result[mover + 1 :]):
+                    wins.append(move)
+            elif result is not None and (result > 0 if mover == 0 else result < 0):
                 wins.append(move)
             self.undo()
         return wins
@@ -594,6 +657,37 @@ class Game(abc.ABC, Generic[MoveT]):
         against brute force.
         """
         return None
+
+    # ------------------------------------- optional: what a search engine asks
+    def noisy_moves(self) -> Sequence[MoveT]:
+        """Return the legal moves that change the position sharply (captures, promotions,
+        immediate threats), a subset of :meth:`legal_moves`; the engine's quiescence
+        search plays only these past its horizon. The default: none.
+        """
+        return ()
+
+    def is_forcing(self, move: MoveT) -> bool:
+        """Return whether the legal ``move`` forces the reply (chess: it gives check);
+        the engine's extensions search such a move one ply deeper. The default: false.
+        """
+        return False
+
+    def make_null_move(self) -> None:
+        """Pass the turn to the other player without moving, in a search only (a null move
+        is never a legal move and goes into no history); :meth:`unmake_null_move` takes it
+        back. Offer both to let the engine prune by null moves, and only with rules that
+        declare ``zugzwang_rare``.
+
+        :raises NotImplementedError: by default: the game offers no null move.
+        """
+        raise NotImplementedError(f"{type(self).__name__} offers no null move")
+
+    def unmake_null_move(self) -> None:
+        """Take back the null move just made (see :meth:`make_null_move`).
+
+        :raises NotImplementedError: by default: the game offers no null move.
+        """
+        raise NotImplementedError(f"{type(self).__name__} offers no null move")
 
     # ------------------------------------------------------------------ changes
     def push(self, move: MoveT) -> None:
@@ -716,6 +810,30 @@ class Game(abc.ABC, Generic[MoveT]):
         return board_svg(self)
 
 
+class UtilitiesGame(Game[MoveT]):
+    """A game whose results are one utility per player: subclass it instead of :class:`Game`.
+
+    Its :attr:`rules` declare ``utilities=True`` (and ``players``, ``result_range``,
+    ``constant_sum`` when the utilities always add up to the same total).
+    :meth:`result` returns a tuple of one integer per player, each inside
+    ``rules.result_range``, and :meth:`evaluate` a tuple of one integer per player,
+    each strictly inside ``±evaluation_bound`` (the default: 0 each). Everything
+    else is the same protocol as :class:`Game`'s. :class:`Game` types both methods for
+    single-value games, so mypy wants ``# type: ignore[override]`` on a subclass's
+    ``result`` and ``evaluate``.
+    """
+
+    @abc.abstractmethod
+    def result(self) -> tuple[int, ...] | None:  # type: ignore[override]
+        """Return ``None`` while the game goes on, else one final utility per player."""
+
+    def evaluate(self) -> tuple[int, ...]:  # type: ignore[override]
+        """Return a heuristic utility per player for an unfinished position (default: 0 each).
+
+        Each must lie strictly inside ``±evaluation_bound``; the searchers map them
+        strictly inside the result range.
+        """
+        return (0,) * self.rules.players
 def draw_outcome(game: Game[MoveT], chooser: random.Random) -> MoveT:
     """Return an outcome of the chance position ``game`` drawn with its probability.
 
@@ -734,6 +852,18 @@ def offers(game: Game[Any] | type[Game[Any]], method: str) -> bool:
     """Return whether ``game`` (or its class) overrides the optional ``method`` of :class:`Game`."""
     cls = game if isinstance(game, type) else type(game)
     return getattr(cls, method) is not getattr(Game, method)
+
+
+def allows_null_move(game: Game[Any]) -> bool:
+    """Return whether a search may pass the turn in ``game``: it offers a null move and its
+    two-player rules declare zugzwang rare."""
+    rules = game.rules
+    return (
+        rules.zugzwang_rare
+        and rules.players == 2
+        and offers(game, "make_null_move")
+        and offers(game, "unmake_null_move")
+    )
 
 
 def restore(game: Game[Any], snapshot: Game[Any]) -> None:
@@ -866,8 +996,44 @@ def describe_value(game: Game[Any], value: int | Fraction, *, is_exact: bool = T
     return f"{words} in {_plies(end - game.ply)}"
 
 
-def describe_result(game: Game[Any], result: int) -> str:
-    """Return a finished game's result in words: ``"X won"``, ``"a draw"``, ``"Black won by 4"``."""
+def winners(game: Game[Any]) -> tuple[int, ...]:
+    """Return the players with the highest final utility (empty while the game goes on)."""
+    utilities = game.final_utilities()
+    if utilities is None:
+        return ()
+    best = max(utilities)
+    return tuple(player for player, utility in enumerate(utilities) if utility == best)
+
+
+def number_text(value: int | Fraction) -> str:
+    """Return a utility as text: whole numbers as they are, others with three decimals."""
+    if isinstance(value, int) or value.denominator == 1:
+        return str(int(value))
+    return f"{float(value):.3f}"
+
+
+def describe_utilities(
+    game: Game[Any], utilities: Sequence[int | Fraction], *, is_exact: bool = True
+) -> str:
+    """Return one utility per player in words: ``"A 3, B 0, C 0"``.
+
+    A value that is not exact (a heuristic's, mapped inside the result range) is said
+    so: ``"estimate A 1.420, B 0.790, C 0.790"``.
+    """
+    words = ", ".join(f"{game.player_names[player]} {number_text(value)}" for player, value in enumerate(utilities))
+    return words if is_exact else f"estimate {words}"
+
+
+def describe_result(game: Game[Any], result: int | tuple[int, ...]) -> str:
+    """Return a finished game's result in words: ``"X won"``, ``"a draw"``, ``"Black won by 4"``.
+
+    A game with utilities names its winners and every utility: ``"A won: A 3, B 0, C 0"``.
+    """
+    if isinstance(result, tuple):
+        best = max(result)
+        top = [game.player_names[player] for player, utility in enumerate(result) if utility == best]
+        head = "a draw" if len(top) == len(result) else f"{' and '.join(top)} won"
+        return f"{head}: {describe_utilities(game, result)}"
     if result == 0:
         return "a draw"
     winner = game.player_names[0 if result > 0 else 1]

@@ -23,8 +23,8 @@ if TYPE_CHECKING:
 CELL = 48
 #: narrowest drawing, so that the caption fits under a small board
 MIN_WIDTH = 220
-#: colours of the first and second player's marks
-PLAYER_COLOURS = ("#c62828", "#1565c0")
+#: colours of the players' marks, first player first
+PLAYER_COLOURS = ("#c62828", "#1565c0", "#2e7d32", "#6a1b9a", "#ef6c00", "#00838f", "#5d4037", "#455a64")
 
 
 def board_svg(game: Game[Any]) -> str | None:
@@ -58,7 +58,7 @@ def board_svg(game: Game[Any]) -> str | None:
         x, y = col * CELL, row * CELL
         parts.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="none" stroke="#bbb"/>')
         centre_x, centre_y = x + CELL // 2, y + CELL // 2
-        colour = PLAYER_COLOURS[names.index(symbol)] if symbol in names else "#333"
+        colour = PLAYER_COLOURS[names.index(symbol) % len(PLAYER_COLOURS)] if symbol in names else "#333"
         if symbol and discs:
             parts.append(f'<circle cx="{centre_x}" cy="{centre_y}" r="{CELL * 0.4:.0f}" fill="{colour}"/>')
         elif symbol:
@@ -96,11 +96,14 @@ def _moves_fill_several_cells(game: Game[Any]) -> bool:
 
 def status_line(game: Game[Any]) -> str:
     """Return who is to move in ``game``, or how it ended."""
-    from gamesearch.game import Outcome
+    from gamesearch.game import Outcome, describe_result
 
     outcome = game.outcome()
     if outcome is None:
         return f"{game.player_names[game.to_move()]} to move"
+    final: Any = game.result()
+    if isinstance(final, tuple):  # one utility per player
+        return f"the game is over: {describe_result(game, final)}"
     if outcome is Outcome.DRAW:
         return "the game is over: a draw"
     winner = game.player_names[0 if outcome is Outcome.FIRST_WINS else 1]
@@ -118,12 +121,15 @@ def result_html(result: SearchResult, game: Game[Any] | None = None) -> str:
 
     Moves are written in ``game``'s notation when it is given, else with ``str``.
     """
+    from gamesearch.game import number_text
+
     stats = result.stats
     best = ", ".join(_move_text(move, game) for move in result.best_moves) or "-"
     rows = [
         ("searcher", result.searcher),
         ("move", _move_text(result.move, game)),
-        ("value", f"{result.value}" + ("" if result.is_exact else " (heuristic)")),
+        ("value", result.value_text + ("" if result.is_exact else " (heuristic)")),
+        *([("utilities", ", ".join(number_text(value) for value in result.utilities))] if result.utilities else []),
         ("best moves", best),
         ("nodes", f"{stats.nodes:,}"),
         ("leaves", f"{stats.leaves:,}"),

@@ -164,10 +164,16 @@ def run_tournament(
     (its classes must be importable by name, as a plugin's are). ``on_game`` is called as each game ends,
     in the order they finish; the result lists them in schedule order.
 
-    :raises InvalidOptionError: for a bad spec, a repeated player, or a bad count.
+    :raises InvalidOptionError: for a bad spec, a repeated player, a bad count, or a game
+        of more than two players.
     :raises UnknownSearcherError: for a searcher no plugin registered.
     """
     registry = registry if registry is not None else default_registry()
+    if game.rules.players > 2:
+        raise InvalidOptionError(
+            f"a tournament pairs two searchers a game, and {game.name!r} has {game.rules.players} "
+            "players; play them with match (one --seat a player after the second)"
+        )
     labels = tuple(spec.strip() for spec in players)
     repeated = sorted({label for label in labels if labels.count(label) > 1})
     if repeated:

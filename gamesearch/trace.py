@@ -18,7 +18,7 @@ from typing import Any
 import attrs
 
 from gamesearch.errors import BudgetExceededError
-from gamesearch.game import CHANCE, Game, Player
+from gamesearch.game import CHANCE, SEAT_NAMES, Game, Player
 from gamesearch.search.base import INFINITY, Value, json_value
 
 
@@ -34,10 +34,12 @@ class TraceNode:
     ply: int  #: plies from the game's start
     alpha: Value  #: the window's lower end on entry (``-INFINITY`` when open)
     beta: Value  #: the window's upper end on entry (``INFINITY`` when open)
-    to_move: Player | None = None  #: the side to move here, when the tracer knows the game
-    #: (``None`` also at a chance position)
+    to_move: int | None = None  #: the player to move here (a :class:`Player` of a two-player
+    #: game), when the tracer knows the game (``None`` also at a chance position)
     position: str | None = None  #: the position in the game's notation, when known
-    value: Value | None = None  #: ``None`` while unfinished (or when the search was stopped)
+    #: ``None`` while unfinished (or when the search was stopped); a game with utilities
+    #: gets one utility per player (max^n), in result units
+    value: Value | tuple[Value, ...] | None = None
     children: list[TraceNode] = attrs.field(factory=list)
     pruned: tuple[Hashable, ...] = ()  #: moves cut off here, never searched
     is_expanded: bool = False  #: true when the search entered a child (recorded or not)
@@ -50,9 +52,15 @@ class TraceNode:
     @property
     def bound(self) -> str:
         """Return ``"exact"``, ``"upper"`` (failed low: value <= alpha), ``"lower"``
-        (failed high: value >= beta) or ``"unknown"`` (no value)."""
+        (failed high: value >= beta) or ``"unknown"`` (no value).
+
+        Utilities (max^n) are exact, or ``"cut"`` where moves were pruned: they are then
+        the best the mover had found, at least what it gets here.
+        """
         if self.value is None:
             return "unknown"
+        if isinstance(self.value, tuple):
+            return "cut" if self.pruned else "exact"
         if not self.is_expanded:  # a leaf: the game's score or the heuristic, as it is
             return "exact"
         if self.value <= self.alpha and self.alpha > -INFINITY:
@@ -76,17 +84,21 @@ class TraceNode:
         return {
             "move": None if self.move is None else format_move(self.move),
             "ply": self.ply,
-            "to_move": "chance" if self.is_chance else None if self.to_move is None else self.to_move.name.lower(),
+            "to_move": "chance" if self.is_chance else None if self.to_move is None else SEAT_NAMES[self.to_move],
             "position": self.position,
             "probability": None if self.probability is None else str(self.probability),
             "alpha": None if self.alpha <= -INFINITY else json_value(self.alpha),
             "beta": None if self.beta >= INFINITY else json_value(self.beta),
-            "value": json_value(self.value),
+            "value": [json_value(item) for item in self.value] if isinstance(self.value, tuple) else json_value(self.value),
             "bound": self.bound,
             "is_leaf": not self.is_expanded,
             "pruned": [format_move(move) for move in self.pruned],
             "children": [child.as_dict(format_move) for child in self.children],
         }
+
+
+def _player(index: int) -> int:
+    return Player(index) if index in (0, 1) else index
 
 
 class TreeTracer:
@@ -147,7 +159,7 @@ class TreeTracer:
             depth,
             alpha,
             beta,
-            to_move=None if mover is None or is_chance else Player(mover),
+            to_move=None if mover is None or is_chance else _player(mover),
             position=None if game is None else game.to_text(),
             is_chance=is_chance,
             probability=None if parent is None or parent.odds is None else parent.odds.get(move),
@@ -160,8 +172,9 @@ class TreeTracer:
             parent.children.append(node)
         self._stack.append(node)
 
-    def leave(self, value: Value) -> None:
-        """Give the current node its value and return to its parent."""
+    def leave(self, value: Value | tuple[Value, ...]) -> None:
+        """Give the current node its value (one utility per player, in a game with
+        utilities) and return to its parent."""
         node = self._stack.pop()
         if node is not None:
             node.value = value
@@ -190,7 +203,7 @@ class NodeLimit:
         if self.nodes > self.max_nodes:
             raise BudgetExceededError(f"node limit of {self.max_nodes:,} exceeded")
 
-    def leave(self, value: Value) -> None:
+    def leave(self, value: Value | tuple[Value, ...]) -> None:
         """Nothing to do."""
 
     def prune(self, moves: Sequence[Hashable]) -> None:

@@ -31,7 +31,7 @@ def analysis(game: Game[Any], result: SearchResult) -> dict[str, Any]:
         "stats": {key: stats[key] for key in ("nodes", "leaves", "cutoffs", "tt_hits", "depth", "seconds")},
         "is_exact": result.is_exact,
         "is_game_over": result.is_game_over,
-        "description": describe_value(game, result.value, is_exact=result.is_exact),
+        "description": result.describe(game),
     }
 
 

@@ -13,7 +13,10 @@ from gamesearch.plugins import default_registry
 GAMES = list(default_registry().games)
 #: the searchers with a depth limit that search a game of chance, and those that search the others
 CHANCE_DEPTH = ("expectiminimax", "star1", "star2", "chance-iterative")
-PLAIN_DEPTH = ("minimax", "alphabeta", "iterative", "pvs", "mtdf", "solver")
+PLAIN_DEPTH = ("minimax", "alphabeta", "iterative", "pvs", "mtdf", "solver", "engine", "textbook-minimax",
+               "textbook-alphabeta")
+#: the games whose results are one utility per player (searched by max^n and its kin)
+UTILITIES = {name for name, cls in default_registry().games.items() if cls.new().rules.utilities}
 
 
 def has_chance(game: str) -> bool:
@@ -21,9 +24,10 @@ def has_chance(game: str) -> bool:
 
 
 def engine(game: str, depth: int) -> str:
-    """Return a depth-limited searcher for ``game``: alpha-beta, or Star2 in a game of
-    chance (which alpha-beta refuses)."""
-    return f"{'star2' if has_chance(game) else 'alphabeta'}:depth={depth}"
+    """Return a depth-limited searcher for ``game``: alpha-beta, Star2 in a game of chance
+    (which alpha-beta refuses), max^n in a game with utilities."""
+    name = "maxn" if game in UTILITIES else "star2" if has_chance(game) else "alphabeta"
+    return f"{name}:depth={depth}"
 
 
 #: games whose random playouts run hundreds of plies (chess): compared without MCTS,
@@ -39,6 +43,10 @@ def test_compare_with_a_depth_limit_agrees_with_minimax(capsys: pytest.CaptureFi
     status, out, err = run_cli(capsys, "compare", game, "--depth", "2", "--json", *searchers)
     assert status == 0, err
     rows = json.loads(out)["rows"]
+    if game in UTILITIES:  # max^n is the reference; paranoid and BRS answer another question
+        assert {row["searcher"].split(":")[0] for row in rows} == {"maxn", "paranoid", "brs", "mcts"}
+        assert all(row["agrees"] is (True if row["searcher"].startswith("maxn") else None) for row in rows)
+        return
     with_depth = CHANCE_DEPTH if has_chance(game) else PLAIN_DEPTH
     assert {row["searcher"].split(":")[0] for row in rows} >= set(with_depth[:3])
     depth_limited = [row for row in rows if row["searcher"].split(":")[0] in with_depth]
@@ -57,13 +65,15 @@ def test_tree_counts_match_the_searcher_on_every_game(capsys: pytest.CaptureFixt
 
 @pytest.mark.parametrize("game", GAMES)
 def test_match_plays_every_game_to_the_end(capsys: pytest.CaptureFixture[str], game: str) -> None:
+    seats = default_registry().games[game].new().rules.players
+    more = [arg for _ in range(seats - 2) for arg in ("--seat", engine(game, 1))]
     status, out, err = run_cli(
-        capsys, "match", game, "--first", engine(game, 2), "--second", engine(game, 1),
+        capsys, "match", game, "--first", engine(game, 2), "--second", engine(game, 1), *more,
         "--games", "2", "--swap", "--seed", "1", "--json",
     )  # fmt: skip
     assert status == 0, err
     standings = json.loads(out)["standings"]
-    assert [entry["games"] for entry in standings] == [2, 2]
+    assert [entry["games"] for entry in standings] == [2] * max(2, seats)
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -29,7 +29,11 @@ from gamesearch.testing import (
 
 pytest.importorskip("gamesearch_nim", reason="the example plugin is not installed: pip install -e docs/examples/gamesearch-nim")
 
-SEARCHERS = sorted(default_registry().searchers)
+#: the searchers that search Nim (those of games of chance or of several players refuse it)
+SEARCHERS = sorted(
+    name for name, cls in default_registry().searchers.items()
+    if not cls().unmet_needs(default_registry().new_game("nim"))
+)  # fmt: skip
 EXACT = [name for name in SEARCHERS if depth_option(default_registry().searcher_class(name))]
 APPROXIMATE = [name for name in SEARCHERS if name not in EXACT]
 #: the searchers that search games of chance only (tests/test_chance.py checks them)
@@ -66,7 +70,8 @@ def test_the_installed_games_command_lists_nim_with_its_option() -> None:
         {"name": "heaps", "type": "str", "default": "3,4,5", "help": "starting heap sizes, separated by commas",
          "choices": None}
     ]
-    assert nim["rules"] == {"players": 2, "alternating": True, "chance": False, "max_plies": 12, "result_range": [-1, 1]}
+    assert nim["rules"] == {"players": 2, "alternating": True, "chance": False, "max_plies": 12, "result_range": [-1, 1],
+                            "utilities": False, "constant_sum": None}
 
 
 def cli_json(capsys: pytest.CaptureFixture[str], *argv: str) -> Any:

@@ -166,7 +166,7 @@ class ThreeInARow(Game[int]):
     """A three-player game: each player in turn takes 1 or 2; the one who takes the last wins."""
 
     name = "three-players"
-    rules = Rules(max_plies=6, players=3)
+    rules = Rules(max_plies=6, players=3, result_range=(0, 1), utilities=True, constant_sum=1)
 
     def __init__(self, **options: Any) -> None:
         self.left = 6
@@ -183,14 +183,17 @@ class ThreeInARow(Game[int]):
     def unmake_move(self, move: int) -> None:
         self.left += move
 
-    def result(self) -> int | None:
-        return None if self.left else 1
+    def result(self) -> tuple[int, ...] | None:  # type: ignore[override]
+        if self.left:
+            return None
+        winner = (len(self._history) - 1) % 3
+        return tuple(int(player == winner) for player in range(3))
 
     def key(self) -> tuple[int, int]:
         return (self.left, len(self._history))
 
 
-@pytest.mark.parametrize("spec", ["minimax", "alphabeta", "iterative", "pvs", "mtdf", "solver", "mcts"])
+@pytest.mark.parametrize("spec", ["minimax", "alphabeta", "iterative", "pvs", "mtdf", "solver"])
 def test_every_two_player_searcher_refuses_a_three_player_game_at_once_naming_what_is_missing(spec: str) -> None:
     game = ThreeInARow()
     with pytest.raises(UnsupportedGameError, match=rf"searcher '{spec}' cannot search 'three-players': it needs two players, and this game has 3"):

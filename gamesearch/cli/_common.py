@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from gamesearch.errors import InvalidOptionError
+from gamesearch.errors import InvalidOptionError, InvalidPositionError
 from gamesearch.game import Game
 from gamesearch.plugins import Registry, default_registry
 from gamesearch.search.base import Searcher
@@ -31,7 +31,8 @@ def add_game_arguments(parser: argparse.ArgumentParser, *, position: bool = True
             "-p",
             "--position",
             metavar="TEXT",
-            help="the position in the game's notation (default: the starting position)",
+            help="the position in the game's notation, or for games whose positions are files "
+            "(tree) the file's name (default: the starting position)",
         )
 
 
@@ -71,7 +72,31 @@ def load_game(args: argparse.Namespace) -> Game[Any]:
     :raises GameSearchError: for an unknown game, a bad option or position.
     """
     options = parse_key_values(args.option)
-    return registry().new_game(args.game, getattr(args, "position", None), **options)
+    position = getattr(args, "position", None)
+    if position is not None and registry().game_class(args.game).position_files:
+        position = read_position_file(position)
+    return registry().new_game(args.game, position, **options)
+
+
+def read_position_file(position: str) -> str:
+    """Return the text of the file named ``position`` when there is one, else ``position``.
+
+    :raises InvalidPositionError: when the file cannot be read as text, or ``position`` is
+        one word (a file's name) and no such file exists.
+    """
+    path = Path(position)
+    try:
+        is_file = "\n" not in position and path.is_file()
+    except (OSError, ValueError):  # not a possible file name (too long, a NUL byte)
+        is_file = False
+    if not is_file:
+        if position.strip() and len(position.split()) == 1:  # one word: meant as a file's name
+            raise InvalidPositionError(f"no file {position!r}: give the name of a file, or the position's text")
+        return position
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise InvalidPositionError(f"cannot read the position file {position!r}: {error}") from None
 
 
 def load_searcher(spec: str, **options: Any) -> Searcher:

@@ -15,7 +15,7 @@ from gamesearch.cli._common import (
 )  # fmt: skip
 from gamesearch.cli._output import check_at_least, console, print_table, table
 from gamesearch.errors import BudgetExceededError
-from gamesearch.game import Game, describe_value
+from gamesearch.game import Game, describe_value, number_text
 from gamesearch import views
 from gamesearch.search.base import Limit, SearchResult, Searcher
 
@@ -103,7 +103,7 @@ def search_position(game: Game[Any], args: argparse.Namespace) -> Answer:
             where = repr(game.to_text()) if game.to_text() else "the starting position"
             raise BudgetExceededError(
                 f"{searcher.name} gave up after {budget:,} nodes on {where}: too big "
-                "to search to the end; give --depth N, or --searcher iterative:seconds=5, "
+                f"to search to the end; give --depth N, or --searcher {'mcts' if game.rules.utilities else 'iterative'}:seconds=5, "
                 "or a larger --max-nodes"
             ) from None
     spec, depth_options = default_searcher_spec(game, DEFAULT_SEARCHER, args.depth)
@@ -113,10 +113,9 @@ def search_position(game: Game[Any], args: argparse.Namespace) -> Answer:
     try:
         return Answer(budgeted_search(game, searcher, budget), searcher, is_game_default=is_game_default)
     except BudgetExceededError:
-        fallback = load_searcher(
-            "chance-iterative" if game.rules.chance else "iterative",  # (iterative refuses chance)
-            seconds=FALLBACK_SECONDS, seed=args.seed, max_depth=args.depth,
-        )
+        # (iterative refuses chance and several players: MCTS answers in time for those)
+        name = "mcts" if game.rules.utilities else "chance-iterative" if game.rules.chance else "iterative"
+        fallback = load_searcher(name, seconds=FALLBACK_SECONDS, seed=args.seed, max_depth=args.depth)
         return Answer(fallback.search(game, move_values=True), fallback, gave_up=searcher, gave_up_after=budget)
 
 
@@ -128,9 +127,10 @@ def how_searched(answer: Answer) -> str | None:
     label = searcher_label(answer.searcher)
     if answer.gave_up is None:
         return f"Answered by {label}, the game's default searcher: {exact}." if answer.is_game_default else None
+    instead = "Monte Carlo tree search" if answer.searcher.name == "mcts" else "iterative deepening"
     return (
-        f"{searcher_label(answer.gave_up)} gave up after {answer.gave_up_after:,} nodes, so iterative "
-        f"deepening answered within {FALLBACK_SECONDS:g} s: {exact}."
+        f"{searcher_label(answer.gave_up)} gave up after {answer.gave_up_after:,} nodes, so {instead} "
+        f"answered within {FALLBACK_SECONDS:g} s: {exact}."
     )
 
 
@@ -165,10 +165,10 @@ def run(args: argparse.Namespace) -> int:
     out.print(game.render())
     out.print()
     if result.is_game_over:
-        out.print(f"The game is over: {data['description']} (value {result.value}).")
+        out.print(f"The game is over: {data['description']} (value {result.value_text}).")
         return 0
     mover = "Chance decides" if data["to_move"] == "chance" else f"{data['to_move']} to move"
-    out.print(f"{mover}. Value {result.value}: {data['description']}.")
+    out.print(f"{mover}. Value {result.value_text}: {data['description']}.")
     out.print(f"Best move{'s' if len(data['best_moves']) > 1 else ''}: {', '.join(data['best_moves'])}")
     out.print(f"Chosen: {data['move']}   line: {' '.join(data['pv'])}")
     sentence = how_searched(answer)
@@ -176,9 +176,13 @@ def run(args: argparse.Namespace) -> int:
         out.print(sentence)
     grid = table(None, ["move", "value", "meaning"], numeric_from=1)
     for entry, (_, value) in zip(data["moves"], result.move_values or ()):
-        words = describe_value(game, value, is_exact=result.is_exact)
+        if result.utilities is None:
+            words, shown = describe_value(game, value, is_exact=result.is_exact), str(value)
+        else:  # the mover's own utility after the move
+            shown = number_text(value)
+            words = f"{data['to_move']} gets {shown}" + ("" if result.is_exact else " (estimate)")
         best = entry["move"] in data["best_moves"]
-        grid.add_row(Text(entry["move"], style="bold" if best else ""), str(value), Text(words))
+        grid.add_row(Text(entry["move"], style="bold" if best else ""), shown, Text(words))
     grid.columns[2].justify = "left"
     print_table(out, grid)
     stats = result.stats

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import statistics
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 import attrs
@@ -21,10 +22,12 @@ from gamesearch.cli import _plot
 from gamesearch.cli._common import add_game_arguments, depth_option, integer, load_game, print_json, registry
 from gamesearch.cli._output import check_at_least, console, milliseconds, print_table, progress, table
 from gamesearch.errors import BudgetExceededError, InvalidOptionError
-from gamesearch.game import Game, Scoring, describe_value
+from gamesearch.game import Game, Scoring, number_text
 from gamesearch.search import AlphaBeta, Minimax
 from gamesearch.search.base import Limit, SearchResult, Searcher, json_value
+from gamesearch.search.engine import trick_specs
 from gamesearch.search.expectimax import Expectiminimax
+from gamesearch.search.multiplayer import MaxN
 
 #: positions one search may enter before compare gives up on it
 DEFAULT_MAX_NODES = 3_000_000
@@ -46,6 +49,7 @@ def register(subparsers: Any) -> None:
         "  gamesearch compare tictactoe --position X...O.... --searchers minimax,alphabeta:table=on --repeat 5\n"
         "  gamesearch compare tictactoe --openings\n"
         "  gamesearch compare connect4 --depths 1..6 --searchers minimax,alphabeta --plot depths.png\n"
+        "  gamesearch compare othello --option size=6 --depth 6 --tricks\n"
         "  gamesearch compare tictactoe --plot compare.png --json",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -67,6 +71,10 @@ def register(subparsers: Any) -> None:
     view = parser.add_mutually_exclusive_group()
     view.add_argument("--openings", action="store_true", help="nodes minimax and alpha-beta need to answer each opening move")
     view.add_argument("--depths", metavar="FROM..TO", help="run each depth-capable searcher at each depth")
+    view.add_argument(
+        "--tricks", action="store_true",
+        help="the engine with each trick alone and all on against plain alpha-beta at --depth",
+    )  # fmt: skip
     parser.add_argument("--plot", metavar="FILE.png", help="draw the comparison (needs matplotlib)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(handler=run)
@@ -162,7 +170,9 @@ def load_searchers(text: str | None, depth: int | None, game: Game[Any] | None =
         name = spec.partition(":")[0].strip()
         option = depth_option(found.searcher_class(name))
         extra = {option: depth} if option is not None and depth is not None else {}
-        searchers.append(found.new_searcher(spec, **extra))
+        searcher = found.new_searcher(spec, **extra)
+        if text or game is None or not searcher.unmet_needs(game):
+            searchers.append(searcher)
     return searchers
 
 
@@ -173,9 +183,12 @@ def position_title(game: Game[Any]) -> str:
 
 # ------------------------------------------------------------------ reference
 def reference_kind(game: Game[Any], searcher: Searcher) -> str:
-    """Return what ``searcher``'s values are checked against: ``"expected"`` (expected
-    results: expectiminimax) in a game of chance or for a searcher of expected values,
-    else its scoring's name (minimax with that scoring)."""
+    """Return what ``searcher``'s values are checked against: ``"utilities"`` (max^n) in a
+    game with utilities, ``"expected"`` (expected results: expectiminimax) in a game of
+    chance or for a searcher of expected values, else its scoring's name (minimax with
+    that scoring)."""
+    if game.rules.utilities:
+        return "utilities"
     return "expected" if game.rules.chance or searcher.expected_values else searcher.scoring.value
 
 
@@ -187,7 +200,13 @@ def reference_rows(
     else the deepest exact row of that kind, else none."""
     references: dict[str, Row | None] = {}
     for kind in dict.fromkeys(reference_kind(game, row.searcher) for row in rows):
-        minimax = Expectiminimax(depth=depth) if kind == "expected" else Minimax(depth=depth, scoring=Scoring(kind))
+        minimax: Searcher
+        if kind == "utilities":
+            minimax = MaxN(depth=depth)
+        elif kind == "expected":
+            minimax = Expectiminimax(depth=depth)
+        else:
+            minimax = Minimax(depth=depth, scoring=Scoring(kind))
         label = searcher_label(minimax)
         reference = next((row for row in rows if row.label == label and row.result is not None), None)
         if reference is None:
@@ -226,6 +245,10 @@ def run(args: argparse.Namespace) -> int:
     game = load_game(args)
     if args.openings:
         return run_openings(game, args)
+    if args.tricks:
+        if args.depth is None or args.searchers:
+            raise InvalidOptionError("--tricks compares its own searchers at one depth: give --depth, not --searchers")
+        args.searchers = ",".join(trick_specs(args.depth))
     searchers = load_searchers(args.searchers, args.depth, game)
     if args.depths:
         return run_depths(game, searchers, args)
@@ -239,13 +262,18 @@ def run_rows(game: Game[Any], searchers: Sequence[Searcher], args: argparse.Name
         for searcher in searchers:
             rows.append(measure(game, searcher, args.repeat, args.max_nodes))
             advance(searcher.name)
-    references = reference_rows(game, rows, args.depth, args.max_nodes)
+    if args.tricks:  # plain alpha-beta, the first row, has minimax's value at the depth
+        references: dict[str, Row | None] = {Scoring.DISTANCE.value: rows[0]}
+    else:
+        references = reference_rows(game, rows, args.depth, args.max_nodes)
     base = references.get(Scoring.DISTANCE.value) or next(iter(references.values()), None)
     base_nodes = base.result.stats.nodes if base is not None and base.result is not None else None
     # a row is checked against the reference only when both search to the same depth
+    # (in a game with utilities, only max^n rows: paranoid and BRS answer another question)
     data = [
         row_data(game, row,
-                 references[reference_kind(game, row.searcher)] if searcher_depth(row.searcher) == args.depth else None,
+                 references[reference_kind(game, row.searcher)] if searcher_depth(row.searcher) == args.depth
+                 and (not game.rules.utilities or isinstance(row.searcher, MaxN)) else None,
                  base_nodes)
         for row in rows
     ]  # fmt: skip
@@ -268,18 +296,24 @@ def run_rows(game: Game[Any], searchers: Sequence[Searcher], args: argparse.Name
     grid = table(
         f"{game.name} {position_title(game)}" + (f", depth {args.depth}" if args.depth else ""),
         ["searcher", "value", "best moves", "agrees", "nodes", "leaves", "cut-offs",
-         "tt hits", "median ms", "nodes/s", "vs ref"],
+         "tt hits", "median ms", "nodes/s", "vs alpha-beta" if args.tricks else "vs ref"],
         numeric_from=4,
     )  # fmt: skip
     grid.columns[1].justify = "right"  # the value
+
+    def shown(label: str) -> str:
+        """Return a row's label as the table shows it (--tricks: without the common depth)."""
+        if not args.tricks:
+            return label
+        return label.replace(f":depth={args.depth},", ":").replace(f":depth={args.depth}", "")
     for entry in data:
         if entry["gave_up"]:
-            grid.add_row(entry["searcher"], "-", f"gave up after {args.max_nodes:,} nodes", *["-"] * 8)
+            grid.add_row(shown(entry["searcher"]), "-", f"gave up after {args.max_nodes:,} nodes", *["-"] * 8)
             continue
         stats = entry["stats"]
         fraction = entry["nodes_vs_reference"]
         grid.add_row(
-            entry["searcher"], str(entry["value"]), _moves(entry["best_moves"]),
+            shown(entry["searcher"]), value_text(entry), _moves(entry["best_moves"]),
             {True: "yes", False: "NO", None: "-"}[entry["agrees"]],
             f"{stats['nodes']:,}", f"{stats['leaves']:,}", f"{stats['cutoffs']:,}", f"{stats['tt_hits']:,}",
             milliseconds(entry["median_seconds"]), f"{entry['nodes_per_second']:,.0f}",
@@ -287,18 +321,24 @@ def run_rows(game: Game[Any], searchers: Sequence[Searcher], args: argparse.Name
         )  # fmt: skip
     print_table(out, grid)
     for kind, reference in references.items():
-        which = "expected results" if kind == "expected" else f"{kind} scoring"
+        which = {"expected": "expected results", "utilities": "each player's utility"}.get(kind, f"{kind} scoring")
         if reference is None or reference.result is None:
             out.print(f"reference ({which}): none could finish; agreement not checked")
             continue
-        words = describe_value(game, reference.result.value, is_exact=reference.result.is_exact)
+        words = reference.result.describe(game)
         out.print(
-            f"reference ({which}): {reference.label}, value {reference.result.value} "
+            f"reference ({which}): {reference.label}, value {reference.result.value_text} "
             f"({words}), best {_moves([game.format_move(move) for move in reference.result.best_moves])}"
         )
     if args.plot:
         out.print(f"plot written to {args.plot}")
     return 0
+
+
+def value_text(entry: dict[str, Any]) -> str:
+    """Return a row's value as it is shown (an estimated utility with three decimals)."""
+    value = entry["value"]
+    return number_text(Fraction(value)) if entry["utilities"] is not None else str(value)
 
 
 def row_data(game: Game[Any], row: Row, reference: Row | None, base_nodes: int | None) -> dict[str, Any]:
@@ -311,6 +351,7 @@ def row_data(game: Game[Any], row: Row, reference: Row | None, base_nodes: int |
         "searcher": row.label,
         "gave_up": False,
         "value": data["value"],
+        "utilities": data["utilities"],
         "best_moves": data["best_moves"],
         "move": data["move"],
         "is_exact": result.is_exact,

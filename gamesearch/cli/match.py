@@ -9,6 +9,7 @@ from typing import Any
 from gamesearch.arena import GameRecord, play_match
 from gamesearch.cli._common import add_game_arguments, integer, load_game, load_searcher, print_json
 from gamesearch.cli._output import check_at_least, console, milliseconds, print_table, progress, table
+from gamesearch.errors import InvalidOptionError
 
 
 def register(subparsers: Any) -> None:
@@ -32,8 +33,15 @@ def register(subparsers: Any) -> None:
         "--second", required=True, metavar="NAME[:KEY=VALUE,...]",
         help="searcher B, second to move in the first game",
     )  # fmt: skip
+    parser.add_argument(
+        "--seat", action="append", default=[], metavar="NAME[:KEY=VALUE,...]",
+        help="in a game of more than two players, the searcher of the next seat (third, "
+        "fourth, ...): give it once a player after the second",
+    )  # fmt: skip
     parser.add_argument("-n", "--games", type=integer, default=10, help="games to play (default: 10)")
-    parser.add_argument("--swap", action="store_true", help="alternate who plays first")
+    parser.add_argument(
+        "--swap", action="store_true", help="alternate who plays first (more players: turn the seats by one a game)"
+    )
     parser.add_argument(
         "--opening-plies", type=integer, default=1, metavar="N",
         help="random moves that open each game (default: 1)",
@@ -51,6 +59,13 @@ def run(args: argparse.Namespace) -> int:
     check_at_least("--opening-plies", args.opening_plies, 0)
     game = load_game(args)
     first, second = load_searcher(args.first), load_searcher(args.second)
+    others = [load_searcher(spec) for spec in args.seat]
+    seats = max(2, game.rules.players)
+    if 2 + len(others) != seats:
+        raise InvalidOptionError(
+            f"{game.name!r} has {seats} players: give --first, --second and {seats - 2} --seat, "
+            f"not {len(others)} --seat"
+        )
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
     with progress("match", args.games) as advance:
 
@@ -58,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
             advance(f"{record.winner or 'draw'}")
 
         match = play_match(
-            game, first, second, games=args.games, swap=args.swap,
+            game, first, second, others=others, games=args.games, swap=args.swap,
             opening_plies=args.opening_plies, seed=seed, on_game=finished,
         )  # fmt: skip
     if args.json:

@@ -20,10 +20,10 @@ import attrs
 from gamesearch.arena import searcher_label
 from gamesearch.cli._common import add_game_arguments, load_game, load_searcher
 from gamesearch.errors import GameSearchError, InvalidOptionError
-from gamesearch.game import CHANCE, BoardView, Game, Player, describe_value, draw_outcome
+from gamesearch.game import CHANCE, BoardView, Game, Player, describe_result, draw_outcome
 from gamesearch.search.base import SearchResult, Searcher
 
-HUMAN_SIDES = {
+HUMAN_SIDES: dict[str, set[int]] = {
     "first": {Player.FIRST},
     "second": {Player.SECOND},
     "both": {Player.FIRST, Player.SECOND},
@@ -80,13 +80,16 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     specs = args.opponent or [DEFAULT_OPPONENT]
-    if len(specs) > 2:
-        raise InvalidOptionError(f"--opponent is given at most twice (first, second player): {specs!r}")
-    engines = [load_searcher(spec, seed=args.seed) for spec in specs]
     game = load_game(args)
+    players = game.rules.players
+    if len(specs) > max(2, players):
+        seats = "first, second player" if players <= 2 else f"once per player, {players} here"
+        times = "twice" if players <= 2 else f"{players} times"
+        raise InvalidOptionError(f"--opponent is given at most {times} ({seats}): {specs!r}")
+    engines = [load_searcher(spec, seed=args.seed) for spec in specs]
     session = PlaySession(
         game,
-        {Player.FIRST: engines[0], Player.SECOND: engines[-1]},
+        {player: engines[min(player, len(engines) - 1)] for player in range(max(2, players))},
         HUMAN_SIDES[args.human],
         sys.stdin,
         sys.stdout,
@@ -157,8 +160,8 @@ class PlaySession:
     def __init__(
         self,
         start: Game[Any],
-        engines: dict[Player, Searcher],
-        humans: set[Player],
+        engines: dict[int, Searcher],
+        humans: set[int],
         reader: TextIO,
         writer: TextIO,
         *,
@@ -188,7 +191,7 @@ class PlaySession:
         """Write a line."""
         print(text, file=self.writer, flush=True)
 
-    def name(self, player: Player) -> str:
+    def name(self, player: int) -> str:
         """Return the player's name in this game (X, O, ...)."""
         return self.game.player_names[player]
 
@@ -196,6 +199,11 @@ class PlaySession:
         """Draw the board and say who is to move or how the game ended."""
         self.say()
         self.say(draw_with_key(self.game))
+        if self.game.rules.utilities:
+            final: Any = self.game.result()
+            if final is not None:
+                self.say(f"Game over: {describe_result(self.game, final)}.")
+            return
         outcome = self.game.outcome()
         if outcome is None:
             return
@@ -206,7 +214,7 @@ class PlaySession:
             who = "you" if winner in self.humans and len(self.humans) == 1 else f"the {self.label(winner)}"
             self.say(f"Game over: {self.name(winner)} wins ({who}).")
 
-    def label(self, player: Player) -> str:
+    def label(self, player: int) -> str:
         """Return "human" or the engine's searcher label for ``player``."""
         return "human" if player in self.humans else f"engine {searcher_label(self.engines[player])}"
 
@@ -273,12 +281,12 @@ class PlaySession:
         """Return the prompt for the position (over, the engine's paused turn, or a human's)."""
         if self.game.is_over():
             return "game over; new, undo or quit: "
-        who = self.name(Player(self.game.to_move()))
+        who = self.name(self.game.to_move())
         return f"{who} to move (go lets the engine play): " if engine_turn else f"{who} to move: "
 
     def describe_sides(self) -> str:
         """Return who plays which side, e.g. ``"X: human, O: engine alphabeta"``."""
-        return ", ".join(f"{self.name(player)}: {self.label(player)}" for player in Player)
+        return ", ".join(f"{self.name(player)}: {self.label(player)}" for player in range(len(self.engines)))
 
     def command(self, line: str) -> None:
         """Carry out one line of input that is not ``quit``."""
@@ -323,7 +331,7 @@ class PlaySession:
         fresh engine of the same settings takes over, so nothing the cancelled search
         left behind (a half-filled table) carries over.
         """
-        player = Player(self.game.to_move())
+        player = self.game.to_move()
         engine = self.engines[player]
         if self.interactive:
             self.say(f"{self.name(player)} ({searcher_label(engine)}) is thinking; Ctrl-C cancels.")
@@ -339,7 +347,7 @@ class PlaySession:
     def engine_move(self) -> None:
         """Let the side to move's searcher choose and play a move (or stop at the prompt
         when Ctrl-C cancels its search)."""
-        player = Player(self.game.to_move())
+        player = self.game.to_move()
         result = self.think()
         if result is None:
             self.paused = True
@@ -368,9 +376,9 @@ class PlaySession:
         it is exact, the depth the search reached and its effort, e.g. ``"value 0 (draw),
         exact, depth 8, 2,338 nodes, 12 ms"``."""
         stats = result.stats
-        value = describe_value(self.game, result.value, is_exact=result.is_exact)
+        value = result.describe(self.game)
         exact = "exact" if result.is_exact else "not exact"
-        return (f"value {result.value} ({value}), {exact}, depth {stats.depth}, "
+        return (f"value {result.value_text} ({value}), {exact}, depth {stats.depth}, "
                 f"{stats.nodes:,} nodes, {stats.seconds * 1000:.0f} ms")  # fmt: skip
 
     def undo(self) -> None:

@@ -25,11 +25,12 @@ from gamesearch.cli._common import (
 )  # fmt: skip
 from gamesearch.cli._output import PIPE_WIDTH, check_at_least, console
 from gamesearch.errors import BudgetExceededError, InvalidOptionError, MissingDependencyError
-from gamesearch.game import Game, Player, describe_value
+from gamesearch.game import Game, Player, number_text
 from gamesearch.search import Minimax
 from gamesearch.search.base import INFINITY, SearchResult, Searcher, json_value
 from gamesearch.search.expectimax import Expectiminimax
 from gamesearch.search.mcts import MonteCarlo
+from gamesearch.search.multiplayer import BestReply, MaxN, Paranoid
 from gamesearch.search.negamax import ExactSearcher
 from gamesearch.trace import NodeLimit, TraceNode, TreeTracer
 
@@ -109,6 +110,11 @@ def refusal(searcher: Searcher) -> str | None:
         return (
             f"tree cannot draw {searcher.name!r}: it grows its tree by random playouts, not by "
             "a depth-first search; draw alphabeta, minimax or iterative instead"
+        )
+    if isinstance(searcher, (Paranoid, BestReply)):
+        return (
+            f"tree cannot draw {searcher.name!r}: it does not report the positions it visits; "
+            "draw maxn instead (every player's utilities at every node)"
         )
     if isinstance(searcher, ExactSearcher) and searcher.depth is None:
         return (
@@ -206,7 +212,10 @@ def check_counts(searcher: Searcher, result: SearchResult, tracer: TreeTracer) -
 
 
 def full_searcher(game: Game[Any], depth: int | None) -> Searcher:
-    """Return the searcher that walks the full tree: minimax, or expectiminimax in a game of chance."""
+    """Return the searcher that walks the full tree: minimax, expectiminimax in a game of
+    chance, max^n without pruning in a game with utilities."""
+    if game.rules.utilities:
+        return MaxN(depth=depth, pruning=False)
     return Expectiminimax(depth=depth) if game.rules.chance else Minimax(depth=depth)
 
 
@@ -267,9 +276,9 @@ def run(args: argparse.Namespace) -> int:
 def summary(game: Game[Any], searcher: Searcher, result: SearchResult, tracer: TreeTracer, full: int | None) -> str:
     """Return the header line: the searcher's own counts and the full tree's size."""
     stats = result.stats
-    words = describe_value(game, result.value, is_exact=result.is_exact)
+    words = result.describe(game)
     line = (
-        f"{searcher.name} on {game.to_text()}: value {result.value} ({words}), best "
+        f"{searcher.name} on {game.to_text()}: value {result.value_text} ({words}), best "
         f"{', '.join(game.format_move(move) for move in result.best_moves) or 'none'}\n"
         f"{tracer.nodes:,} nodes traced, the searcher counted {stats.nodes:,} "
         f"({stats.leaves:,} leaves, {stats.cutoffs:,} cut-offs, {stats.tt_hits:,} table hits)"
@@ -289,14 +298,16 @@ def _window(node: TraceNode) -> str:
 def _value_text(node: TraceNode) -> str:
     if node.value is None:
         return "?"
+    if isinstance(node.value, tuple):  # one utility per player
+        return "(" + ", ".join(number_text(value) for value in node.value) + ")"
     return {"exact": "", "upper": "<= ", "lower": ">= "}.get(node.bound, "") + str(node.value)
 
 
-def _mover(game: Game[Any], player: Player | None) -> str:
+def _mover(game: Game[Any], player: int | None) -> str:
     return "" if player is None else game.player_names[player]
 
 
-def _node_label(game: Game[Any], node: TraceNode, mover: Player | None) -> Text:
+def _node_label(game: Game[Any], node: TraceNode, mover: int | None) -> Text:
     """Return one node's line: the move and who played it, window, value."""
     label = Text()
     if node.move is None:
@@ -308,8 +319,13 @@ def _node_label(game: Game[Any], node: TraceNode, mover: Player | None) -> Text:
             label.append(f" (p {node.probability})")
         if node.is_chance:
             label.append("  chance", style="italic")
-    label.append(f"  window {_window(node)}  value {_value_text(node)}")
-    if node.bound != "exact" and node.value is not None:
+    if isinstance(node.value, tuple):
+        label.append(f"  utilities {_value_text(node)}")
+    else:
+        label.append(f"  window {_window(node)}  value {_value_text(node)}")
+    if node.bound == "cut":
+        label.append(" (moves pruned: the mover's best so far)", style="dim")
+    elif node.bound != "exact" and node.value is not None:
         label.append(f" ({node.bound} bound)", style="dim")
     if not node.is_expanded and node.value is not None:
         label.append("  leaf", style="dim")
@@ -348,7 +364,7 @@ def to_dot(game: Game[Any], tracer: TreeTracer) -> str:
         for node in root.walk():
             shape = "diamond" if node.is_chance else "box" if node.to_move is Player.FIRST else "ellipse"
             fill = ', style=filled, fillcolor="#eeeeee"' if not node.is_expanded else ""
-            label = f"{_value_text(node)}\\n{_window(node)}"
+            label = _value_text(node) if isinstance(node.value, tuple) else f"{_value_text(node)}\\n{_window(node)}"
             lines.append(f'  {name(node)} [shape={shape}, label="{label}"{fill}];')
             for child in node.children:
                 odds = "" if child.probability is None else f"\\np {child.probability}"
@@ -392,6 +408,7 @@ def tree_data(
         "position": game.to_text(),
         "searcher": searcher.name,
         "value": json_value(result.value),
+        "utilities": result.as_dict(game)["utilities"],
         "best_moves": [game.format_move(move) for move in result.best_moves],
         "nodes": tracer.nodes,
         "recorded": tracer.recorded,

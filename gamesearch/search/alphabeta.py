@@ -26,6 +26,8 @@ from gamesearch.game import Game, Player, Scoring
 from gamesearch.search.base import (
     CLOCK_INTERVAL,
     INFINITY,
+    NEGATIVE_INFINITY,
+    NO_HORIZON,
     Counters,
     RootAnswer,
     SearchContext,
@@ -40,6 +42,7 @@ Ordering = Literal["game", "natural"]
 RootWindow = Literal["shared", "fresh"]
 #: no limit (a module constant: building it per search shows in small searches)
 UNLIMITED = float("inf")
+_FIRST = Player.FIRST
 
 
 def _choice(*valid: str) -> Callable[[Any, attrs.Attribute, Any], None]:  # type: ignore[type-arg]
@@ -121,24 +124,24 @@ class AlphaBeta(Searcher):
 
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
         move_values = context.move_values
+        # (in search_root's order: keywords cost more in a call made once a search)
         return search_root(
             game,
-            depth=self.depth,
-            scoring=self.scoring,
-            ordering=self.ordering,
-            fresh_window=self.root_window == "fresh" or move_values,
-            all_best=self.all_best,
-            table=context.memory.table("bounds", game, self.table_entries) if self.table else None,
-            counters=context.counters,
-            tracer=context.tracer,
-            move_values=move_values,
-            budget=budget_of(self.max_nodes, self.seconds),
+            self.depth,
+            self.scoring,
+            self.ordering,
+            self.root_window == "fresh" or move_values,
+            self.all_best,
+            context.memory.table("bounds", game, self.table_entries) if self.table else None,
+            context.counters,
+            context.tracer,
+            move_values,
+            budget_of(self.max_nodes, self.seconds),
         )
 
 
 def search_root(
     game: Game[Any],
-    *,
     depth: int | None,
     scoring: Scoring,
     ordering: str,
@@ -158,28 +161,29 @@ def search_root(
 
     :raises BudgetExceededError: when ``budget`` runs out (``game`` is left as it was).
     """
-    core = _make_core(game, scoring, ordering, table, tracer, budget)
-    horizon = UNLIMITED if depth is None else depth
+    search_move, flush = _make_core(game, scoring, ordering, table, tracer, budget, depth is not None)
+    horizon = NO_HORIZON if depth is None else depth
     root_ply = game.ply
     maximizing = game.to_move() == Player.FIRST
     moves = tuple(game.ordered_moves() if ordering == "game" else game.legal_moves())
     if first_moves:
         moves = tuple(first_moves) + tuple(move for move in moves if move not in first_moves)
     if tracer is not None:
-        tracer.enter(None, root_ply, -INFINITY, INFINITY)
+        tracer.enter(None, root_ply, NEGATIVE_INFINITY, INFINITY)
     try:
         best: int | None = None
         best_moves: list[Hashable] = []
         values: list[tuple[Hashable, int]] = []
         for move in moves:
             if fresh_window or best is None:
-                alpha, beta = -INFINITY, INFINITY
+                alpha, beta = NEGATIVE_INFINITY, INFINITY
             elif maximizing:
                 alpha, beta = (best - 1 if all_best else best), INFINITY
             else:
-                alpha, beta = -INFINITY, (best + 1 if all_best else best)
-            value = core.search(move, root_ply + 1, horizon - 1, alpha, beta, not maximizing)
-            values.append((move, value))
+                alpha, beta = NEGATIVE_INFINITY, (best + 1 if all_best else best)
+            value = search_move(move, root_ply + 1, horizon, alpha, beta, not maximizing)
+            if move_values:
+                values.append((move, value))
             improves = best is None or (value > best if maximizing else value < best)
             if improves:
                 best, best_moves = value, [move]
@@ -189,7 +193,7 @@ def search_root(
         if tracer is not None:
             tracer.leave(best)
     finally:
-        horizon_reached = core.flush(counters)
+        horizon_reached = flush(counters)
     return RootAnswer(
         value=best,
         best_moves=tuple(best_moves),
@@ -203,10 +207,37 @@ def search_root(
 class _Core(NamedTuple):
     """The recursive search of one root and its counters (from :func:`_make_core`)."""
 
-    #: ``search(move, ply, depth_left, alpha, beta, maximizing)``: the value of a root move
-    search: Callable[[Hashable, int, float, int, int, bool], int]
+    #: ``search(move, ply, depth, alpha, beta, maximizing)``: the value of a root move
+    #: searched ``depth`` plies deep from the root (:data:`NO_HORIZON`: to the end)
+    search: Callable[[Hashable, int, int, int, int, bool], int]
     #: ``flush(counters)``: add the counts to ``counters``; return whether a horizon was reached
     flush: Callable[[Counters], bool]
+
+
+def _within_budget(
+    advance: Callable[[Hashable], int | None], budget: Budget
+) -> Callable[[Hashable], int | None]:
+    """Return ``advance`` refusing (before the move) once ``budget`` is spent.
+
+    It counts the nodes itself: every position a search enters but the root is
+    entered by one call of it.
+    """
+    max_nodes, deadline, clock = budget.max_nodes, budget.deadline, time.perf_counter
+    nodes = 1  # the root
+    next_check = min(max_nodes, CLOCK_INTERVAL)
+
+    def step_within_budget(move: Hashable) -> int | None:
+        nonlocal nodes, next_check
+        if nodes >= next_check:
+            if nodes >= max_nodes:
+                raise BudgetExceededError(f"node budget of {max_nodes:,.0f} exhausted")
+            if clock() > deadline:
+                raise BudgetExceededError("time budget exhausted")
+            next_check = min(max_nodes, nodes + CLOCK_INTERVAL)
+        nodes += 1
+        return advance(move)
+
+    return step_within_budget
 
 
 def _make_core(
@@ -216,6 +247,7 @@ def _make_core(
     table: TranspositionTable | None,
     tracer: Tracer | None,
     budget: Budget | None,
+    has_horizon: bool = True,
 ) -> _Core:
     # Hot loop: bound methods in locals, counters in closure cells, no allocation per
     # node without a table. Optional features cost one test of a local per node at
@@ -223,50 +255,32 @@ def _make_core(
     # are counted as what is neither expanded nor a table hit, and a game whose turns
     # alternate is never asked whose turn it is below the root. Moves below the root
     # are played by advance() and taken back by retract(), also when something raises.
-    advance, retract = game.advance, game.retract
-    step, to_move = advance, game.to_move
+    # Depths are small integers (fast arithmetic): a search without a horizon keeps
+    # depth_left at NO_HORIZON all the way down (step 0), so its table entries carry
+    # the same depth whatever the root.
+    retract, to_move = game.retract, game.to_move
+    step = game.advance if budget is None else _within_budget(game.advance, budget)
+    step_down = 1 if has_horizon else 0
     ordered = game.ordered_moves if ordering == "game" else game.legal_moves
     evaluate, key = heuristic(game), game.key
     asks_turn = not game.rules.alternating
-    first = Player.FIRST
     win, distance, proven = leaf_values(game, scoring)
     entries = table.entries if table is not None else None
     probe = entries.get if entries is not None else None
     max_entries = table.max_entries if table is not None else 0
-    max_nodes = budget.max_nodes if budget is not None else UNLIMITED
-    deadline = budget.deadline if budget is not None else UNLIMITED
-    clock = time.perf_counter
-    next_check = min(max_nodes, CLOCK_INTERVAL) if budget is not None else INFINITY
+    # free places in the table: counted down per new entry instead of len() each time
+    room = max_entries - len(entries) if entries is not None else 0
     nodes = 1  # the root
     expanded = cutoffs = hits = horizon = 0
     deepest = game.ply
 
-    def over_budget() -> None:
-        """Raise once a budget is spent; else set the node count of the next look."""
-        nonlocal next_check
-        if nodes >= max_nodes:
-            raise BudgetExceededError(f"node budget of {max_nodes:,.0f} exhausted")
-        if clock() > deadline:
-            raise BudgetExceededError("time budget exhausted")
-        next_check = min(max_nodes, nodes + CLOCK_INTERVAL)
-
-    if budget is not None:
-
-        def step_within_budget(move: Hashable) -> int | None:
-            """``game.advance``, refused (before the move) once the budget is spent."""
-            if nodes >= next_check:
-                over_budget()
-            return advance(move)
-
-        step = step_within_budget
-
-    def expand(ply: int, depth_left: float, alpha: int, beta: int, maximizing: bool) -> int:
+    def expand(ply: int, depth_left: int, alpha: int, beta: int, maximizing: bool) -> int:
         """Return the value of the unfinished position at ``ply`` (``depth_left`` >= 1).
 
         ``maximizing`` says whether the first player moves (asked of the game when
         its turns do not alternate).
         """
-        nonlocal nodes, expanded, cutoffs, hits, horizon, deepest
+        nonlocal nodes, expanded, cutoffs, hits, horizon, deepest, room
         if probe is not None:
             position = key()
             entry = probe(position)
@@ -292,14 +306,13 @@ def _make_core(
         child_ply = ply + 1
         if child_ply > deepest:
             deepest = child_ply
-        won = win - distance * child_ply  # a finished child is worth +won or -won
         moves = ordered()
         if asks_turn:
-            maximizing = to_move() == first
+            maximizing = to_move() == _FIRST
         # The two loops differ only in the side that moves; a child that is over (or
         # at the horizon) is scored here, without a call.
         if maximizing:
-            best = -INFINITY
+            best = NEGATIVE_INFINITY
             for move in moves:
                 sign = step(move)  # push(move) and result() in one call
                 nodes += 1
@@ -307,12 +320,13 @@ def _make_core(
                     if tracer is not None:
                         tracer.enter(move, child_ply, alpha, beta)
                     if sign is not None:
-                        value = sign * won if proven is None else proven(sign, child_ply)
+                        ended = win - distance * child_ply  # (worked out only for a finished child)
+                        value = sign * ended if proven is None else proven(sign, child_ply)
                     elif depth_left == 1:
                         horizon += 1
                         value = evaluate()
                     else:
-                        value = expand(child_ply, depth_left - 1, alpha, beta, False)
+                        value = expand(child_ply, depth_left - step_down, alpha, beta, False)
                     if tracer is not None:
                         tracer.leave(value)
                 except BaseException:
@@ -337,12 +351,13 @@ def _make_core(
                     if tracer is not None:
                         tracer.enter(move, child_ply, alpha, beta)
                     if sign is not None:
-                        value = sign * won if proven is None else proven(sign, child_ply)
+                        ended = win - distance * child_ply  # (worked out only for a finished child)
+                        value = sign * ended if proven is None else proven(sign, child_ply)
                     elif depth_left == 1:
                         horizon += 1
                         value = evaluate()
                     else:
-                        value = expand(child_ply, depth_left - 1, alpha, beta, True)
+                        value = expand(child_ply, depth_left - step_down, alpha, beta, True)
                     if tracer is not None:
                         tracer.leave(value)
                 except BaseException:
@@ -359,23 +374,27 @@ def _make_core(
                                 tracer.prune(_after(moves, move))
                             break
         if entries is not None:
-            if entry is None and len(entries) >= max_entries:  # a new entry would not fit
-                make_room(entries)
+            if entry is None:
+                if room <= 0:  # a new entry would not fit
+                    make_room(entries)
+                    room = max_entries - len(entries)
+                room -= 1
             # An entry whose subtree met a horizon (or rests on one) is stored with its
             # depth negated, so that using it marks the search inexact.
             searched = depth_left if horizon == horizon_before else -depth_left
             if best <= window_alpha:
-                entries[position] = (searched, -INFINITY, best)
+                entries[position] = (searched, NEGATIVE_INFINITY, best)
             elif best >= window_beta:
                 entries[position] = (searched, best, INFINITY)
             else:
                 entries[position] = (searched, best, best)
         return best
 
-    def search(move: Hashable, ply: int, depth_left: float, alpha: int, beta: int, maximizing: bool) -> int:
+    def search(move: Hashable, ply: int, depth: int, alpha: int, beta: int, maximizing: bool) -> int:
         """Play the root move ``move``, take it back and return the value of the position
-        it reaches at ``ply`` (``depth_left`` plies from the horizon)."""
+        it reaches at ``ply`` (the root searched ``depth`` plies deep)."""
         nonlocal nodes, horizon, deepest
+        depth_left = depth - step_down
         sign = step(move)
         nodes += 1
         if ply > deepest:
@@ -405,7 +424,7 @@ def _make_core(
         counters.depth = max(counters.depth, deepest)
         return horizon > 0
 
-    return _Core(search, flush)
+    return tuple.__new__(_Core, (search, flush))  # (faster than _Core(search, flush))
 
 
 def _after(moves: Sequence[Hashable], move: Hashable) -> tuple[Hashable, ...]:

@@ -23,18 +23,26 @@ from typing import Any, ClassVar, Protocol
 import attrs
 
 from gamesearch.errors import InvalidOptionError, SearchTooDeepError, UnsupportedGameError
-from gamesearch.game import CHANCE, Game, Scoring, ValueScale, restore
+from gamesearch.game import CHANCE, Game, Scoring, ValueScale, describe_utilities, describe_value, number_text, restore
 from gamesearch.search.table import SearchMemory
 
 #: larger than any value a game can produce: the open ends of a search window
 INFINITY = 1 << 60
+#: its negation, named: ``-INFINITY`` in a loop builds a new integer every time
+NEGATIVE_INFINITY = -INFINITY
 #: a search value: an integer, or an exact fraction (expected results in a game of chance)
 Value = int | Fraction
 #: how often (in nodes) a search with a time budget looks at the clock
 CLOCK_INTERVAL = 1024
+#: the plies left of a search without a horizon: more than any game lasts, yet a small
+#: integer (CPython's arithmetic on it is as fast as on any depth a caller gives)
+NO_HORIZON = 1 << 29
 
 
-@attrs.frozen
+# The records every search builds are frozen classes without slots: attrs fills such
+# an instance's __dict__ directly, which halves the cost of building one (it shows
+# in small searches).
+@attrs.frozen(slots=False)
 class SearchStats:
     """How much work a search did."""
 
@@ -62,7 +70,7 @@ class MoveVisits:
     proven: int | None  #: the move's exact value once proven, else ``None``
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class SearchResult:
     """The answer of one search, values from the first player's point of view.
 
@@ -86,6 +94,10 @@ class SearchResult:
     is_game_over: bool  #: true when the position was already finished
     visits: tuple[MoveVisits, ...] | None = None  #: root moves' visits (sampling searchers)
     _scale: ValueScale | None = attrs.field(default=None, alias="scale", eq=False, repr=False)
+    #: one utility per player (a game whose rules declare utilities; ``None`` otherwise),
+    #: in result units: whole numbers when exact, fractions strictly inside the result
+    #: range for heuristic estimates; :attr:`value` is then the root mover's utility
+    utilities: tuple[int | Fraction, ...] | None = None
 
     @property
     def margin(self) -> int | Fraction | None:
@@ -145,7 +157,21 @@ class SearchResult:
             "visits": None
             if self.visits is None
             else [{**attrs.asdict(entry), "move": fmt(entry.move)} for entry in self.visits],
+            "utilities": None if self.utilities is None else [json_value(value) for value in self.utilities],
         }
+
+    @property
+    def value_text(self) -> str:
+        """Return the value as printed: as it is, or, in a game with utilities, the root
+        mover's utility with three decimals when it is not whole."""
+        return number_text(self.value) if self.utilities is not None else str(self.value)
+
+    def describe(self, game: Game[Any]) -> str:
+        """Return the value in words: ``"X wins in 3 plies"``, ``"A 3, B 0, C 0"``, ..."""
+        if self.utilities is not None:
+            return describe_utilities(game, self.utilities, is_exact=self.is_exact)
+        return describe_value(game, self.value, is_exact=self.is_exact)
+
 
 
 def json_value(value: int | Fraction | None) -> int | str | None:
@@ -162,8 +188,8 @@ class Tracer(Protocol):
     def enter(self, move: Hashable | None, depth: int, alpha: Value, beta: Value) -> None:
         """A position is entered after ``move`` (``None`` for the root)."""
 
-    def leave(self, value: Value) -> None:
-        """The position last entered is left with ``value``."""
+    def leave(self, value: Value | tuple[Value, ...]) -> None:
+        """The position last entered is left with ``value`` (max^n: one utility per player)."""
 
     def prune(self, moves: Sequence[Hashable]) -> None:
         """The ``moves`` of the current position were cut off, never searched."""
@@ -274,7 +300,7 @@ class SearchContext:
         )
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class RootAnswer:
     """What a searcher's core found at the root, before tie-breaking and the PV."""
 
@@ -285,6 +311,8 @@ class RootAnswer:
     depth: int  #: plies searched below the root
     depth_limit: int | None = None  #: the horizon the root was searched with, if any
     visits: tuple[MoveVisits, ...] | None = None  #: root moves' visits (sampling searchers)
+    #: one utility per player, for a game whose rules declare utilities
+    utilities: tuple[int | Fraction, ...] | None = None
 
 
 def _whole_number_at_least_one(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
@@ -384,6 +412,10 @@ class Searcher(abc.ABC):
     #: what the searcher needs of a game's rules (checked by :meth:`unmet_needs`)
     needs_two_players: ClassVar[bool] = True
     needs_no_chance: ClassVar[bool] = True
+    #: the game's result is one first-player value (its rules declare no utilities)
+    needs_single_value: ClassVar[bool] = True
+    #: the game's result is one utility per player (its rules declare utilities)
+    needs_utilities: ClassVar[bool] = False
     #: whether the values are expected final results (exact fractions) in every game,
     #: as expectiminimax's; otherwise they are so in games of chance only
     expected_values: ClassVar[bool] = False
@@ -485,7 +517,9 @@ class Searcher(abc.ABC):
         snapshot = game.copy()  # also the principal variation's position
         try:
             final = game.result()
-            if final is not None:
+            if final is not None and game.rules.utilities:
+                answer = _finished_utilities(game)
+            elif final is not None:
                 # values that are expected results: a finished game is worth its result
                 value = Fraction(final) if game.rules.chance or self.expected_values else game.score(self.scoring)
                 answer = RootAnswer(value, (), None, True, 0)
@@ -522,7 +556,8 @@ class Searcher(abc.ABC):
             is_exact=answer.is_exact,
             is_game_over=not answer.best_moves,
             visits=answer.visits,
-            scale=game.value_scale,
+            scale=None if game.rules.utilities else game.value_scale,
+            utilities=answer.utilities,
         )
 
     def unmet_needs(self, game: Game[Any]) -> list[str]:
@@ -532,10 +567,15 @@ class Searcher(abc.ABC):
         (:class:`~gamesearch.errors.UnsupportedGameError`).
         """
         rules, unmet = game.rules, []
-        if self.needs_two_players and rules.players != 2:
+        # a searcher of utilities (needs_single_value false) takes any number of players with them
+        if self.needs_two_players and rules.players != 2 and (self.needs_single_value or not rules.utilities):
             unmet.append(f"it needs two players, and this game has {rules.players}")
         if self.needs_no_chance and rules.chance:
             unmet.append("it cannot search games of chance")
+        if self.needs_single_value and rules.utilities and not (self.needs_two_players and rules.players != 2):
+            unmet.append("it needs one first-player result, and this game gives one utility per player")
+        if self.needs_utilities and not rules.utilities:
+            unmet.append("it needs one utility per player, and this game's rules declare none")
         return unmet
 
     def _context(
@@ -611,6 +651,13 @@ class Searcher(abc.ABC):
         searcher = self if depth is None else attrs.evolve(self, depth=depth)
         answer = searcher.root(game, searcher._context(game, Counters(), memory=memory))
         return answer.best_moves[0]
+
+
+def _finished_utilities(game: Game[Any]) -> RootAnswer:
+    """Return the answer of a finished position of a game with utilities."""
+    utilities = game.final_utilities()
+    assert utilities is not None
+    return RootAnswer(utilities[game.to_move()], (), None, True, 0, utilities=utilities)
 
 
 def _convert_text(field: attrs.Attribute, text: str) -> Any:  # type: ignore[type-arg]

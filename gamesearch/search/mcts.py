@@ -53,6 +53,7 @@ import attrs
 
 from gamesearch.errors import InvalidOptionError
 from gamesearch.game import CHANCE, Game, Player, Scoring
+from gamesearch.search.multiplayer import utility_tree_line, utility_tree_search
 from gamesearch.search.table import SearchMemory
 from gamesearch.search.base import (
     Counters, MoveVisits, RootAnswer, SearchContext, Searcher, depth_field, node_budget_field, seconds_field,
@@ -116,6 +117,7 @@ class MonteCarlo(Searcher):
     """
 
     name: ClassVar[str] = "mcts"
+    needs_single_value: ClassVar[bool] = False  # a game with utilities: each player's own
     needs_no_chance: ClassVar[bool] = False
     line_on_demand: ClassVar[bool] = False  # the line is read off the tree
     honours_depth: ClassVar[bool] = False
@@ -142,13 +144,18 @@ class MonteCarlo(Searcher):
 
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
         """Run the simulations; ``tracer`` is not used (there is no depth-first tree to draw)."""
-        simulator = _Simulator(game, self.scoring, self.exploration, random.Random(self.seed))
-        root = simulator.new_root()
         limit = self.simulations
         if limit is None and self.seconds is None:  # a tree size alone does not replace it
             limit = DEFAULT_SIMULATIONS
         max_nodes = math.inf if self.max_nodes is None else self.max_nodes
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else math.inf
+        if game.rules.utilities:  # each player credited with its own utility
+            return utility_tree_search(
+                game, context, simulations=math.inf if limit is None else limit, deadline=deadline,
+                max_nodes=max_nodes, exploration=self.exploration, rng=random.Random(self.seed),
+            )  # fmt: skip
+        simulator = _Simulator(game, self.scoring, self.exploration, random.Random(self.seed))
+        root = simulator.new_root()
         done = 0
         while not _is_settled(root) and (limit is None or done < limit) and simulator.nodes < max_nodes:
             if done % CLOCK_INTERVAL == 0 and done and time.perf_counter() > deadline:
@@ -165,6 +172,8 @@ class MonteCarlo(Searcher):
         self, game: Game[Any], move: Hashable, answer: RootAnswer, memory: SearchMemory
     ) -> tuple[Hashable, ...]:
         """Return the line from ``move`` on, following the tree's choices while it lasts."""
+        if answer.utilities is not None:
+            return utility_tree_line(answer, move)
         assert isinstance(answer, _TreeAnswer) and answer.tree is not None
         node = next(child for child in answer.tree.children or () if child.move == move)
         line = [move]

@@ -16,7 +16,7 @@ import attrs
 
 from gamesearch.errors import BudgetExceededError
 from gamesearch.game import Game, Player, Scoring
-from gamesearch.search.base import CLOCK_INTERVAL, INFINITY, SearchContext, Counters, RootAnswer, Searcher, Tracer
+from gamesearch.search.base import CLOCK_INTERVAL, INFINITY, NEGATIVE_INFINITY, NO_HORIZON, Counters, RootAnswer, SearchContext, Searcher, Tracer
 from gamesearch.search.base import heuristic, leaf_values
 
 
@@ -43,38 +43,44 @@ class Minimax(Searcher):
         max_nodes = INFINITY if self.max_nodes is None else self.max_nodes
         deadline = math.inf if self.seconds is None else time.perf_counter() + self.seconds
         clock = time.perf_counter
-        next_look = CLOCK_INTERVAL if self.seconds is not None else INFINITY
+        # one test per expansion covers both budgets: the node count at which to look
+        # again (the node budget itself, or sooner when the clock must be read)
+        next_look = min(max_nodes, CLOCK_INTERVAL) if self.seconds is not None else max_nodes
         nodes = expanded = 0
         root_ply = game.ply
         deepest = root_ply + 1  # the root is unfinished: it has children
         horizon_reached = False
 
-        def expand(ply: int, depth_left: float, maximizing: bool) -> int:
+        def look(nodes: int) -> int:
+            """Raise once a budget is spent; else return the node count of the next look."""
+            if nodes > max_nodes:
+                raise BudgetExceededError(f"node budget of {max_nodes:,} exhausted")
+            if clock() > deadline:
+                raise BudgetExceededError("time budget exhausted")
+            return min(max_nodes, nodes + CLOCK_INTERVAL)
+
+        def expand(ply: int, depth_left: int, maximizing: bool) -> int:
             """Return the value of the unfinished position at ``ply`` (``depth_left`` >= 1)."""
             nonlocal nodes, expanded, horizon_reached, deepest, next_look
             child_ply = ply + 1
             if child_ply > deepest:
                 deepest = child_ply
-            won = win - distance * child_ply  # a finished child is worth +won or -won
             moves = legal_moves()
             nodes += len(moves)
-            if nodes > max_nodes:
-                raise BudgetExceededError(f"node budget of {max_nodes:,} exhausted")
-            if nodes > next_look:  # a time budget: look at the clock now and then
-                if clock() > deadline:
-                    raise BudgetExceededError("time budget exhausted")
-                next_look = nodes + CLOCK_INTERVAL
+            if nodes > next_look:
+                next_look = look(nodes)
             expanded += 1
             if asks_turn:
                 maximizing = to_move() == first
-            best = -INFINITY if maximizing else INFINITY
+            best = NEGATIVE_INFINITY if maximizing else INFINITY
             for move in moves:
                 sign = advance(move)  # push(move) and result() in one call
                 try:  # (free in CPython 3.11+ until something raises)
                     if tracer is not None:
-                        tracer.enter(move, child_ply, -INFINITY, INFINITY)
+                        tracer.enter(move, child_ply, NEGATIVE_INFINITY, INFINITY)
                     if sign is not None:
-                        child = sign * won if proven is None else proven(sign, child_ply)
+                        ended = win - distance * child_ply  # (worked out only for a finished child)
+                        child = sign * ended if proven is None else proven(sign, child_ply)
                     elif depth_left == 1:
                         horizon_reached = True
                         child = evaluate()
@@ -93,7 +99,7 @@ class Minimax(Searcher):
                     best = child
             return best
 
-        def settle(ply: int, depth_left: float, maximizing: bool) -> int:
+        def settle(ply: int, depth_left: int, maximizing: bool) -> int:
             """Return the value of the position just reached at ``ply``."""
             nonlocal horizon_reached
             sign = terminal()
@@ -104,9 +110,9 @@ class Minimax(Searcher):
                 return evaluate()
             return expand(ply, depth_left, maximizing)
 
-        depth = float("inf") if self.depth is None else self.depth
+        depth = NO_HORIZON if self.depth is None else self.depth
         if tracer is not None:
-            tracer.enter(None, root_ply, -INFINITY, INFINITY)
+            tracer.enter(None, root_ply, NEGATIVE_INFINITY, INFINITY)
         root_values: list[tuple[Hashable, int]] = []
         maximizing = to_move() == first
         moves = legal_moves()
@@ -114,7 +120,7 @@ class Minimax(Searcher):
         for move in moves:
             push(move)
             if tracer is not None:
-                tracer.enter(move, root_ply + 1, -INFINITY, INFINITY)
+                tracer.enter(move, root_ply + 1, NEGATIVE_INFINITY, INFINITY)
             child = settle(root_ply + 1, depth - 1, not maximizing)
             if tracer is not None:
                 tracer.leave(child)

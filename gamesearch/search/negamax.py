@@ -27,6 +27,7 @@ threat pruning and the parity bounds hold only for exact values.
 from __future__ import annotations
 
 import abc
+import functools
 import time
 from collections.abc import Callable, Hashable
 from typing import Any, ClassVar, cast
@@ -36,7 +37,7 @@ import attrs
 from gamesearch.game import Game, Player, Scoring, offers
 from gamesearch.errors import BudgetExceededError
 from gamesearch.search.alphabeta import Budget, budget_of, search_root
-from gamesearch.search.base import CLOCK_INTERVAL, INFINITY, Counters, RootAnswer, SearchContext, Searcher, Tracer, depth_field, leaf_values
+from gamesearch.search.base import CLOCK_INTERVAL, INFINITY, NEGATIVE_INFINITY, Counters, RootAnswer, SearchContext, Searcher, Tracer, depth_field, leaf_values
 from gamesearch.search.table import SearchMemory, TranspositionTable, make_room, table_entries_field
 
 
@@ -80,6 +81,24 @@ class ExactCore:
         return self.search(game.ply, alpha, beta) if settled is None else settled
 
 
+@functools.lru_cache(maxsize=16)
+def _bounds_by_ply(
+    max_plies: int, win: int, best_possible: int, distance: int, threat_aware: bool
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Return the worst and the best value the side to move can still get at each ply.
+
+    Worked out once per game size (Kalah's longest game has thousands of plies).
+    """
+    plies = range(max_plies + 1)
+    if threat_aware:
+        floor_at = [-(win - ply - 4) if ply + 4 <= max_plies else 0 for ply in plies]
+        ceiling_at = [win - ply - 3 if ply + 3 <= max_plies else 0 for ply in plies]
+    else:
+        floor_at = [-(best_possible - distance * (ply + 1)) for ply in plies]
+        ceiling_at = [best_possible - distance * (ply + 1) for ply in plies]
+    return tuple(floor_at), tuple(ceiling_at)
+
+
 def make_exact_core(
     game: Game[Any], table: TranspositionTable, tracer: Tracer | None = None,
     scoring: Scoring = Scoring.DISTANCE, budget: Budget | None = None,
@@ -87,7 +106,7 @@ def make_exact_core(
     """Return the negamax core over ``game`` (walked in place) storing into ``table``."""
     # Hot loop: bound methods and tables in locals, counters in closure cells, the
     # tracer behind one test of a local; the only allocation is the table entry.
-    push, undo, key, terminal, to_move = game.push, game.undo, game.key, game.result, game.to_move
+    push, retract, key, terminal, to_move = game.push, game.retract, game.key, game.result, game.to_move
     ordered, non_losing, winning = game.ordered_moves, game.non_losing_moves, game.winning_moves
     threat_aware = is_threat_aware(game)
     first = Player.FIRST
@@ -103,13 +122,7 @@ def make_exact_core(
     entries = cast(dict[Hashable, tuple[int, int, Hashable | None]], table.entries)
     probe, max_entries = entries.get, table.max_entries
     # The best and worst values still possible for the side to move at each ply.
-    plies = range(max_plies + 1)
-    if threat_aware:
-        floor_at = [-(win - ply - 4) if ply + 4 <= max_plies else 0 for ply in plies]
-        ceiling_at = [win - ply - 3 if ply + 3 <= max_plies else 0 for ply in plies]
-    else:
-        floor_at = [-(best_possible - distance * (ply + 1)) for ply in plies]
-        ceiling_at = [best_possible - distance * (ply + 1) for ply in plies]
+    floor_at, ceiling_at = _bounds_by_ply(max_plies, win, best_possible, distance, threat_aware)
     nodes = leaves = cutoffs = hits = 0
     deepest = game.ply
     max_nodes = budget.max_nodes if budget is not None else INFINITY
@@ -161,7 +174,7 @@ def make_exact_core(
         position = key()
         entry = probe(position)
         if entry is None:
-            lower, upper, hint = -INFINITY, INFINITY, None
+            lower, upper, hint = NEGATIVE_INFINITY, INFINITY, None
         else:
             lower, upper, hint = entry
             if lower > alpha:
@@ -177,7 +190,7 @@ def make_exact_core(
             if hint is not None and hint != moves[0]:
                 moves = [hint, *[move for move in moves if move != hint]]
         window_alpha = alpha
-        best, best_move = -INFINITY, None
+        best, best_move = NEGATIVE_INFINITY, None
         child = ply + 1
         mover = None if alternating else to_move()
         for move in moves:
@@ -200,7 +213,7 @@ def make_exact_core(
             if tracer is not None:
                 parent_is_first = (to_move() != first) if alternating else (mover == first)
                 tracer.leave(value if parent_is_first else -value)
-            undo()
+            retract(move)
             if value > best:
                 best, best_move = value, move
                 if value > alpha:
@@ -403,5 +416,5 @@ class PrincipalVariationSearch(ExactSearcher):
             if core.enter(game, 0, 1) >= 1:
                 return 1
             return 0 if core.enter(game, -1, 0) >= 0 else -1
-        return core.enter(game, -INFINITY, INFINITY)
+        return core.enter(game, NEGATIVE_INFINITY, INFINITY)
 

@@ -53,7 +53,7 @@ class Snapshot:
     ply: int
     history: tuple[Hashable, ...]
     legal_moves: tuple[Hashable, ...]
-    result: int | None
+    result: int | tuple[int, ...] | None
 
     @classmethod
     def of(cls, game: Game[Any]) -> Snapshot:
@@ -117,6 +117,7 @@ def check_position(game: Game[Any], *, other_moves: Iterable[Hashable] = ()) -> 
     _check_copy(game, before)
     _check_board_view(game, before)
     _check_threat_hints(game, before)
+    _check_engine_hints(game, before)
     require_unchanged(game, before, "checking it")
 
 
@@ -140,6 +141,9 @@ def _check_state(game: Game[Any], before: Snapshot) -> None:
         _check_chance_outcomes(game, before)
     if not 0 <= before.ply <= rules.max_plies:
         raise fail(game, text, f"ply {before.ply} is outside 0..max_plies ({rules.max_plies}) of the rules")
+    if rules.utilities:
+        _check_utilities(game, before)
+        return
     low, high = rules.result_range
     if result is not None and (
         not isinstance(result, int) or isinstance(result, bool) or not low <= result <= high
@@ -149,6 +153,7 @@ def _check_state(game: Game[Any], before: Snapshot) -> None:
             f"result() returned {result!r}; expected None or an integer in the declared "
             f"result_range {low}..{high}",
         )  # fmt: skip
+    assert not isinstance(result, tuple)
     sign = None if result is None else (result > 0) - (result < 0)
     outcome = game.outcome()
     if outcome != (None if sign is None else Outcome(sign)) or game.is_over() != (sign is not None):
@@ -159,6 +164,55 @@ def _check_state(game: Game[Any], before: Snapshot) -> None:
         _check_finished(game, before, result)
 
 
+def _is_utility_tuple(value: object, players: int, low: float, high: float, *, strictly: bool = False) -> bool:
+    """Return whether ``value`` is a tuple of ``players`` integers inside ``low..high``
+    (the open interval when ``strictly``)."""
+    if not isinstance(value, tuple) or len(value) != players:
+        return False
+    for item in value:
+        if not isinstance(item, int) or isinstance(item, bool):
+            return False
+        if not (low < item < high if strictly else low <= item <= high):
+            return False
+    return True
+
+
+def _check_utilities(game: Game[Any], before: Snapshot) -> None:
+    """A game whose rules declare utilities: one integer per player, inside the range,
+    adding up to ``constant_sum`` when declared; ``evaluate()`` one integer per player."""
+    text, result, rules = before.text, before.result, game.rules
+    low, high = rules.result_range
+    players = rules.players
+    if result is not None:
+        if not _is_utility_tuple(result, players, low, high):
+            raise fail(
+                game, text,
+                f"result() returned {result!r}; the rules declare utilities: expected None or a "
+                f"tuple of {players} integers in the declared result_range {low}..{high}",
+            )  # fmt: skip
+        assert isinstance(result, tuple)
+        if rules.constant_sum is not None and sum(result) != rules.constant_sum:
+            raise fail(
+                game, text,
+                f"result() returned {result!r}, which adds up to {sum(result)}, not the declared "
+                f"constant_sum {rules.constant_sum}",
+            )  # fmt: skip
+        if before.legal_moves:
+            raise fail(game, text, f"the game is over but legal_moves() returned {before.legal_moves!r}")
+        if game.final_utilities() != result:
+            raise fail(game, text, f"final_utilities() {game.final_utilities()!r} is not result() {result!r}")
+        return
+    if not before.legal_moves:
+        raise fail(game, text, "the game is not over but legal_moves() is empty")
+    estimate = game.evaluate()
+    bound = type(game).evaluation_bound
+    if not _is_utility_tuple(estimate, players, -bound, bound, strictly=True):
+        raise fail(
+            game, text,
+            f"evaluate() returned {estimate!r}; the rules declare utilities: expected a tuple of "
+            f"{players} integers, each inside the open interval ({-bound}, {bound}) the game "
+            "declares (evaluation_bound)",
+        )  # fmt: skip
 def _check_chance_outcomes(game: Game[Any], before: Snapshot) -> None:
     """At a chance position: the outcomes are the legal moves, in order, each with an
     exact probability above 0, together summing to 1."""
@@ -378,13 +432,18 @@ def _check_threat_hints(game: Game[Any], before: Snapshot) -> None:
             "alternating turns and results +1/0/-1 may offer it",
         )  # fmt: skip
 
+    def is_win(result: int | tuple[int, ...] | None, player: int) -> bool:
+        if isinstance(result, tuple):  # utilities: the player alone on top
+            return all(result[player] > utility for other, utility in enumerate(result) if other != player)
+        return result is not None and (result > 0 if player == 0 else result < 0)
+
     def wins_at_once(player: int) -> set[Hashable]:
         found = set()
         for move in game.legal_moves():
             game.push(move)
             result = game.result()
             game.undo()
-            if result is not None and (result > 0 if player == 0 else result < 0):
+            if is_win(result, player):
                 found.add(move)
         return found
 
@@ -414,6 +473,47 @@ def _check_threat_hints(game: Game[Any], before: Snapshot) -> None:
             problem = "lets the opponent win at once" if move in set(listed) else "is safe but left out"
             raise fail(game, text, f"non_losing_moves() is wrong about {game.format_move(move)}: it {problem}")
         raise fail(game, text, f"non_losing_moves() lists a move twice: {[game.format_move(m) for m in listed]}")
+
+
+def _check_engine_hints(game: Game[Any], before: Snapshot) -> None:
+    """noisy_moves() must list legal moves, is_forcing() answer a bool for each legal move,
+    and a null move pass the turn and come back, none of them changing the position."""
+    text, legal = before.text, before.legal_moves
+    if offers(game, "noisy_moves"):
+        noisy = list(game.noisy_moves())
+        require_unchanged(game, before, "noisy_moves()")
+        outside = [move for move in noisy if move not in legal]
+        if outside:
+            raise fail(
+                game, text,
+                f"noisy_moves() lists {game._safe_format(outside[0])!r}, which is not a legal move",
+            )  # fmt: skip
+        if len(set(noisy)) != len(noisy):
+            raise fail(game, text, f"noisy_moves() lists a move twice: {[game.format_move(m) for m in noisy]}")
+    if offers(game, "is_forcing"):
+        for move in legal:
+            answer = game.is_forcing(move)
+            require_unchanged(game, before, f"is_forcing({game.format_move(move)})")
+            if not isinstance(answer, bool):
+                raise fail(game, text, f"is_forcing({game.format_move(move)}) returned {answer!r}, not true or false")
+    makes, unmakes = offers(game, "make_null_move"), offers(game, "unmake_null_move")
+    if makes != unmakes:
+        offered, missing = ("make_null_move", "unmake_null_move") if makes else ("unmake_null_move", "make_null_move")
+        raise fail(game, text, f"{offered}() is offered without {missing}()")
+    if not makes or before.result is not None:
+        return
+    game.make_null_move()
+    try:
+        passed = (game.to_move(), game.key(), tuple(game.history))
+    finally:
+        game.unmake_null_move()
+    require_unchanged(game, before, "make_null_move() then unmake_null_move()")
+    if passed[0] == before.to_move:
+        raise fail(game, text, f"make_null_move() left player {before.to_move} to move; a null move passes the turn")
+    if passed[1] == before.key:
+        raise fail(game, text, f"make_null_move() left the key unchanged ({before.key!r})")
+    if passed[2] != before.history:
+        raise fail(game, text, "make_null_move() changed the move history; a null move is no move of the game")
 
 
 def _check_illegal_moves(game: Game[Any], before: Snapshot, other_moves: Iterable[Hashable]) -> None:

@@ -14,6 +14,7 @@ minimax limited to the same depth.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
+from fractions import Fraction
 from typing import Any
 
 import attrs

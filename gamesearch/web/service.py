@@ -44,7 +44,7 @@ from gamesearch.errors import (
     InvalidRequestError,
     ServerBusyError,
 )
-from gamesearch.game import CHANCE, Game, describe_outcome, draw_outcome, resolve_options
+from gamesearch.game import CHANCE, Game, describe_outcome, draw_outcome, resolve_options, winners
 from gamesearch.plugins import Registry
 from gamesearch.search.base import SearchResult, Searcher, Tracer, Value, json_value, kind_in_words, parse_searcher_spec
 from gamesearch.trace import NodeLimit, TraceNode, TreeTracer
@@ -392,6 +392,9 @@ def describe_state(game: Game[Any]) -> dict[str, Any]:
     # computer draws one
     to_move = None if outcome is not None else "chance" if mover == CHANCE else names[mover]
     winner = None if outcome is None or outcome.winner is None else names[outcome.winner]
+    if outcome is not None and game.rules.utilities:  # the one player on top, if one
+        top = winners(game)
+        winner = names[top[0]] if len(top) == 1 else None
     return {
         "game": game.name,
         "options": game.settings,
@@ -438,12 +441,25 @@ def play(registry: Registry, body: Mapping[str, Any], limits: Limits) -> dict[st
     return describe_state(game)
 
 
+def _can_search(registry: Registry, name: str, game: Game[Any]) -> bool:
+    """Return whether the searcher ``name`` (default options) accepts ``game``'s rules
+    (a searcher that cannot be built with its defaults is listed: it will say why)."""
+    try:
+        return not registry.new_searcher(name).unmet_needs(game)
+    except GameSearchError:
+        return True
+
+
 def games(registry: Registry, limits: Limits) -> dict[str, Any]:
     """Return every game and searcher with its options, and the server's limits."""
     data = catalogue(registry)
     for name, entry in data["games"].items():
         game_class = registry.game_class(name)
         entry["player_names"] = list(game_class.player_names)
+        # the searchers that can search the game with its default options, and its own
+        start = game_class.new()
+        entry["searchers"] = [searcher for searcher in registry.searchers if _can_search(registry, searcher, start)]
+        entry["default_searcher"] = game_class.default_searcher
         for option_data, option in zip(entry["options"], game_class.options):
             option_data["minimum"], option_data["maximum"] = option.minimum, option.maximum
     data["limits"] = limits.as_dict()

@@ -43,6 +43,9 @@ function lookFor(game) {
   return { kind: "grid", checkered: false, glyphs: {}, ...(LOOKS[game] || {}) };
 }
 
+// How the trace and the set-up call the players by their turn.
+const SEATS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"];
+
 // Readable searcher names for the explorer's sentences.
 const SEARCHER_NAMES = {
   minimax: "Minimax",
@@ -53,6 +56,9 @@ const SEARCHER_NAMES = {
   solver: "The solver",
   negamax: "Negamax",
   mcts: "Monte Carlo tree search",
+  maxn: "Max^n",
+  paranoid: "Paranoid alpha-beta",
+  brs: "Best-reply search",
 };
 
 // ------------------------------------------------------------------ state
@@ -175,11 +181,11 @@ function fillGameOptions() {
     const row = document.createElement("p");
     const label = document.createElement("label");
     label.htmlFor = `player-${index}`;
-    label.textContent = `${name} (${index === 0 ? "moves first" : "moves second"})`;
+    label.textContent = `${name} (moves ${SEATS[index] || `number ${index + 1}`})`;
     const select = document.createElement("select");
     select.id = `player-${index}`;
     for (const [value, text] of [["human", "Human"], ["computer", "Computer"]]) {
-      select.append(new Option(text, value, false, (index === 1) === (value === "computer")));
+      select.append(new Option(text, value, false, (index !== 0) === (value === "computer")));
     }
     select.addEventListener("change", () => {
       if (current() === undefined) return;
@@ -189,9 +195,15 @@ function fillGameOptions() {
     row.append(label, select);
     players.append(row);
   });
-  if (game.default_searcher && game.default_searcher in page.catalogue.searchers) {
-    $("searcher-select").value = game.default_searcher;
-    fillSearcherOptions();
+  // A searcher that cannot search this game (alpha-beta and a game of three players)
+  // gives way to the game's own, else to the first that can.
+  const usable = game.searchers || Object.keys(page.catalogue.searchers);
+  if (!usable.includes($("searcher-select").value)) {
+    const fallback = usable.includes(game.default_searcher) ? game.default_searcher : usable[0];
+    if (fallback) {
+      $("searcher-select").value = fallback;
+      fillSearcherOptions();
+    }
   }
 }
 
@@ -986,10 +998,10 @@ function bound(value, infinity) {
   return value === null ? infinity : String(value);
 }
 
-// The name of the player to move at a traced node ("first" or "second" in the trace).
+// The name of the player to move at a traced node ("first", "second", ... in the trace).
 function playerAt(node) {
   const names = playerNames(current());
-  return names[node.to_move === "second" ? 1 : 0];
+  return names[Math.max(0, SEATS.indexOf(node.to_move))];
 }
 
 function pathTo(node) {

@@ -1,0 +1,208 @@
+"""``gamesearch grade``: grade a student's searcher against a reference on a suite of tests.
+
+A suite is a TOML file: settings for every test, then one ``[[test]]`` table a test::
+
+    reference = "textbook-alphabeta:root_window=shared,prune_on_equality=false"
+    time_limit = 5            # seconds per test (default 10)
+    states = "sequence"       # compare generated positions: sequence, set or none
+    options = { rounds = 1 }  # searcher options of every test
+
+    [[test]]
+    name = "AIMA Figure 5.2"
+    game = "tree"
+    position = "trees/aima-figure-5-2.txt"   # text, or a file next to the suite
+    max_score = 2             # default 1; a test may also set options, states, time_limit,
+                              # game_options and a reference of its own
+
+Exit status 0 when every test passed, 1 when one failed, 2 for a usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from gamesearch.cli._common import check_output_file, parse_key_values, read_position_file, registry, write_output
+from gamesearch.cli._output import console
+from gamesearch.errors import InvalidOptionError
+from gamesearch.testing.grading import DEFAULT_TIME_LIMIT, Case, GradeReport, grade, load_searcher_class
+
+SUITE_SETTINGS = {"reference", "time_limit", "states", "options", "test"}
+TEST_SETTINGS = {
+    "name", "game", "position", "game_options", "options", "max_score", "states", "time_limit", "reference",
+}  # fmt: skip
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "grade",
+        help="grade a student's searcher against a reference: values, moves, generated positions",
+        description="Search every test position of a suite with the student's searcher and "
+        "with the reference, and compare the value, the move and the positions each "
+        "generates (in order, by default). Each student search runs in a process of its own, "
+        "stopped at the test's time limit. Prints each test's points and what differs; "
+        "--results writes Gradescope's results.json. Exit status 1 when a test failed.",
+        epilog="examples:\n"
+        "  gamesearch grade my_searcher.py:MySearcher --suite suite.toml --results results.json\n"
+        "  gamesearch grade my_searcher.py:MySearcher --game tree --position tree.txt "
+        "--reference textbook-alphabeta -s depth=2",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("student", metavar="FILE.py:CLASS", help="the student's searcher class (or module:Class)")
+    parser.add_argument(
+        "--suite", metavar="SUITE.toml",
+        help="the tests, a TOML file: reference, time_limit, states and options for every test, "
+        "then one [[test]] table a test (name, game, position, options, max_score, ...)",
+    )  # fmt: skip
+    parser.add_argument("--game", help="without a suite: the game of the tests")
+    parser.add_argument(
+        "-p", "--position", action="append", default=[], metavar="TEXT",
+        help="without a suite: one test's position, text or a file (repeatable; default: the start)",
+    )  # fmt: skip
+    parser.add_argument(
+        "-o", "--option", action="append", default=[], metavar="KEY=VALUE", help="without a suite: a game option"
+    )
+    parser.add_argument(
+        "-s", "--searcher-option", action="append", default=[], metavar="KEY=VALUE",
+        help="a searcher option both searchers get in every test (e.g. -s depth=2, -s rounds=1)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--reference", metavar="NAME[:KEY=VALUE,...]",
+        help="the reference searcher (default: the suite's, else textbook-alphabeta)",
+    )  # fmt: skip
+    parser.add_argument("--time-limit", type=float, metavar="SECONDS", help="seconds per test (default: 10)")
+    parser.add_argument("--results", metavar="FILE", help="write Gradescope's results.json there")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON (results.json's format)")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.results is not None:
+        check_output_file(args.results, "--results")  # a bad path fails before any work
+    if args.time_limit is not None and not (math.isfinite(args.time_limit) and args.time_limit > 0):
+        raise InvalidOptionError(f"--time-limit must be a number of seconds > 0: {args.time_limit!r}")
+    student = load_searcher_class(args.student)
+    if args.suite is not None:
+        if args.game is not None or args.position or args.option:
+            raise InvalidOptionError("give the tests in --suite or with --game and --position, not both")
+        reference, cases = load_suite(Path(args.suite), args)
+    elif args.game is not None:
+        reference, cases = args.reference or "textbook-alphabeta", command_line_cases(args)
+    else:
+        raise InvalidOptionError("give the tests: --suite SUITE.toml, or --game GAME with --position")
+    report = grade(student, cases, reference)
+    if args.results is not None:
+        write_output(args.results, json.dumps(report.as_gradescope(), indent=2) + "\n", "--results")
+    if args.json:
+        print(json.dumps(report.as_gradescope(), indent=2))
+    else:
+        print_report(report, args.student, reference)
+    return 0 if report.first_failure is None else 1
+
+
+def print_report(report: GradeReport, student: str, reference: str) -> None:
+    """Print one line a test, then the total."""
+    out = console()
+    out.print(f"{student} against {reference}, {len(report.results)} tests")
+    for result in report.results:
+        verdict = "passed" if result.passed else "FAILED"
+        out.print(f"{verdict}  {result.name} ({result.score:g}/{result.max_score:g}): {result.output}")
+    out.print(report.summary())
+
+
+def command_line_cases(args: argparse.Namespace) -> list[Case]:
+    """Return one test a ``--position`` (the start without one), with the command line's options."""
+    game_options = parse_key_values(args.option)
+    options = parse_key_values(args.searcher_option)
+    positions = args.position or [None]
+    time_limit = DEFAULT_TIME_LIMIT if args.time_limit is None else args.time_limit
+    cases = []
+    for number, position in enumerate(positions, 1):
+        game = new_position(args.game, position, game_options, Path.cwd())
+        name = f"position {number}" if position is None or "\n" in position else f"position {number} ({position})"
+        cases.append(Case(name, game, options, time_limit=time_limit))
+    return cases
+
+
+def new_position(game: str, position: str | None, options: dict[str, Any], folder: Path) -> Any:
+    """Return the position of ``game``: the start, text, or (for games whose positions are
+    files) the text of a file, found from ``folder``."""
+    if position is not None and registry().game_class(game).position_files:
+        candidate = folder / position
+        position = read_position_file(str(candidate) if _is_file(candidate) else position)
+    return registry().new_game(game, position, **options)
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def load_suite(path: Path, args: argparse.Namespace) -> tuple[str, list[Case]]:
+    """Return the reference and the tests of the suite file ``path`` (command-line settings win).
+
+    :raises InvalidOptionError: naming the file and what is wrong with it.
+    """
+    try:
+        suite = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise InvalidOptionError(f"cannot read the suite {str(path)!r}: {error.strerror or error}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise InvalidOptionError(f"the suite {str(path)!r} is not TOML: {error}") from None
+    unknown = sorted(set(suite) - SUITE_SETTINGS)
+    if unknown:
+        raise InvalidOptionError(f"unknown setting {unknown[0]!r} in the suite; valid: {', '.join(sorted(SUITE_SETTINGS))}")
+    tests = suite.get("test")
+    if not isinstance(tests, list) or not tests:
+        raise InvalidOptionError(f"the suite {str(path)!r} has no [[test]] table")
+    reference = args.reference or suite.get("reference", "textbook-alphabeta")
+    options = {**_table(suite, "options", "the suite"), **parse_key_values(args.searcher_option)}
+    cases = []
+    for number, test in enumerate(tests, 1):
+        where = f"test {number}" + (f" ({test['name']!r})" if isinstance(test.get("name"), str) else "")
+        unknown = sorted(set(test) - TEST_SETTINGS)
+        if unknown:
+            raise InvalidOptionError(f"unknown setting {unknown[0]!r} in {where}; valid: {', '.join(sorted(TEST_SETTINGS))}")
+        if "game" not in test:
+            raise InvalidOptionError(f"{where} has no 'game'")
+        game = new_position(str(test["game"]), test.get("position"), _table(test, "game_options", where), path.parent)
+        time_limit = args.time_limit or test.get("time_limit", suite.get("time_limit", DEFAULT_TIME_LIMIT))
+        try:
+            case = Case(
+                str(test.get("name", f"test {number}")),
+                game,
+                {**options, **_table(test, "options", where)},
+                max_score=_number(test.get("max_score", 1), "max_score", where),
+                states=str(test.get("states", suite.get("states", "sequence"))),
+                time_limit=_number(time_limit, "time_limit", where),
+                reference=None if args.reference else _text(test.get("reference"), "reference", where),
+            )
+        except InvalidOptionError as error:
+            raise InvalidOptionError(f"{where}: {error}") from None
+        cases.append(case)
+    return str(reference), cases
+
+
+def _text(value: Any, key: str, where: str) -> str | None:
+    if value is not None and not isinstance(value, str):
+        raise InvalidOptionError(f"{key!r} in {where} must be text such as \"paranoid:rounds=1\": {value!r}")
+    return value
+
+
+def _number(value: Any, key: str, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise InvalidOptionError(f"{key!r} in {where} must be a number: {value!r}")
+    return float(value)
+
+
+def _table(data: dict[str, Any], key: str, where: str) -> dict[str, Any]:
+    value = data.get(key, {})
+    if not isinstance(value, dict):
+        raise InvalidOptionError(f"{key!r} in {where} must be a table such as {{ depth = 2 }}: {value!r}")
+    return value

@@ -1,0 +1,616 @@
+"""The engine: alpha-beta with the tricks game-playing programs use, each a switch.
+
+``engine:depth=6`` is plain fail-soft alpha-beta in negamax form (values from the
+side to move's point of view inside the search, the first player's outside). Each
+option adds one trick and is off by default:
+
+- ``iterative``: deepen one ply at a time, the previous depth's best line tried first
+  (with a node or time budget, the last completed depth answers);
+- ``aspiration=N``: search each new depth in the window ``value ± N`` around the last
+  depth's value, and again with that side opened when the value falls outside
+  (it needs a previous depth, so it deepens iteratively too);
+- ``killers``: try first the two moves that last cut off at the same distance from the
+  root (Akl & Newborn, 1977);
+- ``history``: order the other moves by how often, and how deep, each cut off
+  anywhere (Schaeffer, 1989);
+- ``null_move=R``: before searching a position, let the side to move pass and search
+  the opponent's reply ``R`` plies shallower with a null window; if passing already
+  holds ``beta``, cut off (Beal, 1989; Donninger, 1993). Only for games whose rules
+  declare zugzwang rare and that offer :meth:`~gamesearch.game.Game.make_null_move`;
+- ``lmr``: search moves late in the order one ply shallower with a null window, and
+  again at full depth when they beat ``alpha`` (late move reductions);
+- ``quiescence``: at the horizon, stand pat on ``evaluate()`` or play one of the game's
+  :meth:`~gamesearch.game.Game.noisy_moves`, until the position is quiet; where a
+  forcing move (a check) reached the horizon, every reply is tried instead;
+- ``extensions``: a move the game calls forcing (:meth:`~gamesearch.game.Game.is_forcing`,
+  a check in chess) is searched one ply deeper, at most ``depth // 2`` times on a line
+  (once at least), so no line goes past one and a half times the depth.
+
+**Exactness.** Without a depth the engine searches to the end of every line and its
+value and best moves are minimax's, whatever the switches: move ordering (deepening,
+aspiration with re-search, killers, history) never changes a value; a reduction of an
+unlimited depth is still unlimited (LMR keeps only its null window and re-search);
+there is no horizon to extend or to quiesce at; and null-move pruning, which is wrong
+in zugzwang, is switched off. With a depth the tricks may change the value, and the
+result says it is heuristic (``is_exact`` false) unless every line ended.
+
+The table (``table``) holds ``(depth, lower, upper, best move)`` per position, the
+bounds for the side to move. An entry whose subtree met no horizon (and no null-move
+cut-off) holds the game's true bounds and answers at any depth; the others answer
+only at the depth searched, and using one marks the answer heuristic. The best move
+is tried first whatever the depth.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, ClassVar, cast
+
+import attrs
+
+from gamesearch.errors import BudgetExceededError, InvalidOptionError
+from gamesearch.game import Game, Player, allows_null_move, offers
+from gamesearch.search.base import (
+    CLOCK_INTERVAL, INFINITY, Counters, RootAnswer, SearchContext, Searcher, Tracer, depth_field,
+    heuristic, leaf_values, node_budget_field, seconds_field,
+)  # fmt: skip
+from gamesearch.search.table import SearchMemory, TranspositionTable, make_room, table_entries_field
+
+#: the depth of a table entry that holds true bounds (its subtree met no horizon)
+EXACT_DEPTH = INFINITY
+#: moves of a position searched at full depth before late move reductions start
+FULL_DEPTH_MOVES = 3
+#: the shallowest remaining depth at which late moves are reduced
+REDUCTION_DEPTH = 3
+#: a line gets at most one extension per this many plies of nominal depth (and one at least)
+EXTENSION_SHARE = 2
+#: re-searches of one depth with a wider aspiration window before the full window
+ASPIRATION_TRIES = 2
+
+
+#: each trick's option as ``gamesearch compare --tricks`` and the docs switch it on
+TRICK_OPTIONS: tuple[str, ...] = (
+    "iterative=true", "aspiration=50", "killers=true", "history=true", "null_move=2",
+    "lmr=true", "quiescence=true", "extensions=true",
+)  # fmt: skip
+
+
+def trick_specs(depth: int) -> list[str]:
+    """Return the searcher specs that measure the tricks at ``depth``: plain alpha-beta, the
+    plain engine, the engine with each trick alone, deepening with a table, then every
+    trick with the table."""
+    plain = f"engine:depth={depth}"
+    return [
+        f"alphabeta:depth={depth}", plain, *(f"{plain},{option}" for option in TRICK_OPTIONS),
+        f"{plain},iterative=true,table=true", ",".join([plain, *TRICK_OPTIONS, "table=true"]),
+    ]  # fmt: skip
+
+
+def _at_least_zero(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
+    """attrs validator: ``value`` is a whole number (not a bool) >= 0."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidOptionError(f"option {attribute.name!r} must be an integer: {value!r}")
+    if value < 0:
+        raise InvalidOptionError(f"option {attribute.name!r} must be >= 0: {value!r}")
+
+
+def _switch(help_text: str) -> Any:
+    """Return the attrs field of a trick that is on or off (off by default)."""
+    return attrs.field(default=False, metadata={"help": help_text})
+
+
+def _amount(help_text: str) -> Any:
+    """Return the attrs field of a trick set by a whole number >= 0 (0, the default: off)."""
+    return attrs.field(default=0, validator=_at_least_zero, metadata={"help": help_text})
+
+
+@attrs.frozen(kw_only=True)
+class Engine(Searcher):
+    """Alpha-beta with engine tricks, each a switch: deepening, aspiration, killers, history, null move, LMR, quiescence, extensions."""
+
+    name: ClassVar[str] = "engine"
+
+    depth: int | None = depth_field("plies to search before the horizon (default: to the end, exact)")
+    max_nodes: int | None = node_budget_field(
+        "node budget (with iterative: answers with the last completed depth; else gives up)"
+    )
+    seconds: float | None = seconds_field(
+        "time budget in seconds (with iterative: answers with the last completed depth; else gives up)"
+    )
+    iterative: bool = _switch("deepen one ply at a time, the previous depth's best line first")
+    aspiration: int = _amount(
+        "search each new depth in a window this wide around the last value, re-searched when "
+        "it fails (0: off; deepens iteratively)"
+    )
+    killers: bool = _switch("try first the moves that last cut off at the same ply")
+    history: bool = _switch("order moves by how often and how deep they cut off")
+    null_move: int = _amount(
+        "null-move pruning with this depth reduction (0: off; only with a depth, for games "
+        "that declare zugzwang rare and offer a pass)"
+    )
+    lmr: bool = _switch("late move reductions: late moves one ply shallower, re-searched when they beat alpha")
+    quiescence: bool = _switch("at the horizon, play the game's noisy moves until quiet (stand pat on evaluate)")
+    extensions: bool = _switch("search the moves the game calls forcing one ply deeper")
+    table: bool = attrs.field(
+        default=False,
+        metadata={"help": "use a transposition table of bounds and best moves (kept across searches given a memory)"},
+    )
+    table_entries: int = table_entries_field(1 << 20)
+
+    @property
+    def deepens(self) -> bool:
+        """Return whether the search deepens one ply at a time (``iterative`` or ``aspiration``)."""
+        return self.iterative or self.aspiration > 0
+
+    def tricks_for(self, game: Game[Any]) -> dict[str, bool]:
+        """Return which tricks take effect on ``game`` (each needs what the game offers,
+        and the null move a depth limit)."""
+        return {
+            "iterative": self.deepens,
+            "aspiration": self.aspiration > 0,
+            "killers": self.killers,
+            "history": self.history,
+            "null_move": self.null_move > 0 and self.depth is not None and allows_null_move(game),
+            "lmr": self.lmr,
+            "quiescence": self.quiescence and offers(game, "noisy_moves"),
+            "extensions": self.extensions and offers(game, "is_forcing"),
+        }
+
+    def _table_kind(self) -> str:
+        # The tricks change what a depth-limited entry means: each configuration has
+        # its own table (ordering tricks too, since late move reductions follow the order).
+        return (
+            f"engine:{self.deepens},{self.aspiration},{self.killers},{self.history},"
+            f"{self.null_move},{self.lmr},{self.quiescence},{self.extensions},{self.scoring.value}"
+        )
+
+    def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
+        table = context.memory.table(self._table_kind(), game, self.table_entries) if self.table else None
+        core = _EngineCore(self, game, context.tracer, table)
+        deadline = math.inf if self.seconds is None else time.perf_counter() + self.seconds
+        max_nodes = math.inf if self.max_nodes is None else self.max_nodes
+        move_values = context.move_values
+        try:
+            found: _Found | None = None
+            if not self.deepens:
+                core.set_budget(max_nodes, deadline)
+                found = core.search_depth(self.depth, move_values)
+            else:
+                depths = range(1, self.depth + 1) if self.depth is not None else itertools.count(1)
+                for depth in depths:
+                    if found is not None:  # the first depth always completes
+                        if max_nodes - core.nodes < 2:
+                            break  # not even the root and one child fit
+                        core.set_budget(max_nodes, deadline)
+                    try:
+                        found = core.search_depth(depth, move_values, found)
+                    except BudgetExceededError:
+                        if found is None:
+                            raise
+                        break
+                    if found.is_exact:
+                        break
+        finally:
+            core.flush(context.counters)
+        assert found is not None  # the first depth always completes (or raises)
+        sign = 1 if game.to_move() == Player.FIRST else -1
+        return RootAnswer(
+            value=sign * found.value,
+            best_moves=tuple(found.best_moves),
+            move_values=tuple((move, sign * value) for move, value in found.values) if move_values else None,
+            is_exact=found.is_exact,
+            depth=context.counters.depth,
+            depth_limit=self.depth,
+        )
+
+    def _follow_up(self, game: Game[Any], depth: int | None, memory: SearchMemory) -> Hashable:
+        """Return the first best move of ``game`` searched ``depth`` plies deep (for the
+        principal variation, read after the search: no budget)."""
+        searcher = attrs.evolve(self, depth=depth, max_nodes=None, seconds=None)
+        return searcher.root(game, searcher._context(game, Counters(), memory=memory)).best_moves[0]
+
+
+@attrs.define
+class _Found:
+    """What one completed depth found at the root (values for the side to move)."""
+
+    value: int
+    best_moves: list[Hashable]
+    values: list[tuple[Hashable, int]]
+    line: tuple[Hashable, ...]
+    is_exact: bool
+
+
+class _EngineCore:
+    """The search of one root by one :class:`Engine`: closures over the game, its tables
+    and counters, kept across the depths of iterative deepening."""
+
+    def __init__(
+        self, engine: Engine, game: Game[Any], tracer: Tracer | None, table: TranspositionTable | None
+    ) -> None:
+        # Hot loop: bound methods and settings in locals, counters in closure cells. A
+        # trick that is off costs one test of a local per node or per move. Moves are
+        # played by advance() and taken back by retract(), also when something raises.
+        tricks = engine.tricks_for(game)
+        advance, retract, to_move, key, terminal = game.advance, game.retract, game.to_move, game.key, game.result
+        ordered, noisy, forcing_of = game.ordered_moves, game.noisy_moves, game.is_forcing
+        make_null, unmake_null = game.make_null_move, game.unmake_null_move
+        evaluate = heuristic(game)
+        alternating = game.rules.alternating
+        first = Player.FIRST
+        win, distance, proven = leaf_values(game, engine.scoring)
+        proof = game.value_scale.heuristic_bound  # |value| >= proof: a finished game's
+        root_ply = game.ply
+        # Room for every ply of the main search below the root (quiescence keeps no line
+        # and no killers): the plies left, or the depth with its extensions, and a null
+        # move before every other ply.
+        reach = game.max_plies - root_ply
+        offsets = 2 * (reach if engine.depth is None else min(reach, engine.depth)) + 4
+        keeps_lines = tricks["iterative"]
+        use_killers, use_history = tricks["killers"], tricks["history"]
+        null_reduction = engine.null_move if tricks["null_move"] else 0
+        reduces, quiesces, extends = tricks["lmr"], tricks["quiescence"], tricks["extensions"]
+        asks_forcing = offers(game, "is_forcing") and (extends or reduces or null_reduction > 0)
+        # quiescence asks only of the moves that reach the horizon
+        asks_forcing_last = offers(game, "is_forcing") and quiesces
+        has_noisy = offers(game, "noisy_moves")
+        arranges = keeps_lines or use_killers or use_history or table is not None
+        entries = cast(dict[Hashable, tuple[float, int, int, Hashable]] | None,
+                       None if table is None else table.entries)  # fmt: skip
+        probe = None if entries is None else entries.get
+        max_entries = 0 if table is None else table.max_entries
+        lines: list[tuple[Hashable, ...]] = [()] * (offsets + 1)
+        killer_slots: list[list[Hashable]] = [[None, None] for _ in range(offsets + 1)]
+        history_scores: dict[Hashable, int] = {}
+        history_get = history_scores.get
+        clock = time.perf_counter
+        nodes = roots = 0  # the root is counted once per pass over its moves
+        expanded = cutoffs = hits = horizon = 0
+        deepest = 0
+        max_nodes: float = math.inf
+        deadline = math.inf
+        next_check: float = math.inf
+        extension_reach = 0
+        previous_line: tuple[Hashable, ...] = ()
+
+        def over_budget() -> None:
+            """Raise once a budget is spent; else set the node count of the next look."""
+            nonlocal next_check
+            if nodes >= max_nodes:
+                raise BudgetExceededError(f"node budget of {max_nodes:,.0f} exhausted")
+            if clock() > deadline:
+                raise BudgetExceededError("time budget exhausted")
+            next_check = min(max_nodes, nodes + CLOCK_INTERVAL)
+
+        def set_budget(total_nodes: float, until: float) -> None:
+            nonlocal max_nodes, deadline, next_check
+            max_nodes, deadline = total_nodes, until
+            limited = total_nodes < math.inf or until < math.inf
+            next_check = min(total_nodes, nodes + CLOCK_INTERVAL) if limited else math.inf
+
+        def history_rank(move: Hashable) -> int:
+            return -history_get(move, 0)
+
+        def arrange(moves: Sequence[Hashable], offset: int, follow: bool, hint: Hashable) -> Sequence[Hashable]:
+            """Return ``moves`` in the order the tricks ask: the previous best line's move,
+            the table's move, the killers, then the rest (by history score when asked)."""
+            front: list[Hashable] = []
+            if follow and offset < len(previous_line) and previous_line[offset] in moves:
+                front.append(previous_line[offset])
+            if hint is not None and hint not in front and hint in moves:
+                front.append(hint)
+            if use_killers:
+                for killer in killer_slots[offset]:
+                    if killer is not None and killer not in front and killer in moves:
+                        front.append(killer)
+            rest = sorted(moves, key=history_rank) if use_history else moves
+            if not front:
+                return rest
+            return front + [move for move in rest if move not in front]
+
+        def remember_cutoff(move: Hashable, offset: int, depth_left: float, ply: int) -> None:
+            """Record ``move``, which cut off at ``offset``, as a killer and in the history
+            (captures and other noisy moves are no killers)."""
+            if use_killers and (not has_noisy or move not in noisy()):
+                slot = killer_slots[offset]
+                if slot[0] != move:
+                    slot[1], slot[0] = slot[0], move
+            if use_history:
+                weight = int(min(depth_left, game.max_plies - ply + 1))
+                history_scores[move] = history_get(move, 0) + weight * weight
+
+        def finished(result: int, ply: int) -> int:
+            """Return the first player's value of a game finished at ``ply`` with ``result``."""
+            return result * (win - distance * ply) if proven is None else proven(result, ply)
+
+        def quiet(ply: int, offset: int, alpha: int, beta: int, evading: bool = False) -> int:
+            """Return the value, for the side to move, of the unfinished position at the
+            horizon: ``evaluate()``, or with quiescence the best of standing pat and the
+            noisy moves, searched the same way. ``evading``: a forcing move led here (a
+            check), so the side to move may not stand pat and tries every legal move."""
+            nonlocal expanded, cutoffs, horizon
+            mover = to_move()
+            sign = 1 if mover == first else -1
+            if evading and quiesces:
+                best, moves = -INFINITY, ordered()
+            else:
+                horizon += 1
+                best = sign * evaluate()
+                if not quiesces or best >= beta:
+                    return best
+                moves = noisy()
+                if not moves:
+                    return best
+                if alpha < best:
+                    alpha = best
+            expanded += 1
+            for move in moves:  # past the horizon: visit() hands every child back to quiet()
+                value = visit(move, ply, offset, 0, alpha, beta, False, sign, mover, False)
+                if value > best:
+                    best = value
+                    if value > alpha:
+                        alpha = value
+                        if alpha >= beta:
+                            cutoffs += 1
+                            break
+            return best
+
+        def visit(
+            move: Hashable, ply: int, offset: int, depth_left: float, alpha: int, beta: int,
+            follow: bool, sign: int, mover: int, reducible: bool,
+        ) -> int:  # fmt: skip
+            """Play ``move`` from the position at ``ply`` (``depth_left`` plies above the
+            horizon, 0 past it, the side to move ``mover``, whose sign is ``sign``), take it
+            back and return its value for that side, searched in the window ``(alpha, beta)``.
+
+            ``follow`` says the position lies on the previous depth's best line;
+            ``reducible`` that the move may be reduced if it is not forcing. The line
+            below the move is left in ``lines[offset + 1]``.
+            """
+            nonlocal nodes, deepest, horizon
+            forcing = forcing_of(move) if asks_forcing or (asks_forcing_last and depth_left == 1) else False
+            if nodes >= next_check:
+                over_budget()
+            result = advance(move)
+            nodes += 1
+            child_ply, child = ply + 1, offset + 1
+            if child > deepest:
+                deepest = child
+            try:
+                if tracer is not None:
+                    if sign > 0:
+                        tracer.enter(move, child_ply, alpha, beta)
+                    else:
+                        tracer.enter(move, child_ply, -beta, -alpha)
+                if result is not None:
+                    value = sign * finished(result, child_ply)
+                    if keeps_lines and depth_left:
+                        lines[child] = ()
+                else:
+                    next_depth = depth_left - 1
+                    if forcing and extends and offset + depth_left < extension_reach:
+                        next_depth = depth_left
+                    flips = alternating or to_move() != mover
+                    if next_depth < 1:
+                        if keeps_lines and depth_left:
+                            lines[child] = ()
+                        evading = forcing and depth_left >= 1  # a reply to a forcing move at the horizon
+                        if flips:
+                            value = -quiet(child_ply, child, -beta, -alpha, evading)
+                        else:
+                            value = quiet(child_ply, child, alpha, beta, evading)
+                    else:
+                        on_line = follow and offset < len(previous_line) and previous_line[offset] == move
+                        value = alpha + 1
+                        if reducible and not forcing:  # a late move: shallower, null window
+                            if flips:
+                                value = -node(child_ply, child, next_depth - 1, -alpha - 1, -alpha, on_line, forcing, True)
+                            else:
+                                value = node(child_ply, child, next_depth - 1, alpha, alpha + 1, on_line, forcing, True)
+                        if value > alpha:  # not reduced, or it beat alpha: the full search
+                            if flips:
+                                value = -node(child_ply, child, next_depth, -beta, -alpha, on_line, forcing, True)
+                            else:
+                                value = node(child_ply, child, next_depth, alpha, beta, on_line, forcing, True)
+                if tracer is not None:
+                    tracer.leave(sign * value)
+            except BaseException:
+                retract(move)
+                raise
+            retract(move)
+            return value
+
+        def node(
+            ply: int, offset: int, depth_left: float, alpha: int, beta: int, follow: bool,
+            checked: bool, may_pass: bool,
+        ) -> int:  # fmt: skip
+            """Return the fail-soft value, for the side to move, of the unfinished position
+            at ``ply`` (``offset`` plies below the root, ``depth_left`` >= 1 above the
+            horizon) in the window ``(alpha, beta)``.
+
+            ``checked``: the move that led here was forcing (no null move then);
+            ``may_pass``: a null move is allowed (not right after one).
+            """
+            nonlocal nodes, expanded, cutoffs, hits, horizon
+            if keeps_lines:
+                lines[offset] = ()
+            hint = None
+            if probe is not None:
+                position = key()
+                entry = probe(position)
+                if entry is not None:
+                    searched, lower, upper, hint = entry
+                    if searched == EXACT_DEPTH or searched == depth_left:
+                        if searched != EXACT_DEPTH:
+                            horizon += 1  # the entry rests on a horizon: so does what it decides
+                        if lower >= beta or lower == upper:
+                            hits += 1
+                            return lower
+                        if upper <= alpha:
+                            hits += 1
+                            return upper
+                        if lower > alpha:
+                            alpha = lower
+                        if upper < beta:
+                            beta = upper
+                window_alpha, window_beta = alpha, beta
+                horizon_before = horizon
+            mover = to_move()
+            sign = 1 if mover == first else -1
+            if (
+                null_reduction and may_pass and not checked and depth_left >= 2
+                and -proof < beta < proof and sign * evaluate() >= beta
+            ):  # fmt: skip
+                # Pass: if the opponent, moving twice, still cannot bring the value
+                # under beta, a real move would not either (unless in zugzwang).
+                make_null()
+                nodes += 1
+                try:
+                    reduced = depth_left - 1 - null_reduction
+                    if terminal() is not None:  # a game may rule a pass lost (in check): no cut-off
+                        passed = -INFINITY
+                    elif reduced < 1:
+                        passed = -quiet(ply, offset + 1, -beta, -beta + 1)
+                    else:
+                        passed = -node(ply, offset + 1, reduced, -beta, -beta + 1, False, False, False)
+                finally:
+                    unmake_null()
+                if passed >= beta:
+                    horizon += 1  # a guess, not a proof: the answer is heuristic
+                    cutoffs += 1
+                    return beta if passed >= proof else passed
+            expanded += 1
+            moves = ordered()
+            if arranges:
+                moves = arrange(moves, offset, follow, hint)
+            quiet_late: set[Hashable] | None = None
+            best, best_move = -INFINITY, None
+            late = reduces and depth_left >= REDUCTION_DEPTH and not checked
+            for index, move in enumerate(moves):
+                reducible = False
+                if late and index >= FULL_DEPTH_MOVES:
+                    if quiet_late is None:
+                        quiet_late = set(moves[FULL_DEPTH_MOVES:])
+                        if has_noisy:
+                            quiet_late.difference_update(noisy())
+                        for killer in killer_slots[offset] if use_killers else ():
+                            quiet_late.discard(killer)
+                    reducible = move in quiet_late
+                value = visit(move, ply, offset, depth_left, alpha, beta, follow, sign, mover, reducible)
+                if value > best:
+                    best, best_move = value, move
+                    if value > alpha:
+                        alpha = value
+                        if keeps_lines:
+                            lines[offset] = (move, *lines[offset + 1])
+                        if alpha >= beta:
+                            cutoffs += 1
+                            if use_killers or use_history:
+                                remember_cutoff(move, offset, depth_left, ply)
+                            if tracer is not None:
+                                tracer.prune(tuple(moves[index + 1 :]))
+                            break
+            if entries is not None:
+                if entry is None and len(entries) >= max_entries:
+                    make_room(entries)
+                searched = EXACT_DEPTH if horizon == horizon_before else depth_left
+                if best <= window_alpha:
+                    entries[position] = (searched, -INFINITY, best, hint)
+                elif best >= window_beta:
+                    entries[position] = (searched, best, INFINITY, best_move)
+                else:
+                    entries[position] = (searched, best, best, best_move)
+            return best
+
+        def search_depth(depth: int | None, move_values: bool, last: _Found | None = None) -> _Found:
+            """Search the root to ``depth`` (``None``: to the end) and return what it found;
+            with ``last``, the previous depth's answer, its line goes first and, with
+            aspiration, its value centres the window."""
+            nonlocal previous_line, extension_reach
+            depth_left = math.inf if depth is None else depth
+            # the plies played plus the plies left grow by one with each extension
+            extension_reach = 0 if depth is None else depth + max(1, depth // EXTENSION_SHARE)
+            previous_line = last.line if last is not None else ()
+            window = engine.aspiration
+            if window and last is not None and not move_values and abs(last.value) < proof:
+                alpha, beta = last.value - window, last.value + window
+            else:
+                alpha, beta = -INFINITY, INFINITY
+            tries = 0
+            while True:
+                found = search_root(depth_left, alpha, beta, move_values)
+                if alpha < found.value < beta:
+                    return found
+                tries += 1  # the value fell outside the window: open the side it fell on
+                wider = window << (2 * tries) if tries < ASPIRATION_TRIES else INFINITY
+                if found.value <= alpha:
+                    alpha = max(-INFINITY, found.value - wider)
+                else:
+                    beta = min(INFINITY, found.value + wider)
+
+        def search_root(depth_left: float, alpha: int, beta: int, move_values: bool) -> _Found:
+            """Search the root's moves in the window ``(alpha, beta)``: return the best value
+            and every move of that value (right when the value is inside the window)."""
+            nonlocal horizon, nodes, roots
+            horizon = 0
+            nodes += 1
+            roots += 1
+            mover = to_move()
+            sign = 1 if mover == first else -1
+            hint = None
+            if probe is not None:
+                entry = probe(key())
+                hint = None if entry is None else entry[3]
+            moves = tuple(ordered())
+            if arranges:
+                moves = tuple(arrange(moves, 0, True, hint))
+            if tracer is not None:
+                tracer.enter(None, root_ply, -INFINITY, INFINITY)
+            best, best_moves, values = -INFINITY, [], []
+            line: tuple[Hashable, ...] = ()
+            for move in moves:
+                if move_values:  # every root move gets its exact value
+                    low, high = -INFINITY, INFINITY
+                else:  # one point below the best: a move as good shows its exact value
+                    low, high = max(alpha, best - 1), beta
+                value = visit(move, root_ply, 0, depth_left, low, high, True, sign, mover, False)
+                values.append((move, value))
+                if value > best:
+                    best, best_moves = value, [move]
+                    if keeps_lines:
+                        line = (move, *lines[1])
+                elif value == best:
+                    best_moves.append(move)
+                if value >= beta and not move_values:
+                    break  # fails high: the caller searches again with a wider window
+            if tracer is not None:
+                tracer.leave(sign * best)
+            return _Found(best, best_moves, values, line, is_exact=horizon == 0)
+
+        def flush(into: Counters) -> None:
+            into.nodes += nodes
+            into.leaves += nodes - roots - expanded - hits
+            into.cutoffs += cutoffs
+            into.tt_hits += hits
+            into.depth = max(into.depth, deepest)
+
+        def node_count() -> int:
+            return nodes
+
+        self.search_depth = search_depth
+        self.set_budget = set_budget
+        self.flush = flush
+        self._node_count = node_count
+
+    search_depth: Callable[..., _Found]
+    set_budget: Callable[[float, float], None]
+    flush: Callable[[Counters], None]
+    _node_count: Callable[[], int]
+
+    @property
+    def nodes(self) -> int:
+        """Return the positions entered so far."""
+        return self._node_count()

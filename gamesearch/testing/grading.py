@@ -1,0 +1,507 @@
+"""Autograding: compare a student's searcher with a reference on a suite, position by position.
+
+A course writes a suite of :class:`Case` objects (a position, the searcher options both
+searchers get, points) and calls :func:`grade` with the student's searcher class and a
+reference searcher. For every case both searchers search the position; the student's
+search runs in a child process stopped at the case's time limit. The student passes a
+case when it finds the reference's value, a move among the reference's best moves and
+(unless the case says otherwise) generates the same positions in the same order.
+
+A *generated position* is one the searcher reaches with ``push`` or ``advance`` on the
+position it was given, written as the moves that lead to it from there: the positions
+an autograder that counts generated states compares. The report names, for every case
+that fails, what differs: the value, the move, the first generated position that is
+not the reference's, with a hint at the usual cause (pruning on equality, a depth
+counted in plies instead of rounds, values from the wrong player's point of view).
+
+:meth:`GradeReport.as_gradescope` writes the results as Gradescope's ``results.json``
+expects them (a total score and one entry per test with name, score, max_score, output).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import multiprocessing
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, TypeVar
+
+import attrs
+
+from gamesearch.errors import GameSearchError, InvalidOptionError
+from gamesearch.game import CHANCE, Game, offers
+from gamesearch.plugins import default_registry
+from gamesearch.search.base import Searcher
+
+#: how the generated positions are compared: in order, as a set, or not at all
+STATES_MODES = ("sequence", "set", "none")
+#: the time limit of a case when none is given, in seconds
+DEFAULT_TIME_LIMIT = 10.0
+
+T = TypeVar("T")
+#: a reference: a searcher spec (``"textbook-alphabeta:prune_on_equality=false"``) or class
+Reference = str | type[Searcher]
+
+#: a generated position: the moves that lead to it from the searched position
+Line = tuple[Hashable, ...]
+
+
+def _as_dict(options: Mapping[str, Any]) -> dict[str, Any]:
+    return dict(options)
+
+
+@attrs.frozen
+class Case:
+    """One test of a suite: a position, the options both searchers get, and its points."""
+
+    name: str
+    position: Game[Any]
+    #: searcher options given to both searchers (``depth``, ``rounds``, ...)
+    options: dict[str, Any] = attrs.field(factory=dict, converter=_as_dict)
+    max_score: float = 1.0
+    #: how generated positions are compared: ``sequence``, ``set`` or ``none``
+    states: str = attrs.field(default="sequence")
+    time_limit: float = DEFAULT_TIME_LIMIT  #: seconds the student's search may take
+    #: this case's reference, when it is not the suite's (a searcher spec or class)
+    reference: Reference | None = None
+
+    @states.validator
+    def _check_states(self, attribute: Any, value: str) -> None:
+        if value not in STATES_MODES:
+            raise InvalidOptionError(f"'states' must be one of {', '.join(STATES_MODES)}: {value!r}")
+
+    def __attrs_post_init__(self) -> None:
+        if not self.time_limit > 0:
+            raise InvalidOptionError(f"'time_limit' must be > 0 seconds: {self.time_limit!r}")
+        if self.max_score < 0:
+            raise InvalidOptionError(f"'max_score' must be >= 0: {self.max_score!r}")
+
+
+@attrs.frozen
+class Run:
+    """What one searcher did on one case: its answer and the positions it generated."""
+
+    value: int | Fraction | None
+    move: Hashable | None
+    best_moves: tuple[Hashable, ...]
+    generated: tuple[Line, ...]
+    nodes: int
+    seconds: float
+    error: str | None = None  #: why there is no answer (an exception, a time limit)
+
+
+@attrs.frozen
+class CaseResult:
+    """How the student did on one case."""
+
+    name: str
+    score: float
+    max_score: float
+    output: str  #: what was compared, and what differs
+    passed: bool
+
+
+@attrs.frozen
+class GradeReport:
+    """The results of a suite, case by case."""
+
+    results: tuple[CaseResult, ...]
+
+    @property
+    def score(self) -> float:
+        """Return the points scored."""
+        return sum(result.score for result in self.results)
+
+    @property
+    def max_score(self) -> float:
+        """Return the points there are."""
+        return sum(result.max_score for result in self.results)
+
+    @property
+    def first_failure(self) -> CaseResult | None:
+        """Return the first case the student failed, or ``None`` when every case passed."""
+        return next((result for result in self.results if not result.passed), None)
+
+    def summary(self) -> str:
+        """Return one line: the score and the name of the first case that failed, if any."""
+        line = f"{_points(self.score)} of {_points(self.max_score)} points, {sum(r.passed for r in self.results)} of {len(self.results)} tests passed"
+        failure = self.first_failure
+        return line if failure is None else f"{line}; first difference in {failure.name!r}"
+
+    def as_gradescope(self) -> dict[str, Any]:
+        """Return the results as Gradescope's ``results.json`` data."""
+        return {
+            "score": self.score,
+            "output": self.summary(),
+            "tests": [
+                {
+                    "name": result.name,
+                    "score": result.score,
+                    "max_score": result.max_score,
+                    "status": "passed" if result.passed else "failed",
+                    "output": result.output,
+                }
+                for result in self.results
+            ],
+        }
+
+
+def _points(value: float) -> str:
+    return f"{value:g}"
+
+
+# ----------------------------------------------------------------- loading a searcher
+def load_searcher_class(spec: str) -> type[Searcher]:
+    """Return the searcher class ``spec`` names: ``path/to/file.py:Class`` or ``module:Class``.
+
+    A file is imported under a name of its own, with its folder on ``sys.path`` (so it
+    may import the files beside it).
+
+    :raises InvalidOptionError: when the file, module or class is missing, the file
+        cannot be imported, or the class is not a :class:`~gamesearch.Searcher`.
+    """
+    where, colon, class_name = spec.rpartition(":")
+    if not colon or not where or not class_name:
+        raise InvalidOptionError(f"a student searcher is written FILE.py:Class or module:Class: {spec!r}")
+    if where.endswith(".py") or Path(where).is_file():
+        module = _import_file(Path(where))
+    else:
+        try:
+            module = importlib.import_module(where)
+        except ImportError as error:
+            raise InvalidOptionError(f"cannot import the module {where!r}: {error}") from None
+    found = getattr(module, class_name, None)
+    if found is None:
+        raise InvalidOptionError(f"{where!r} has no class {class_name!r}")
+    if not (isinstance(found, type) and issubclass(found, Searcher)):
+        raise InvalidOptionError(f"{class_name!r} in {where!r} is not a Searcher class: {found!r}")
+    return found
+
+
+def _import_file(path: Path) -> Any:
+    """Return the module the Python file ``path`` holds, imported afresh."""
+    if not path.is_file():
+        raise InvalidOptionError(f"no file {str(path)!r}")
+    folder = str(path.resolve().parent)
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    module_name = f"gamesearch_student_{abs(hash(str(path.resolve())))}"
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise InvalidOptionError(f"cannot import {str(path)!r} as Python")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as error:
+        del sys.modules[module_name]
+        raise InvalidOptionError(f"importing {str(path)!r} failed: {type(error).__name__}: {error}") from None
+    return module
+
+
+# ------------------------------------------------------------ recording a search
+def recording(game: Game[Any]) -> tuple[Game[Any], list[Line]]:
+    """Return a copy of ``game`` that records every position generated on it, and the record.
+
+    Each ``push`` (or a game's own ``advance``) appends the moves from ``game`` to the
+    new position. Copies taken of the recording position (``copy()``) record nothing.
+    """
+    log: list[Line] = []
+    base = type(game)
+    start = len(game.history)
+
+    def push(self: Game[Any], move: Hashable) -> None:
+        base.push(self, move)
+        log.append(tuple(self.history[start:]))
+
+    def advance(self: Game[Any], move: Hashable) -> int | None:
+        result = base.advance(self, move)
+        log.append(tuple(self.history[start:]))
+        return result
+
+    def copy(self: Game[Any]) -> Game[Any]:
+        twin = base.copy(self)
+        twin.__class__ = base
+        return twin
+
+    members: dict[str, Any] = {"__slots__": (), "push": push, "copy": copy}
+    if offers(base, "advance"):  # the default advance pushes: it is recorded there
+        members["advance"] = advance
+    recorder = type(f"Recorded{base.__name__}", (base,), members)
+    twin = game.copy()
+    twin.__class__ = recorder
+    return twin, log
+
+
+def record_search(searcher: Searcher, game: Game[Any]) -> Run:
+    """Return what ``searcher`` answers on ``game`` (left unchanged) and the positions it generated.
+
+    An exception of the search is kept in :attr:`Run.error`, not raised.
+    """
+    position, log = recording(game)
+    started = time.perf_counter()
+    try:
+        result = searcher.search(position)
+    except Exception as error:  # the student's code may raise anything: report it
+        reason = f"{type(error).__name__}: {error}"
+        if not isinstance(error, GameSearchError):  # the framework's own errors say enough
+            where = traceback.extract_tb(error.__traceback__)[-1]
+            reason += f" (line {where.lineno} of {Path(where.filename).name})"
+        return Run(None, None, (), tuple(log), 0, time.perf_counter() - started, reason)
+    return Run(result.value, result.move, tuple(result.best_moves), tuple(log), result.stats.nodes,
+               time.perf_counter() - started)  # fmt: skip
+
+
+def run_with_time_limit(work: Callable[[], T], seconds: float, failed: Callable[[str], T]) -> T:
+    """Return ``work()`` run in a child process, stopped after ``seconds``.
+
+    ``failed(reason)`` is the answer when ``work`` raises, overruns its time or its
+    process dies. Where processes cannot be forked, ``work`` runs in a thread instead,
+    which cannot be stopped: its answer is given up after ``seconds``.
+    """
+    timed_out = f"timed out after {seconds:g} s"
+    try:
+        context = multiprocessing.get_context("fork")
+    except ValueError:
+        return _run_in_thread(work, seconds, failed(timed_out))
+    receiver, sender = context.Pipe(duplex=False)
+    child = context.Process(target=_child, args=(work, failed, sender), daemon=True)
+    child.start()
+    sender.close()
+    try:
+        if not receiver.poll(seconds):
+            return failed(timed_out)
+        try:
+            answer: T = receiver.recv()
+        except EOFError:
+            return failed(f"the search ended its process (exit status {child.exitcode})")
+        return answer
+    finally:
+        receiver.close()
+        if child.is_alive():
+            child.terminate()
+            child.join(1)
+            if child.is_alive():
+                child.kill()
+        child.join(1)
+
+
+def _child(work: Callable[[], T], failed: Callable[[str], T], sender: Any) -> None:
+    """Run ``work`` in the child process and send its answer back."""
+    try:
+        answer = work()
+    except BaseException as error:  # a student's sys.exit() or worse: say so
+        answer = failed(f"{type(error).__name__}: {error}")
+    try:
+        sender.send(answer)
+    except Exception as error:  # an answer that does not pickle
+        sender.send(failed(f"the answer cannot be sent back: {error}"))
+    sender.close()
+
+
+def _run_in_thread(work: Callable[[], T], seconds: float, timed_out: T) -> T:
+    answers: list[T] = []
+    worker = threading.Thread(target=lambda: answers.append(work()), daemon=True)
+    worker.start()
+    worker.join(seconds)
+    return answers[0] if answers else timed_out
+
+
+def _failed_run(seconds: float) -> Callable[[str], Run]:
+    return lambda reason: Run(None, None, (), (), 0, seconds, reason)
+
+
+# ------------------------------------------------------------------ comparing
+def _describe(game: Game[Any], path: Line) -> str:
+    return "after " + " ".join(game.format_move(move) for move in path)
+
+
+def _value_problems(expected: Run, found: Run) -> list[str]:
+    if found.value == expected.value:
+        return []
+    problem = f"value {found.value}, the reference {expected.value}"
+    if found.value is not None and expected.value and found.value == -expected.value:
+        problem += (
+            " (the opposite sign: values are from the first player's point of view, whoever is "
+            "to move)"
+        )
+    return [problem]
+
+
+def _move_problems(game: Game[Any], expected: Run, found: Run) -> list[str]:
+    if found.move in expected.best_moves:
+        return []
+    best = ", ".join(game.format_move(move) for move in expected.best_moves)
+    written = "none" if found.move is None else game.format_move(found.move)
+    return [f"move {written} is not among the reference's best moves ({best})"]
+
+
+def _state_problems(game: Game[Any], expected: Run, found: Run, mode: str) -> list[str]:
+    wanted, got = expected.generated, found.generated
+    if mode == "none" or (wanted == got if mode == "sequence" else set(wanted) == set(got)):
+        return []
+    problems = [f"{len(got)} positions generated, the reference {len(wanted)}"]
+    if mode == "sequence":
+        index = next((i for i, (a, b) in enumerate(zip(wanted, got)) if a != b), min(len(wanted), len(got)))
+        mine = _describe(game, got[index]) if index < len(got) else "none (the search stops)"
+        theirs = _describe(game, wanted[index]) if index < len(wanted) else "none (the reference stops)"
+        problems.append(f"generated position {index + 1} is {mine}, the reference's {theirs}")
+    else:
+        missing = [path for path in wanted if path not in set(got)]
+        extra = [path for path in got if path not in set(wanted)]
+        if missing:
+            problems.append(f"the reference generates {_describe(game, missing[0])}, the search does not")
+        if extra:
+            problems.append(f"the search generates {_describe(game, extra[0])}, the reference does not")
+    problems.extend(_hints(game, wanted, got))
+    return problems
+
+
+def _hints(game: Game[Any], wanted: Sequence[Line], got: Sequence[Line]) -> list[str]:
+    """Return the usual cause of a difference in generated positions, when it is recognisable."""
+    deepest_wanted = max(map(len, wanted), default=0)
+    deepest_got = max(map(len, got), default=0)
+    players = game.rules.players
+    if deepest_got != deepest_wanted:
+        hint = f"the search goes {deepest_got} moves deep, the reference {deepest_wanted}"
+        if deepest_wanted == deepest_got * players or deepest_got == deepest_wanted * players:
+            hint += (
+                f": is the depth counted in plies instead of rounds? A round is one move of each "
+                f"of the {players} players"
+            )
+        return [hint]
+    if set(got) < set(wanted):
+        return [
+            "the search skips positions the reference generates: does it prune on equality "
+            "(alpha >= beta) where only alpha > beta may prune?"
+        ]
+    if set(got) > set(wanted):
+        return [
+            "the search generates positions the reference skips: does it miss cut-offs "
+            "(or prune only once alpha > beta where the reference prunes on equality)?"
+        ]
+    if set(got) == set(wanted):
+        return ["the same positions in another order: are the moves tried in legal_moves() order?"]
+    return []
+
+
+def grade_case(case: Case, student: type[Searcher], reference: Reference) -> CaseResult:
+    """Return how ``student`` (a searcher class) does on ``case`` against ``reference``
+    (the case's own reference instead, when it has one).
+
+    Both get the case's options (a spec's own options stay, the case's are added).
+
+    :raises InvalidOptionError: when the reference does not take the case's options.
+    """
+    reference = case.reference if case.reference is not None else reference
+    expected_searcher = _configured(reference, case.options, "the reference")
+    expected = record_search(expected_searcher, case.position)
+    if expected.error is not None:
+        raise InvalidOptionError(f"the reference fails on {case.name!r}: {expected.error}")
+    try:
+        searcher = _configured(student, case.options, "the student's searcher")
+    except InvalidOptionError as error:
+        return CaseResult(case.name, 0.0, case.max_score, str(error), False)
+    position = case.position
+    found = run_with_time_limit(
+        lambda: record_search(searcher, position), case.time_limit, _failed_run(case.time_limit)
+    )
+    if found.error is not None:
+        return CaseResult(case.name, 0.0, case.max_score, found.error, False)
+    problems = _value_problems(expected, found)
+    # a horizon in rounds has no smaller step, and in a game of utilities a search from
+    # another player's turn answers for that player
+    if problems and "rounds" not in case.options and not position.rules.utilities:
+        where = run_with_time_limit(
+            lambda: first_difference(student, reference, position, case.options),
+            case.time_limit, lambda reason: None,
+        )  # fmt: skip
+        problems += [where] if where else []
+    problems += _move_problems(position, expected, found) + _state_problems(position, expected, found, case.states)
+    if problems:
+        return CaseResult(case.name, 0.0, case.max_score, "; ".join(problems), False)
+    move = "none" if found.move is None else position.format_move(found.move)
+    states = "" if case.states == "none" else f", {len(found.generated)} positions generated"
+    output = f"value {found.value}, move {move}{states}: as the reference"
+    return CaseResult(case.name, case.max_score, case.max_score, output, True)
+
+
+#: the most searches spent looking for the first position whose value differs
+MAX_DESCENT_SEARCHES = 200
+
+
+def first_difference(
+    student: type[Searcher], reference: Reference, game: Game[Any], options: Mapping[str, Any]
+) -> str | None:
+    """Return where the values of ``student`` and ``reference`` first go wrong below ``game``.
+
+    From ``game`` (whose values differ), each move is searched by both in turn (the
+    ``depth`` option one less a move; chance positions are not searched on their own); the
+    first move whose values differ is followed, until a position from whose every move
+    both agree, or a finished one. ``None`` when
+    no such position is found within :data:`MAX_DESCENT_SEARCHES` searches.
+    """
+    position, path = game.copy(), []
+    depth = options.get("depth")
+    budget = MAX_DESCENT_SEARCHES
+    values: tuple[Any, Any] | None = None
+    unsearched = False
+    while position.result() is None and (depth is None or depth > 1):
+        below = dict(options) if depth is None else {**options, "depth": depth - 1}
+        follow, unsearched = None, False
+        for move in position.legal_moves():
+            if budget < 2:
+                return None
+            position.push(move)
+            if position.to_move() == CHANCE and position.result() is None:
+                unsearched = True  # a search starts at a player's position, not at chance
+                position.undo()
+                continue
+            expected = _configured(reference, below, "the reference").search(position).value
+            found = _configured(student, below, "the student's searcher").search(position).value
+            budget -= 2
+            if expected != found:
+                follow, values = move, (found, expected)
+                break
+            position.undo()
+        if follow is None:
+            break
+        path.append(follow)
+        depth = None if depth is None else depth - 1
+    mover = position.to_move()
+    who = "chance" if mover == CHANCE else f"{position.player_names[mover]} to move"
+    where = "at the position itself" if not path else f"first {_describe(game, tuple(path))}"
+    if position.result() is not None and values is not None:
+        return (
+            f"the values differ {where}, a finished game: value {values[0]}, the reference "
+            f"{values[1]} (score a finished game with context.finished_value)"
+        )
+    head = f"the values differ {where} ({who})" + (
+        "" if values is None else f": value {values[0]}, the reference {values[1]}"
+    )
+    if unsearched:
+        return head
+    return f"{head}; searched from each of its moves, the search agrees with the reference"
+
+
+def _configured(searcher: Reference, options: Mapping[str, Any], who: str) -> Searcher:
+    try:
+        if isinstance(searcher, str):
+            return default_registry().new_searcher(searcher, **options)
+        return searcher.from_options(options)
+    except InvalidOptionError as error:
+        raise InvalidOptionError(f"{who} does not take the test's options: {error}") from None
+
+
+def grade(student: type[Searcher], cases: Iterable[Case], reference: Reference) -> GradeReport:
+    """Return the report of ``student`` (a searcher class) against ``reference`` on every case.
+
+    :raises InvalidOptionError: when the reference cannot search a case.
+    """
+    return GradeReport(tuple(grade_case(case, student, reference) for case in cases))
