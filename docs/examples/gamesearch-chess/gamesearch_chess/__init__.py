@@ -35,7 +35,6 @@ from collections.abc import Hashable, Sequence
 from pathlib import Path
 from typing import Any
 
-import attrs
 import chess
 
 from gamesearch.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
@@ -62,13 +61,9 @@ _PROMOTING_FROM = (chess.BB_RANK_2, chess.BB_RANK_7)  # by turn: False (Black), 
 _PROMOTING_TO = (chess.BB_RANK_1, chess.BB_RANK_8)
 
 
-def _rules() -> Rules:
-    fields = attrs.fields_dict(Rules)
-    extra = {"zugzwang_rare": True} if "zugzwang_rare" in fields else {}
-    return Rules(max_plies=MAX_PLIES, alternating=True, result_range=(-1, 1), **extra)
-
-
-RULES = _rules()
+#: alternating turns, +1/0/-1 results, the 75-move rule's bound, and passing almost never
+#: better than moving (zugzwang is rare outside endgames of few pieces)
+RULES = Rules(max_plies=MAX_PLIES, alternating=True, result_range=(-1, 1), zugzwang_rare=True)
 
 
 def plies_left_at_most(board: chess.Board) -> int:

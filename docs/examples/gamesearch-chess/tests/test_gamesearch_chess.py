@@ -367,6 +367,27 @@ def test_alphabeta_finds_every_mate_in_two_and_no_faster_one(fen: str) -> None:
     assert game.to_text() == fen
 
 
+TRICKS = [
+    "", "iterative=true", "aspiration=50", "killers=true", "history=true", "null_move=2", "lmr=true",
+    "quiescence=true", "extensions=true", "table=true",
+    "iterative=true,aspiration=50,killers=true,history=true,null_move=2,lmr=true,quiescence=true,extensions=true,table=true",
+]
+
+
+@pytest.mark.parametrize("tricks", TRICKS, ids=lambda tricks: tricks or "plain")
+@pytest.mark.parametrize("fen", list(MATES_IN_TWO)[:2])
+def test_the_engine_finds_the_mate_in_two_with_each_trick(fen: str, tricks: str) -> None:
+    from gamesearch import default_registry
+
+    game = Chess.from_text(fen)
+    assert game.rules.zugzwang_rare  # the null move may prune
+    result = default_registry().new_searcher("engine:depth=3" + (f",{tricks}" if tricks else "")).search(game)
+    assert isinstance(result.move, chess.Move) and result.move.uci() == MATES_IN_TWO[fen]
+    sign = 1 if game.to_move() == 0 else -1
+    assert result.value == sign * (game.win_score - game.ply - 3)
+    assert game.to_text() == fen
+
+
 def test_plain_analyze_finds_the_mating_move_of_a_mate_in_two_with_the_default_searcher() -> None:
     fen = "r2qkbnr/ppp2ppp/2np4/4N3/2B1P3/2N5/PPPP1PPP/R1BbK2R w KQkq - 0 6"
     command = [str(Path(sys.executable).with_name("gamesearch")), "analyze", "chess", "--position", fen, "--json"]
