@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from operator import attrgetter
 from typing import Any
 
-from benchmarks import floors
+from benchmarks import checkers, floors
 from benchmarks.core import FLOOR, FRAMEWORK, Contender, Row, Run, Skipped
 from benchmarks.peers import load_peers
 from benchmarks.workloads import (
@@ -235,6 +235,9 @@ ROWS: dict[str, tuple[bool, str]] = {
 }
 
 
+ROWS.update(checkers.ROWS)
+
+
 def build_rows(*, quick: bool = False, peers: bool = True, only: str | None = None) -> tuple[list[Row], list[Skipped]]:
     """Return the rows to run and the contenders skipped (peers missing or unable).
 
@@ -242,6 +245,7 @@ def build_rows(*, quick: bool = False, peers: bool = True, only: str | None = No
     keeps the rows whose name contains that text (case-insensitive).
     """
     framework, floor = _othello_kalah_searches()
+    checkers.add_contenders(framework, floor)
     per_library: list[tuple[str, dict[str, Contender]]] = [
         (FRAMEWORK, {**_framework_searches(), **framework}),
         (FLOOR, {**_floor_searches(), **floor}),

@@ -291,25 +291,55 @@ def play_match(
     seats = max(2, game.rules.players)
     if len(searchers) != seats:
         raise ValueError(f"{game.name!r} needs {seats} searchers, one a player, not {len(searchers)}")
+    plan = match_games(searchers, games=games, swap=swap, seed=seed)
+    records: list[GameRecord] = []
+    for planned in plan:
+        record = play_planned(game, planned, opening_plies)
+        records.append(record)
+        if on_game is not None:
+            on_game(record)
+    labels = tuple(searcher_label(searcher) for searcher in searchers)
+    return MatchRecord(labels, tuple(records), tuple(planned.turn for planned in plan))
+
+
+@attrs.frozen
+class MatchGame:
+    """One game of a match as planned: its searchers seat by seat (seeded), and its seed."""
+
+    number: int  #: place in the match, from 0
+    searchers: tuple[Searcher, ...]  #: the first player's searcher, the second's, ...
+    labels: tuple[str, ...]  #: their labels, seat by seat
+    seed: int  #: seed of the game's random opening
+    turn: int  #: how far the seats turned (see :attr:`MatchRecord.turns`)
+
+
+def match_games(
+    searchers: Sequence[Searcher], *, games: int, swap: bool = False, seed: int | None = None
+) -> tuple[MatchGame, ...]:
+    """Return the games of a match between ``searchers`` (``a``, ``b``, ...) as
+    :func:`play_match` plays them: each game's seed drawn from ``seed``, ``a`` first, or
+    with ``swap`` the seats turning by one every game."""
+    seats = len(searchers)
     labels = tuple(searcher_label(searcher) for searcher in searchers)
     seeds = random.Random(seed)
-    records: list[GameRecord] = []
-    turns: list[int] = []
+    planned = []
     for number in range(games):
         game_seed = seeds.randrange(1 << 32)
         seeded = [_seeded(searcher, game_seed + index) for index, searcher in enumerate(searchers)]
         turn = number % seats if swap else 0
         # seat s is played by searcher (s + turn) % seats
         order = [(seat + turn) % seats for seat in range(seats)]
-        record = play_game(
-            game, seeded[order[0]], seeded[order[1]], others=[seeded[index] for index in order[2:]],
-            opening_plies=opening_plies, seed=game_seed, labels=tuple(labels[index] for index in order),
-        )  # fmt: skip
-        records.append(record)
-        turns.append(turn)
-        if on_game is not None:
-            on_game(record)
-    return MatchRecord(labels, tuple(records), tuple(turns))
+        planned.append(MatchGame(number, tuple(seeded[index] for index in order),
+                                 tuple(labels[index] for index in order), game_seed, turn))  # fmt: skip
+    return tuple(planned)
+
+
+def play_planned(game: Game[Any], planned: MatchGame, opening_plies: int) -> GameRecord:
+    """Play the match game ``planned`` from ``game``'s position and return its record."""
+    first, second, *others = planned.searchers
+    return play_game(
+        game, first, second, others=others, opening_plies=opening_plies, seed=planned.seed, labels=planned.labels
+    )
 
 
 def _seeded(searcher: Searcher, seed: int) -> Searcher:

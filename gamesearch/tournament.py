@@ -12,15 +12,17 @@ machine's speed and load.
 
 from __future__ import annotations
 
-import concurrent.futures
+import contextlib
+import functools
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
 
 from gamesearch.arena import GameRecord, Standing, play_game
-from gamesearch.errors import InvalidOptionError
+from gamesearch.batch.executors import Executor, InlineExecutor, LocalExecutor
+from gamesearch.errors import GameSearchError, InvalidOptionError
 from gamesearch.game import Game, Outcome, Player
 from gamesearch.plugins import Registry, default_registry
 from gamesearch.rating import Rating, Result, fit_ratings
@@ -157,16 +159,22 @@ def run_tournament(
     workers: int = 1,
     registry: Registry | None = None,
     on_game: Callable[[PlayedGame], None] | None = None,
+    executor: Executor | None = None,
+    done: Mapping[int, PlayedGame] | None = None,
 ) -> Tournament:
     """Play a round robin between the searcher specs ``players`` from ``game``'s position.
 
     ``workers`` above 1 plays games in that many processes, each given ``registry``
-    (its classes must be importable by name, as a plugin's are). ``on_game`` is called as each game ends,
-    in the order they finish; the result lists them in schedule order.
+    (its classes must be importable by name, as a plugin's are); ``executor`` (a Dask
+    cluster, see :mod:`gamesearch.batch`) plays them there instead. ``on_game`` is called as each game ends,
+    in the order they finish; the result lists them in schedule order. ``done`` holds
+    games of this same schedule already played (by number, e.g. read back from a
+    results store): they are not played again, and ``on_game`` is not called for them.
 
     :raises InvalidOptionError: for a bad spec, a repeated player, a bad count, or a game
         of more than two players.
     :raises UnknownSearcherError: for a searcher no plugin registered.
+    :raises GameSearchError: when a game was lost with every worker that tried it.
     """
     registry = registry if registry is not None else default_registry()
     if game.rules.players > 2:
@@ -186,26 +194,23 @@ def run_tournament(
         raise InvalidOptionError(f"the number of opening plies must be >= 0: {opening_plies!r}")
     planned = schedule(len(labels), games, seed)
     start = game.copy()
-    jobs = [(start, labels, opening_plies, scheduled) for scheduled in planned]
-    played: dict[int, PlayedGame] = {}
+    played: dict[int, PlayedGame] = dict(done or {})
+    jobs = [(start, labels, opening_plies, scheduled) for scheduled in planned if scheduled.number not in played]
 
     def finished(result: PlayedGame) -> None:
         played[result.scheduled.number] = result
         if on_game is not None:
             on_game(result)
 
-    if workers == 1:
-        for job in jobs:
-            finished(_play(*job, registry=registry))
-    else:
-        pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers)
-        try:
-            # the workers get the caller's registry (searchers of its own included)
-            futures = [pool.submit(_play, *job, registry=registry) for job in jobs]
-            for future in concurrent.futures.as_completed(futures):
-                finished(future.result())
-        finally:  # on an error or Ctrl-C, games not yet started are dropped, not waited for
-            pool.shutdown(wait=True, cancel_futures=True)
+    own = executor is None  # an executor of the caller's stays open for its next use
+    running = (InlineExecutor() if workers == 1 else LocalExecutor(workers)) if executor is None else executor
+    # the workers get the caller's registry (searchers of its own included); on an
+    # error or Ctrl-C, games not yet started are dropped, not waited for
+    with running if own else contextlib.nullcontext(running):
+        for job in running.map_unordered(functools.partial(_play_job, registry=registry), jobs):
+            if job.result is None:
+                raise GameSearchError(f"game {job.item[3].number} of the schedule was lost: {job.error}")
+            finished(job.result)
     return Tournament(
         game=game.name,
         start=game.to_text(),
@@ -215,6 +220,13 @@ def run_tournament(
         seed=seed,
         played=tuple(played[number] for number in range(len(planned))),
     )
+
+
+def _play_job(
+    job: tuple[Game[Any], tuple[str, ...], int, ScheduledGame], registry: Registry | None = None
+) -> PlayedGame:
+    """Play the scheduled game ``job`` describes (see :func:`_play`)."""
+    return _play(*job, registry=registry)
 
 
 def _play(

@@ -446,7 +446,7 @@ def test_every_exact_searcher_finds_the_oracles_value_on_late_positions_of_large
 def test_mcts_solver_proves_the_oracles_value_on_late_positions(game: Kalah) -> None:
     if game.legal_moves():
         value, margin, best = oracle_answer(oracle(game.pits, game.seeds), game, Scoring.DISTANCE)
-        answer = MonteCarlo(simulations=3000, seed=1).search(game)
+        answer = MonteCarlo(simulations=20_000, seed=1).search(game)
         assert answer.is_exact
         assert (answer.value, answer.margin) == (value, margin)
         assert answer.move is not None and game.format_move(cast(int, answer.move)) in best

@@ -148,8 +148,12 @@ def test_ctrl_c_in_uci_check_prints_the_rows_checked_so_far(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     row = "b,b,b,b,b,b,b,b,b,b,b,b,x,o,x,o,x,o,x,o,b,b,b,b,o,x,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,win"
+    cells = row.split(",")[:-1]
+    columns = [cells[6 * column : 6 * column + 6] for column in range(7)]
+    mirrored = ",".join(cell for column in reversed(columns) for cell in column) + ",win"
+    shifted = ",".join(cell for column in [*columns[1:], columns[0]] for cell in column) + ",win"
     data = tmp_path / "rows"
-    data.write_text("\n".join([row] * 3) + "\n")
+    data.write_text("\n".join([row, mirrored, shifted]) + "\n")  # three positions, each once
     monkeypatch.setattr(
         gamesearch.cli.uci_check, "solve", interrupt_on_call(2, lambda game, weak: (1, 7))
     )

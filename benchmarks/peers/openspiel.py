@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from benchmarks import checkers
 from benchmarks.core import Contender, Run
 from benchmarks.workloads import (
     CONNECT4_DEPTHS,
@@ -247,6 +248,7 @@ def contenders() -> dict[str, Contender]:
     return {
         **connect4,
         **new_games,
+        **checkers.openspiel_contenders(_contender),
         TICTACTOE_MINIMAX: _contender("expectiminimax", plain_minimax, "tic_tac_toe", start),
         TICTACTOE_ALPHABETA: _contender("alpha_beta_search", alpha_beta, "tic_tac_toe", start),
         TICTACTOE_ALL: _contender(

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 from typing import Any
 
-from gamesearch.arena import GameRecord, play_match
+from gamesearch.arena import MatchRecord, match_games, searcher_label
+from gamesearch.batch import ResultStore
+from gamesearch.batch.games import play_match_game, record_from_dict, record_to_dict, run_key
 from gamesearch.cli._common import add_game_arguments, integer, load_game, load_searcher, print_json
 from gamesearch.cli._output import check_at_least, console, milliseconds, print_table, progress, table
-from gamesearch.errors import InvalidOptionError
+from gamesearch.cli.batch import add_executor_arguments, executor_from
+from gamesearch.errors import GameSearchError, InvalidOptionError
+from gamesearch.game import Game
+from gamesearch.search.base import Searcher
 
 
 def register(subparsers: Any) -> None:
@@ -18,10 +24,18 @@ def register(subparsers: Any) -> None:
         help="play a match between two searchers: wins, draws, losses, nodes and time per move",
         description="Play GAMES games between two searchers from the same position. Each game "
         "opens with random moves drawn from the seed, so games differ; --swap alternates "
-        "who plays first. The same seed replays the same match.",
-        epilog="examples:\n"
+        "who plays first. The same seed replays the same match, in this process, on --workers "
+        "local processes or on the Dask cluster whose scheduler is at --scheduler. With "
+        "--store, each game is written to that SQLite file as it ends; the same command (same "
+        "--seed) run again plays only the games missing. Ctrl-C stops at once with exit status "
+        "130 and prints no table; the games already stored stay in the store.",
+        epilog="typical times on a 2-core machine: the tic-tac-toe examples, under a second;\n"
+        "  Connect Four between alphabeta:depth=4 players, under a second a game\n"
+        "examples:\n"
         "  gamesearch match tictactoe --first minimax --second alphabeta --games 10 --swap\n"
-        "  gamesearch match tictactoe --first alphabeta:depth=2 --second alphabeta --seed 7 --json",
+        "  gamesearch match tictactoe --first alphabeta:depth=2 --second alphabeta --seed 7 --json\n"
+        "  gamesearch match connect4 --first alphabeta:depth=4 --second mcts:simulations=1000 --games 40 "
+        "--swap --seed 1 --workers 2 --store match.sqlite",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_game_arguments(parser)
@@ -50,6 +64,10 @@ def register(subparsers: Any) -> None:
         "--seed", type=integer,
         help="seed of the openings and tie-breaks (default: a random seed, printed)",
     )  # fmt: skip
+    add_executor_arguments(
+        parser, workers_help="processes playing games in parallel (default: 1)",
+        store_help="write each game to this SQLite file as it ends; a rerun with the same seed plays only the rest",
+    )  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print the standings and every game as JSON")
     parser.set_defaults(handler=run)
 
@@ -67,15 +85,7 @@ def run(args: argparse.Namespace) -> int:
             f"not {len(others)} --seat"
         )
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
-    with progress("match", args.games) as advance:
-
-        def finished(record: GameRecord) -> None:
-            advance(f"{record.winner or 'draw'}")
-
-        match = play_match(
-            game, first, second, others=others, games=args.games, swap=args.swap,
-            opening_plies=args.opening_plies, seed=seed, on_game=finished,
-        )  # fmt: skip
+    match = _play(args, game, [first, second, *others], seed)
     if args.json:
         print_json({"game": game.name, "position": game.to_text(), "seed": seed, **match.as_dict()})
         return 0
@@ -92,3 +102,29 @@ def run(args: argparse.Namespace) -> int:
     print_table(out, grid)
     out.print(f"replay with: --seed {seed}" + (" --swap" if args.swap else ""))
     return 0
+
+
+def _play(args: argparse.Namespace, game: Game[Any], searchers: list[Searcher], seed: int) -> MatchRecord:
+    """Play the match's games on the executor the arguments name, storing each one as it
+    ends when ``--store`` is given, and return the match (with the stored games)."""
+    plan = match_games(searchers, games=args.games, swap=args.swap, seed=seed)
+    run_id = run_key(
+        "match", game=game.name, start=game.to_text(), players=[searcher_label(searcher) for searcher in searchers],
+        games=args.games, swap=args.swap, seed=seed, opening_plies=args.opening_plies,
+    )  # fmt: skip
+    with contextlib.ExitStack() as resources:
+        store = resources.enter_context(ResultStore(args.store)) if args.store is not None else None
+        executor = resources.enter_context(executor_from(args))
+        records = {} if store is None else {n: record_from_dict(data) for n, data in store.games(run_id).items()}
+        jobs = [(game, planned, args.opening_plies) for planned in plan if planned.number not in records]
+        with progress("match" + (f" ({len(records)} games stored before)" if records else ""), len(jobs)) as advance:
+            for finished in executor.map_unordered(play_match_game, jobs):
+                number = finished.item[1].number
+                if finished.result is None:
+                    raise GameSearchError(f"game {number + 1} of the match was lost: {finished.error}")
+                if store is not None:
+                    store.add_game(run_id, number, record_to_dict(finished.result))
+                records[number] = finished.result
+                advance(f"{finished.result.winner or 'draw'}")
+    labels = tuple(searcher_label(searcher) for searcher in searchers)
+    return MatchRecord(labels, tuple(records[p.number] for p in plan), tuple(p.turn for p in plan))

@@ -3,28 +3,29 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import statistics
-import time
-from collections.abc import Callable, Iterable, Iterator
+import sys
+from collections.abc import Iterable
 from typing import Any
 
 import attrs
 
-from gamesearch.cli._common import print_json, registry
+from gamesearch.batch import Expect, Method, Record, ResultStore, Status, Task, run_task
+from gamesearch.cli._common import print_json
 from gamesearch.cli._connect4_report import add_data_argument, print_check
 from gamesearch.cli._output import check_at_least
-from gamesearch.cli._progress import interruptible, progress, report_interruption
+from gamesearch.cli._progress import report_interruption
+from gamesearch.cli.batch import add_executor_arguments, executor_from, run_with_progress
 from gamesearch.datasets.connect4 import (
     FETCH_COMMAND,
     PONS_REFERENCE,
     PonsReference,
     ScoredPosition,
-    benchmark_score,
     find_data_file,
     published_set,
     read_score_file,
 )
-from gamesearch.game import Game
 from gamesearch.search.nullwindow import solve
 
 EXIT_DISAGREEMENT = 1
@@ -43,7 +44,10 @@ def register(subparsers: Any) -> None:
         "of Pons' own solver (only when the positions are the ones his mean covers). A "
         "disagreement is printed and makes the exit status 1. A progress bar (or a line every "
         "few seconds when standard error is not a terminal) shows the time left; Ctrl-C "
-        "prints the figures of the positions solved so far and exits with status 130.",
+        "prints the figures of the positions solved so far and exits with status 130. "
+        "Positions are solved in this process, on --workers local processes or on a Dask "
+        "cluster (--scheduler); with --store each result is kept in that SQLite file as it "
+        "comes, and the same command run again solves only the positions missing.",
         epilog="typical times for a whole set of 1000 positions on a 2-core machine (strong):\n"
         "  Test_L3_R1 under a second, Test_L2_R1 2 s, Test_L1_R1 1 min, Test_L2_R2 4 to 11 min,\n"
         "  Test_L1_R2 and Test_L1_R3 hours (about 30 s and minutes a position: use --limit)\n"
@@ -66,6 +70,7 @@ def register(subparsers: Any) -> None:
         "--each", action="store_true",
         help="also print one line per position as it is solved (kept if the run is stopped)",
     )  # fmt: skip
+    add_executor_arguments(parser)
     parser.set_defaults(handler=run)
 
 
@@ -85,23 +90,15 @@ class SolvedPosition:
         return self.found == self.expected
 
 
-def solve_positions(
-    positions: Iterable[ScoredPosition], new_game: Callable[[str], Game[Any]], *, weak: bool = False
-) -> Iterator[SolvedPosition]:
-    """Yield each position solved with a fresh table, in order.
-
-    ``new_game(moves)`` returns the position a move sequence reaches. Weakly, the file's
-    score and the value are compared by sign; strongly, the value is turned into a
-    benchmark score (:func:`benchmark_score`).
-    """
-    for position in positions:
-        game = new_game(position.moves)
-        started = time.perf_counter()
-        value, nodes = solve(game, weak=weak)
-        seconds = time.perf_counter() - started
-        expected = _sign(position.score) if weak else position.score
-        found = value if weak else benchmark_score(game, value)
-        yield SolvedPosition(position, expected, found, nodes, seconds)
+def tasks_of(positions: Iterable[ScoredPosition], *, weak: bool = False) -> list[Task]:
+    """Return the batch tasks that solve each position (its exact value alone, a fresh
+    table per position), compared with the file's score (weak: its sign)."""
+    method, expect = (Method.SOLVE_WEAK, Expect.SIGN) if weak else (Method.SOLVE, Expect.SCORE)
+    return [
+        Task("connect4", position.moves, line=position.line, expected=_sign(position.score) if weak else position.score,
+             expect=expect, method=method)  # fmt: skip
+        for position in positions
+    ]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -109,33 +106,37 @@ def run(args: argparse.Namespace) -> int:
     path = find_data_file(args.file, args.data)
     positions = read_score_file(path)[: args.limit]
     published = published_set(path)
-    new_game = registry().new_game
+    by_line = {position.line: position for position in positions}
+    tasks = tasks_of(positions, weak=args.weak)
 
-    def connect4(moves: str) -> Game[Any]:
-        return new_game("connect4", moves)
+    def each(record: Record) -> None:
+        if args.each and record.status is Status.DONE:
+            print(
+                f"line {record.line} {record.position} expected {record.expected} "
+                f"found {record.found} nodes {record.nodes} seconds {record.seconds:.4f}",
+                flush=True,
+            )
 
-    solved: list[SolvedPosition] = []
-    with (
-        interruptible() as stop,
-        progress(f"solving {path.name}", len(positions), unit="positions") as bar,
-    ):
-        for result in solve_positions(positions, connect4, weak=args.weak):
-            solved.append(result)
-            if args.each:
-                print(
-                    f"line {result.position.line} {result.position.moves} expected {result.expected} "
-                    f"found {result.found} nodes {result.nodes} seconds {result.seconds:.4f}",
-                    flush=True,
-                )
-            bar.advance(note=result.position.moves)
+    work = functools.partial(run_task, solver=solve)  # this module's solver, looked up as the command runs
+    with executor_from(args) as executor, ResultStore(args.store or ":memory:") as store:
+        summary, interrupted = run_with_progress(tasks, store, executor, f"solving {path.name}", each=each, work=work)
+        records = store.records(task.key for task in tasks)
+    solved = [
+        SolvedPosition(by_line[r.line], r.expected, r.found, r.nodes, r.seconds)
+        for r in sorted(records, key=lambda record: record.line)
+        if r.status is Status.DONE and r.expected is not None and r.found is not None
+    ]
     report = _report(path.name, published, args.weak, solved, planned=len(positions))
     if args.json:
         print_json(report)
     else:
         _print_report(report)
-    if stop.interrupted:
+    for record in records:
+        if record.status is not Status.DONE:
+            print(f"failed on line {record.line}: {record.position}: {record.error}", file=sys.stderr)
+    if interrupted:
         return report_interruption(len(solved), len(positions), "positions")
-    return EXIT_DISAGREEMENT if report["disagreements"] else 0
+    return EXIT_DISAGREEMENT if report["disagreements"] or summary.failed else 0
 
 
 def _sign(value: int) -> int:

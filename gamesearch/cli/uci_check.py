@@ -3,21 +3,22 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import statistics
+import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-import attrs
-
-from gamesearch.cli._common import print_json, registry
+from gamesearch.batch import Expect, Method, ResultStore, Status, Task, run_task
+from gamesearch.cli._common import print_json
 from gamesearch.cli._connect4_report import add_data_argument, print_check
 from gamesearch.cli._output import check_at_least
-from gamesearch.cli._progress import interruptible, progress, report_interruption
+from gamesearch.cli._progress import report_interruption
+from gamesearch.cli.batch import add_executor_arguments, executor_from, run_with_progress
 from gamesearch.datasets.connect4 import FETCH_COMMAND, UCI_FILE, UciRow, find_data_file, read_uci
-from gamesearch.game import Game, Player
 from gamesearch.search.nullwindow import solve
 
 EXIT_DISAGREEMENT = 1
@@ -37,7 +38,10 @@ def register(subparsers: Any) -> None:
         "machine, a few slow rows making most of it); the default sample of "
         f"{DEFAULT_SAMPLE} rows takes about a minute. A progress bar (or a line every few "
         "seconds when standard error is not a terminal) shows the time left; Ctrl-C prints "
-        "the figures of the rows checked so far and exits with status 130.",
+        "the figures of the rows checked so far and exits with status 130. Rows are solved in "
+        "this process, on --workers local processes or on a Dask cluster (--scheduler); with "
+        "--store each result is kept in that SQLite file as it comes, and the same command "
+        "run again solves only the rows missing.",
         epilog="examples:\n  gamesearch uci-check\n"
         "  gamesearch uci-check --sample 20 --seed 1      # 10 minutes or so\n"
         "  gamesearch uci-check --sample 100 --json       # about an hour\n"
@@ -56,38 +60,18 @@ def register(subparsers: Any) -> None:
         "--file", type=Path, help=f"the data file (default: {UCI_FILE} in the data folder)"
     )
     add_data_argument(parser)
+    add_executor_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(handler=run)
 
 
-@attrs.frozen
-class CheckedRow:
-    """One UCI row solved weakly: the label and the first player's value found (+1/0/-1)."""
-
-    row: UciRow
-    found: int
-    nodes: int
-    seconds: float
-
-    @property
-    def agrees(self) -> bool:
-        """Return whether the solver found the row's label."""
-        return self.found == self.row.result
-
-
-def check_rows(
-    rows: Iterable[UciRow], from_text: Callable[[str], Game[Any]]
-) -> Iterator[CheckedRow]:
-    """Yield each row solved weakly with a fresh table, its value from the first player's
-    point of view (the labels' view), in order; ``from_text(grid)`` builds the position."""
-    for row in rows:
-        game = from_text(row.grid)
-        started = time.perf_counter()
-        value, nodes = solve(game, weak=True)
-        seconds = time.perf_counter() - started
-        if game.to_move() is Player.SECOND:  # labels are the first player's (8-stone rows: to move)
-            value = -value
-        yield CheckedRow(row, value, nodes, seconds)
+def tasks_of(rows: Iterable[UciRow]) -> list[Task]:
+    """Return the batch tasks that solve each row weakly (a fresh table per row), compared
+    with its label (the first player's win, draw or loss)."""
+    return [
+        Task("connect4", row.grid, line=row.line, expected=row.result, expect=Expect.OUTCOME, method=Method.SOLVE_WEAK)
+        for row in rows
+    ]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -97,19 +81,19 @@ def run(args: argparse.Namespace) -> int:
     rows = read_uci(path)
     parse_seconds = time.perf_counter() - started
     sample = random.Random(args.seed).sample(rows, min(args.sample, len(rows)))
-    game_class = registry().game_class("connect4")
-    checked: list[CheckedRow] = []
-    with interruptible() as stop, progress("checking UCI rows", len(sample), unit="rows") as bar:
-        for result in check_rows(sample, game_class.from_text):
-            checked.append(result)
-            bar.advance(note=f"line {result.row.line}")
-    seconds = [result.seconds for result in checked]
+    tasks = tasks_of(sample)
+    work = functools.partial(run_task, solver=solve)  # this module's solver, looked up as the command runs
+    with executor_from(args) as executor, ResultStore(args.store or ":memory:") as store:
+        summary, interrupted = run_with_progress(tasks, store, executor, "checking UCI rows", work=work, unit="rows")
+        records = store.records(task.key for task in tasks)
+    checked = [record for record in records if record.status is Status.DONE and record.found is not None]
+    seconds = [record.seconds for record in checked]
     disagreements = [
         {
-            "line": r.row.line,
-            "position": r.row.grid,
-            "expected": OUTCOMES[r.row.result],
-            "found": OUTCOMES[r.found],
+            "line": r.line,
+            "position": r.position,
+            "expected": OUTCOMES[r.expected or 0],
+            "found": OUTCOMES[r.found or 0],
         }
         for r in checked
         if not r.agrees
@@ -132,9 +116,12 @@ def run(args: argparse.Namespace) -> int:
         print_json(report)
     else:
         _print_report(report)
-    if stop.interrupted:
+    for record in records:
+        if record.status is not Status.DONE:
+            print(f"failed on line {record.line}: {record.position}: {record.error}", file=sys.stderr)
+    if interrupted:
         return report_interruption(len(checked), len(sample), "rows")
-    return EXIT_DISAGREEMENT if disagreements else 0
+    return EXIT_DISAGREEMENT if disagreements or summary.failed else 0
 
 
 def _print_report(report: dict[str, Any]) -> None:

@@ -12,11 +12,15 @@ that names the position and what is wrong::
     def test_my_searcher_agrees_with_minimax():
         check_searcher(MySearcher(), reachable_positions(MyGame.new()))
 
+:func:`perft` counts the leaves of the legal-move tree, to compare a game's move
+generation with published figures.
+
 Random positions for property tests live in :mod:`gamesearch.testing.strategies`
 (it needs hypothesis, installed with the ``test`` extra).
 """
 
 from gamesearch.errors import ConformanceError
+from gamesearch.testing.perft import perft
 from gamesearch.testing.positions import random_positions, reachable_positions
 from gamesearch.testing.protocol import GameReport, check_game, check_position
 from gamesearch.testing.searchers import (
@@ -38,6 +42,7 @@ __all__ = [
     "check_search",
     "check_searcher",
     "depth_option",
+    "perft",
     "random_positions",
     "reachable_positions",
     "with_depth",

@@ -360,6 +360,14 @@ def _check_board_view(game: Game[Any], before: Snapshot) -> None:
     for index, move_text in enumerate(view.moves):
         if move_text is not None and game.parse_move(move_text) not in before.legal_moves:
             raise fail(game, text, f"board_view() cell {index} plays {move_text!r}, which is not legal")
+    for move_text, path in view.paths:
+        if len(path) < 2 or not all(isinstance(cell, int) and 0 <= cell < cells for cell in path):
+            raise fail(
+                game, text,
+                f"board_view() path of {move_text!r} is {path!r}, not two cells or more of the {cells}",
+            )  # fmt: skip
+        if game.parse_move(move_text) not in before.legal_moves:
+            raise fail(game, text, f"board_view() path {path!r} plays {move_text!r}, which is not legal")
 
 
 def _check_apply_and_undo(game: Game[Any], before: Snapshot, move: Hashable) -> None:
@@ -586,9 +594,9 @@ def check_game(
 def identity(game: Game[Any]) -> Hashable:
     """Return what tells positions apart without trusting the key.
 
-    That is the board drawing of :meth:`Game.board_view` with the side to move and
-    the ply when the game has one (text may carry the move order, as Connect Four's
-    move sequences do), else the text.
+    That is the board drawing of :meth:`Game.board_view` (its cells and caption) with
+    the side to move and the ply when the game has one (text may carry the move order,
+    as Connect Four's move sequences do), else the text.
 
     A game with neither a board view nor a notation of its own (its text is the move
     order) is told apart by what can be observed of it: side to move, ply, result,
@@ -596,7 +604,7 @@ def identity(game: Game[Any]) -> Hashable:
     """
     view = game.board_view()
     if view is not None:
-        return (view.rows, view.cols, view.symbols, game.to_move(), game.ply)
+        return (view.rows, view.cols, view.symbols, view.caption, game.to_move(), game.ply)
     if offers(game, "to_text"):
         return game.to_text()
     moves = frozenset(game.format_move(move) for move in game.legal_moves())

@@ -416,6 +416,9 @@ def describe_state(game: Game[Any]) -> dict[str, Any]:
             "extra_moves": [
                 {"label": label, "move": move} for label, move in getattr(view, "extra_moves", ())
             ],
+            # moves of two clicks (a piece, then where it goes), with the cells they pass
+            "paths": [{"move": move, "cells": list(cells)} for move, cells in getattr(view, "paths", ())],
+            "caption": getattr(view, "caption", ""),
         },
     }
 

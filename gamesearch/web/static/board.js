@@ -19,6 +19,8 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 //   winLength  (state) => how many in a row win, for drawing the winning line
 //   checkered  true to shade alternate squares (draughts, chess)
 //   glyphs     symbol -> what to draw instead of the symbol
+//   crowned    symbol -> true for a disc drawn with a crown (a draughts king)
+//   names      symbol -> what a screen reader says for it ("black king")
 //   playerOf   symbol -> 0 (first player), 1 (second) or -1 (nobody); by default the
 //              symbol's place in the game's player names, else the player whose name
 //              starts with the symbol's letter (either case: "b" and "B" for "black")
@@ -26,7 +28,12 @@ const LOOKS = {
   connect4: { kind: "drop", winLength: () => 4 },
   tictactoe: { kind: "marks", winLength: (state) => Number(state.options.k) || 3 },
   othello: { kind: "discs" },
-  checkers: { kind: "discs", checkered: true },
+  checkers: {
+    kind: "discs",
+    checkered: true,
+    crowned: (symbol) => symbol === "B" || symbol === "W",
+    names: { b: "black man", B: "black king", w: "white man", W: "white king" },
+  },
   chess: {
     kind: "pieces",
     checkered: true,
@@ -73,6 +80,8 @@ const page = {
   drawn: null, // {shape, symbols} of the board as last drawn (for the dropping disc)
   tree: null, // the explorer's tree (see explore)
   loading: false, // the moves of a link are being replayed
+  selected: null, // the cell of the piece picked for a move of two clicks (a board view's paths)
+  choices: null, // the moves from the picked piece to the clicked cell, when more than one goes there
 };
 
 function current() {
@@ -402,6 +411,8 @@ function render() {
   renderMoveList(state, board === null, overlay);
   renderExtraMoves(state, overlay);
   if (board !== null) renderBoard(state, look, overlay);
+  $("board-caption").textContent = board ? board.caption || "" : "";
+  $("board-caption").hidden = !board || !board.caption;
   $("board").setAttribute("aria-busy", page.busy ? "true" : "false");
   $("status").textContent = statusText();
   const game = current();
@@ -430,12 +441,20 @@ function renderBoard(state, look, overlay) {
     ? board.cells.map((cell, index) => drawn.symbols[index] === "" && cell.symbol !== "").reduce(
       (list, isNew, index) => (isNew ? [...list, index] : list), [])
     : [];
+  // moves of two clicks: the pieces that can move, and where the picked one can go
+  const paths = playable ? board.paths || [] : [];
+  const starts = new Set(paths.map((path) => path.cells[0]));
+  const targets = new Map();
+  for (const path of paths) {
+    const end = path.cells[path.cells.length - 1];
+    if (path.cells[0] === page.selected) targets.set(end, [...(targets.get(end) || []), path.move]);
+  }
   board.cells.forEach((cell, index) => {
     const button = cells[index];
     const row = Math.floor(index / board.cols) + 1;
     const col = (index % board.cols) + 1;
     const player = playerOf(look, names, cell.symbol);
-    const canPlay = cell.move !== null && playable;
+    const canPlay = (cell.move !== null || starts.has(index) || targets.has(index)) && playable;
     button.replaceChildren();
     const symbol = document.createElement("span");
     symbol.className = "symbol";
@@ -444,6 +463,7 @@ function renderBoard(state, look, overlay) {
     else if ((look.kind === "drop" || look.kind === "discs") && cell.symbol !== "") {
       const disc = document.createElement("span");
       disc.className = "disc";
+      disc.classList.toggle("crowned", Boolean(look.crowned && look.crowned(cell.symbol)));
       disc.setAttribute("aria-hidden", "true");
       button.append(disc);
     } else if (look.kind === "pieces" && cell.symbol !== "") {
@@ -455,8 +475,10 @@ function renderBoard(state, look, overlay) {
     }
     symbol.classList.toggle("visually-hidden", look.kind !== "grid");
     button.append(symbol);
-    let label = `${cell.symbol || "empty"}, row ${row}, column ${col}`;
-    const entry = overlay && look.kind !== "drop" && cell.move !== null ? overlay[cell.move] : undefined;
+    let label = `${(look.names && look.names[cell.symbol]) || cell.symbol || "empty"}, row ${row}, column ${col}`;
+    const pathMove = targets.has(index) && targets.get(index).length === 1 ? targets.get(index)[0] : null;
+    const cellMove = cell.move !== null ? cell.move : pathMove;
+    const entry = overlay && look.kind !== "drop" && cellMove !== null ? overlay[cellMove] : undefined;
     button.classList.toggle("best", Boolean(entry && entry.best));
     if (entry) {
       const value = document.createElement("span");
@@ -466,6 +488,8 @@ function renderBoard(state, look, overlay) {
       button.append(value);
       label += `, ${entry.title}${entry.best ? ", a best move" : ""}`;
     }
+    if (starts.has(index)) label += index === page.selected ? ", picked: now choose where it goes" : ", can move";
+    if (targets.has(index)) label += `, plays ${targets.get(index).join(" or ")}`;
     if (last.has(index)) label += ", the last move";
     if (winning.has(index)) label += ", in the winning line";
     button.dataset.symbol = cell.symbol;
@@ -473,6 +497,8 @@ function renderBoard(state, look, overlay) {
     button.setAttribute("aria-label", label);
     button.setAttribute("aria-disabled", canPlay ? "false" : "true");
     button.classList.toggle("last-move", last.has(index));
+    button.classList.toggle("selected", index === page.selected && starts.has(index));
+    button.classList.toggle("target", targets.has(index));
     button.classList.toggle("winning", winning.has(index));
     button.classList.remove("hinted");
     const drops = look.kind === "drop" && newlyFilled.length === 1 && newlyFilled[0] === index;
@@ -532,7 +558,8 @@ function renderMoveList(state, shown, overlay) {
 // Moves that are not cells (a pass, say), offered by the board view.
 function renderExtraMoves(state, overlay) {
   const list = $("extra-moves");
-  const extra = state.board ? state.board.extra_moves || [] : [];
+  const choices = (page.choices || []).map((move) => ({ label: `Play ${move}`, move }));
+  const extra = state.board ? [...(state.board.extra_moves || []), ...choices] : [];
   list.hidden = extra.length === 0;
   list.replaceChildren();
   const playable = isHumanTurn();
@@ -697,8 +724,25 @@ async function newGame(position) {
 }
 
 function cellClicked(index) {
-  const move = (page.preview || current()).board.cells[index].move;
-  if (move !== null) playMove(move);
+  const board = (page.preview || current()).board;
+  const move = board.cells[index].move;
+  if (move !== null) {
+    playMove(move);
+    return;
+  }
+  const paths = board.paths || [];
+  if (!paths.length || !isHumanTurn()) return;
+  // a move of two clicks: the first picks a piece, the second the cell it goes to
+  const chosen = paths.filter((path) => path.cells[0] === page.selected && path.cells[path.cells.length - 1] === index);
+  page.choices = null;
+  if (chosen.length === 1) {
+    page.selected = null;
+    playMove(chosen[0].move);
+    return;
+  }
+  if (chosen.length > 1) page.choices = chosen.map((path) => path.move); // offered as buttons
+  else page.selected = index !== page.selected && paths.some((path) => path.cells[0] === index) ? index : null;
+  render();
 }
 
 function columnClicked(col) {
@@ -737,6 +781,7 @@ function advance(next, entry) {
 // After any change of the position shown: redraw, drop the old tree, analyse if asked
 // (unless the computer moves next).
 function positionChanged(computerMovesNext = false) {
+  page.selected = page.choices = null;
   clearTree();
   render();
   if ($("show-values").checked && !computerMovesNext) analyse();
@@ -815,7 +860,9 @@ async function hint() {
   const look = lookFor(current().game);
   board?.cells.forEach((cell, index) => {
     const isHinted = cell.move === answer.move && (look.kind !== "drop" || index === dropTarget(board, cell.move));
-    cells[index].classList.toggle("hinted", isHinted);
+    const ends = (board.paths || []).filter((path) => path.move === answer.move)
+      .flatMap((path) => [path.cells[0], path.cells[path.cells.length - 1]]);
+    cells[index].classList.toggle("hinted", isHinted || ends.includes(index));
   });
   if (!$("show-values").checked) {
     page.analysis = null;

@@ -1,0 +1,299 @@
+"""What one batch task is, how a worker computes it, and how position files are read.
+
+A :class:`Task` names a game, a position in the game's notation, how to compute it (a
+searcher spec under a :class:`~gamesearch.search.base.Limit`, or the exact value alone)
+and, optionally, the value the file expects. :func:`run_task` computes it in whatever
+process the executor chose and returns a :class:`Record`: done, failed (the searcher
+raised; its message is kept) or over budget. It never raises for a position's sake, so
+one bad position cannot stop a batch.
+"""
+
+from __future__ import annotations
+
+import enum
+import os
+import socket
+import time
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from gamesearch.datasets.connect4 import (
+    _text_lines,
+    benchmark_score,
+    parse_uci_row,
+    published_set,
+)
+from gamesearch.errors import BudgetExceededError, InvalidOptionError, InvalidPositionError
+from gamesearch.game import Game, Player
+from gamesearch.plugins import Registry, default_registry
+from gamesearch.search.base import Limit
+from gamesearch.search.nullwindow import solve
+
+#: ``solver(game, weak=...)``: the exact value for the side to move and the nodes it took
+Solver = Callable[..., tuple[int, int]]
+
+
+class Method(enum.Enum):
+    """How a task is computed."""
+
+    SEARCH = "search"  #: the searcher spec's search of the position, under the task's limit
+    SOLVE = "solve"  #: the exact value alone, by null-window binary search (no best moves)
+    SOLVE_WEAK = "solve-weak"  #: win, draw or loss alone, by the same search
+
+
+class Expect(enum.Enum):
+    """What a file's expected value is, so a result can be compared with it."""
+
+    SCORE = "score"  #: Pons' benchmark score, for the side to move (win: 22 - winner's stones)
+    SIGN = "sign"  #: +1 / 0 / -1: the side to move wins, draws or loses
+    OUTCOME = "outcome"  #: +1 / 0 / -1: the first player wins, draws or loses (the UCI labels)
+    MARGIN = "margin"  #: the final result, first player's view (see ``SearchResult.margin``)
+
+
+class Status(enum.Enum):
+    """How a task ended."""
+
+    DONE = "done"
+    FAILED = "failed"  #: the search raised; the record keeps the message
+    OVER_BUDGET = "over budget"  #: the search gave up on the task's limit
+
+
+@attrs.frozen
+class Task:
+    """One position to compute; ``(game, position, label)`` is its key in a store."""
+
+    game: str  #: the registry name
+    position: str  #: in the game's notation (a Connect Four move sequence is one)
+    searcher: str = "solver"  #: the searcher spec (used by :attr:`Method.SEARCH`)
+    line: int = 0  #: where the position is in its file (1-based; 0: not from a file)
+    expected: int | None = None  #: what the file expects, read as :attr:`expect` says
+    expect: Expect = Expect.MARGIN
+    limit: Limit | None = None  #: the task's budget (:attr:`Method.SEARCH` only)
+    method: Method = Method.SEARCH
+    options: tuple[tuple[str, str], ...] = ()  #: game options, ``(key, value)`` pairs
+    label_text: str | None = None  #: the store's name for what is computed (default: the spec)
+
+    @property
+    def label(self) -> str:
+        """Return what the store calls the computation: the searcher spec unless named."""
+        if self.label_text is not None:
+            return self.label_text
+        return self.searcher if self.method is Method.SEARCH else self.method.value
+
+    @property
+    def game_key(self) -> str:
+        """Return the game with its options, e.g. ``tictactoe`` or ``tictactoe:k=3,rows=4``."""
+        if not self.options:
+            return self.game
+        return self.game + ":" + ",".join(f"{key}={value}" for key, value in self.options)
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        """Return the task's unique key in a store: game, position, label."""
+        return (self.game_key, self.position, self.label)
+
+
+@attrs.frozen
+class Record:
+    """A task's result as it is stored: a row of the results store."""
+
+    game: str  #: the game and its options (:attr:`Task.game_key`)
+    position: str
+    searcher: str  #: the task's label (:attr:`Task.label`)
+    line: int
+    status: Status
+    value: int | Fraction | None = None  #: first player's view; ``None`` unless done
+    exact: bool | None = None
+    best_moves: tuple[str, ...] = ()  #: in the game's notation (none for a value alone)
+    nodes: int = 0
+    seconds: float = 0.0
+    worker: str = ""  #: ``host:pid`` of the process that computed it
+    expected: int | None = None
+    found: int | None = None  #: the value read as the expected value is (``None``: not exact)
+    error: str | None = None  #: why it failed or gave up
+
+    @property
+    def agrees(self) -> bool | None:
+        """Return whether the found value is the expected one (``None``: nothing expected)."""
+        if self.expected is None:
+            return None
+        return self.status is Status.DONE and self.found == self.expected
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        """Return the record's unique key: game, position, label."""
+        return (self.game, self.position, self.searcher)
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the record as JSON-ready data (a Fraction value as text ``"p/q"``)."""
+        value = self.value
+        return {
+            "game": self.game,
+            "position": self.position,
+            "searcher": self.searcher,
+            "line": self.line,
+            "status": self.status.value,
+            "value": str(value) if isinstance(value, Fraction) else value,
+            "exact": self.exact,
+            "best_moves": list(self.best_moves),
+            "nodes": self.nodes,
+            "seconds": self.seconds,
+            "worker": self.worker,
+            "expected": self.expected,
+            "found": self.found,
+            "agrees": self.agrees,
+            "error": self.error,
+        }
+
+
+def worker_name() -> str:
+    """Return ``host:pid`` of the current process (where a record was computed)."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def run_task(task: Task, registry: Registry | None = None, *, solver: Solver = solve) -> Record:
+    """Compute ``task`` and return its record; never raises for the position's sake.
+
+    A searcher that gives up on its budget gives an "over budget" record; any other
+    exception (a bad position, a searcher that raises) a "failed" record with its
+    message; Ctrl-C (KeyboardInterrupt) is raised. ``registry`` defaults to the
+    installed plugins; ``solver(game, weak=...)`` returns ``(value, nodes)`` for the
+    value-alone methods (default: :func:`~gamesearch.search.nullwindow.solve`).
+    """
+    started = time.perf_counter()
+    base: dict[str, Any] = {"game": task.game_key, "position": task.position, "searcher": task.label,
+            "line": task.line, "expected": task.expected, "worker": worker_name()}  # fmt: skip
+    try:
+        return _compute(task, registry if registry is not None else default_registry(), base, solver)
+    except BudgetExceededError as error:
+        status, message = Status.OVER_BUDGET, str(error)
+    except Exception as error:  # any failure of one position is recorded, not raised
+        status, message = Status.FAILED, f"{type(error).__name__}: {error}"
+    return Record(**base, status=status, seconds=time.perf_counter() - started, error=message)
+
+
+def _compute(task: Task, registry: Registry, base: dict[str, Any], solver: Solver) -> Record:
+    game = registry.new_game(task.game, task.position, **dict(task.options))
+    if task.method is Method.SEARCH:
+        searcher = registry.new_searcher(task.searcher)
+        result = searcher.search(game, task.limit)
+        value: int | Fraction = result.value
+        exact, nodes, seconds = result.is_exact, result.stats.nodes, result.stats.seconds
+        best = tuple(game.format_move(move) for move in result.best_moves)
+        margin = result.margin
+    else:
+        weak = task.method is Method.SOLVE_WEAK
+        started = time.perf_counter()
+        to_move, nodes = solver(game, weak=weak)
+        seconds = time.perf_counter() - started
+        value = to_move if game.to_move() == Player.FIRST else -to_move
+        exact, best = True, ()
+        margin = _sign(value) if weak else game.value_scale.margin(value)
+    found = _read_as(task.expect, game, value, margin, weak=task.method is Method.SOLVE_WEAK) if exact else None
+    return Record(**base, status=Status.DONE, value=value, exact=exact, best_moves=best,
+                  nodes=nodes, seconds=seconds, found=found)  # fmt: skip
+
+
+def _read_as(
+    expect: Expect, game: Game[Any], value: int | Fraction, margin: Any, *, weak: bool
+) -> int | None:
+    """Return the exact ``value`` (first player's view) read as ``expect`` says."""
+    first = game.to_move() == Player.FIRST
+    if expect is Expect.MARGIN:
+        return None if margin is None else int(margin)
+    if expect is Expect.OUTCOME:
+        return _sign(value)
+    if expect is Expect.SIGN:
+        return _sign(value) if first else -_sign(value)
+    if weak or isinstance(value, Fraction):  # a weak value has no score
+        return None
+    return benchmark_score(game, value if first else -value)
+
+
+def _sign(value: int | Fraction) -> int:
+    return (value > 0) - (value < 0)
+
+
+# ------------------------------------------------------------------ position files
+@attrs.frozen
+class PositionLine:
+    """One position of a file: its line number, the position text, the expected value."""
+
+    line: int
+    position: str
+    expected: int | None
+
+
+#: words a file may use for an expected win, draw or loss
+OUTCOME_WORDS = {"win": 1, "draw": 0, "loss": -1}
+
+
+def read_positions(path: Path) -> tuple[list[PositionLine], Expect]:
+    """Return the positions of ``path`` and what their expected values are.
+
+    Three formats: the UCI ``connect-4.data`` rows (42 cells and a label: the first
+    player's outcome), Pons' benchmark sets (``<moves> <score>``: his score, recognised
+    when the file is a published set or named ``Test_*``), and any game's text: one
+    position a line in the game's notation, optionally followed by a space and the
+    expected final result from the first player's point of view (an integer, or
+    ``win``/``draw``/``loss``). Blank lines and lines starting with ``#`` are skipped.
+
+    :raises InvalidPositionError: naming the first malformed line.
+    :raises InvalidDataError: when the file cannot be read as text.
+    """
+    lines = [(number, text.strip()) for number, text in _text_lines(path)]
+    lines = [(number, text) for number, text in lines if text and not text.startswith("#")]
+    if not lines:
+        raise InvalidPositionError(f"{str(path)!r} holds no position")
+    if lines[0][1].count(",") == 42:
+        rows = [parse_uci_row(text, number) for number, text in lines]
+        return [PositionLine(row.line, row.grid, row.result) for row in rows], Expect.OUTCOME
+    positions = []
+    for number, text in lines:
+        position, _, last = text.rpartition(" ")
+        expected = _expected(last)
+        if not position.strip() or expected is None:
+            position, expected = text, None
+        positions.append(PositionLine(number, position.strip(), expected))
+    pons = published_set(path) is not None or path.name.startswith("Test_")
+    return positions, Expect.SCORE if pons else Expect.MARGIN
+
+
+def _expected(text: str) -> int | None:
+    if text.lower() in OUTCOME_WORDS:
+        return OUTCOME_WORDS[text.lower()]
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
+def make_tasks(
+    game: str,
+    positions: Sequence[PositionLine],
+    searchers: Sequence[str],
+    *,
+    expect: Expect = Expect.MARGIN,
+    limit: Limit | None = None,
+    options: Sequence[tuple[str, str]] = (),
+) -> list[Task]:
+    """Return one task per position and searcher spec, position by position.
+
+    :raises InvalidOptionError: when no searcher is given or one is repeated.
+    """
+    if not searchers:
+        raise InvalidOptionError("a batch needs at least one searcher")
+    repeated = sorted({spec for spec in searchers if list(searchers).count(spec) > 1})
+    if repeated:
+        raise InvalidOptionError(f"each searcher must differ; repeated: {', '.join(map(repr, repeated))}")
+    return [
+        Task(game, item.position, spec.strip(), item.line, item.expected, expect, limit,
+             options=tuple(options))  # fmt: skip
+        for item in positions
+        for spec in searchers
+    ]
+
