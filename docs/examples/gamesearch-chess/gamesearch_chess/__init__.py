@@ -38,7 +38,7 @@ from typing import Any
 import chess
 
 from gamesearch.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
-from gamesearch.game import Game, Rules, resolve_options
+from gamesearch.game import BoardView, Game, Rules, resolve_options
 from gamesearch.plugins import Registry, hookimpl
 from gamesearch.problems import Problem
 from gamesearch_chess.evaluation import capture_order, evaluate
@@ -369,6 +369,35 @@ class Chess(Game[chess.Move]):
         rows.append("  a b c d e f g h")
         return "\n".join(rows)
 
+    def board_view(self) -> BoardView:
+        """Return the board for the browser: eight rows from rank 8 down, each square's
+        piece as its FEN letter (upper case: White; empty: ``""``), and every legal move
+        as two clicks, its piece's square then the square it goes to (a promotion's four
+        choices share them).
+
+        The caption says what the squares do not show: castling rights, an en passant
+        capture and the count toward the 75-move rule.
+        """
+        board = self._board
+        symbols = []
+        for rank in range(7, -1, -1):
+            for file in range(8):
+                piece = board.piece_at(chess.square(file, rank))
+                symbols.append(piece.symbol() if piece else "")
+        paths = tuple(
+            (move.uci(), (_cell(move.from_square), _cell(move.to_square))) for move in self.legal_moves()
+        )
+        return BoardView(8, 8, tuple(symbols), (None,) * 64, paths=paths, caption=self._caption())
+
+    def _caption(self) -> str:
+        board = self._board
+        castling = board.castling_xfen()
+        words = ["no castling" if castling == "-" else f"castling {castling}"]
+        if board.ep_square is not None and board.has_legal_en_passant():
+            words.append(f"en passant on {chess.square_name(board.ep_square)}")
+        words.append(f"{board.halfmove_clock} of {SEVENTY_FIVE_MOVES} plies toward the 75-move rule")
+        return ", ".join(words)
+
     # ------------------------------------------------------------ test suites
     @classmethod
     def read_problems(cls, text: str) -> list[Problem]:
@@ -408,6 +437,11 @@ class Chess(Game[chess.Move]):
         """Return the suites this plugin ships, by name: ``bratko-kopec`` (24 positions of
         the Bratko-Kopec test) and ``mates`` (mates in one and in two)."""
         return {path.stem: path for path in sorted(SUITES.glob("*.epd"))}
+
+
+def _cell(square: int) -> int:
+    """Return the board view's cell of ``square``: row by row from a8, file by file."""
+    return (7 - chess.square_rank(square)) * 8 + chess.square_file(square)
 
 
 def _check_position(board: chess.Board, text: str) -> None:

@@ -22,9 +22,8 @@ from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from gamesearch import AlphaBeta, IllegalMoveError, InvalidMoveError, InvalidPositionError  # noqa: E402
-from gamesearch.game import Game  # noqa: E402
 from gamesearch.problems import Problem  # noqa: E402
-from gamesearch.testing import check_game  # noqa: E402
+from gamesearch.testing import check_game, perft  # noqa: E402
 from gamesearch_chess import MAX_PLIES, Chess, plies_left_at_most  # noqa: E402
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
@@ -254,19 +253,6 @@ def test_bad_move_text_says_what_is_wrong(text: str, error: type[Exception], mes
 
 
 # -------------------------------------------------------------------- perft
-def count_leaves(game: Game[chess.Move], depth: int) -> int:
-    """Return the leaves of the legal-move tree ``depth`` plies below ``game``."""
-    moves = game.legal_moves()
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for move in moves:
-        game.push(move)
-        total += count_leaves(game, depth - 1)
-        game.undo()
-    return total
-
-
 # The standard figures (chessprogramming.org, "Perft Results": the initial position
 # and position 2, "Kiwipete").
 @pytest.mark.parametrize(
@@ -282,8 +268,22 @@ def count_leaves(game: Game[chess.Move], depth: int) -> int:
 )
 def test_perft_reproduces_the_published_counts(fen: str, depth: int, leaves: int) -> None:
     game = Chess.from_text(fen)
-    assert count_leaves(game, depth) == leaves
+    assert perft(game, depth) == leaves
     assert game.to_text() == fen
+
+
+def test_perft_divides_kiwipete_by_first_move_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from gamesearch.cli import main
+
+    assert main(["perft", "chess", "--position", KIWIPETE, "--depth", "2", "--divide", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["game"], data["depth"], data["nodes"]) == ("chess", 2, 2_039)
+    divide = data["divide"]
+    assert len(divide) == 48 and sum(divide.values()) == 2_039
+    # after castling short, Black has 43 replies (the same count python-chess gives)
+    board = chess.Board(KIWIPETE)
+    board.push_san("O-O")
+    assert divide["e1g1"] == board.legal_moves.count() == 43
 
 
 # -------------------------------------------------------------------- mates
