@@ -14,7 +14,7 @@ BENCH_ARGS ?=
 PIP := $(VENV)/bin/python -m pip install -qq --disable-pip-version-check
 # The main job: the runtime and the command line's extras, nothing for the tests.
 RUN_STAMP := $(VENV)/.installed-run
-# The test tooling (pytest, hypothesis, mypy, Playwright, MkDocs, Jupyter) and the example plugin.
+# The test tooling (pytest, hypothesis, mypy, Playwright, MkDocs, Jupyter) and the example plugins.
 TEST_STAMP := $(VENV)/.installed-test
 BENCH_STAMP := $(VENV)/.installed-bench
 
@@ -28,10 +28,12 @@ $(RUN_STAMP): pyproject.toml | $(VENV)/bin/python
 	@$(PIP) -e '.[cli]'
 	@touch $@
 
-$(TEST_STAMP): $(RUN_STAMP) pyproject.toml docs/examples/gamesearch-nim/pyproject.toml
-	@echo "installing the test tools and the example plugin into $(VENV) ..."
+$(TEST_STAMP): $(RUN_STAMP) pyproject.toml docs/examples/gamesearch-nim/pyproject.toml docs/examples/gamesearch-chess/pyproject.toml
+	@echo "installing the test tools and the example plugins into $(VENV) ..."
 	@$(PIP) -e '.[cli,test]'
 	@$(PIP) --no-deps -e docs/examples/gamesearch-nim
+	@# the chess plugin with its dependency, python-chess (GPL-3.0, as the plugin is)
+	@$(PIP) -e docs/examples/gamesearch-chess
 	@touch $@
 
 run: $(RUN_STAMP)

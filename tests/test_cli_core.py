@@ -45,7 +45,7 @@ def test_analyze_with_depth_and_seed(capsys: pytest.CaptureFixture[str]) -> None
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["analyze", "chess"], "unknown game 'chess'"),
+        (["analyze", "shogi"], "unknown game 'shogi'"),
         (["analyze", "tictactoe", "--position", "XXXX"], "position 'XXXX' has 4 cells"),
         (["analyze", "tictactoe", "--searcher", "oracle"], "unknown searcher 'oracle'"),
         (["analyze", "tictactoe", "-o", "rows"], "option 'rows' must be written KEY=VALUE"),
@@ -74,8 +74,8 @@ def test_the_installed_console_script_runs() -> None:
     done = subprocess.run([command, "analyze", "tictactoe", "--json"], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["value"] == 0
-    bad = subprocess.run([command, "analyze", "chess"], capture_output=True, text=True, check=False)
-    assert bad.returncode == 2 and bad.stderr.startswith("gamesearch: error: unknown game 'chess'")
+    bad = subprocess.run([command, "analyze", "shogi"], capture_output=True, text=True, check=False)
+    assert bad.returncode == 2 and bad.stderr.startswith("gamesearch: error: unknown game 'shogi'")
 
 
 def test_an_argument_error_from_argparse_is_one_line_too(capsys: pytest.CaptureFixture[str]) -> None:

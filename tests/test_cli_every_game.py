@@ -30,9 +30,17 @@ def engine(game: str, depth: int) -> str:
     return f"{name}:depth={depth}"
 
 
+#: games whose random playouts run hundreds of plies (chess): compared without MCTS,
+#: whose thousand playouts would take most of a minute
+LONG_PLAYOUTS = {"chess"}
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_compare_with_a_depth_limit_agrees_with_minimax(capsys: pytest.CaptureFixture[str], game: str) -> None:
-    status, out, err = run_cli(capsys, "compare", game, "--depth", "2", "--json")
+    searchers = []
+    if game in LONG_PLAYOUTS:
+        searchers = ["--searchers", ",".join(PLAIN_DEPTH)]
+    status, out, err = run_cli(capsys, "compare", game, "--depth", "2", "--json", *searchers)
     assert status == 0, err
     rows = json.loads(out)["rows"]
     if game in UTILITIES:  # max^n is the reference; paranoid and BRS answer another question

@@ -61,9 +61,9 @@ def test_bad_input_is_one_line_and_status_2(
 
 
 def test_unknown_game_through_the_installed_script() -> None:
-    done = run_script("match", "chess", "--first", "minimax", "--second", "minimax")
+    done = run_script("match", "shogi", "--first", "minimax", "--second", "minimax")
     assert done.returncode == 2
-    assert done.stderr.startswith("gamesearch: error: unknown game 'chess'; available games: ")
+    assert done.stderr.startswith("gamesearch: error: unknown game 'shogi'; available games: ")
     assert "tictactoe" in done.stderr and done.stderr.count("\n") == 1
 
 

@@ -33,8 +33,8 @@ def test_games_are_looked_up_by_name_with_options_and_a_position() -> None:
 
 def test_unknown_names_list_the_available_ones() -> None:
     registry = build_registry()
-    with pytest.raises(UnknownGameError, match=r"unknown game 'chess'; available games: .*tictactoe"):
-        registry.new_game("chess")
+    with pytest.raises(UnknownGameError, match=r"unknown game 'shogi'; available games: .*tictactoe"):
+        registry.new_game("shogi")
     with pytest.raises(UnknownSearcherError, match=r"unknown searcher 'oracle'; available searchers: alphabeta"):
         registry.new_searcher("oracle")
 

@@ -190,7 +190,7 @@ def test_an_exhaustive_search_that_outgrows_the_budget_is_stopped_with_a_422(cli
 
 # -------------------------------------------------------------------- errors
 ERRORS = [
-    ("/api/new", {"game": "chess"}, 422, r"unknown game 'chess'; available games: .*tictactoe"),
+    ("/api/new", {"game": "shogi"}, 422, r"unknown game 'shogi'; available games: .*tictactoe"),
     ("/api/new", {}, 400, r"field 'game' is required"),
     ("/api/new", {"game": 3}, 400, r"field 'game' must be a string: 3"),
     ("/api/new", {"game": "tictactoe", "options": {"rows": 0}}, 422, r"option 'rows' must be >= 1: 0"),

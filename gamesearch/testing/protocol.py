@@ -40,6 +40,7 @@ class _NotAMove:
 
 
 NOT_A_MOVE = _NotAMove()
+_NO_MOVE: Any = object()  # the end of a list of moves in the kit's walk
 
 
 @attrs.frozen
@@ -647,19 +648,37 @@ class _Walker:
         return True
 
     def walk_depth_first(self, game: Game[Any], max_positions: int) -> bool:
-        """Visit positions below ``game`` until ``max_positions``; return whether all were."""
+        """Visit positions below ``game`` until ``max_positions``; return whether all were.
+
+        The walk keeps its own stack of move lists rather than recursing, so a game
+        whose lines run deeper than Python's recursion limit (chess) is walked too.
+        """
         if not self.visit(game):
             return True
-        complete = True
-        for move in game.legal_moves():
-            if len(self.seen_by_key) >= max_positions:
-                return False
-            game.push(move)
-            try:
-                complete = self.walk_depth_first(game, max_positions) and complete
-            finally:
+        pending = [iter(tuple(game.legal_moves()))]  # the moves left to try, one list per ply
+        pushed = 0
+        try:
+            while pending:
+                move = next(pending[-1], _NO_MOVE)
+                if move is _NO_MOVE:
+                    pending.pop()
+                    if pending:
+                        game.undo()
+                        pushed -= 1
+                    continue
+                if len(self.seen_by_key) >= max_positions:
+                    return False
+                game.push(move)
+                pushed += 1
+                if self.visit(game):
+                    pending.append(iter(tuple(game.legal_moves())))
+                else:
+                    game.undo()
+                    pushed -= 1
+        finally:
+            for _ in range(pushed):
                 game.undo()
-        return complete
+        return True
 
     def walk_random_game(self, game: Game[Any], chooser: random.Random) -> None:
         """Visit every position of one random game from ``game``."""
