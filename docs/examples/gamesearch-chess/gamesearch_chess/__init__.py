@@ -94,7 +94,7 @@ class Chess(Game[chess.Move]):
     name = "chess"
     player_names = ("White", "Black")
     evaluation_bound = EVALUATION_BOUND
-    default_searcher = "iterative:seconds=5"
+    default_searcher = "engine:iterative=true,killers=true,history=true,quiescence=true,table=true,seconds=3"
 
     def __init__(self) -> None:
         self._board = chess.Board()
