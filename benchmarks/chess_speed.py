@@ -32,6 +32,7 @@ from typing import Any
 
 import chess
 
+from benchmarks.peers.openspiel import CountingState
 from gamesearch import default_registry
 from gamesearch.search.base import INFINITY
 from gamesearch_chess import SEVENTY_FIVE_MOVES
@@ -118,33 +119,12 @@ def contenders(depth: int) -> dict[str, Callable[[], int]]:
 
     def openspiel() -> int:
         counter = [0]
-        state = _CountingState(game.new_initial_state(), counter)
+        state = CountingState(game.new_initial_state(), counter)
         minimax.alpha_beta_search(game, state, heuristic, depth, 0)
         return counter[0] + 1  # the actions applied, and the root
 
     searches[f"OpenSpiel alpha_beta_search(maximum_depth={depth}), C++ chess"] = openspiel
     return searches
-
-
-class _CountingState:
-    """A pyspiel state that counts the actions applied to it and to its clones."""
-
-    def __init__(self, state: Any, counter: list[int]) -> None:
-        self._state = state
-        self._counter = counter
-
-    def clone(self) -> _CountingState:
-        return _CountingState(self._state.clone(), self._counter)
-
-    def apply_action(self, action: int) -> None:
-        self._counter[0] += 1
-        self._state.apply_action(action)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._state, name)
-
-    def __str__(self) -> str:
-        return str(self._state)
 
 
 def measure(depth: int, runs: int) -> list[dict[str, Any]]:
