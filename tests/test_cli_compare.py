@@ -167,3 +167,55 @@ def test_compare_of_iterative_deepening_on_connect4_finishes_within_its_node_bud
     assert status == 0, err
     row = json.loads(out)["rows"][0]
     assert row["searcher"] == "iterative" and not row["gave_up"] and row["stats"]["nodes"] <= 3000
+
+
+def test_a_row_that_disagrees_with_the_reference_makes_the_exit_status_1(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import attrs
+
+    from gamesearch.cli import _common
+    from gamesearch.plugins import build_registry
+    from gamesearch.search import AlphaBeta
+
+    @attrs.frozen(kw_only=True)
+    class OffByOne(AlphaBeta):
+        """Alpha-beta with its value off by one: a searcher with a bug."""
+
+        name = "off-by-one"
+
+        def root(self, game, context):  # type: ignore[no-untyped-def]
+            answer = super().root(game, context)
+            return attrs.evolve(answer, value=answer.value + 1)
+
+    registry = build_registry()
+    registry.add_searcher(OffByOne)
+    monkeypatch.setattr(_common, "registry", lambda: registry)
+    monkeypatch.setattr("gamesearch.cli.compare.registry", lambda: registry)
+    status, out, _ = run_cli(capsys, "compare", "tictactoe", "--position", "XX.OO....",
+                             "--searchers", "alphabeta,off-by-one", "--json")  # fmt: skip
+    rows = {row["searcher"]: row["agrees"] for row in json.loads(out)["rows"]}
+    assert (status, rows) == (1, {"alphabeta": True, "off-by-one": False})
+    status, _, _ = run_cli(capsys, "compare", "tictactoe", "--position", "XX.OO....", "--searchers", "alphabeta")
+    assert status == 0
+
+
+def test_ctrl_c_prints_the_rows_measured_so_far(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gamesearch.cli.compare as compare
+
+    real, calls = compare.measure, []
+
+    def interrupt_on_the_third(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(compare, "measure", interrupt_on_the_third)
+    status, out, err = run_cli(capsys, "compare", "tictactoe", "--position", "XX.OO....",
+                               "--searchers", "minimax,alphabeta,pvs,mtdf")  # fmt: skip
+    assert status == 130
+    assert "minimax" in out and "alphabeta" in out and "mtdf" not in out
+    assert err.endswith("gamesearch: interrupted after 2 of 4 searchers; the figures above are for those 2\n")

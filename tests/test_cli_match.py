@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from clirun import assert_usage_error, run_cli, run_script
@@ -71,3 +72,24 @@ def test_help_shows_an_example() -> None:
     done = run_script("match", "--help")
     assert done.returncode == 0
     assert "gamesearch match tictactoe --first minimax --second alphabeta" in done.stdout
+
+
+def test_ctrl_c_prints_the_table_of_the_games_played_so_far(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gamesearch.cli.match as match
+
+    real, calls = match.play_match_game, []
+
+    def interrupt_on_the_fourth(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 4:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(match, "play_match_game", interrupt_on_the_fourth)
+    status, out, err = run_cli(capsys, "match", "tictactoe", "--first", "alphabeta:depth=1", "--second", "mcts:simulations=20",
+                               "--games", "6", "--seed", "3", "--json")  # fmt: skip
+    assert status == 130
+    assert len(json.loads(out)["games"]) == 3
+    assert err.endswith("gamesearch: interrupted after 3 of 6 games; the figures above are for those 3\n")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 from pathlib import Path
 
 import pytest
@@ -68,3 +69,24 @@ def test_the_installed_command_has_help_with_an_example() -> None:
     done = run_script("tournament", "--help")
     assert done.returncode == 0
     assert "--players" in done.stdout and "gamesearch tournament connect4" in done.stdout
+
+
+def test_ctrl_c_prints_the_tables_of_the_games_played_so_far(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gamesearch.tournament as tournament
+
+    real, calls = tournament._play_job, []
+
+    def interrupt_on_the_fifth(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 5:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(tournament, "_play_job", interrupt_on_the_fifth)
+    status, out, err = run_cli(capsys, "tournament", "tictactoe", "--players", "alphabeta:depth=1", "alphabeta:depth=2",
+                               "mcts:simulations=20", "--games", "2", "--seed", "1", "--json")  # fmt: skip
+    assert status == 130
+    assert len(json.loads(out)["games"]) == 4
+    assert err.endswith("gamesearch: interrupted after 4 of 6 games; the figures above are for those 4\n")

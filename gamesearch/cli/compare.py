@@ -21,6 +21,7 @@ from gamesearch.arena import searcher_label
 from gamesearch.cli import _plot
 from gamesearch.cli._common import add_game_arguments, depth_option, integer, load_game, print_json, registry
 from gamesearch.cli._output import check_at_least, console, milliseconds, print_table, progress, table
+from gamesearch.cli._progress import interruptible, report_interruption
 from gamesearch.errors import BudgetExceededError, InvalidOptionError
 from gamesearch.game import Game, Scoring, number_text
 from gamesearch.search import AlphaBeta, Minimax
@@ -34,6 +35,9 @@ DEFAULT_MAX_NODES = 3_000_000
 #: how many best moves a table cell lists before "+N more"
 SHOWN_MOVES = 4
 
+#: the exit status when a row disagrees with its reference
+EXIT_DISAGREEMENT = 1
+
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
@@ -45,7 +49,9 @@ def register(subparsers: Any) -> None:
         "the depth-capable searchers at each depth; --openings counts the nodes plain minimax "
         "and textbook alpha-beta need to choose the reply to each opening move. A progress "
         "bar (a line every few seconds when standard error is not a terminal) shows the "
-        "searchers done; Ctrl-C stops at once with exit status 130 and prints no table.",
+        "searchers done; Ctrl-C stops the searches, prints the rows measured so far (not checked "
+        "against a reference) and exits with status 130. The exit status is 1 when a row "
+        "disagrees with its reference (not with --tricks, where tricks may change a value).",
         epilog="typical times on a 2-core machine: each example below takes a second or two, the\n"
         "  Connect Four --depths one about 5 s; --repeat multiplies the timed runs, and a search\n"
         "  that needs more than --max-nodes gives up on reaching it (up to a minute at the default)\n"
@@ -263,21 +269,32 @@ def run(args: argparse.Namespace) -> int:
 def run_rows(game: Game[Any], searchers: Sequence[Searcher], args: argparse.Namespace) -> int:
     """Print (or write as JSON, or plot) one row per searcher."""
     rows = []
-    with progress("compare", len(searchers)) as advance:
+    with interruptible() as stop, progress("compare", len(searchers)) as advance:
         for searcher in searchers:
             rows.append(measure(game, searcher, args.repeat, args.max_nodes))
             advance(searcher.name)
+    if stop.interrupted:  # the rows measured so far, checked against none (a reference would search on)
+        if rows:
+            print_rows(game, rows, {}, args)
+        return report_interruption(len(rows), len(searchers), "searchers")
     if args.tricks:  # plain alpha-beta, the first row, has minimax's value at the depth
         references: dict[str, Row | None] = {Scoring.DISTANCE.value: rows[0]}
     else:
         references = reference_rows(game, rows, args.depth, args.max_nodes)
+    return print_rows(game, rows, references, args)
+
+
+def print_rows(game: Game[Any], rows: Sequence[Row], references: dict[str, Row | None], args: argparse.Namespace) -> int:
+    """Print (or write as JSON, or plot) the rows, each checked against its reference
+    when there is one; return the exit status: 1 when a row disagrees with its reference
+    (with ``--tricks``, where tricks may change a depth-limited value, 0), else 0."""
     base = references.get(Scoring.DISTANCE.value) or next(iter(references.values()), None)
     base_nodes = base.result.stats.nodes if base is not None and base.result is not None else None
     # a row is checked against the reference only when both search to the same depth
     # (in a game with utilities, only max^n rows: paranoid and BRS answer another question)
     data = [
         row_data(game, row,
-                 references[reference_kind(game, row.searcher)] if searcher_depth(row.searcher) == args.depth
+                 references.get(reference_kind(game, row.searcher)) if searcher_depth(row.searcher) == args.depth
                  and (not game.rules.utilities or isinstance(row.searcher, MaxN)) else None,
                  base_nodes)
         for row in rows
@@ -296,7 +313,7 @@ def run_rows(game: Game[Any], searchers: Sequence[Searcher], args: argparse.Name
             "references": {kind: None if ref is None else ref.label for kind, ref in references.items()},
             "rows": data,
         })  # fmt: skip
-        return 0
+        return _status(data, args)
     out = console()
     grid = table(
         f"{game.name} {position_title(game)}" + (f", depth {args.depth}" if args.depth else ""),
@@ -337,7 +354,12 @@ def run_rows(game: Game[Any], searchers: Sequence[Searcher], args: argparse.Name
         )
     if args.plot:
         out.print(f"plot written to {args.plot}")
-    return 0
+    return _status(data, args)
+
+
+def _status(data: Sequence[dict[str, Any]], args: argparse.Namespace) -> int:
+    """Return 1 when a row disagrees with its reference (not for ``--tricks``), else 0."""
+    return EXIT_DISAGREEMENT if not args.tricks and any(entry.get("agrees") is False for entry in data) else 0
 
 
 def value_text(entry: dict[str, Any]) -> str:

@@ -5,13 +5,15 @@ from __future__ import annotations
 import argparse
 import contextlib
 import random
+from collections.abc import Sequence
 from typing import Any
 
-from gamesearch.arena import MatchRecord, match_games, searcher_label
+from gamesearch.arena import GameRecord, MatchGame, MatchRecord, match_games, searcher_label
 from gamesearch.batch import ResultStore
 from gamesearch.batch.games import play_match_game, record_from_dict, record_to_dict, run_key
 from gamesearch.cli._common import add_game_arguments, integer, load_game, load_searcher, print_json
 from gamesearch.cli._output import check_at_least, console, milliseconds, print_table, progress, table
+from gamesearch.cli._progress import interruptible, report_interruption
 from gamesearch.cli.batch import add_executor_arguments, executor_from
 from gamesearch.errors import GameSearchError, InvalidOptionError
 from gamesearch.game import Game
@@ -27,8 +29,9 @@ def register(subparsers: Any) -> None:
         "who plays first. The same seed replays the same match, in this process, on --workers "
         "local processes or on the Dask cluster whose scheduler is at --scheduler. With "
         "--store, each game is written to that SQLite file as it ends; the same command (same "
-        "--seed) run again plays only the games missing. Ctrl-C stops at once with exit status "
-        "130 and prints no table; the games already stored stay in the store.",
+        "--seed) run again plays only the games missing. Ctrl-C stops the match, prints the "
+        "table of the games already played and exits with status 130; the games already "
+        "stored stay in the store.",
         epilog="typical times on a 2-core machine: the tic-tac-toe examples, under a second;\n"
         "  Connect Four between alphabeta:depth=4 players, under a second a game\n"
         "examples:\n"
@@ -85,10 +88,23 @@ def run(args: argparse.Namespace) -> int:
             f"not {len(others)} --seat"
         )
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
-    match = _play(args, game, [first, second, *others], seed)
+    searchers, played = [first, second, *others], dict[int, GameRecord]()
+    with interruptible() as stop:
+        match = _play(args, game, searchers, seed, played)
+    if stop.interrupted:  # the table of the games that ended before Ctrl-C
+        match = _record(searchers, match_games(searchers, games=args.games, swap=args.swap, seed=seed), played)
+        if match.games:
+            _print(args, game, match, seed)
+        return report_interruption(len(played), args.games, "games")
+    _print(args, game, match, seed)
+    return 0
+
+
+def _print(args: argparse.Namespace, game: Game[Any], match: MatchRecord, seed: int) -> None:
+    """Print the match's table (or its JSON with ``--json``)."""
     if args.json:
         print_json({"game": game.name, "position": game.to_text(), "seed": seed, **match.as_dict()})
-        return 0
+        return
     out = console()
     grid = table(
         f"{game.name} match, {args.games} game{'s' if args.games != 1 else ''}, seed {seed}",
@@ -101,12 +117,17 @@ def run(args: argparse.Namespace) -> int:
         )  # fmt: skip
     print_table(out, grid)
     out.print(f"replay with: --seed {seed}" + (" --swap" if args.swap else ""))
-    return 0
 
 
-def _play(args: argparse.Namespace, game: Game[Any], searchers: list[Searcher], seed: int) -> MatchRecord:
+def _play(
+    args: argparse.Namespace, game: Game[Any], searchers: list[Searcher], seed: int, records: dict[int, GameRecord]
+) -> MatchRecord:
     """Play the match's games on the executor the arguments name, storing each one as it
-    ends when ``--store`` is given, and return the match (with the stored games)."""
+    ends when ``--store`` is given, and return the match (with the stored games).
+
+    ``records`` collects every game as it ends (by its number), so that what was played
+    is known when Ctrl-C stops the match.
+    """
     plan = match_games(searchers, games=args.games, swap=args.swap, seed=seed)
     run_id = run_key(
         "match", game=game.name, start=game.to_text(), players=[searcher_label(searcher) for searcher in searchers],
@@ -115,7 +136,8 @@ def _play(args: argparse.Namespace, game: Game[Any], searchers: list[Searcher], 
     with contextlib.ExitStack() as resources:
         store = resources.enter_context(ResultStore(args.store)) if args.store is not None else None
         executor = resources.enter_context(executor_from(args))
-        records = {} if store is None else {n: record_from_dict(data) for n, data in store.games(run_id).items()}
+        if store is not None:
+            records.update((n, record_from_dict(data)) for n, data in store.games(run_id).items())
         jobs = [(game, planned, args.opening_plies) for planned in plan if planned.number not in records]
         with progress("match" + (f" ({len(records)} games stored before)" if records else ""), len(jobs)) as advance:
             for finished in executor.map_unordered(play_match_game, jobs):
@@ -126,5 +148,11 @@ def _play(args: argparse.Namespace, game: Game[Any], searchers: list[Searcher], 
                     store.add_game(run_id, number, record_to_dict(finished.result))
                 records[number] = finished.result
                 advance(f"{finished.result.winner or 'draw'}")
+    return _record(searchers, plan, records)
+
+
+def _record(searchers: list[Searcher], plan: Sequence[MatchGame], records: dict[int, GameRecord]) -> MatchRecord:
+    """Return the match of the planned games that were played, in the plan's order."""
     labels = tuple(searcher_label(searcher) for searcher in searchers)
-    return MatchRecord(labels, tuple(records[p.number] for p in plan), tuple(p.turn for p in plan))
+    played = [planned for planned in plan if planned.number in records]
+    return MatchRecord(labels, tuple(records[p.number] for p in played), tuple(p.turn for p in played))

@@ -13,6 +13,7 @@ from gamesearch.batch import ResultStore
 from gamesearch.batch.games import played_from_dict, played_to_dict, run_key
 from gamesearch.cli._common import add_game_arguments, integer, load_game, print_json, registry
 from gamesearch.cli._output import check_at_least, console, milliseconds, progress, table
+from gamesearch.cli._progress import interruptible, report_interruption
 from gamesearch.cli._plot import check_plot_file
 from gamesearch.cli._tournament_plot import plot_ratings
 from gamesearch.cli.batch import add_executor_arguments, executor_from
@@ -32,8 +33,8 @@ def register(subparsers: Any) -> None:
         "processes or on the Dask cluster whose scheduler is at --scheduler. With --store, "
         "each game is written to that SQLite file as it ends and the tables are computed from "
         "the file; the same command (same --seed) run again plays only the games missing. "
-        "Ctrl-C stops at once with exit status 130 and prints no table; the games already "
-        "stored stay in the store.",
+        "Ctrl-C stops the tournament, prints the tables of the games already played and exits "
+        "with status 130; the games already stored stay in the store.",
         epilog="typical times on a 2-core machine:\n"
         "  the tic-tac-toe example below: about a second; the Connect Four one (30 games):\n"
         "  under half a minute with 2 workers; time grows with the games and the players' budgets\n"
@@ -91,18 +92,32 @@ def run(args: argparse.Namespace) -> int:
         store = resources.enter_context(ResultStore(args.store)) if args.store is not None else None
         executor = resources.enter_context(executor_from(args))
         done = {} if store is None else {n: played_from_dict(data) for n, data in store.games(run_id).items()}
+        so_far = dict(done)  # every game ended, for the tables if Ctrl-C stops the rest
         with progress("tournament" + (f" ({len(done)} games stored before)" if done else ""), total - len(done)) as advance:
 
             def finished(played: PlayedGame) -> None:
+                so_far[played.scheduled.number] = played
                 if store is not None:
                     store.add_game(run_id, played.scheduled.number, played_to_dict(played))
                 first, second = played.record.players
                 advance(f"{first} vs {second}: {played.record.winner or 'draw'}")
 
-            tournament = run_tournament(
-                game, args.players, games=args.games, seed=seed, opening_plies=args.opening_plies,
-                registry=registry(), on_game=finished, executor=executor, done=done,
-            )  # fmt: skip
+            with interruptible() as stop:
+                tournament = run_tournament(
+                    game, args.players, games=args.games, seed=seed, opening_plies=args.opening_plies,
+                    registry=registry(), on_game=finished, executor=executor, done=done,
+                )  # fmt: skip
+        if stop.interrupted:  # the tables of the games that ended before Ctrl-C
+            if so_far:
+                partial = Tournament(
+                    game=game.name, start=game.to_text(), players=tuple(players), games_per_pair=args.games,
+                    opening_plies=args.opening_plies, seed=seed, played=tuple(so_far[n] for n in sorted(so_far)),
+                )  # fmt: skip
+                if args.json:
+                    print_json(partial.as_dict())
+                else:
+                    print_tables(partial)
+            return report_interruption(len(so_far), total, "games")
         if store is not None:  # the tables come from the games as stored
             stored = store.games(run_id)
             tournament = attrs.evolve(tournament, played=tuple(played_from_dict(stored[n]) for n in range(total)))
