@@ -282,6 +282,7 @@ class Rules:
             "result_range": list(self.result_range),
             "utilities": self.utilities,
             "constant_sum": self.constant_sum,
+            "zugzwang_rare": self.zugzwang_rare,
         }
 
 

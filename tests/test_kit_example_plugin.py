@@ -71,7 +71,7 @@ def test_the_installed_games_command_lists_nim_with_its_option() -> None:
          "choices": None}
     ]
     assert nim["rules"] == {"players": 2, "alternating": True, "chance": False, "max_plies": 12, "result_range": [-1, 1],
-                            "utilities": False, "constant_sum": None}
+                            "utilities": False, "constant_sum": None, "zugzwang_rare": False}
 
 
 def cli_json(capsys: pytest.CaptureFixture[str], *argv: str) -> Any:

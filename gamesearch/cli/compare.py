@@ -232,9 +232,12 @@ def reference_rows(
 
 def agrees(row: Row, reference: Row | None) -> bool | None:
     """Return whether the row has the reference's value and only its best moves
-    (``None`` when either is missing)."""
+    (``None`` when either is missing, or when the reference is exact and the row only an
+    estimate)."""
     if row.result is None or reference is None or reference.result is None:
         return None
+    if reference.result.is_exact and not row.result.is_exact:
+        return None  # an estimate (MCTS short of a proof) is no answer to check against a proof
     same_value = row.result.value == reference.result.value
     return same_value and set(row.result.best_moves) <= set(reference.result.best_moves)
 
