@@ -91,3 +91,24 @@ def test_bad_suites_and_budgets_are_one_line_errors(capsys: pytest.CaptureFixtur
     suite = write_suite(tmp_path, "XX./OO./... | 9 | a full cell\n")
     assert_usage_error(capsys, "problem 'a full cell': move '9' cannot be read", "tactics", "tictactoe", suite)
     assert_usage_error(capsys, "--max-nodes must be >= 1: 0", "tactics", "tictactoe", suite, "--max-nodes", "0")
+
+
+def test_ctrl_c_prints_the_rows_of_the_searchers_done(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import gamesearch.cli.tactics as tactics
+
+    real, calls = tactics.run_suite, []
+
+    def interrupt_the_second(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tactics, "run_suite", interrupt_the_second)
+    status, out, err = run_cli(capsys, "tactics", "tictactoe", write_suite(tmp_path, SUITE),
+                               "--searcher", "alphabeta", "--searcher", "minimax", "--json")  # fmt: skip
+    assert status == 130
+    assert [row["searcher"] for row in json.loads(out)["rows"]] == ["alphabeta"]
+    assert err.endswith("gamesearch: interrupted after 1 of 2 searchers; the figures above are for those 1\n")

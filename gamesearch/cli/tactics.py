@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from gamesearch.cli._common import add_game_arguments, integer, load_game, load_searcher, print_json
 from gamesearch.cli._output import check_at_least, console, print_table, progress, table
+from gamesearch.cli._progress import interruptible, report_interruption
 from gamesearch.errors import InvalidOptionError
 from gamesearch.game import Game
-from gamesearch.problems import read_problems, run_suite
+from gamesearch.problems import Problem, SuiteResult, read_problems, run_suite
 from gamesearch.search.base import Limit
 
 #: nodes each searcher may spend on one position unless told otherwise
@@ -26,7 +27,10 @@ def register(subparsers: Any) -> None:
         "budget per position, and count the positions where the move chosen is a best move. "
         "SUITE is a file, or the name of a suite the game ships (listed when a name is wrong). "
         "A game may read a format of its own (chess: EPD with bm, am and id); otherwise a line "
-        "is 'position | best move, best move | name'.",
+        "is 'position | best move, best move | name'. A progress bar shows the positions "
+        "done; Ctrl-C prints the rows of the searchers that went through the whole suite and "
+        "exits with status 130. Bratko-Kopec (24 positions) at 20,000 nodes a position takes "
+        "10 to 15 seconds a searcher on a 2-core machine.",
         epilog="examples:\n"
         "  gamesearch tactics chess mates --searcher alphabeta:depth=3\n"
         "  gamesearch tactics chess bratko-kopec --searcher iterative --max-nodes 5000 --json",
@@ -86,17 +90,28 @@ def run(args: argparse.Namespace) -> int:
     searchers = [(spec, load_searcher(spec)) for spec in specs]
     limit = Limit(nodes=args.max_nodes, seconds=args.seconds)
     results = []
-    with progress("tactics", len(problems) * len(searchers)) as advance:
+    with interruptible() as stop, progress("tactics", len(problems) * len(searchers)) as advance:
         for spec, searcher in searchers:
             results.append(
                 run_suite(type(game), problems, searcher, spec, limit, lambda done: advance(done.problem.name))
             )
+    if results or not stop.interrupted:
+        _print(args, game, name, problems, results)
+    if stop.interrupted:  # the searchers that went through the whole suite are in the table
+        return report_interruption(len(results), len(searchers), "searchers")
+    return 0
+
+
+def _print(
+    args: argparse.Namespace, game: Game[Any], name: str, problems: Sequence[Problem], results: Sequence[SuiteResult]
+) -> None:
+    """Print each searcher's row: problems solved, nodes and seconds (JSON with ``--json``)."""
     if args.json:
         print_json({
             "game": game.name, "suite": name, "problems": len(problems), "max_nodes": args.max_nodes,
             "seconds": args.seconds, "rows": [result.as_dict() for result in results],
         })  # fmt: skip
-        return 0
+        return
     out = console()
     out.print(f"{game.name} {name}: {len(problems)} positions, {args.max_nodes:,} nodes each")
     grid = table(None, ["searcher", "solved", "nodes", "seconds"])
@@ -105,4 +120,3 @@ def run(args: argparse.Namespace) -> int:
             result.searcher, f"{result.solved} of {len(problems)}", f"{result.nodes:,}", f"{result.seconds:.1f}"
         )
     print_table(out, grid)
-    return 0
