@@ -22,6 +22,7 @@ from test_web_e2e import (  # noqa: E402, F401  (browser and page are fixtures)
     cells_with,
     choose_searcher,
     create_app,
+    open_board,
     page,
     pytestmark,
     screenshot,
@@ -47,8 +48,7 @@ def server() -> Iterator[str]:
 
 
 def open_position(page: Any, server: str, position: str) -> None:
-    page.goto(f"{server}/?game=checkers&position={quote(position)}")
-    wait_for_status(page, "to move", "Game over")
+    open_board(page, server, f"game=checkers&position={quote(position)}")
     page.select_option("#player-1", "human")
 
 

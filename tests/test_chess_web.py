@@ -23,6 +23,7 @@ from test_web_e2e import (  # noqa: E402, F401  (browser and page are fixtures)
     browser,
     cells_with,
     create_app,
+    open_board,
     page,
     pytestmark,
     screenshot,
@@ -57,8 +58,7 @@ def server() -> Iterator[str]:
 
 
 def open_position(page: Any, server: str, position: str) -> None:
-    page.goto(f"{server}/?game=chess&position={quote(position)}")
-    wait_for_status(page, "to move", "Game over")
+    open_board(page, server, f"game=chess&position={quote(position)}")
     page.select_option("#player-1", "human")
 
 
