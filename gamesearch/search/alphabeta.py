@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any, ClassVar, Literal, NamedTuple
+from typing import Any, ClassVar, Literal
 
 import attrs
 
@@ -154,115 +154,30 @@ def search_root(
     budget: Budget | None = None,
     first_moves: tuple[Hashable, ...] = (),
 ) -> RootAnswer:
-    """Alpha-beta search of the root of ``game``; fill ``counters``.
+    """Return the alpha-beta answer at the root of ``game``; add the counts to ``counters``.
 
     ``first_moves`` are tried first at the root (iterative deepening passes the last
     iteration's best moves).
 
     :raises BudgetExceededError: when ``budget`` runs out (``game`` is left as it was).
     """
-    search_move, flush = _make_core(game, scoring, ordering, table, tracer, budget, depth is not None)
-    horizon = NO_HORIZON if depth is None else depth
-    root_ply = game.ply
-    maximizing = game.to_move() == Player.FIRST
-    moves = tuple(game.ordered_moves() if ordering == "game" else game.legal_moves())
-    if first_moves:
-        moves = tuple(first_moves) + tuple(move for move in moves if move not in first_moves)
-    if tracer is not None:
-        tracer.enter(None, root_ply, NEGATIVE_INFINITY, INFINITY)
-    try:
-        best: int | None = None
-        best_moves: list[Hashable] = []
-        values: list[tuple[Hashable, int]] = []
-        for move in moves:
-            if fresh_window or best is None:
-                alpha, beta = NEGATIVE_INFINITY, INFINITY
-            elif maximizing:
-                alpha, beta = (best - 1 if all_best else best), INFINITY
-            else:
-                alpha, beta = NEGATIVE_INFINITY, (best + 1 if all_best else best)
-            value = search_move(move, root_ply + 1, horizon, alpha, beta, not maximizing)
-            if move_values:
-                values.append((move, value))
-            improves = best is None or (value > best if maximizing else value < best)
-            if improves:
-                best, best_moves = value, [move]
-            elif value == best and (fresh_window or all_best):
-                best_moves.append(move)
-        assert best is not None  # the root is unfinished, so it has a move
-        if tracer is not None:
-            tracer.leave(best)
-    finally:
-        horizon_reached = flush(counters)
-    return RootAnswer(
-        value=best,
-        best_moves=tuple(best_moves),
-        move_values=tuple(values) if move_values else None,
-        is_exact=not horizon_reached,
-        depth=counters.depth - root_ply,
-        depth_limit=depth,
-    )
-
-
-class _Core(NamedTuple):
-    """The recursive search of one root and its counters (from :func:`_make_core`)."""
-
-    #: ``search(move, ply, depth, alpha, beta, maximizing)``: the value of a root move
-    #: searched ``depth`` plies deep from the root (:data:`NO_HORIZON`: to the end)
-    search: Callable[[Hashable, int, int, int, int, bool], int]
-    #: ``flush(counters)``: add the counts to ``counters``; return whether a horizon was reached
-    flush: Callable[[Counters], bool]
-
-
-def _within_budget(
-    advance: Callable[[Hashable], int | None], budget: Budget
-) -> Callable[[Hashable], int | None]:
-    """Return ``advance`` refusing (before the move) once ``budget`` is spent.
-
-    It counts the nodes itself: every position a search enters but the root is
-    entered by one call of it.
-    """
-    max_nodes, deadline, clock = budget.max_nodes, budget.deadline, time.perf_counter
-    nodes = 1  # the root
-    next_check = min(max_nodes, CLOCK_INTERVAL)
-
-    def step_within_budget(move: Hashable) -> int | None:
-        nonlocal nodes, next_check
-        if nodes >= next_check:
-            if nodes >= max_nodes:
-                raise BudgetExceededError(f"node budget of {max_nodes:,.0f} exhausted")
-            if clock() > deadline:
-                raise BudgetExceededError("time budget exhausted")
-            next_check = min(max_nodes, nodes + CLOCK_INTERVAL)
-        nodes += 1
-        return advance(move)
-
-    return step_within_budget
-
-
-def _make_core(
-    game: Game[Any],
-    scoring: Scoring,
-    ordering: str,
-    table: TranspositionTable | None,
-    tracer: Tracer | None,
-    budget: Budget | None,
-    has_horizon: bool = True,
-) -> _Core:
     # Hot loop: bound methods in locals, counters in closure cells, no allocation per
-    # node without a table. Optional features cost one test of a local per node at
-    # most: a budget wraps the move call instead of being tested in the loop, leaves
-    # are counted as what is neither expanded nor a table hit, and a game whose turns
-    # alternate is never asked whose turn it is below the root. Moves below the root
-    # are played by advance() and taken back by retract(), also when something raises.
-    # Depths are small integers (fast arithmetic): a search without a horizon keeps
-    # depth_left at NO_HORIZON all the way down (step 0), so its table entries carry
-    # the same depth whatever the root.
+    # node without a table, one closure a search (the root's moves are played here).
+    # Optional features cost one test of a local per node at most: a budget wraps the
+    # move call instead of being tested in the loop, leaves are counted as what is
+    # neither expanded nor a table hit, and a game whose turns alternate is never
+    # asked whose turn it is below the root. Moves below the root are played by
+    # advance() and taken back by retract(), also when something raises. Depths are
+    # small integers (fast arithmetic): a search without a horizon keeps depth_left at
+    # NO_HORIZON all the way down (step 0), so its table entries carry the same depth
+    # whatever the root.
     retract, to_move = game.retract, game.to_move
     step = game.advance if budget is None else _within_budget(game.advance, budget)
+    has_horizon = depth is not None
     step_down = 1 if has_horizon else 0
     ordered = game.ordered_moves if ordering == "game" else game.legal_moves
-    evaluate, key = heuristic(game), game.key
+    # (the heuristic is looked up only for a search with a horizon: it costs a little)
+    evaluate, key = heuristic(game) if has_horizon else _without_horizon, game.key
     asks_turn = not game.rules.alternating
     win, distance, proven = leaf_values(game, scoring)
     entries = table.entries if table is not None else None
@@ -270,9 +185,10 @@ def _make_core(
     max_entries = table.max_entries if table is not None else 0
     # free places in the table: counted down per new entry instead of len() each time
     room = max_entries - len(entries) if entries is not None else 0
+    root_ply = game.ply
     nodes = 1  # the root
     expanded = cutoffs = hits = horizon = 0
-    deepest = game.ply
+    deepest = root_ply
 
     def expand(ply: int, depth_left: int, alpha: int, beta: int, maximizing: bool) -> int:
         """Return the value of the unfinished position at ``ply`` (``depth_left`` >= 1).
@@ -390,41 +306,97 @@ def _make_core(
                 entries[position] = (searched, best, best)
         return best
 
-    def search(move: Hashable, ply: int, depth: int, alpha: int, beta: int, maximizing: bool) -> int:
-        """Play the root move ``move``, take it back and return the value of the position
-        it reaches at ``ply`` (the root searched ``depth`` plies deep)."""
-        nonlocal nodes, horizon, deepest
-        depth_left = depth - step_down
-        sign = step(move)
-        nodes += 1
-        if ply > deepest:
-            deepest = ply
-        try:
-            if tracer is not None:
-                tracer.enter(move, ply, alpha, beta)
-            if sign is not None:
-                value = sign * (win - distance * ply) if proven is None else proven(sign, ply)
-            elif depth_left == 0:
-                horizon += 1
-                value = evaluate()
+    # the root: each move searched with the window the ones before it leave
+    depth_left = (NO_HORIZON if depth is None else depth) - step_down  # of the root's children
+    ply = root_ply + 1
+    maximizing = to_move() == _FIRST
+    moves = ordered() if not first_moves else first_moves + tuple(
+        move for move in ordered() if move not in first_moves
+    )
+    if tracer is not None:
+        tracer.enter(None, root_ply, NEGATIVE_INFINITY, INFINITY)
+    best: int | None = None
+    best_moves: list[Hashable] = []
+    values: list[tuple[Hashable, int]] = []
+    try:
+        for move in moves:
+            if fresh_window or best is None:
+                alpha, beta = NEGATIVE_INFINITY, INFINITY
+            elif maximizing:
+                alpha, beta = (best - 1 if all_best else best), INFINITY
             else:
-                value = expand(ply, depth_left, alpha, beta, maximizing)
-            if tracer is not None:
-                tracer.leave(value)
-            return value
-        finally:
-            retract(move)
-
-    def flush(counters: Counters) -> bool:
+                alpha, beta = NEGATIVE_INFINITY, (best + 1 if all_best else best)
+            sign = step(move)
+            nodes += 1
+            if ply > deepest:
+                deepest = ply
+            try:
+                if tracer is not None:
+                    tracer.enter(move, ply, alpha, beta)
+                if sign is not None:
+                    value = sign * (win - distance * ply) if proven is None else proven(sign, ply)
+                elif depth_left == 0:
+                    horizon += 1
+                    value = evaluate()
+                else:
+                    value = expand(ply, depth_left, alpha, beta, not maximizing)
+                if tracer is not None:
+                    tracer.leave(value)
+            finally:
+                retract(move)
+            if move_values:
+                values.append((move, value))
+            if best is None or (value > best if maximizing else value < best):
+                best, best_moves = value, [move]
+            elif value == best and (fresh_window or all_best):
+                best_moves.append(move)
+        assert best is not None  # the root is unfinished, so it has a move
+        if tracer is not None:
+            tracer.leave(best)
+    finally:
         counters.nodes += nodes
         # every position entered is the root, expanded, a table hit or a leaf
         counters.leaves += nodes - 1 - expanded - hits
         counters.cutoffs += cutoffs
         counters.tt_hits += hits
-        counters.depth = max(counters.depth, deepest)
-        return horizon > 0
+        if deepest > counters.depth:
+            counters.depth = deepest
+    # (value, best_moves, move_values, is_exact, depth, depth_limit: positional is cheaper)
+    return RootAnswer(
+        best, tuple(best_moves), tuple(values) if move_values else None,
+        horizon == 0, counters.depth - root_ply, depth,
+    )  # fmt: skip
 
-    return tuple.__new__(_Core, (search, flush))  # (faster than _Core(search, flush))
+
+def _within_budget(
+    advance: Callable[[Hashable], int | None], budget: Budget
+) -> Callable[[Hashable], int | None]:
+    """Return ``advance`` refusing (before the move) once ``budget`` is spent.
+
+    It counts the nodes itself: every position a search enters but the root is
+    entered by one call of it.
+    """
+    max_nodes, deadline, clock = budget.max_nodes, budget.deadline, time.perf_counter
+    nodes = 1  # the root
+    next_check = min(max_nodes, CLOCK_INTERVAL)
+
+    def step_within_budget(move: Hashable) -> int | None:
+        nonlocal nodes, next_check
+        if nodes >= next_check:
+            if nodes >= max_nodes:
+                raise BudgetExceededError(f"node budget of {max_nodes:,.0f} exhausted")
+            if clock() > deadline:
+                raise BudgetExceededError("time budget exhausted")
+            next_check = min(max_nodes, nodes + CLOCK_INTERVAL)
+        nodes += 1
+        return advance(move)
+
+    return step_within_budget
+
+
+def _without_horizon() -> int:
+    """Stand in for the heuristic of a search without a horizon (it is never called)."""
+    raise AssertionError("a search without a horizon has no heuristic")
 
 
 def _after(moves: Sequence[Hashable], move: Hashable) -> tuple[Hashable, ...]:

@@ -37,6 +37,8 @@ CLOCK_INTERVAL = 1024
 #: the plies left of a search without a horizon: more than any game lasts, yet a small
 #: integer (CPython's arithmetic on it is as fast as on any depth a caller gives)
 NO_HORIZON = 1 << 29
+#: (an enum member read from a module constant: ``Scoring.DISTANCE`` costs a lookup)
+_DISTANCE = Scoring.DISTANCE
 
 
 # The records every search builds are frozen classes without slots: attrs fills such
@@ -203,7 +205,7 @@ def leaf_values(game: Game[Any], scoring: Scoring) -> tuple[int, int, Callable[[
     ``proven(r, p)`` (:meth:`ValueScale.proven`).
     """
     scale = game.value_scale
-    distance = 1 if scoring is Scoring.DISTANCE else 0
+    distance = 1 if scoring is _DISTANCE else 0
     if scale.largest_margin <= 1:
         return scale.win, distance, None
     return scale.win, distance, functools.partial(scale.proven, scoring=scoring)
@@ -511,23 +513,29 @@ class Searcher(abc.ABC):
             raise UnsupportedGameError(
                 f"searcher {self.name!r} cannot search {type(game).name!r}: {'; '.join(unmet)}"
             )
+        # The fixed cost of a search shows when there are many small ones (a test suite
+        # over every position): records are built with positional arguments, and a
+        # searcher without a seed takes the first best move without a call.
         counters = Counters()
-        move: Hashable | None = None
+        move: Hashable | None
         line: tuple[Hashable, ...] | Callable[[], tuple[Hashable, ...]] = ()
         snapshot = game.copy()  # also the principal variation's position
         try:
             final = game.result()
-            if final is not None and game.rules.utilities:
-                answer = _finished_utilities(game)
-            elif final is not None:
-                # values that are expected results: a finished game is worth its result
-                value = Fraction(final) if game.rules.chance or self.expected_values else game.score(self.scoring)
-                answer = RootAnswer(value, (), None, True, 0)
-            else:
+            if final is None:
                 context = self._context(game, counters, move_values, tracer, memory)
                 answer = self.root(game, context)
-                move = self._break_tie(answer.best_moves)
+                best_moves = answer.best_moves
+                move = best_moves[0] if self.seed is None else self._break_tie(best_moves)
                 line = self._line_from(snapshot, move, answer, context)
+            else:
+                move = None
+                if game.rules.utilities:
+                    answer = _finished_utilities(game)
+                else:
+                    # values that are expected results: a finished game is worth its result
+                    chance = game.rules.chance or self.expected_values
+                    answer = RootAnswer(Fraction(final) if chance else game.score(self.scoring), (), None, True, 0)
         except RecursionError:
             restore(game, snapshot)
             raise SearchTooDeepError(
@@ -540,25 +548,17 @@ class Searcher(abc.ABC):
             # anywhere, even half-way through a move: put the position back whole.
             restore(game, snapshot)
             raise
-        seconds = time.perf_counter() - started
         stats = SearchStats(
             counters.nodes, counters.leaves, counters.cutoffs, counters.tt_hits,
-            answer.depth, seconds, counters.playout_plies,
+            answer.depth, time.perf_counter() - started, counters.playout_plies,
         )  # fmt: skip
+        # (in SearchResult's field order: searcher, move, value, best_moves, pv,
+        # move_values, stats, is_exact, is_game_over, visits, scale, utilities)
         return SearchResult(
-            searcher=self.name,
-            move=move,
-            value=answer.value,
-            best_moves=answer.best_moves,
-            pv=line,
-            move_values=answer.move_values,
-            stats=stats,
-            is_exact=answer.is_exact,
-            is_game_over=not answer.best_moves,
-            visits=answer.visits,
-            scale=None if game.rules.utilities else game.value_scale,
-            utilities=answer.utilities,
-        )
+            self.name, move, answer.value, answer.best_moves, line, answer.move_values, stats,
+            answer.is_exact, not answer.best_moves, answer.visits,
+            None if game.rules.utilities else game.value_scale, answer.utilities,
+        )  # fmt: skip
 
     def unmet_needs(self, game: Game[Any]) -> list[str]:
         """Return what this searcher needs that ``game``'s rules do not give (empty: none).
