@@ -246,8 +246,10 @@ class TicTacToe(Game[int]):
         self._use_geometry(_geometry(rows, cols, k))
 
     def copy(self) -> TicTacToe:
+        # (every search copies its root: the slots are copied here without a call)
         twin = object.__new__(type(self))
-        twin._use_geometry(self._geometry)
+        twin._geometry, twin._wins, twin._cells, twin._full = self._geometry, self._wins, self._cells, self._full
+        twin._natural, twin._ordered = self._natural, self._ordered
         twin._mover, twin._other = self._mover, self._other
         twin._history = self._history.copy()
         return twin

@@ -136,7 +136,7 @@ class AlphaBeta(Searcher):
             context.counters,
             context.tracer,
             move_values,
-            budget_of(self.max_nodes, self.seconds),
+            None if self.max_nodes is None and self.seconds is None else budget_of(self.max_nodes, self.seconds),
         )
 
 

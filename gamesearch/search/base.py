@@ -527,7 +527,10 @@ class Searcher(abc.ABC):
                 answer = self.root(game, context)
                 best_moves = answer.best_moves
                 move = best_moves[0] if self.seed is None else self._break_tie(best_moves)
-                line = self._line_from(snapshot, move, answer, context)
+                if self.line_on_demand:  # worked out when read, on the snapshot
+                    line = functools.partial(self._line_later, snapshot, move, answer, context)
+                else:
+                    line = self._principal_variation(snapshot, move, answer, context.memory)
             else:
                 move = None
                 if game.rules.utilities:
@@ -606,18 +609,10 @@ class Searcher(abc.ABC):
             return best_moves[0]
         return random.Random(self.seed).choice(best_moves)
 
-    def _line_from(
-        self, game: Game[Any], move: Hashable, answer: RootAnswer, context: SearchContext
-    ) -> tuple[Hashable, ...] | Callable[[], tuple[Hashable, ...]]:
-        """Return the principal variation from ``move``, or a function that works it out
-        later on a copy of ``game`` (see :attr:`line_on_demand`)."""
-        if not self.line_on_demand:
-            return self._principal_variation(game, move, answer, context.memory)
-        return functools.partial(self._line_later, game, move, answer, context)
-
     def _line_later(
         self, game: Game[Any], move: Hashable, answer: RootAnswer, context: SearchContext
     ) -> tuple[Hashable, ...]:
+        """Return the principal variation from ``move`` (when a result's line is first read)."""
         return self._principal_variation(game, move, answer, context.memory)
 
     def _principal_variation(

@@ -48,6 +48,8 @@ class Minimax(Searcher):
         next_look = min(max_nodes, CLOCK_INTERVAL) if self.seconds is not None else max_nodes
         nodes = expanded = 0
         root_ply = game.ply
+        # the ply of the positions scored by evaluate(): a test per child, no depth to pass down
+        horizon_ply = root_ply + (NO_HORIZON if self.depth is None else self.depth)
         deepest = root_ply + 1  # the root is unfinished: it has children
         horizon_reached = False
 
@@ -59,8 +61,8 @@ class Minimax(Searcher):
                 raise BudgetExceededError("time budget exhausted")
             return min(max_nodes, nodes + CLOCK_INTERVAL)
 
-        def expand(ply: int, depth_left: int, maximizing: bool) -> int:
-            """Return the value of the unfinished position at ``ply`` (``depth_left`` >= 1)."""
+        def expand(ply: int, maximizing: bool) -> int:
+            """Return the value of the unfinished position at ``ply`` (before the horizon)."""
             nonlocal nodes, expanded, horizon_reached, deepest, next_look
             child_ply = ply + 1
             if child_ply > deepest:
@@ -78,14 +80,13 @@ class Minimax(Searcher):
                 try:  # (free in CPython 3.11+ until something raises)
                     if tracer is not None:
                         tracer.enter(move, child_ply, NEGATIVE_INFINITY, INFINITY)
-                    if sign is not None:
-                        ended = win - distance * child_ply  # (worked out only for a finished child)
-                        child = sign * ended if proven is None else proven(sign, child_ply)
-                    elif depth_left == 1:
+                    if sign is not None:  # (the value worked out only for a finished child)
+                        child = sign * (win - distance * child_ply) if proven is None else proven(sign, child_ply)
+                    elif child_ply == horizon_ply:
                         horizon_reached = True
                         child = evaluate()
                     else:
-                        child = expand(child_ply, depth_left - 1, not maximizing)
+                        child = expand(child_ply, not maximizing)
                     if tracer is not None:
                         tracer.leave(child)
                 except BaseException:
@@ -99,18 +100,17 @@ class Minimax(Searcher):
                     best = child
             return best
 
-        def settle(ply: int, depth_left: int, maximizing: bool) -> int:
+        def settle(ply: int, maximizing: bool) -> int:
             """Return the value of the position just reached at ``ply``."""
             nonlocal horizon_reached
             sign = terminal()
             if sign is not None:
                 return sign * (win - distance * ply) if proven is None else proven(sign, ply)
-            if depth_left == 0:
+            if ply == horizon_ply:
                 horizon_reached = True
                 return evaluate()
-            return expand(ply, depth_left, maximizing)
+            return expand(ply, maximizing)
 
-        depth = NO_HORIZON if self.depth is None else self.depth
         if tracer is not None:
             tracer.enter(None, root_ply, NEGATIVE_INFINITY, INFINITY)
         root_values: list[tuple[Hashable, int]] = []
@@ -121,7 +121,7 @@ class Minimax(Searcher):
             push(move)
             if tracer is not None:
                 tracer.enter(move, root_ply + 1, NEGATIVE_INFINITY, INFINITY)
-            child = settle(root_ply + 1, depth - 1, not maximizing)
+            child = settle(root_ply + 1, not maximizing)
             if tracer is not None:
                 tracer.leave(child)
             undo()
