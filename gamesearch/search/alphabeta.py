@@ -33,8 +33,8 @@ from gamesearch.search.base import (
     SearchContext,
     Searcher,
     Tracer,
+    finished_values,
     heuristic,
-    leaf_values,
 )
 from gamesearch.search.table import SearchMemory, TranspositionTable, make_room, table_entries_field
 
@@ -179,7 +179,7 @@ def search_root(
     # (the heuristic is looked up only for a search with a horizon: it costs a little)
     evaluate, key = heuristic(game) if has_horizon else _without_horizon, game.key
     asks_turn = not game.rules.alternating
-    win, distance, proven = leaf_values(game, scoring)
+    finished = finished_values(game, scoring)  # finished[ply][result]: a look-up, no arithmetic
     entries = table.entries if table is not None else None
     probe = entries.get if entries is not None else None
     max_entries = table.max_entries if table is not None else 0
@@ -236,8 +236,7 @@ def search_root(
                     if tracer is not None:
                         tracer.enter(move, child_ply, alpha, beta)
                     if sign is not None:
-                        ended = win - distance * child_ply  # (worked out only for a finished child)
-                        value = sign * ended if proven is None else proven(sign, child_ply)
+                        value = finished[child_ply][sign]
                     elif depth_left == 1:
                         horizon += 1
                         value = evaluate()
@@ -267,8 +266,7 @@ def search_root(
                     if tracer is not None:
                         tracer.enter(move, child_ply, alpha, beta)
                     if sign is not None:
-                        ended = win - distance * child_ply  # (worked out only for a finished child)
-                        value = sign * ended if proven is None else proven(sign, child_ply)
+                        value = finished[child_ply][sign]
                     elif depth_left == 1:
                         horizon += 1
                         value = evaluate()
@@ -334,7 +332,7 @@ def search_root(
                 if tracer is not None:
                     tracer.enter(move, ply, alpha, beta)
                 if sign is not None:
-                    value = sign * (win - distance * ply) if proven is None else proven(sign, ply)
+                    value = finished[ply][sign]
                 elif depth_left == 0:
                     horizon += 1
                     value = evaluate()

@@ -211,6 +211,70 @@ def leaf_values(game: Game[Any], scoring: Scoring) -> tuple[int, int, Callable[[
     return scale.win, distance, functools.partial(scale.proven, scoring=scoring)
 
 
+#: the most entries (plies times results) of a table of finished values worked out at once
+FINISHED_TABLE_ENTRIES = 1 << 16
+#: ``values[ply][result]``: the search value of a game finished at ``ply`` with ``result``
+FinishedValues = Sequence[Mapping[int, int]] | Mapping[int, Mapping[int, int]]
+#: the tables of finished values, by (longest game, largest margin, distance scoring)
+_finished_tables: dict[tuple[int, int, int], FinishedValues] = {}
+
+
+class _ValuesOfPly(dict[int, int]):
+    """The values of the games finished at one ply, each worked out when first needed."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: Callable[[int], int]) -> None:
+        super().__init__()
+        self._value = value
+
+    def __missing__(self, result: int) -> int:
+        value = self[result] = self._value(result)
+        return value
+
+
+class _ValuesByPly(dict[int, _ValuesOfPly]):
+    """The values of finished games by ply, each ply's filled when first needed."""
+
+    __slots__ = ("_scale", "_scoring")
+
+    def __init__(self, scale: ValueScale, scoring: Scoring) -> None:
+        super().__init__()
+        self._scale, self._scoring = scale, scoring
+
+    def __missing__(self, ply: int) -> _ValuesOfPly:
+        scale, scoring = self._scale, self._scoring
+        row = self[ply] = _ValuesOfPly(lambda result: scale.proven(result, ply, scoring))
+        return row
+
+
+def finished_values(game: Game[Any], scoring: Scoring) -> FinishedValues:
+    """Return ``values``: ``values[ply][result]`` is the search value of a game finished at
+    ``ply`` with ``result`` (:meth:`ValueScale.proven`), for every ply and declared result.
+
+    A search core looks its finished positions up there instead of working each value
+    out. The values are worked out once per scale and scoring (a scale of many plies
+    and results fills its table as searches need it). A result outside the declared
+    range raises :class:`KeyError` (the conformance kit names such a game).
+    """
+    scale = game.value_scale
+    largest, distance = scale.largest_margin, 1 if scoring is _DISTANCE else 0
+    identity = (scale.max_plies, largest, distance)
+    found = _finished_tables.get(identity)
+    if found is not None:
+        return found
+    values: FinishedValues
+    if (scale.max_plies + 2) * (2 * largest + 1) > FINISHED_TABLE_ENTRIES:
+        values = _ValuesByPly(scale, scoring)
+    else:
+        # (one ply past the longest game too, for a game that counts its plies from 1)
+        values = [
+            {result: scale.proven(result, ply, scoring) for result in range(-largest, largest + 1)}
+            for ply in range(scale.max_plies + 2)
+        ]
+    return _finished_tables.setdefault(identity, values)
+
+
 def heuristic(game: Game[Any]) -> Callable[[], int]:
     """Return the function that scores a position at a search's horizon.
 

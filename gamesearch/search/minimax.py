@@ -17,7 +17,7 @@ import attrs
 from gamesearch.errors import BudgetExceededError
 from gamesearch.game import Game, Player, Scoring
 from gamesearch.search.base import CLOCK_INTERVAL, INFINITY, NEGATIVE_INFINITY, NO_HORIZON, Counters, RootAnswer, SearchContext, Searcher, Tracer
-from gamesearch.search.base import heuristic, leaf_values
+from gamesearch.search.base import finished_values, heuristic
 
 
 @attrs.frozen(kw_only=True)
@@ -39,7 +39,7 @@ class Minimax(Searcher):
         legal_moves, to_move, evaluate = game.legal_moves, game.to_move, heuristic(game)
         asks_turn = not game.rules.alternating
         first = Player.FIRST
-        win, distance, proven = leaf_values(game, self.scoring)
+        finished = finished_values(game, self.scoring)  # finished[ply][result]: a look-up
         max_nodes = INFINITY if self.max_nodes is None else self.max_nodes
         deadline = math.inf if self.seconds is None else time.perf_counter() + self.seconds
         clock = time.perf_counter
@@ -80,8 +80,8 @@ class Minimax(Searcher):
                 try:  # (free in CPython 3.11+ until something raises)
                     if tracer is not None:
                         tracer.enter(move, child_ply, NEGATIVE_INFINITY, INFINITY)
-                    if sign is not None:  # (the value worked out only for a finished child)
-                        child = sign * (win - distance * child_ply) if proven is None else proven(sign, child_ply)
+                    if sign is not None:
+                        child = finished[child_ply][sign]
                     elif child_ply == horizon_ply:
                         horizon_reached = True
                         child = evaluate()
@@ -105,7 +105,7 @@ class Minimax(Searcher):
             nonlocal horizon_reached
             sign = terminal()
             if sign is not None:
-                return sign * (win - distance * ply) if proven is None else proven(sign, ply)
+                return finished[ply][sign]
             if ply == horizon_ply:
                 horizon_reached = True
                 return evaluate()
