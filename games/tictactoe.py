@@ -39,8 +39,8 @@ class _LineScan:
     def __init__(self, lines: tuple[int, ...]) -> None:
         self.lines = lines
 
-    def __getitem__(self, board: int) -> bool:
-        return any(board & line == line for line in self.lines)
+    def __getitem__(self, board: int) -> int:
+        return board.bit_count() if any(board & line == line for line in self.lines) else 0
 
 
 class _Geometry:
@@ -65,7 +65,10 @@ class _Geometry:
         self.order = tuple(sorted(range(self.cells), key=priority))
         if self.cells <= TABLE_CELLS:
             size = 1 << self.cells
-            self.wins: list[bool] | _LineScan = [self._has_line(board) for board in range(size)]
+            # a board's marks when they make a line, else 0 (the count tells who moved last)
+            self.wins: list[int] | _LineScan = [
+                board.bit_count() if self._has_line(board) else 0 for board in range(size)
+            ]
             self.natural_moves: list[tuple[int, ...]] | None = [
                 self._empty(board, range(self.cells)) for board in range(size)
             ]
@@ -231,7 +234,7 @@ class TicTacToe(Game[int]):
         crosses, noughts = boards[0].bit_count(), boards[1].bit_count()
         check_alternating_counts(
             f"position {original!r}", crosses, noughts,
-            geometry.wins[boards[0]], geometry.wins[boards[1]],
+            bool(geometry.wins[boards[0]]), bool(geometry.wins[boards[1]]),
         )  # fmt: skip
         self._mover, self._other = boards if crosses == noughts else boards[::-1]
         self._history = []
@@ -293,8 +296,9 @@ class TicTacToe(Game[int]):
 
     def result(self) -> int | None:
         other = self._other
-        if self._wins[other]:
-            return 1 if other.bit_count() > self._mover.bit_count() else -1  # X moved last
+        marks = self._wins[other]
+        if marks:
+            return 1 if marks > self._mover.bit_count() else -1  # X moved last
         return 0 if other | self._mover == self._full else None
 
     def key(self) -> int:
@@ -314,8 +318,9 @@ class TicTacToe(Game[int]):
         board = self._mover | BITS[move]
         self._mover = other = self._other
         self._other = board
-        if self._wins[board]:
-            return 1 if board.bit_count() > other.bit_count() else -1  # X moved last
+        marks = self._wins[board]  # the mover's marks if they make a line, else 0
+        if marks:
+            return 1 if marks > other.bit_count() else -1  # X moved last
         return 0 if board | other == self._full else None
 
     def retract(self, move: int) -> None:
