@@ -186,8 +186,9 @@ def search_root(
     # free places in the table: counted down per new entry instead of len() each time
     room = max_entries - len(entries) if entries is not None else 0
     root_ply = game.ply
-    nodes = 1  # the root
-    expanded = cutoffs = hits = horizon = 0
+    # every position entered but the root is expanded, a table hit or a leaf (finished
+    # or at the horizon): leaves are counted, and the nodes are the sum
+    leaves = expanded = cutoffs = hits = horizon = 0
     deepest = root_ply
 
     def expand(ply: int, depth_left: int, alpha: int, beta: int, maximizing: bool) -> int:
@@ -196,7 +197,7 @@ def search_root(
         ``maximizing`` says whether the first player moves (asked of the game when
         its turns do not alternate).
         """
-        nonlocal nodes, expanded, cutoffs, hits, horizon, deepest, room
+        nonlocal leaves, expanded, cutoffs, hits, horizon, deepest, room
         if probe is not None:
             position = key()
             entry = probe(position)
@@ -231,13 +232,14 @@ def search_root(
             best = NEGATIVE_INFINITY
             for move in moves:
                 sign = step(move)  # push(move) and result() in one call
-                nodes += 1
                 try:  # (free in CPython 3.11+ until something raises)
                     if tracer is not None:
                         tracer.enter(move, child_ply, alpha, beta)
                     if sign is not None:
+                        leaves += 1
                         value = finished[child_ply][sign]
                     elif depth_left == 1:
+                        leaves += 1
                         horizon += 1
                         value = evaluate()
                     else:
@@ -261,13 +263,14 @@ def search_root(
             best = INFINITY
             for move in moves:
                 sign = step(move)
-                nodes += 1
                 try:
                     if tracer is not None:
                         tracer.enter(move, child_ply, alpha, beta)
                     if sign is not None:
+                        leaves += 1
                         value = finished[child_ply][sign]
                     elif depth_left == 1:
+                        leaves += 1
                         horizon += 1
                         value = evaluate()
                     else:
@@ -325,15 +328,16 @@ def search_root(
             else:
                 alpha, beta = NEGATIVE_INFINITY, (best + 1 if all_best else best)
             sign = step(move)
-            nodes += 1
             if ply > deepest:
                 deepest = ply
             try:
                 if tracer is not None:
                     tracer.enter(move, ply, alpha, beta)
                 if sign is not None:
+                    leaves += 1
                     value = finished[ply][sign]
                 elif depth_left == 0:
+                    leaves += 1
                     horizon += 1
                     value = evaluate()
                 else:
@@ -352,9 +356,8 @@ def search_root(
         if tracer is not None:
             tracer.leave(best)
     finally:
-        counters.nodes += nodes
-        # every position entered is the root, expanded, a table hit or a leaf
-        counters.leaves += nodes - 1 - expanded - hits
+        counters.nodes += 1 + expanded + hits + leaves
+        counters.leaves += leaves
         counters.cutoffs += cutoffs
         counters.tt_hits += hits
         if deepest > counters.depth:
