@@ -189,7 +189,7 @@ def search_root(
     # every position entered but the root is expanded, a table hit or a leaf (finished
     # or at the horizon): leaves are counted, and the nodes are the sum
     leaves = expanded = cutoffs = hits = horizon = 0
-    deepest = root_ply
+    deepest = root_ply + 1  # the root is unfinished: it has children
 
     def expand(ply: int, depth_left: int, alpha: int, beta: int, maximizing: bool) -> int:
         """Return the value of the unfinished position at ``ply`` (``depth_left`` >= 1).
@@ -328,8 +328,6 @@ def search_root(
             else:
                 alpha, beta = NEGATIVE_INFINITY, (best + 1 if all_best else best)
             sign = step(move)
-            if ply > deepest:
-                deepest = ply
             try:
                 if tracer is not None:
                     tracer.enter(move, ply, alpha, beta)

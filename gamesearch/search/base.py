@@ -581,12 +581,14 @@ class Searcher(abc.ABC):
         # over every position): records are built with positional arguments, and a
         # searcher without a seed takes the first best move without a call.
         counters = Counters()
-        move: Hashable | None
+        move: Hashable | None = None
         line: tuple[Hashable, ...] | Callable[[], tuple[Hashable, ...]] = ()
-        snapshot = game.copy()  # also the principal variation's position
-        try:
-            final = game.result()
-            if final is None:
+        final = game.result()  # (it only reads the position)
+        if final is not None:
+            answer = self._finished_answer(game, final)
+        else:
+            snapshot = game.copy()  # also the principal variation's position
+            try:
                 context = self._context(game, counters, move_values, tracer, memory)
                 answer = self.root(game, context)
                 best_moves = answer.best_moves
@@ -595,26 +597,18 @@ class Searcher(abc.ABC):
                     line = functools.partial(self._line_later, snapshot, move, answer, context)
                 else:
                     line = self._principal_variation(snapshot, move, answer, context.memory)
-            else:
-                move = None
-                if game.rules.utilities:
-                    answer = _finished_utilities(game)
-                else:
-                    # values that are expected results: a finished game is worth its result
-                    chance = game.rules.chance or self.expected_values
-                    answer = RootAnswer(Fraction(final) if chance else game.score(self.scoring), (), None, True, 0)
-        except RecursionError:
-            restore(game, snapshot)
-            raise SearchTooDeepError(
-                f"searcher {self.name!r} went deeper than Python's recursion limit "
-                f"({sys.getrecursionlimit():,} frames) in {type(game).name!r}; give it a depth "
-                "limit (Limit(depth=...), or the depth option)"
-            ) from None
-        except BaseException:
-            # An interrupt (KeyboardInterrupt, a signal handler's exception) may land
-            # anywhere, even half-way through a move: put the position back whole.
-            restore(game, snapshot)
-            raise
+            except RecursionError:
+                restore(game, snapshot)
+                raise SearchTooDeepError(
+                    f"searcher {self.name!r} went deeper than Python's recursion limit "
+                    f"({sys.getrecursionlimit():,} frames) in {type(game).name!r}; give it a depth "
+                    "limit (Limit(depth=...), or the depth option)"
+                ) from None
+            except BaseException:
+                # An interrupt (KeyboardInterrupt, a signal handler's exception) may land
+                # anywhere, even half-way through a move: put the position back whole.
+                restore(game, snapshot)
+                raise
         stats = SearchStats(
             counters.nodes, counters.leaves, counters.cutoffs, counters.tt_hits,
             answer.depth, time.perf_counter() - started, counters.playout_plies,
@@ -626,6 +620,15 @@ class Searcher(abc.ABC):
             answer.is_exact, not answer.best_moves, answer.visits,
             None if game.rules.utilities else game.value_scale, answer.utilities,
         )  # fmt: skip
+
+    def _finished_answer(self, game: Game[Any], final: int) -> RootAnswer:
+        """Return the answer at the finished position ``game`` whose result is ``final``."""
+        if game.rules.utilities:
+            return _finished_utilities(game)
+        # values that are expected results: a finished game is worth its result
+        if game.rules.chance or self.expected_values:
+            return RootAnswer(Fraction(final), (), None, True, 0)
+        return RootAnswer(game.score(self.scoring), (), None, True, 0)
 
     def unmet_needs(self, game: Game[Any]) -> list[str]:
         """Return what this searcher needs that ``game``'s rules do not give (empty: none).
