@@ -311,6 +311,28 @@ def search_root(
     depth_left = (NO_HORIZON if depth is None else depth) - step_down  # of the root's children
     ply = root_ply + 1
     maximizing = to_move() == _FIRST
+
+    def search_move(move: Hashable, alpha: int, beta: int) -> int:
+        """Play the root move ``move``, take it back and return the value of the position
+        it reaches (as a position of ``expand``'s loop is scored)."""
+        nonlocal leaves, horizon
+        sign = step(move)
+        try:
+            if tracer is not None:
+                tracer.enter(move, ply, alpha, beta)
+            if sign is None and depth_left:
+                value = expand(ply, depth_left, alpha, beta, not maximizing)
+            else:  # a leaf: finished, or at the horizon
+                leaves += 1
+                if sign is None:
+                    horizon += 1
+                value = evaluate() if sign is None else finished[ply][sign]
+            if tracer is not None:
+                tracer.leave(value)
+            return value
+        finally:
+            retract(move)
+
     moves = ordered() if not first_moves else first_moves + tuple(
         move for move in ordered() if move not in first_moves
     )
@@ -322,28 +344,11 @@ def search_root(
     try:
         for move in moves:
             if fresh_window or best is None:
-                alpha, beta = NEGATIVE_INFINITY, INFINITY
+                value = search_move(move, NEGATIVE_INFINITY, INFINITY)
             elif maximizing:
-                alpha, beta = (best - 1 if all_best else best), INFINITY
+                value = search_move(move, best - 1 if all_best else best, INFINITY)
             else:
-                alpha, beta = NEGATIVE_INFINITY, (best + 1 if all_best else best)
-            sign = step(move)
-            try:
-                if tracer is not None:
-                    tracer.enter(move, ply, alpha, beta)
-                if sign is not None:
-                    leaves += 1
-                    value = finished[ply][sign]
-                elif depth_left == 0:
-                    leaves += 1
-                    horizon += 1
-                    value = evaluate()
-                else:
-                    value = expand(ply, depth_left, alpha, beta, not maximizing)
-                if tracer is not None:
-                    tracer.leave(value)
-            finally:
-                retract(move)
+                value = search_move(move, NEGATIVE_INFINITY, best + 1 if all_best else best)
             if move_values:
                 values.append((move, value))
             if best is None or (value > best if maximizing else value < best):
