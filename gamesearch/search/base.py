@@ -212,7 +212,7 @@ def leaf_values(game: Game[Any], scoring: Scoring) -> tuple[int, int, Callable[[
 
 
 #: the most entries (plies times results) of a table of finished values worked out at once
-FINISHED_TABLE_ENTRIES = 1 << 16
+FINISHED_TABLE_ENTRIES = 1 << 12
 #: ``values[ply][result]``: the search value of a game finished at ``ply`` with ``result``
 FinishedValues = Sequence[Mapping[int, int]] | Mapping[int, Mapping[int, int]]
 #: the tables of finished values, by (longest game, largest margin, distance scoring)
@@ -253,12 +253,16 @@ def finished_values(game: Game[Any], scoring: Scoring) -> FinishedValues:
     ``ply`` with ``result`` (:meth:`ValueScale.proven`), for every ply and declared result.
 
     A search core looks its finished positions up there instead of working each value
-    out. The values are worked out once per scale and scoring (a scale of many plies
-    and results fills its table as searches need it). A result outside the declared
-    range raises :class:`KeyError` (the conformance kit names such a game).
+    out. The values are worked out once per scale and scoring; a scale of many plies
+    and results, or a position already past the longest game its rules declare, gets
+    a table that is filled as searches need it, for any ply and result. Otherwise a
+    result outside the declared range raises :class:`KeyError` (the conformance kit
+    names such a game).
     """
     scale = game.value_scale
     largest, distance = scale.largest_margin, 1 if scoring is _DISTANCE else 0
+    if game.ply > scale.max_plies:
+        return _ValuesByPly(scale, scoring)
     identity = (scale.max_plies, largest, distance)
     found = _finished_tables.get(identity)
     if found is not None:
