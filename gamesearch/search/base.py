@@ -212,7 +212,7 @@ def leaf_values(game: Game[Any], scoring: Scoring) -> tuple[int, int, Callable[[
 
 
 #: the most entries (plies times results) of a table of finished values worked out at once
-FINISHED_TABLE_ENTRIES = 1 << 12
+FINISHED_TABLE_ENTRIES = 1 << 14
 #: ``values[ply][result]``: the search value of a game finished at ``ply`` with ``result``
 FinishedValues = Sequence[Mapping[int, int]] | Mapping[int, Mapping[int, int]]
 #: the tables of finished values, by (longest game, largest margin, distance scoring)
