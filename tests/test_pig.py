@@ -24,16 +24,16 @@ def test_the_default_game_keeps_the_protocol_on_a_slice_and_random_games() -> No
 
 def test_a_turn_rolls_banks_and_loses_as_the_rules_say() -> None:
     game = Pig.new(**SMALL)
-    assert game.legal_moves() == ["roll", "hold"] and game.to_move() == 0
+    assert game.legal_moves() == ("roll", "hold") and game.to_move() == 0
     game.play("roll")
-    assert game.to_move() == CHANCE and game.legal_moves() == ["1", "2", "3"]
+    assert game.to_move() == CHANCE and game.legal_moves() == ("1", "2", "3")
     assert list(game.chance_outcomes()) == [(face, Fraction(1, 3)) for face in ("1", "2", "3")]
     for move in ("3", "roll", "1"):  # a 1 loses the turn total of 3
         game.play(move)
     assert game.to_text() == "0-0 B+0 2 4" and game.to_move() == 1
     for move in ("roll", "2", "roll", "2"):  # 4 reaches the goal: B must hold, and wins
         game.play(move)
-    assert game.legal_moves() == ["hold"]
+    assert game.legal_moves() == ("hold",)
     game.play("hold")
     assert (game.result(), game.to_text()) == (-1, "0-4 A+0 5 9")
 
