@@ -215,17 +215,23 @@ class Pig(Game[str]):
         return self._state, self._origin_ply + len(self._history)
 
     def make_move(self, move: str) -> None:
-        self._before.append(self._state)
-        self._state = self._after(move)
+        # advance() is the one place a move is made; the history is push()'s to keep
+        self.advance(move)
+        self._history.pop()
 
-    def _after(self, move: str) -> State:
-        """Return the state ``move`` leads to (trusted)."""
-        first, second, total, turn, _, made, _ = self._state
+    def advance(self, move: str) -> int | None:
+        # push() and result() in one call for the searchers (the move goes into the history)
+        self._history.append(move)
+        state = self._state
+        self._before.append(state)
+        first, second, total, turn, _, made, _ = state
         if move == ROLL:
             made += 1
             if made == self.horizon:  # the last move: a draw, the die stays still, nothing is banked
-                return (first, second, 0, turn, False, made, 0)
-            return (first, second, total, turn, True, made, None)
+                self._state = (first, second, 0, turn, False, made, 0)
+                return 0
+            self._state = (first, second, total, turn, True, made, None)
+            return None
         if move == HOLD:
             made += 1
             if turn:
@@ -234,18 +240,14 @@ class Pig(Game[str]):
             else:
                 first += total
                 result = 1 if first >= self.goal else 0 if made == self.horizon else None
-            return (first, second, 0, 1 - turn, False, made, result)
+            self._state = (first, second, 0, 1 - turn, False, made, result)
+            return result
         face = _FACE_VALUES[move]  # the die has decided
         if face == 1:  # the turn total is lost and the turn passes
-            return (first, second, 0, 1 - turn, False, made, None)
-        return (first, second, total + face, turn, False, made, None)
-
-    def advance(self, move: str) -> int | None:
-        # push() and result() in one call for the searchers (the move goes into the history)
-        self._history.append(move)
-        self._before.append(self._state)
-        state = self._state = self._after(move)
-        return state[6]
+            self._state = (first, second, 0, 1 - turn, False, made, None)
+        else:
+            self._state = (first, second, total + face, turn, False, made, None)
+        return None
 
     def unmake_move(self, move: str) -> None:
         self._state = self._before.pop()

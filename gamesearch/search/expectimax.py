@@ -443,7 +443,7 @@ def _plain_walker(walk: _Walk) -> tuple[Child, Callable[[], None]]:
     advance, retract, to_move, moves_of, key = walk.advance, walk.retract, walk.to_move, walk.moves, walk.key
     outcomes, tracer, table, exact = walk.outcomes, walk.tracer, walk.table, walk.exact
     scale, unit, offset, slope, estimate = walk.scale, walk.unit, walk.offset, walk.slope, walk.estimate
-    first, multiply = Player.FIRST, operator.mul
+    first, multiply, infinity = Player.FIRST, operator.mul, walk.infinity
     nodes, look_at, deepest = walk.nodes, walk.look_at, walk.deepest
     expanded = hits = 0
     horizon_reached = False
@@ -498,6 +498,8 @@ def _plain_walker(walk: _Walk) -> tuple[Child, Callable[[], None]]:
             deepest = child_ply
         values: list[Num] = []
         append = values.append
+        maximizing = mover == first
+        best: Num = -infinity if maximizing else infinity
         for move in moves:
             final = advance(move)  # push(move) and result() in one call
             try:  # (free in CPython 3.11+ until something raises)
@@ -518,10 +520,16 @@ def _plain_walker(walk: _Walk) -> tuple[Child, Callable[[], None]]:
                 retract(move)
                 raise
             retract(move)
-            append(value)
+            if weights:
+                append(value)
+            elif maximizing:
+                if value > best:
+                    best = value
+            elif value < best:
+                best = value
         if weights:
             return _divide(sum(map(multiply, weights, values)), unit)
-        return max(values) if mover == first else min(values)
+        return best
 
     def child(move: Hashable, depth: float, ply: int, alpha: Num = 0, beta: Num = 0, probe: Probe | None = None) -> Num:
         nonlocal nodes, deepest, horizon_reached
