@@ -215,8 +215,9 @@ class Pig(Game[str]):
         return self._state, self._origin_ply + len(self._history)
 
     def make_move(self, move: str) -> None:
-        # advance() is the one place a move is made; the history is push()'s to keep
-        self.advance(move)
+        # Pig's advance() is the one place a move is made (called as Pig's: a subclass that
+        # wraps advance() sees push() as one move); the history is push()'s to keep
+        Pig.advance(self, move)
         self._history.pop()
 
     def advance(self, move: str) -> int | None:

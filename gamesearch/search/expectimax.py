@@ -633,20 +633,18 @@ def _count(counters: Counters, walk: _Walk) -> None:
 
 def _common_denominator(game: Game[Any]) -> int:
     """Return a common denominator of the probabilities met along the first moves from
-    ``game`` to the end (a good first guess for the whole search; 1 without chance)."""
+    ``game`` to the end (a good first guess for the whole search; 1 without chance).
+
+    The line is played on a copy: the search itself generates each position once.
+    """
     if not game.rules.chance:
         return 1
-    unit, played = 1, 0
-    try:
-        while game.result() is None:
-            if game.to_move() == CHANCE:
-                for _, probability in game.chance_outcomes():
-                    unit = math.lcm(unit, probability.denominator)
-            game.push(game.legal_moves()[0])
-            played += 1
-    finally:
-        for _ in range(played):
-            game.undo()
+    line, unit = game.copy(), 1
+    while line.result() is None:
+        if line.to_move() == CHANCE:
+            for _, probability in line.chance_outcomes():
+                unit = math.lcm(unit, probability.denominator)
+        line.push(line.legal_moves()[0])
     return unit
 
 
