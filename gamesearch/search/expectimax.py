@@ -230,8 +230,8 @@ def _pruning_walker(walk: _Walk) -> tuple[Child, Callable[[], None]]:
                 leaves += 1
                 horizon_reached = True
                 value = offset + slope * estimate()
-            elif table is not None:
-                value = tabled(depth, ply, alpha, beta, probe)
+            elif table is not None and (known := answered(depth, alpha, beta)) is not None:
+                value = known
             else:
                 mover = to_move()
                 if mover != CHANCE:
@@ -240,32 +240,27 @@ def _pruning_walker(walk: _Walk) -> tuple[Child, Callable[[], None]]:
                     value = star2(depth, ply, alpha, beta)
                 else:
                     value = star1(depth, ply, alpha, beta)
+                if table is not None:
+                    table[(key(), depth)] = (value, EXACT if alpha < value < beta else LOWER if value >= beta else UPPER)
             if tracer is not None:
                 tracer.leave(exact(value))
             return value
         finally:
             retract(move)
 
-    def tabled(depth: float, ply: int, alpha: Num, beta: Num, probe: Probe | None) -> Num:
-        """Return the value of the unfinished position at ``ply`` (``depth`` >= 1), from the
-        table when it knows, else searched and kept there."""
+    def answered(depth: float, alpha: Num, beta: Num) -> Num | None:
+        """Return what the table knows of the position just entered with ``depth`` left
+        when it answers for the window ``(alpha, beta)``, else ``None``."""
         nonlocal hits
-        entry = table.get((key(), depth)) if table is not None else None
-        if entry is not None:
-            known, kind = entry
-            if kind == EXACT or (kind == LOWER and known >= beta) or (kind == UPPER and known <= alpha):
-                hits += 1
-                return known
-        mover = to_move()
-        if mover != CHANCE:
-            value = decide(depth, ply, mover == first, alpha, beta, probe)
-        elif star2_mode:
-            value = star2(depth, ply, alpha, beta)
-        else:
-            value = star1(depth, ply, alpha, beta)
-        if table is not None:
-            table[(key(), depth)] = (value, EXACT if alpha < value < beta else LOWER if value >= beta else UPPER)
-        return value
+        assert table is not None
+        entry = table.get((key(), depth))
+        if entry is None:
+            return None
+        known, kind = entry
+        if kind == EXACT or (kind == LOWER and known >= beta) or (kind == UPPER and known <= alpha):
+            hits += 1
+            return known
+        return None
 
     def cut(moves: Sequence[Hashable]) -> None:
         """Count a cut-off of ``moves`` (none: nothing was cut) and tell the tracer."""
@@ -478,13 +473,18 @@ def _plain_walker(walk: _Walk) -> tuple[Child, Callable[[], None]]:
         table[(key(), depth)] = (value, EXACT)
         return value
 
-    def expand(depth: float, ply: int, mover: int) -> Num:
+    def expand(depth: float, ply: int, mover: int, root_move: Hashable | None = None) -> Num:
         """Return the value of the unfinished position at ``ply`` (``depth`` >= 1
-        players' moves left), ``mover`` to move."""
+        players' moves left), ``mover`` to move; with ``root_move``, the value of the
+        position that move of the root reaches, ``depth`` left there (the root's own
+        loop is :func:`_search_root`)."""
         nonlocal nodes, expanded, deepest, horizon_reached
         moves: Sequence[Hashable]
         weights: Sequence[Num] = ()
-        if mover == CHANCE:
+        if root_move is not None:
+            moves, child_depth = (root_move,), depth
+            expanded -= 1  # (the root is counted apart)
+        elif mover == CHANCE:
             moves, weights, _ = outcomes()
             child_depth = depth
         else:
@@ -496,8 +496,7 @@ def _plain_walker(walk: _Walk) -> tuple[Child, Callable[[], None]]:
         child_ply = ply + 1
         if child_ply > deepest:
             deepest = child_ply
-        values: list[Num] = []
-        append = values.append
+        values: list[Num] = []  # (a chance position's)
         maximizing = mover == first
         best: Num = -infinity if maximizing else infinity
         for move in moves:
@@ -521,7 +520,7 @@ def _plain_walker(walk: _Walk) -> tuple[Child, Callable[[], None]]:
                 raise
             retract(move)
             if weights:
-                append(value)
+                values.append(value)
             elif maximizing:
                 if value > best:
                     best = value
@@ -532,28 +531,7 @@ def _plain_walker(walk: _Walk) -> tuple[Child, Callable[[], None]]:
         return best
 
     def child(move: Hashable, depth: float, ply: int, alpha: Num = 0, beta: Num = 0, probe: Probe | None = None) -> Num:
-        nonlocal nodes, deepest, horizon_reached
-        nodes += 1
-        if nodes > look_at:
-            look(1)
-        if ply > deepest:
-            deepest = ply
-        final = advance(move)
-        try:
-            if tracer is not None:
-                tracer.enter(move, ply, -INFINITY, INFINITY)
-            if final is not None:
-                value: Num = final * scale
-            elif depth == 0:
-                horizon_reached = True
-                value = offset + slope * estimate()
-            else:
-                value = value_of(depth, ply)
-            if tracer is not None:
-                tracer.leave(exact(value))
-            return value
-        finally:
-            retract(move)
+        return expand(depth, ply - 1, first, move)
 
     return child, flush
 
