@@ -13,8 +13,9 @@ search to the end of the game, and its value, move and positions are read in a
 second, untimed run.
 
 Every search of a row runs ``--repeat`` times, the peers' and the framework's in
-turn (so a busy machine slows them alike); the best time of each counts, and the
-ratios are the peer's time over the searcher's (above 1: the searcher is faster).
+turn (so a busy machine slows them alike) and from a few stack depths (see
+:func:`best_times`); the best time of each counts, and the ratios are the peer's
+time over the searcher's (above 1: the searcher is faster).
 """
 
 from __future__ import annotations
@@ -82,21 +83,39 @@ def flat_pig(workload: Workload) -> Any:
 
 
 def best_times(runs: dict[str, Callable[[], Any]], repeat: int) -> dict[str, tuple[float, Any]]:
-    """Return each run's best time of ``repeat`` and its last answer; the runs take turns,
-    with the garbage collector off while one is timed (as ``timeit`` does)."""
+    """Return each run's best time of ``repeat`` and its last answer.
+
+    The runs take turns, with the garbage collector off while one is timed (as
+    ``timeit`` does), and each repetition calls them from a stack one frame deeper than
+    the last (over :data:`STACK_OFFSETS` frames): CPython 3.11 frees a block of its
+    frame stack as soon as a call returns out of it, so a recursive search that keeps
+    crossing such a border runs up to twice as slow, and where the borders fall
+    depends on the depth of the caller's stack.
+    """
     best = {label: (float("inf"), None) for label in runs}
-    for _ in range(repeat):
+    for repetition in range(repeat):
         for label, run in runs.items():
             gc.collect()
             gc.disable()
             try:
-                started = time.perf_counter()
-                answer = run()
-                seconds = time.perf_counter() - started
+                seconds, answer = _timed(repetition % STACK_OFFSETS, run)
             finally:
                 gc.enable()
             best[label] = (min(best[label][0], seconds), answer)
     return best
+
+
+#: how many stack depths :func:`best_times` calls the runs from, in turn
+STACK_OFFSETS = 4
+
+
+def _timed(frames: int, run: Callable[[], Any]) -> tuple[float, Any]:
+    """Return the time ``run`` takes and its answer, called ``frames`` frames deeper."""
+    if frames:
+        return _timed(frames - 1, run)
+    started = time.perf_counter()
+    answer = run()
+    return time.perf_counter() - started, answer
 
 
 def openspiel_run(workload: Workload) -> tuple[Callable[[], float], Callable[[], int]] | None:
@@ -180,7 +199,7 @@ def measure(repeat: int) -> list[dict[str, Any]]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.chance", description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=5, help="timed runs per search; the best counts (default: 5)")
+    parser.add_argument("--repeat", type=int, default=8, help="timed runs per search; the best counts (default: 8)")
     parser.add_argument("--json", action="store_true", help="print one JSON list")
     args = parser.parse_args(argv)
     report = measure(max(1, args.repeat))
