@@ -66,7 +66,7 @@ PLAIN, STAR1, STAR2 = "expectiminimax", "star1", "star2"
 #: what a table entry holds: the exact value, or a lower or an upper bound
 EXACT, LOWER, UPPER = 0, 1, 2
 
-#: a value inside the search: a whole multiple of the walk's unit, or (below a chance
+#: a value inside the search: a whole multiple of the walk's unit, or (from a chance
 #: position whose probabilities the unit does not fit) an exact fraction of it
 Num = int | Fraction
 #: a Star2 probe of a position's first move: its value and the window it was searched with
@@ -84,15 +84,16 @@ def _divide(total: Num, unit: int) -> Num:
 
 
 class _Walk:
-    """One search of one position: the recursive core shared by the three searchers.
+    """One search of one position: its settings, its counters and its ``child``.
 
-    ``mode`` is :data:`PLAIN` (no window), :data:`STAR1` or :data:`STAR2`. Every
-    method returns a value from the first player's point of view, in multiples of
-    ``1 / scale``, fail-soft: a value at or below the window's ``alpha`` is an upper
-    bound of the true value, one at or above ``beta`` a lower bound, one strictly
-    inside it exact. Values are whole numbers, except below a chance position with a
-    probability whose denominator does not divide ``unit``: there they are exact
-    fractions, and so is every value computed from one.
+    ``mode`` is :data:`PLAIN` (no window), :data:`STAR1` or :data:`STAR2`; ``child``
+    (from :func:`_plain_walker` or :func:`_pruning_walker`) returns values from the
+    first player's point of view, in multiples of ``1 / scale``, fail-soft: a value at
+    or below the window's ``alpha`` is an upper bound of the true value, one at or
+    above ``beta`` a lower bound, one strictly inside it exact. Values are whole
+    numbers, except at a chance position with a probability whose denominator does not
+    divide ``unit``, and wherever a value is worked out from one: those are exact
+    fractions.
     """
 
     def __init__(
