@@ -500,3 +500,11 @@ def test_one_search_generates_each_position_once_in_order_whatever_the_denominat
     assert run.nodes == len(order) + 1  # and the root
     for searcher in (Star1(), Star2(), Expectiminimax(table=True), Star2(table=True)):
         assert searcher.search(game).value == value, searcher.name
+
+
+def test_a_recorded_search_of_pig_generates_every_position_of_its_tree_once() -> None:
+    from gamesearch.testing.grading import record_search
+
+    run = record_search(Expectiminimax(), Pig.new(**SMALL))
+    assert len(run.generated) == len(set(run.generated)) == run.nodes - 1 == 1_785  # the root is not generated
+    assert run.generated[:3] == (("roll",), ("roll", "1"), ("roll", "1", "roll"))

@@ -123,3 +123,17 @@ def test_expectiminimax_equals_openspiels_on_positions_of_the_small_game() -> No
         assert Expectiminimax().search(game).value == pytest.approx(theirs, abs=1e-12), game.to_text()
         checked += 1
     assert checked >= 8
+
+
+def test_a_copy_plays_on_without_touching_the_original() -> None:
+    game = Pig.new(**SMALL)
+    for move in ("roll", "3"):
+        game.play(move)
+    twin = game.copy()
+    for move in ("hold", "roll", "2"):
+        twin.play(move)
+    assert (game.to_text(), game.history) == ("0-0 A+3 1 2", ("roll", "3"))
+    assert (twin.to_text(), twin.history) == ("3-0 B+2 3 5", ("roll", "3", "hold", "roll", "2"))
+    for _ in range(3):
+        twin.undo()
+    assert twin.to_text() == game.to_text() and twin.key() == game.key()
