@@ -33,13 +33,14 @@ value.
 Exact arithmetic in whole numbers (the hot loops, :func:`_plain_walker` and
 :func:`_pruning_walker`): every value is kept as a multiple of one small unit,
 ``1 / (2 * evaluation_bound * q ** c)``, where ``q`` is a common denominator of the
-probabilities met along the first line from the root and ``c`` the most chance
-positions a line can still meet, so a chance position's mean is a sum of whole
-numbers divided exactly by ``q``, and a window bound is rounded to the whole number
-on the safe side. A chance position whose probabilities ``q`` does not fit is
-averaged in exact fractions of the unit instead, and so is every value worked out
-from one: each position is still searched once, in order, and only those values
-cost more.
+probabilities met along the first line from the root and ``c`` the number of chance
+positions that line meets within the depth, so a chance position's mean is a sum of
+whole numbers divided exactly by ``q``, and a window bound is rounded to the whole
+number on the safe side. A mean that does not come out whole (a chance position
+whose probabilities ``q`` does not fit, or a line that meets more chance positions
+than the first) is kept as an exact fraction of the unit instead, and so is every
+value worked out from one: each position is still searched once, in order, and only
+those values cost more.
 """
 
 from __future__ import annotations
@@ -76,10 +77,12 @@ Outcomes = tuple[tuple[Hashable, ...], tuple[Num, ...], tuple[tuple[Hashable, Nu
 
 
 def _divide(total: Num, unit: int) -> Num:
-    """Return ``total / unit``: a whole number when ``total`` is one (then it is an exact
-    multiple of ``unit``), else a :class:`~fractions.Fraction`."""
+    """Return ``total / unit``: a whole number when ``total`` is a whole multiple of
+    ``unit`` (the common case), else a :class:`~fractions.Fraction`."""
     if total.__class__ is int:
-        return total // unit
+        quotient, remainder = divmod(total, unit)
+        if not remainder:
+            return quotient
     return Fraction(total) / unit
 
 
@@ -98,7 +101,7 @@ class _Walk:
 
     def __init__(
         self, game: Game[Any], mode: str, tracer: Tracer | None, max_nodes: float, deadline: float,
-        unit: int, table: dict[tuple[Hashable, float], tuple[Num, int]] | None,
+        first_line: tuple[int, int], table: dict[tuple[Hashable, float], tuple[Num, int]] | None,
     ) -> None:  # fmt: skip
         rules, bound = game.rules, type(game).evaluation_bound
         self.game = game
@@ -110,9 +113,8 @@ class _Walk:
         # the legal moves in the searchers' order (no indirection when the game has none)
         self.moves = game.ordered_moves if offers(game, "ordered_moves") else game.legal_moves
         self.chance_outcomes = game.chance_outcomes
+        unit, chances = first_line  # q and c (see the module's docstring)
         self.unit = unit  #: q, a common denominator of the probabilities of the first line
-        # the most chance positions any line from here can meet (none without chance)
-        chances = max(0, rules.max_plies - game.ply) if rules.chance else 0
         power: int = unit**chances
         self.scale = 2 * bound * power
         low, high = rules.result_range
@@ -593,7 +595,8 @@ def search_chance_root(
 
     :raises BudgetExceededError: when ``max_nodes`` or the ``deadline`` pass.
     """
-    walk = _Walk(game, mode, context.tracer, max_nodes, deadline, _common_denominator(game), {} if table else None)
+    first_line = _first_line(game, math.inf if depth is None else depth)
+    walk = _Walk(game, mode, context.tracer, max_nodes, deadline, first_line, {} if table else None)
     if context.tracer is not None:
         context.tracer.enter(None, game.ply, *map(walk.exact, walk.full))
     try:
@@ -610,21 +613,26 @@ def _count(counters: Counters, walk: _Walk) -> None:
     counters.tt_hits += walk.tt_hits
 
 
-def _common_denominator(game: Game[Any]) -> int:
+def _first_line(game: Game[Any], depth: float) -> tuple[int, int]:
     """Return a common denominator of the probabilities met along the first moves from
-    ``game`` to the end (a good first guess for the whole search; 1 without chance).
+    ``game`` to the end, and how many chance positions that line meets with players'
+    moves left of ``depth`` (1 and 0 without chance): the search's first guesses.
 
     The line is played on a copy: the search itself generates each position once.
     """
     if not game.rules.chance:
-        return 1
-    line, unit = game.copy(), 1
+        return 1, 0
+    line, unit, chances = game.copy(), 1, 0
     while line.result() is None:
         if line.to_move() == CHANCE:
             for _, probability in line.chance_outcomes():
                 unit = math.lcm(unit, probability.denominator)
+            if depth > 0:
+                chances += 1
+        else:
+            depth -= 1
         line.push(line.legal_moves()[0])
-    return unit
+    return unit, chances
 
 
 def _search_root(game: Game[Any], walk: _Walk, depth: int | None, context: SearchContext) -> RootAnswer:
