@@ -231,7 +231,7 @@ def test_a_recorded_position_records_each_push_once_and_its_copies_nothing() -> 
 
 
 def test_a_case_refuses_a_bad_comparison_and_a_bad_time_limit() -> None:
-    with pytest.raises(InvalidOptionError, match=r"'states' must be one of sequence, set, none: 'all'"):
+    with pytest.raises(InvalidOptionError, match=r"'states' must be one of sequence, set, fewer, none: 'all'"):
         Case("x", TreeGame(), states="all")
     with pytest.raises(InvalidOptionError, match=r"'time_limit' must be > 0 seconds: 0"):
         Case("x", TreeGame(), time_limit=0)
@@ -327,7 +327,7 @@ def test_the_grade_command_writes_gradescope_results_for_a_suite(
         ('[[test]]\ngame = "tree"\nshape = 1\n', r"unknown setting 'shape' in test 1"),
         ("reference = \n", r"the suite .* is not TOML"),
         ('[[test]]\ngame = "tree"\nmax_score = "two"\n', r"'max_score' in test 1 must be a number: 'two'"),
-        ('[[test]]\ngame = "tree"\nstates = "all"\n', r"test 1: 'states' must be one of sequence, set, none: 'all'"),
+        ('[[test]]\ngame = "tree"\nstates = "all"\n', r"test 1: 'states' must be one of sequence, set, fewer, none: 'all'"),
         ('[[test]]\ngame = "tree"\noptions = 3\n', r"'options' in test 1 must be a table such as \{ depth = 2 \}: 3"),
         ('[[test]]\ngame = "chess960"\n', r"unknown game 'chess960'"),
         ('reference = "alphabeta"\n', r"the suite .* has no \[\[test\]\]"),
@@ -383,7 +383,16 @@ class Expectimax(Searcher):
 
     name: ClassVar[str] = "student-expectimax"
     needs_no_chance: ClassVar[bool] = False
-    ignores_probabilities: ClassVar[bool] = False
+    expected_values: ClassVar[bool] = True
+    mistake: ClassVar[str] = ""  #: "uniform": the outcomes' plain mean; "min": chance minimises
+
+    def mean(self, game: Any, values: list[Fraction]) -> Fraction:
+        if self.mistake == "uniform":
+            return sum(values, Fraction(0)) / len(values)
+        if self.mistake == "min":
+            return min(values)
+        weights = [probability for _, probability in game.chance_outcomes()]
+        return sum((weight * value for weight, value in zip(weights, values)), Fraction(0))
 
     def value(self, game: Any, context: SearchContext) -> Fraction:
         context.count_node(game)
@@ -395,10 +404,7 @@ class Expectimax(Searcher):
             values.append(self.value(game, context))
             game.undo()
         if game.to_move() == CHANCE:
-            weights = [1 / Fraction(len(values))] * len(values) if self.ignores_probabilities else [
-                probability for _, probability in game.chance_outcomes()
-            ]
-            return sum((weight * value for weight, value in zip(weights, values)), Fraction(0))
+            return self.mean(game, values)
         return max(values) if game.to_move() == 0 else min(values)
 
     def root(self, game: Any, context: SearchContext) -> RootAnswer:
@@ -408,20 +414,28 @@ class Expectimax(Searcher):
             game.push(move)
             values.append((move, self.value(game, context)))
             game.undo()
+        if game.to_move() == CHANCE:  # every outcome, and their mean
+            mean = self.mean(game, [value for _, value in values])
+            return context.answer(game, mean, [move for move, _ in values], values)
         best = (max if game.to_move() == 0 else min)(value for _, value in values)
         return context.answer(game, best, [move for move, value in values if value == best], values)
 
 
 @attrs.frozen(kw_only=True)
 class UniformChance(Expectimax):
-    ignores_probabilities: ClassVar[bool] = True
+    mistake: ClassVar[str] = "uniform"
 
 
-#: expectiminimax may start again when a probability's denominator is new to it, so its
-#: generated positions are compared as a set
+@attrs.frozen(kw_only=True)
+class ChanceMinimises(Expectimax):
+    mistake: ClassVar[str] = "min"
+
+
+#: the probabilities have two denominators: expectiminimax's generated positions, each
+#: counted once, are still the order a depth-first search generates them in
 CHANCE_CASES = [Case("a gamble", TreeGame.from_text(
     "A max: l -> C, r -> 1; C chance: h 1/2 -> 4, t 1/4 -> -2, x 1/4 -> D; D min: a -> 3, b -> 0"
-), states="set")]  # fmt: skip
+))]  # fmt: skip
 
 
 def test_the_grader_grades_an_expectimax_against_expectiminimax() -> None:
@@ -429,8 +443,20 @@ def test_the_grader_grades_an_expectimax_against_expectiminimax() -> None:
     result = grade(UniformChance, CHANCE_CASES, "expectiminimax").results[0]
     # (4 - 2 + 0) / 3 = 2/3 for the gamble: the sure 1 looks better
     assert result.output == (
-        "value 1, the reference 3/2; the values differ at the position itself (MAX to move); "
+        "value 1, the reference 3/2; the values differ first after l (chance): value 2/3, the reference 3/2; "
+        "searched from each of its outcomes, the search agrees with the reference; its value is the plain "
+        "mean of its outcomes' values: weigh each outcome by its probability (chance_outcomes()); "
         "move r is not among the reference's best moves (l)"
+    )
+
+
+def test_the_grader_catches_an_expectimax_that_takes_a_chance_position_for_a_minimiser() -> None:
+    result = grade(ChanceMinimises, CHANCE_CASES, "expectiminimax").results[0]
+    assert result.output.startswith(
+        "value 1, the reference 3/2; the values differ first after l (chance): value -2, the reference 3/2; "
+        "searched from each of its outcomes, the search agrees with the reference; its value is its smallest "
+        "outcome's, as if chance were a player: a chance position is worth the probability-weighted mean of "
+        "its outcomes"
     )
 
 
