@@ -1,18 +1,22 @@
-"""Coursework skeleton: write expectimax and Star1 pruning yourself, then prove them.
+"""Coursework skeleton: write expectimax and Star1 pruning yourself, then have them graded.
 
-Fill in the two functions marked EXERCISE, then run the checks::
+Fill in the two functions marked EXERCISE, then grade each exercise (from the folder
+this file is in)::
 
-    pytest docs/coursework/check_my_expectimax.py
+    gamesearch grade my_expectimax.py:StudentExpectimax --suite grading/expectimax.toml
+    gamesearch grade my_expectimax.py:StudentStar1 --suite grading/star1.toml
 
-The searcher class at the bottom is done for you: it values each move (or, at a roll
-of the die, each outcome) of the root position with your function and reports the
-best ones, so the checks can compare your values and best moves with the library's
-expectiminimax in every position of a small game of Pig.
+The searcher classes at the bottom are done for you: each values every move (or, at a
+roll of the die, every outcome) of the root position with your function and reports
+the best ones, so the grader can compare your values, your best moves and the
+positions you generate with the library's expectiminimax, on positions of a small
+game of Pig and on explicit game trees.
 
 What you need of the game API (see the Game reference):
 
-- ``game.result()`` is ``None`` while the game goes on, else the final result: +1
-  when the first player won, -1 when the second won, 0 for a draw;
+- ``game.result()`` is ``None`` while the game goes on, else the final result: in
+  Pig +1 when the first player won, -1 when the second won, 0 for a draw; in a game
+  tree the leaf's utility;
 - ``game.to_move()`` is ``Player.FIRST`` (who maximises), ``Player.SECOND`` (who
   minimises) or ``CHANCE`` (the die decides);
 - at a chance position, ``game.chance_outcomes()`` lists ``(move, probability)``
@@ -70,12 +74,12 @@ def star1_value(
 
 @attrs.frozen(kw_only=True)
 class StudentExpectimax(Searcher):
-    """Your expectimax (``pruning=False``) or Star1 (``pruning=True``), searched from the root."""
+    """Exercise 1: every root move (or outcome) searched with your expectimax_value."""
 
     name: ClassVar[str] = "my-expectimax"
     needs_no_chance: ClassVar[bool] = False
     expected_values: ClassVar[bool] = True
-    pruning: bool = False
+    pruning: ClassVar[bool] = False
 
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
         low, high = (Fraction(bound) for bound in game.rules.result_range)
@@ -98,3 +102,11 @@ class StudentExpectimax(Searcher):
         pick = max if game.to_move() == Player.FIRST else min
         best = pick(value for _, value in values)
         return context.answer(game, best, [move for move, value in values if value == best], values)
+
+
+@attrs.frozen(kw_only=True)
+class StudentStar1(StudentExpectimax):
+    """Exercise 2: every root move (or outcome) searched with your star1_value."""
+
+    name: ClassVar[str] = "my-star1"
+    pruning: ClassVar[bool] = True

@@ -4,15 +4,26 @@ A course writes a suite of :class:`Case` objects (a position, the searcher optio
 searchers get, points) and calls :func:`grade` with the student's searcher class and a
 reference searcher. For every case both searchers search the position; the student's
 search runs in a child process stopped at the case's time limit. The student passes a
-case when it finds the reference's value, a move among the reference's best moves and
-(unless the case says otherwise) generates the same positions in the same order.
+case when it finds the reference's value (exactly: expected results of a game of
+chance are fractions), a move among the reference's best moves, every player's utility
+when the case compares them (max^n), and (unless the case says otherwise) generates
+the same positions in the same order.
 
 A *generated position* is one the searcher reaches with ``push`` or ``advance`` on the
-position it was given, written as the moves that lead to it from there: the positions
-an autograder that counts generated states compares. The report names, for every case
-that fails, what differs: the value, the move, the first generated position that is
-not the reference's, with a hint at the usual cause (pruning on equality, a depth
-counted in plies instead of rounds, values from the wrong player's point of view).
+position it was given, written as the moves that lead to it from there, and counted
+once, where first generated: the positions an autograder that counts generated states
+compares. A case may compare them as a set, not at all, or require *fewer* than the
+reference generates (a pruning search, such as Star1, against the full tree of
+expectiminimax); and another searcher than the reference may give them (the full tree
+of ``maxn:pruning=false`` for a search that must not prune, with paranoid's values).
+
+The report names, for every case that fails, what differs: the value, the utilities,
+the move, the first generated position that is not the reference's, with a hint at the
+usual cause (pruning on equality, a depth counted in plies instead of rounds, values
+from the wrong player's point of view). A wrong value is followed down the tree,
+through chance positions, to the position where it starts, and the usual mistakes are
+named there: a chance position worth the plain mean of its outcomes or the smallest
+of them, a player who takes the other player's choice.
 
 :meth:`GradeReport.as_gradescope` writes the results as Gradescope's ``results.json``
 expects them (a total score and one entry per test with name, score, max_score, output).
@@ -250,7 +261,11 @@ def recording(game: Game[Any]) -> tuple[Game[Any], list[Line]]:
 def record_search(searcher: Searcher, game: Game[Any]) -> Run:
     """Return what ``searcher`` answers on ``game`` (left unchanged) and the positions it generated.
 
-    An exception of the search is kept in :attr:`Run.error`, not raised.
+    Each position counts once, where first generated: a search that looks ahead along
+    a line before it searches (expectiminimax finds the probabilities' common
+    denominator so) generates that line's positions again, in the order a depth-first
+    search generates them first. An exception of the search is kept in
+    :attr:`Run.error`, not raised.
     """
     position, log = recording(game)
     started = time.perf_counter()
@@ -262,7 +277,8 @@ def record_search(searcher: Searcher, game: Game[Any]) -> Run:
             where = traceback.extract_tb(error.__traceback__)[-1]
             reason += f" (line {where.lineno} of {Path(where.filename).name})"
         return Run(None, None, (), tuple(log), 0, time.perf_counter() - started, reason)
-    return Run(result.value, result.move, tuple(result.best_moves), tuple(log), result.stats.nodes,
+    generated = tuple(dict.fromkeys(log))  # each position once, where first generated
+    return Run(result.value, result.move, tuple(result.best_moves), generated, result.stats.nodes,
                time.perf_counter() - started, utilities=result.utilities)  # fmt: skip
 
 
@@ -433,16 +449,12 @@ def _hints(game: Game[Any], wanted: Sequence[Line], got: Sequence[Line], rounds:
             "(or prune only once alpha > beta where the reference prunes on equality)?"
         ]
     if set(got) == set(wanted):
-        if len(got) > len(set(got)):
-            return ["the search generates some positions more than once"]
         return ["the same positions in another order: are the moves tried in legal_moves() order?"]
     return []
 
 
 def _reference_run(reference: Reference, case: Case, who: str) -> Run:
-    """Return what ``reference`` does on ``case``, each generated position once, where first
-    generated (a reference that looks ahead along a line before it searches generates
-    that line's positions again).
+    """Return what ``reference`` does on ``case``.
 
     :raises InvalidOptionError: when the reference does not take the case's options or
         fails on its position.
@@ -452,7 +464,7 @@ def _reference_run(reference: Reference, case: Case, who: str) -> Run:
         raise InvalidOptionError(f"{who} fails on {case.name!r}: {run.error}")
     if case.utilities and run.utilities is None:
         raise InvalidOptionError(f"{who} gives no utilities to compare on {case.name!r}")
-    return attrs.evolve(run, generated=tuple(dict.fromkeys(run.generated)))
+    return run
 
 
 def grade_case(case: Case, student: type[Searcher], reference: Reference) -> CaseResult:
@@ -480,6 +492,7 @@ def grade_case(case: Case, student: type[Searcher], reference: Reference) -> Cas
     if found.error is not None:
         return CaseResult(case.name, 0.0, case.max_score, found.error, False)
     problems = _value_problems(expected, found)
+    values_differ = bool(problems)
     # a horizon in rounds has no smaller step, and in a game of utilities a search from
     # another player's turn answers for that player
     if problems and "rounds" not in case.options and not position.rules.utilities:
@@ -490,11 +503,13 @@ def grade_case(case: Case, student: type[Searcher], reference: Reference) -> Cas
         )  # fmt: skip
         problems += [where] if where else []
     if case.utilities:
-        problems += _utility_problems(position, expected, found)
+        utility_problems = _utility_problems(position, expected, found)
+        values_differ = values_differ or (bool(utility_problems) and found.utilities is not None)
+        problems += utility_problems
     rounds = case.options.get("rounds")
     problems += _move_problems(position, expected, found)
     problems += _state_problems(position, full, found, case.states, rounds if isinstance(rounds, int) else None)
-    if problems and position.rules.utilities and full.generated == found.generated and case.states != "none":
+    if values_differ and position.rules.utilities and full.generated == found.generated and case.states != "none":
         problems.append(
             "the positions are the reference's but not the values: does each player take the largest "
             "or the smallest value as it should, of the right player's utility?"
@@ -529,29 +544,28 @@ def first_difference(
     when known), each move is searched by both in turn (the ``depth`` option one less a
     player's move; an outcome of chance costs no depth); the first move whose values
     differ is followed, until a position from whose every move both agree, or a
-    finished one. There the usual cause is named when it is recognisable (a chance
-    position worth its outcomes' plain mean or their smallest value, a player taking the
-    other player's choice). A position one of the two cannot search from is skipped.
-    ``None`` when no such position is found within :data:`MAX_DESCENT_SEARCHES` searches.
+    finished one. There, the values the student's search gives its moves (its
+    ``move_values``) show the move it values otherwise inside the search, and the usual
+    cause is named when it is recognisable (a chance position worth its outcomes' plain
+    mean or their smallest value, a player taking the other player's choice). A
+    position one of the two cannot search from is skipped. ``None`` when no such
+    position is found within :data:`MAX_DESCENT_SEARCHES` searches.
     """
     position, path = game.copy(), []
     depth = options.get("depth")
-    budget = MAX_DESCENT_SEARCHES
+    budget = [MAX_DESCENT_SEARCHES]
     unsearched = False
     agreed: list[Any] = []  # the values of the moves searched from the last position
     while position.result() is None:
-        at_chance = position.to_move() == CHANCE
-        below = depth if depth is None or at_chance else depth - 1
+        below = _depth_below(position, depth)
         if below is not None and below < 1:
             break
-        below_options = dict(options) if below is None else {**options, "depth": below}
         follow, unsearched, agreed = None, False, []
         for move in position.legal_moves():
-            if budget < 2:
+            if budget[0] < 2:
                 return None
             position.push(move)
-            budget -= 2
-            both = _values_of_both(student, reference, position, below_options)
+            both = _values_of_both(student, reference, position, _with_depth(options, below), budget)
             if both is None:
                 unsearched = True  # one of the two cannot search from here
             elif both[0] != both[1]:
@@ -565,29 +579,98 @@ def first_difference(
         path.append(follow)
         depth = below
     mover = position.to_move()
-    who = "chance" if mover == CHANCE else f"{position.player_names[mover]} to move"
     where = "at the position itself" if not path else f"first {_describe(game, tuple(path))}"
     if position.result() is not None and values is not None:
         return (
             f"the values differ {where}, a finished game: value {values[0]}, the reference "
             f"{values[1]} (score a finished game with context.finished_value)"
         )
-    head = f"the values differ {where} ({who})" + (
+    head = f"the values differ {where} ({_who(position)})" + (
         "" if values is None or not path else f": value {values[0]}, the reference {values[1]}"
     )
-    if unsearched or len(agreed) != len(position.legal_moves()):
+    moves = list(position.legal_moves())
+    if unsearched or len(agreed) != len(moves):
         return head
-    moves = "outcomes" if mover == CHANCE else "moves"
-    text = f"{head}; searched from each of its {moves}, the search agrees with the reference"
-    cause = None if values is None else _cause(position, values[0], values[1], agreed)
-    return text if cause is None else f"{text}; {cause}"
+    text = f"{head}; searched from each of its {'outcomes' if mover == CHANCE else 'moves'}, the search agrees with the reference"
+    # the search from here may value a move otherwise than a search from that move does
+    inside = _inside_the_search(student, reference, position, options, depth, dict(zip(moves, agreed)), budget)
+    if inside is None:  # else the position's own value is made wrong from right ones
+        cause = None if values is None else _cause(position, values[0], values[1], agreed)
+        return text if cause is None else f"{text}; {cause}"
+    move, found, expected, cause = inside
+    text += (
+        f"; inside its search, {_describe(game, (*path, move))} ({_who_after(position, move)}) is worth "
+        f"{found}, the reference {expected}"
+    )
+    return text if cause is None else f"{text}: {cause}"
+
+
+def _depth_below(position: Game[Any], depth: int | None) -> int | None:
+    """Return the depth left after a move of ``position`` (an outcome of chance costs none)."""
+    return depth if depth is None or position.to_move() == CHANCE else depth - 1
+
+
+def _with_depth(options: Mapping[str, Any], depth: int | None) -> dict[str, Any]:
+    return dict(options) if depth is None else {**options, "depth": depth}
+
+
+def _who(position: Game[Any]) -> str:
+    mover = position.to_move()
+    return "chance" if mover == CHANCE else f"{position.player_names[mover]} to move"
+
+
+def _who_after(position: Game[Any], move: Hashable) -> str:
+    position.push(move)
+    try:
+        return _who(position)
+    finally:
+        position.undo()
+
+
+def _inside_the_search(
+    student: type[Searcher], reference: Reference, position: Game[Any], options: Mapping[str, Any],
+    depth: int | None, expected: Mapping[Hashable, Any], budget: list[int],
+) -> tuple[Hashable, Any, Any, str | None] | None:  # fmt: skip
+    """Return the first move the student's search from ``position`` values otherwise than
+    the reference values it searched from there (``expected``), what each gives it, and the
+    usual cause, when recognisable; ``None`` when the search does not say or agrees."""
+    try:
+        result = _configured(student, _with_depth(options, depth), "the student's searcher").search(
+            position, move_values=True
+        )
+    except Exception:  # the student's code may raise anything: nothing more to say
+        return None
+    for move, found in result.move_values or ():
+        if move not in expected or found == expected[move]:
+            continue
+        cause = None
+        below = _depth_below(position, depth)
+        position.push(move)
+        try:
+            under = _depth_below(position, below)
+            if position.result() is None and (under is None or under >= 1):
+                children = []
+                for child in position.legal_moves():
+                    position.push(child)
+                    try:
+                        children.append(_configured(reference, _with_depth(options, under), "the reference").search(position).value)
+                    finally:
+                        position.undo()
+                budget[0] -= len(children)
+                cause = _cause(position, found, expected[move], children)
+        finally:
+            position.undo()
+        return move, found, expected[move], cause
+    return None
 
 
 def _values_of_both(
-    student: type[Searcher], reference: Reference, position: Game[Any], options: Mapping[str, Any]
-) -> tuple[Any, Any] | None:
+    student: type[Searcher], reference: Reference, position: Game[Any], options: Mapping[str, Any],
+    budget: list[int],
+) -> tuple[Any, Any] | None:  # fmt: skip
     """Return the student's and the reference's values of ``position``, or ``None`` when one
     of them cannot search it (a searcher that does not start at a chance position)."""
+    budget[0] -= 2
     try:
         expected = _configured(reference, options, "the reference").search(position).value
         found = _configured(student, options, "the student's searcher").search(position).value
