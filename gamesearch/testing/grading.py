@@ -422,6 +422,10 @@ def _fewer_problems(game: Game[Any], wanted: Sequence[Line], got: Sequence[Line]
     return [problem]
 
 
+#: how the hint at a search that skips positions begins
+PRUNES_ON_EQUALITY = "the search skips positions the reference generates"
+
+
 def _hints(game: Game[Any], wanted: Sequence[Line], got: Sequence[Line], rounds: int | None = None) -> list[str]:
     """Return the usual cause of a difference in generated positions, when it is recognisable
     (``rounds``: the rounds both were asked to search, if any)."""
@@ -439,10 +443,7 @@ def _hints(game: Game[Any], wanted: Sequence[Line], got: Sequence[Line], rounds:
             )
         return [hint]
     if set(got) < set(wanted):
-        return [
-            "the search skips positions the reference generates: does it prune on equality "
-            "(alpha >= beta) where only alpha > beta may prune?"
-        ]
+        return [f"{PRUNES_ON_EQUALITY}: does it prune on equality (alpha >= beta) where only alpha > beta may prune?"]
     if set(got) > set(wanted):
         return [
             "the search generates positions the reference skips: does it miss cut-offs "
@@ -508,7 +509,14 @@ def grade_case(case: Case, student: type[Searcher], reference: Reference) -> Cas
         problems += utility_problems
     rounds = case.options.get("rounds")
     problems += _move_problems(position, expected, found)
-    problems += _state_problems(position, full, found, case.states, rounds if isinstance(rounds, int) else None)
+    state_problems = _state_problems(position, full, found, case.states, rounds if isinstance(rounds, int) else None)
+    if case.states_reference is not None and state_problems and state_problems[-1].startswith(PRUNES_ON_EQUALITY):
+        # the positions are a search's that does not prune: the usual hint does not apply
+        state_problems[-1] = (
+            f"the search skips positions {_name(case.states_reference)} generates: this test asks for "
+            "every one of them (no pruning)"
+        )
+    problems += state_problems
     if values_differ and position.rules.utilities and full.generated == found.generated and case.states != "none":
         problems.append(
             "the positions are the reference's but not the values: does each player take the largest "
@@ -706,6 +714,10 @@ def _cause(position: Game[Any], found: Any, expected: Any, children: Sequence[An
     if found == (min if maximising else max)(children) != expected:
         return f"its value is the {other} of its moves' values, where {name} takes the {own}"
     return None
+
+
+def _name(searcher: Reference) -> str:
+    return searcher if isinstance(searcher, str) else searcher.name
 
 
 def _configured(searcher: Reference, options: Mapping[str, Any], who: str) -> Searcher:
