@@ -656,7 +656,9 @@ def _inside_the_search(
         position.push(move)
         try:
             under = _depth_below(position, below)
-            if position.result() is None and (under is None or under >= 1):
+            if position.result() is not None:
+                cause = _cause(position, found, expected[move], [])
+            elif under is None or under >= 1:
                 children = []
                 for child in position.legal_moves():
                     position.push(child)
@@ -692,6 +694,10 @@ def _values_of_both(
 def _cause(position: Game[Any], found: Any, expected: Any, children: Sequence[Any]) -> str | None:
     """Return the usual cause of a position worth ``found`` (the reference: ``expected``)
     whose moves' values ``children`` both agree on, when it is recognisable."""
+    if position.result() is not None:
+        if found == -expected:
+            return "the opposite sign: a finished game's value is from the first player's point of view, whoever is to move"
+        return "score a finished game with context.finished_value"
     if not children:
         return None
     if position.to_move() == CHANCE:
