@@ -3,7 +3,6 @@ a wrong answer is caught by the kit, and the plumbing around the exercises is ri
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import json
 import subprocess
@@ -19,7 +18,7 @@ from gamesearch.cli.grade import load_suite
 from gamesearch.errors import ConformanceError
 from gamesearch.search.base import INFINITY, Counters
 from gamesearch.testing import check_searcher, random_positions
-from gamesearch.testing.grading import Case, grade
+from gamesearch.testing.grading import Case, GradeReport, grade
 from tests.clirun import run_cli
 
 COURSEWORK = Path(__file__).resolve().parent.parent / "docs" / "coursework"
@@ -77,7 +76,32 @@ PAGE = (COURSEWORK.parent / "coursework.md").read_text().replace("\n", " ")
 
 def suite(name: str) -> tuple[str, list[Case]]:
     """Return the reference and the tests of the suite ``grading/NAME.toml``, as the command reads them."""
-    return load_suite(COURSEWORK / "grading" / f"{name}.toml", argparse.Namespace(reference=None, searcher_option=[], time_limit=None))
+    return load_suite(COURSEWORK / "grading" / f"{name}.toml")
+
+
+def output_of(report: GradeReport, name: str) -> str:
+    """Return what the grader says of the test ``name`` of ``report``."""
+    return next(result.output for result in report.results if result.name == name)
+
+
+def assert_the_skeleton_fails(
+    capsys: pytest.CaptureFixture[str], folder: Path, student: str, name: str, exercise: str, tests: int, points: int,
+    first: str,
+) -> None:  # fmt: skip
+    """Grade ``student`` (``FILE.py:Class`` of the coursework) on the suite ``name`` with the
+    command, as shipped: every test fails with the exercise to do, nothing is scored, and
+    the results are written as Gradescope reads them."""
+    results = folder / "results.json"
+    status, out, err = run_cli(
+        capsys, "grade", str(COURSEWORK / student), "--suite", str(COURSEWORK / "grading" / f"{name}.toml"),
+        "--results", str(results),
+    )  # fmt: skip
+    assert status == 1, err
+    data = json.loads(results.read_text())
+    assert data["score"] == 0 and len(data["tests"]) == tests
+    file = student.split(":")[0]
+    assert all(test["output"].startswith(f"NotImplementedError: {exercise} in {file}") for test in data["tests"])
+    assert f"0 of {points} points, 0 of {tests} tests passed; first difference in {first!r}" in out
 
 
 def minimax(game: Game[Any], scoring: Scoring, counters: Counters, mistake: str = "") -> int:
@@ -125,16 +149,7 @@ def alphabeta(
 def test_the_skeleton_fails_its_suites_naming_the_exercise(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, student: str, name: str, exercise: str
 ) -> None:
-    results = tmp_path / "results.json"
-    status, out, err = run_cli(
-        capsys, "grade", f"{COURSEWORK / 'my_searcher.py'}:{student}",
-        "--suite", str(COURSEWORK / "grading" / f"{name}.toml"), "--results", str(results),
-    )  # fmt: skip
-    assert status == 1, err
-    data = json.loads(results.read_text())
-    assert data["score"] == 0 and len(data["tests"]) == 4
-    assert all(test["output"].startswith(f"NotImplementedError: {exercise} in my_searcher.py") for test in data["tests"])
-    assert "0 of 6 points, 0 of 4 tests passed; first difference in 'AIMA Figure 5.2'" in out
+    assert_the_skeleton_fails(capsys, tmp_path, f"my_searcher.py:{student}", name, exercise, 4, 6, "AIMA Figure 5.2")
 
 
 def test_right_answers_pass_both_suites_node_for_node(skeleton: ModuleType) -> None:

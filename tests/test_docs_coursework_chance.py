@@ -4,9 +4,7 @@ mistakes are caught with the message the page quotes."""
 
 from __future__ import annotations
 
-import argparse
 import importlib
-import json
 import sys
 from collections.abc import Callable
 from fractions import Fraction
@@ -17,19 +15,13 @@ from typing import Any
 import pytest
 
 from gamesearch import Game, Player
-from gamesearch.cli.grade import load_suite
 from gamesearch.game import CHANCE
 from gamesearch.search.base import Counters
 from gamesearch.testing.grading import Case, GradeReport, grade
-from tests.clirun import run_cli
+from tests.test_docs_coursework import assert_the_skeleton_fails, output_of, suite
 
 COURSEWORK = Path(__file__).resolve().parent.parent / "docs" / "coursework"
 PAGE = (COURSEWORK / "expectimax.md").read_text()
-
-
-def suite(name: str) -> tuple[str, list[Case]]:
-    """Return the reference and the tests of the suite ``grading/NAME.toml``, as the command reads them."""
-    return load_suite(COURSEWORK / "grading" / f"{name}.toml", argparse.Namespace(reference=None, searcher_option=[], time_limit=None))
 
 
 @pytest.fixture()
@@ -112,10 +104,6 @@ def graded(skeleton: ModuleType, exercise: str, answer: Callable[..., Fraction])
     return grade(skeleton.StudentStar1, *reversed(suite("star1")))
 
 
-def output_of(report: GradeReport, name: str) -> str:
-    return next(result.output for result in report.results if result.name == name)
-
-
 # ------------------------------------------------------------------------ the tests
 @pytest.mark.parametrize(
     ("student", "name", "exercise", "tests", "points"),
@@ -126,16 +114,9 @@ def test_the_skeleton_fails_its_suite_naming_the_exercise(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, student: str, name: str, exercise: str, tests: int,
     points: int,
 ) -> None:
-    results = tmp_path / "results.json"
-    status, out, err = run_cli(
-        capsys, "grade", f"{COURSEWORK / 'my_expectimax.py'}:{student}",
-        "--suite", str(COURSEWORK / "grading" / f"{name}.toml"), "--results", str(results),
-    )  # fmt: skip
-    assert status == 1, err
-    data = json.loads(results.read_text())
-    assert data["score"] == 0 and len(data["tests"]) == tests
-    assert all(test["output"].startswith(f"NotImplementedError: {exercise} in my_expectimax.py") for test in data["tests"])
-    assert f"0 of {points} points, 0 of {tests} tests passed; first difference in 'Pig from the start'" in out
+    assert_the_skeleton_fails(
+        capsys, tmp_path, f"my_expectimax.py:{student}", name, exercise, tests, points, "Pig from the start"
+    )
 
 
 def test_a_right_expectimax_passes_every_test_node_for_node(skeleton: ModuleType) -> None:

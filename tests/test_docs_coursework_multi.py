@@ -6,9 +6,7 @@ pages quote."""
 
 from __future__ import annotations
 
-import argparse
 import importlib
-import json
 import sys
 from fractions import Fraction
 from pathlib import Path
@@ -18,19 +16,13 @@ from typing import Any
 import pytest
 
 from gamesearch import Game
-from gamesearch.cli.grade import load_suite
 from gamesearch.search.base import SearchContext
 from gamesearch.search.multiplayer import leaf_utilities
 from gamesearch.testing.grading import Case, GradeReport, grade
-from tests.clirun import run_cli
+from tests.test_docs_coursework import assert_the_skeleton_fails, output_of, suite
 
 COURSEWORK = Path(__file__).resolve().parent.parent / "docs" / "coursework"
 PAGES = " ".join((COURSEWORK / page).read_text() for page in ("multi-agent.md", "paranoid-vs-maxn.md")).replace("\n", " ")
-
-
-def suite(name: str) -> tuple[str, list[Case]]:
-    """Return the reference and the tests of the suite ``grading/NAME.toml``, as the command reads them."""
-    return load_suite(COURSEWORK / "grading" / f"{name}.toml", argparse.Namespace(reference=None, searcher_option=[], time_limit=None))
 
 
 @pytest.fixture()
@@ -103,10 +95,6 @@ def graded(skeleton: ModuleType, exercise: str, mistake: str = "") -> GradeRepor
     return grade(skeleton.StudentMaxN, *reversed(suite("maxn")))
 
 
-def output_of(report: GradeReport, name: str) -> str:
-    return next(result.output for result in report.results if result.name == name)
-
-
 # ------------------------------------------------------------------------ the tests
 @pytest.mark.parametrize(
     ("student", "name", "exercise", "tests", "points"),
@@ -117,16 +105,8 @@ def test_the_skeleton_fails_its_suite_naming_the_exercise(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, student: str, name: str, exercise: str, tests: int,
     points: int,
 ) -> None:
-    results = tmp_path / "results.json"
-    status, out, err = run_cli(
-        capsys, "grade", f"{COURSEWORK / 'my_multi_agent.py'}:{student}",
-        "--suite", str(COURSEWORK / "grading" / f"{name}.toml"), "--results", str(results),
-    )  # fmt: skip
-    assert status == 1, err
-    data = json.loads(results.read_text())
-    assert data["score"] == 0 and len(data["tests"]) == tests
-    assert all(test["output"].startswith(f"NotImplementedError: {exercise} in my_multi_agent.py") for test in data["tests"])
-    assert f"0 of {points} points, 0 of {tests} tests passed; first difference in 'two ghosts, " in out
+    first = "two ghosts, one round" if name == "multi-agent" else "two ghosts, two rounds"
+    assert_the_skeleton_fails(capsys, tmp_path, f"my_multi_agent.py:{student}", name, exercise, tests, points, first)
 
 
 def test_a_right_paranoid_search_passes_every_test_node_for_node(skeleton: ModuleType) -> None:

@@ -487,13 +487,19 @@ F agent 2: t -> 3, u -> 8
 
 
 @attrs.frozen(kw_only=True)
-class GhostMinimax(Searcher):
-    """A student's multi-agent minimax: agent 0 maximises its utility, every other agent minimises it."""
+class SeveralAgents(Searcher):
+    """What a student's searcher of several agents declares: utilities, and a depth in rounds."""
 
-    name: ClassVar[str] = "student-ghosts"
     needs_two_players: ClassVar[bool] = False
     needs_single_value: ClassVar[bool] = False
     rounds: int | None = attrs.field(default=None, metadata={"help": "rounds of every agent"})
+
+
+@attrs.frozen(kw_only=True)
+class GhostMinimax(SeveralAgents):
+    """A student's multi-agent minimax: agent 0 maximises its utility, every other agent minimises it."""
+
+    name: ClassVar[str] = "student-ghosts"
     counts_plies: ClassVar[bool] = False
 
     def value(self, game: Any, depth: float, context: SearchContext) -> int:
@@ -665,13 +671,10 @@ D agent 2: t -> (2, 1, 3), u -> (3, 1, 0)
 
 
 @attrs.frozen(kw_only=True)
-class StudentMaxN(Searcher):
+class StudentMaxN(SeveralAgents):
     """A student's max^n: each agent takes the utilities best for itself (the first on a tie)."""
 
     name: ClassVar[str] = "student-maxn"
-    needs_two_players: ClassVar[bool] = False
-    needs_single_value: ClassVar[bool] = False
-    rounds: int | None = attrs.field(default=None, metadata={"help": "rounds of every agent"})
     gives_utilities: ClassVar[bool] = True
     for_the_root_agent: ClassVar[bool] = False  #: every agent maximises agent 0's utility
 

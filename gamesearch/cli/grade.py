@@ -148,11 +148,15 @@ def _is_file(path: Path) -> bool:
         return False
 
 
-def load_suite(path: Path, args: argparse.Namespace) -> tuple[str, list[Case]]:
-    """Return the reference and the tests of the suite file ``path`` (command-line settings win).
+def load_suite(path: Path, args: argparse.Namespace | None = None) -> tuple[str, list[Case]]:
+    """Return the reference and the tests of the suite file ``path``, as :func:`grade` takes
+    them; the command line's settings in ``args`` (``--reference``, ``-s``,
+    ``--time-limit``), when given, win over the suite's.
 
     :raises InvalidOptionError: naming the file and what is wrong with it.
     """
+    if args is None:
+        args = argparse.Namespace(reference=None, searcher_option=[], time_limit=None)
     try:
         suite = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as error:
