@@ -16,6 +16,7 @@ import pytest
 
 from gamesearch import Game, Player
 from gamesearch.game import CHANCE
+from gamesearch.search.expectimax import Star2
 from gamesearch.search.base import Counters
 from gamesearch.testing.grading import Case, GradeReport, grade
 from tests.test_docs_coursework import assert_the_skeleton_fails, output_of, suite
@@ -181,3 +182,9 @@ def test_a_star1_that_prunes_a_chance_position_as_a_players_is_caught_by_its_val
         "its moves, the search agrees with the reference; inside its search, after go (MAX to move) is worth 3, "
         "the reference 5/2"
     )
+
+
+def test_the_librarys_star2_passes_the_star1_suite_as_the_page_says() -> None:
+    report = grade(Star2, *reversed(suite("star1")))
+    assert (report.score, report.max_score) == (7, 7), report.summary()
+    assert "gamesearch.search.expectimax:Star2`) passes the same suite" in PAGE.replace("\n", " ")
