@@ -411,9 +411,9 @@ def _fewer_problems(game: Game[Any], wanted: Sequence[Line], got: Sequence[Line]
     extra = next((path for path in got if path not in within), None)
     if extra is not None:
         return [f"the search generates {_describe(game, extra)}, the reference does not"]
-    if len(set(got)) < len(within):
+    if len(got) < len(wanted):
         return []
-    problem = f"{len(set(got))} positions generated, the reference {len(within)}: a pruning search generates fewer"
+    problem = f"{len(got)} positions generated, the reference {len(wanted)}: a pruning search generates fewer"
     if game.rules.chance:
         problem += (
             " (at a chance position, stop once the outcomes left cannot bring the mean back "
@@ -468,6 +468,19 @@ def _reference_run(reference: Reference, case: Case, who: str) -> Run:
     return run
 
 
+def _generated_problems(case: Case, expected: Run, found: Run) -> list[str]:
+    """Return what differs in the positions ``found`` generated on ``case`` from ``expected``'s."""
+    rounds = case.options.get("rounds")
+    problems = _state_problems(case.position, expected, found, case.states, rounds if isinstance(rounds, int) else None)
+    if case.states_reference is not None and problems and problems[-1].startswith(PRUNES_ON_EQUALITY):
+        # the positions are a search's that does not prune: the usual hint does not apply
+        problems[-1] = (
+            f"the search skips positions {_name(case.states_reference)} generates: this test asks for "
+            "every one of them (no pruning)"
+        )
+    return problems
+
+
 def grade_case(case: Case, student: type[Searcher], reference: Reference) -> CaseResult:
     """Return how ``student`` (a searcher class) does on ``case`` against ``reference``
     (the case's own reference instead, when it has one).
@@ -507,16 +520,7 @@ def grade_case(case: Case, student: type[Searcher], reference: Reference) -> Cas
         utility_problems = _utility_problems(position, expected, found)
         values_differ = values_differ or (bool(utility_problems) and found.utilities is not None)
         problems += utility_problems
-    rounds = case.options.get("rounds")
-    problems += _move_problems(position, expected, found)
-    state_problems = _state_problems(position, full, found, case.states, rounds if isinstance(rounds, int) else None)
-    if case.states_reference is not None and state_problems and state_problems[-1].startswith(PRUNES_ON_EQUALITY):
-        # the positions are a search's that does not prune: the usual hint does not apply
-        state_problems[-1] = (
-            f"the search skips positions {_name(case.states_reference)} generates: this test asks for "
-            "every one of them (no pruning)"
-        )
-    problems += state_problems
+    problems += _move_problems(position, expected, found) + _generated_problems(case, full, found)
     if values_differ and position.rules.utilities and full.generated == found.generated and case.states != "none":
         problems.append(
             "the positions are the reference's but not the values: does each player take the largest "
@@ -529,7 +533,7 @@ def grade_case(case: Case, student: type[Searcher], reference: Reference) -> Cas
     answer = f"value {found.value}{utilities}, move {move}"
     if case.states == "fewer":
         output = (
-            f"{answer}: as the reference; {len(set(found.generated))} positions generated, fewer than "
+            f"{answer}: as the reference; {len(found.generated)} positions generated, fewer than "
             f"the reference's {len(full.generated)}"
         )
     else:
