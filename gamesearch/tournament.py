@@ -41,8 +41,13 @@ from gamesearch.plugins import Registry, default_registry
 from gamesearch.rating import Rating, Result, fit_ratings
 from gamesearch.search.base import parse_searcher_spec
 
-#: counts as words, for the messages
+#: small counts as words, for the messages and titles
 _COUNTS = ("none", "one", "two", "three", "four", "five", "six", "seven", "eight")
+
+
+def _in_words(count: int) -> str:
+    """Return ``count`` in words up to eight, in digits above."""
+    return _COUNTS[count] if 0 <= count < len(_COUNTS) else str(count)
 
 
 def seats_of(game: Game[Any]) -> int:
@@ -133,8 +138,7 @@ def schedule(players: int, games: int, seed: int, *, seats: int = 2) -> tuple[Sc
     if seats < 2:
         raise InvalidOptionError(f"a game of a tournament needs at least two seats: {seats!r}")
     if players < seats:
-        needed = _COUNTS[seats] if seats < len(_COUNTS) else str(seats)
-        raise InvalidOptionError(f"a tournament needs at least {needed} players: {players!r}")
+        raise InvalidOptionError(f"a tournament needs at least {_in_words(seats)} players: {players!r}")
     if games < 1:
         unit = "pair" if seats == 2 else "group"
         raise InvalidOptionError(f"the number of games per {unit} must be >= 1: {games!r}")
@@ -194,8 +198,7 @@ class Tournament:
         """Return how the players meet, e.g. ``"2 games a pair"``, ``"3 games a group of three"``."""
         if self.seats == 2:
             return f"{self.games_per_pair} games a pair"
-        group = _COUNTS[self.seats] if self.seats < len(_COUNTS) else str(self.seats)
-        return f"{self.games_per_pair} games a group of {group}"
+        return f"{self.games_per_pair} games a group of {_in_words(self.seats)}"
 
     def standings(self) -> tuple[TournamentStanding, ...]:
         """Return each player's wins, draws, losses, points, utilities, moves, nodes and

@@ -338,3 +338,20 @@ def test_the_help_says_how_groups_of_more_players_meet(capsys: pytest.CaptureFix
     assert status == 0
     assert "every group of N players meets GAMES times" in " ".join(out.split())
     assert "gamesearch tournament mnk3" in out
+
+
+def test_on_a_tree_where_the_first_mover_takes_all_every_player_wins_its_first_seats(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    tree = tmp_path / "first.tree"
+    tree.write_text("agents 3\nR agent 0: take -> (3, 0, 0), give -> (0, 3, 0)\n")
+    players = ["maxn", "paranoid", "mcts:simulations=10", "maxn:pruning=false"]
+    status, out, err = run_cli(capsys, "tournament", "tree", "--position", str(tree), "--players", *players,
+                               "--opening-plies", "0", "--seed", "2", "--json")  # fmt: skip
+    assert status == 0, err
+    data = json.loads(out)
+    assert all(game["winner"] == game["first"] and game["utilities"] == [3, 0, 0] for game in data["games"])
+    # each player is in 3 groups of three, first once in each: 3 wins, 6 losses
+    for player in data["players"]:
+        assert (player["games"], player["wins"], player["losses"], player["points"]) == (9, 3, 6, 3 + 6 * 0.25)
+        assert player["mean_utility"] == 1 and player["elo"] == pytest.approx(0, abs=1e-6)

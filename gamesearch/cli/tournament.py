@@ -43,7 +43,8 @@ def register(subparsers: Any) -> None:
         "with status 130; the games already stored stay in the store.",
         epilog="typical times on a 2-core machine:\n"
         "  the tic-tac-toe example below: about a second; the Connect Four one (30 games):\n"
-        "  under half a minute with 2 workers; time grows with the games and the players' budgets\n"
+        "  under half a minute with 2 workers; the three-player m,n,k one (24 games): about two seconds;\n"
+        "  time grows with the games and the players' budgets\n"
         "examples:\n"
         '  gamesearch tournament tictactoe --players "alphabeta:depth=1" alphabeta '
         '"mcts:simulations=200" --games 4\n'
