@@ -16,9 +16,9 @@ import pytest
 
 from gamesearch import Game, Player
 from gamesearch.game import CHANCE
-from gamesearch.search.expectimax import Star2
 from gamesearch.search.base import Counters
-from gamesearch.testing.grading import Case, GradeReport, grade
+from gamesearch.search.expectimax import Star2
+from gamesearch.testing.grading import GradeReport, grade
 from tests.test_docs_coursework import assert_the_skeleton_fails, output_of, suite
 
 COURSEWORK = Path(__file__).resolve().parent.parent / "docs" / "coursework"
@@ -143,10 +143,10 @@ def test_a_right_star1_passes_every_test_with_fewer_positions(skeleton: ModuleTy
     ("mistake", "name", "message"),
     [
         # the gambles are not equally likely: the plain mean prefers the dare
-        ("uniform", "three gambles", "its value is the plain mean of its outcomes' values: weigh each outcome by "
-         "its probability (chance_outcomes())"),
-        ("min", "three gambles", "its value is its smallest outcome's, as if chance were a player: a chance "
-         "position is worth the probability-weighted mean of its outcomes"),
+        ("uniform", "three gambles", ("its value is the plain mean of its outcomes' values: weigh each outcome "
+                                      "by its probability (chance_outcomes())")),
+        ("min", "three gambles", ("its value is its smallest outcome's, as if chance were a player: a chance "
+                                  "position is worth the probability-weighted mean of its outcomes")),
         ("sign", "three gambles", "its value is the largest of its moves' values, where MIN takes the smallest"),
         ("sign", "Pig, B to move", "its value is the largest of its moves' values, where B takes the smallest"),
     ],

@@ -18,7 +18,7 @@ import pytest
 from gamesearch import Game
 from gamesearch.search.base import SearchContext
 from gamesearch.search.multiplayer import leaf_utilities
-from gamesearch.testing.grading import Case, GradeReport, grade
+from gamesearch.testing.grading import GradeReport, grade
 from tests.test_docs_coursework import assert_the_skeleton_fails, output_of, suite
 
 COURSEWORK = Path(__file__).resolve().parent.parent / "docs" / "coursework"

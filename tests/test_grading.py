@@ -13,10 +13,11 @@ from typing import Any, ClassVar
 import attrs
 import pytest
 
-from gamesearch import Searcher
+from gamesearch import Searcher, default_registry
 from gamesearch.errors import InvalidOptionError
 from gamesearch.game import CHANCE
 from gamesearch.search.base import INFINITY, RootAnswer, SearchContext
+from gamesearch.search.multiplayer import leaf_utilities
 from gamesearch.testing.grading import Case, grade, load_searcher_class, recording
 from gamesearch_games.pig import Pig
 from gamesearch_games.tree import TreeGame
@@ -769,3 +770,75 @@ def test_a_depth_of_rounds_taken_as_moves_below_the_root_move_is_named_too() -> 
         "the search goes 3 moves deep, the reference 4: is the depth counted in plies instead of rounds? "
         "A round is one move of each of the 3 players"
     )
+
+
+# ------------------------------------------------------------------ best-reply search
+def pass_to(game: Any, player: int) -> int:
+    """Pass the turn until ``player`` is to move; return the passes made."""
+    passes = 0
+    while game.to_move() != player:
+        game.make_null_move()
+        passes += 1
+    return passes
+
+
+def take_back(game: Any, passes: int) -> None:
+    for _ in range(passes):
+        game.unmake_null_move()
+
+
+@attrs.frozen(kw_only=True)
+class StudentBestReply(SeveralAgents):
+    """A student's best-reply search: between two moves of the root mover, one opponent replies
+    (every move of every opponent at one level, the others passing), the worst for the root mover."""
+
+    name: ClassVar[str] = "student-brs"
+    replies_of_one: ClassVar[bool] = False  #: only the next opponent replies (paranoid of one)
+
+    def value(self, game: Any, player: int, depth: int, context: SearchContext) -> Any:
+        context.count_node(game)
+        if game.result() is not None or depth == 0:
+            return leaf_utilities(game)[player]
+        values = []
+        if game.to_move() == player:
+            for move in game.legal_moves():
+                game.push(move)
+                values.append(self.value(game, player, depth - 1, context))
+                game.undo()
+            return max(values)
+        first, players = game.to_move(), game.rules.players
+        opponents = [(first + step) % players for step in range(players) if (first + step) % players != player]
+        for opponent in opponents[:1] if self.replies_of_one else opponents:
+            passes = pass_to(game, opponent)
+            for move in game.legal_moves():
+                game.push(move)
+                passed = 0 if game.result() is not None else pass_to(game, player)
+                values.append(self.value(game, player, depth - 1, context))
+                take_back(game, passed)
+                game.undo()
+            take_back(game, passes)
+        return min(values)
+
+    def root(self, game: Any, context: SearchContext) -> RootAnswer:
+        context.count_node(game)
+        player, depth = game.to_move(), (self.rounds or 1) * game.rules.players
+        values = []
+        for move in game.legal_moves():
+            game.push(move)
+            values.append((move, self.value(game, player, depth - 1, context)))
+            game.undo()
+        best = max(value for _, value in values)
+        return context.answer(game, best, [move for move, value in values if value == best], values)
+
+
+@attrs.frozen(kw_only=True)
+class OneOpponentReplies(StudentBestReply):
+    replies_of_one: ClassVar[bool] = True
+
+
+def test_the_grader_grades_a_best_reply_search_with_the_depth_in_rounds() -> None:
+    # values and moves: the library prunes, with windows of its own at the root
+    case = Case("best reply", default_registry().new_game("mnk3", "AB./.C./..."), {"rounds": 1}, states="none")
+    assert grade(StudentBestReply, [case], "brs").results[0].passed
+    result = grade(OneOpponentReplies, [case], "brs").results[0]
+    assert result.output == "value 1013/1000, the reference 1009/1000; move 6 is not among the reference's best moves (2, 5, 8)"

@@ -445,10 +445,10 @@ def _hints(game: Game[Any], wanted: Sequence[Line], got: Sequence[Line], rounds:
     if set(got) < set(wanted):
         return [f"{PRUNES_ON_EQUALITY}: does it prune on equality (alpha >= beta) where only alpha > beta may prune?"]
     if set(got) > set(wanted):
-        return [
+        return [(
             "the search generates positions the reference skips: does it miss cut-offs "
             "(or prune only once alpha > beta where the reference prunes on equality)?"
-        ]
+        )]
     if set(got) == set(wanted):
         return ["the same positions in another order: are the moves tried in legal_moves() order?"]
     return []
