@@ -15,7 +15,7 @@ import pytest
 
 from gamesearch import Searcher, default_registry
 from gamesearch.errors import InvalidOptionError
-from gamesearch.game import CHANCE
+from gamesearch.game import CHANCE, chance_heuristic
 from gamesearch.search.base import INFINITY, RootAnswer, SearchContext
 from gamesearch.search.multiplayer import leaf_utilities
 from gamesearch.testing.grading import Case, grade, load_searcher_class, recording
@@ -842,3 +842,54 @@ def test_the_grader_grades_a_best_reply_search_with_the_depth_in_rounds() -> Non
     assert grade(StudentBestReply, [case], "brs").results[0].passed
     result = grade(OneOpponentReplies, [case], "brs").results[0]
     assert result.output == "value 1013/1000, the reference 1009/1000; move 6 is not among the reference's best moves (2, 5, 8)"
+
+
+@attrs.frozen(kw_only=True)
+class ChanceToDepth(Expectimax):
+    """Expectimax to a depth of players' moves; ``chance_costs``: an outcome takes one off too."""
+
+    depth: int | None = attrs.field(default=None, metadata={"help": "players' moves"})
+    chance_costs: ClassVar[bool] = False
+
+    def to_depth(self, game: Any, depth: int, context: SearchContext) -> Fraction:
+        context.count_node(game)
+        if game.result() is not None:
+            return Fraction(game.result())
+        if depth == 0:
+            return chance_heuristic(game.rules, game.evaluate(), type(game).evaluation_bound)
+        at_chance = game.to_move() == CHANCE
+        values = []
+        for move in game.legal_moves():
+            game.push(move)
+            values.append(self.to_depth(game, depth - (not at_chance or self.chance_costs), context))
+            game.undo()
+        return self.mean(game, values) if at_chance else self.choose(game, values)
+
+    def root(self, game: Any, context: SearchContext) -> RootAnswer:
+        context.count_node(game)
+        depth = self.depth or 1
+        values = []
+        for move in game.legal_moves():
+            game.push(move)
+            values.append((move, self.to_depth(game, depth - 1, context)))
+            game.undo()
+        best = self.choose(game, [value for _, value in values])
+        return context.answer(game, best, [move for move, value in values if value == best], values)
+
+
+@attrs.frozen(kw_only=True)
+class ChanceCostsDepth(ChanceToDepth):
+    chance_costs: ClassVar[bool] = True
+
+
+def test_the_grader_asks_whether_an_outcome_of_chance_is_counted_as_a_move() -> None:
+    # a first line that ends at once; below the roll, D is searched with the one move left
+    tree = TreeGame.from_text(
+        "A max: a -> 0, b -> C; C chance: h 1/2 -> D, t 1/2 -> 2; D min eval 10: x -> E, y -> 3; E max eval 20: e -> 5"
+    )
+    case = Case("to a depth", tree, {"depth": 2})
+    assert grade(ChanceToDepth, [case], "expectiminimax").results[0].passed
+    assert grade(ChanceCostsDepth, [case], "expectiminimax").results[0].output.endswith(
+        "the search goes 2 moves deep, the reference 3: does it count an outcome of chance as a move? The depth "
+        "counts the players' moves only"
+    )

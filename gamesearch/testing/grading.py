@@ -381,7 +381,9 @@ def _move_problems(game: Game[Any], expected: Run, found: Run) -> list[str]:
     return [f"move {written} is not among the reference's best moves ({best})"]
 
 
-def _state_problems(game: Game[Any], expected: Run, found: Run, mode: str, rounds: int | None = None) -> list[str]:
+def _state_problems(
+    game: Game[Any], expected: Run, found: Run, mode: str, options: Mapping[str, Any] | None = None
+) -> list[str]:
     wanted, got = expected.generated, found.generated
     if mode == "fewer":
         return _fewer_problems(game, wanted, got)
@@ -400,7 +402,7 @@ def _state_problems(game: Game[Any], expected: Run, found: Run, mode: str, round
             problems.append(f"the reference generates {_describe(game, missing[0])}, the search does not")
         if extra:
             problems.append(f"the search generates {_describe(game, extra[0])}, the reference does not")
-    problems.extend(_hints(game, wanted, got, rounds))
+    problems.extend(_hints(game, wanted, got, options))
     return problems
 
 
@@ -426,17 +428,22 @@ def _fewer_problems(game: Game[Any], wanted: Sequence[Line], got: Sequence[Line]
 PRUNES_ON_EQUALITY = "the search skips positions the reference generates"
 
 
-def _hints(game: Game[Any], wanted: Sequence[Line], got: Sequence[Line], rounds: int | None = None) -> list[str]:
+def _hints(
+    game: Game[Any], wanted: Sequence[Line], got: Sequence[Line], options: Mapping[str, Any] | None = None
+) -> list[str]:
     """Return the usual cause of a difference in generated positions, when it is recognisable
-    (``rounds``: the rounds both were asked to search, if any)."""
+    (``options``: the searcher options both were given)."""
     deepest_wanted = max(map(len, wanted), default=0)
     deepest_got = max(map(len, got), default=0)
     players = game.rules.players
+    rounds = (options or {}).get("rounds")
     if deepest_got != deepest_wanted:
         hint = f"the search goes {deepest_got} moves deep, the reference {deepest_wanted}"
         # a search that takes a round off after every move stops after about `rounds` moves
-        counts_moves = rounds is not None and deepest_got <= rounds + 1 < deepest_wanted
-        if counts_moves or deepest_wanted == deepest_got * players or deepest_got == deepest_wanted * players:
+        counts_moves = isinstance(rounds, int) and deepest_got <= rounds + 1 < deepest_wanted
+        if game.rules.chance and "depth" in (options or {}) and deepest_got < deepest_wanted:
+            hint += ": does it count an outcome of chance as a move? The depth counts the players' moves only"
+        elif counts_moves or deepest_wanted == deepest_got * players or deepest_got == deepest_wanted * players:
             hint += (
                 f": is the depth counted in plies instead of rounds? A round is one move of each "
                 f"of the {players} players"
@@ -470,8 +477,7 @@ def _reference_run(reference: Reference, case: Case, who: str) -> Run:
 
 def _generated_problems(case: Case, expected: Run, found: Run) -> list[str]:
     """Return what differs in the positions ``found`` generated on ``case`` from ``expected``'s."""
-    rounds = case.options.get("rounds")
-    problems = _state_problems(case.position, expected, found, case.states, rounds if isinstance(rounds, int) else None)
+    problems = _state_problems(case.position, expected, found, case.states, case.options)
     if case.states_reference is not None and problems and problems[-1].startswith(PRUNES_ON_EQUALITY):
         # the positions are a search's that does not prune: the usual hint does not apply
         problems[-1] = (
