@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from gamesearch import Game, Player
-from gamesearch.game import CHANCE
+from gamesearch.game import CHANCE, chance_heuristic
 from gamesearch.search.base import Counters
 from gamesearch.search.expectimax import Star2
 from gamesearch.testing.grading import GradeReport, grade
@@ -188,3 +188,48 @@ def test_the_librarys_star2_passes_the_star1_suite_as_the_page_says() -> None:
     report = grade(Star2, *reversed(suite("star1")))
     assert (report.score, report.max_score) == (7, 7), report.summary()
     assert "gamesearch.search.expectimax:Star2`) passes the same suite" in PAGE.replace("\n", " ")
+
+
+def expectimax_to_depth(game: Game[Any], depth: int, counters: Counters, mistake: str = "") -> Fraction:
+    """Exercise 3 answered (``mistake``: "chance-costs" takes a move off for an outcome of chance too)."""
+    counters.nodes += 1
+    if game.result() is not None:
+        return Fraction(game.result() or 0)
+    if depth == 0:
+        return Fraction(chance_heuristic(game.rules, game.evaluate(), type(game).evaluation_bound))
+    at_chance = game.to_move() == CHANCE
+    below = depth - 1 if not at_chance or mistake == "chance-costs" else depth
+    values = []
+    for move in game.legal_moves():
+        game.push(move)
+        values.append(expectimax_to_depth(game, below, counters, mistake))
+        game.undo()
+    if at_chance:
+        return sum((odds * value for (_, odds), value in zip(game.chance_outcomes(), values)), Fraction(0))
+    return max(values) if game.to_move() == Player.FIRST else min(values)
+
+
+def test_the_skeleton_fails_the_depth_suite_naming_exercise_three(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert_the_skeleton_fails(
+        capsys, tmp_path, "my_expectimax.py:StudentExpectimaxToDepth", "expectimax-depth",
+        "exercise 3: write expectimax_to_depth", 3, 5, "two rolls, two moves",
+    )  # fmt: skip
+
+
+def test_a_right_expectimax_to_a_depth_passes_every_test(skeleton: ModuleType) -> None:
+    skeleton.expectimax_to_depth = expectimax_to_depth
+    report = grade(skeleton.StudentExpectimaxToDepth, *reversed(suite("expectimax-depth")))
+    assert (report.score, report.max_score) == (5, 5), report.summary()
+    # D and E are searched with the one move left, F and G are worth their estimates
+    assert output_of(report, "two rolls, two moves") == "value 5/18, move go, 8 positions generated: as the reference"
+
+
+def test_an_outcome_of_chance_counted_as_a_move_is_named(skeleton: ModuleType) -> None:
+    skeleton.expectimax_to_depth = lambda *args: expectimax_to_depth(*args, mistake="chance-costs")
+    report = grade(skeleton.StudentExpectimaxToDepth, *reversed(suite("expectimax-depth")))
+    message = (
+        "the search goes 2 moves deep, the reference 3: does it count an outcome of chance as a move? The depth "
+        "counts the players' moves only"
+    )
+    assert output_of(report, "two rolls, two moves").endswith(message) and message in PAGE.replace("\n", " ")
+    assert all(result.output.endswith(message[message.index(": does it"):]) for result in report.results)
