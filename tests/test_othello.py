@@ -494,7 +494,8 @@ def sampled_4x4(passes: str) -> list[State]:
 def every_4x4(passes: str) -> list[Expected]:
     """Return every unfinished reachable 4x4 position with the oracle's answer, made once
     for all the searchers: those with the fewest empty cells first, so that a searcher
-    keeping its table has the later positions' answers at hand."""
+    keeping its table holds the answers of the positions nearer the end when it comes to
+    those they lead to."""
     rules = oracle(4, passes)
     unfinished = sorted(
         (state for state in rules.reachable() if rules.children(state)), key=lambda state: (state[0].count("."), state)
