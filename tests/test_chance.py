@@ -488,23 +488,25 @@ def mixed_odds_walk(node: str | int = "A", path: tuple[str, ...] = ()) -> tuple[
 
 
 def test_one_search_generates_each_position_once_in_order_whatever_the_denominators() -> None:
-    from gamesearch.testing.grading import record_search
+    from gamesearch.testing.grading import recording
     from gamesearch_games.tree import TreeGame
 
     game = TreeGame.from_text(mixed_odds_text())
     value, order = mixed_odds_walk()
     assert value == Fraction(9, 35) and len(order) == 15
-    run = record_search(Expectiminimax(), game)
-    assert run.error is None and (run.value, run.move) == (value, "a2")
-    assert list(run.generated) == order  # no position twice, none left out, the written order
-    assert run.nodes == len(order) + 1  # and the root
+    position, generated = recording(game)  # every position pushed, as it is pushed
+    result = Expectiminimax().search(position)
+    assert (result.value, result.move) == (value, "a2")
+    assert generated == order  # no position twice, none left out, the written order
+    assert result.stats.nodes == len(order) + 1  # and the root
     for searcher in (Star1(), Star2(), Expectiminimax(table=True), Star2(table=True)):
         assert searcher.search(game).value == value, searcher.name
 
 
 def test_a_recorded_search_of_pig_generates_every_position_of_its_tree_once() -> None:
-    from gamesearch.testing.grading import record_search
+    from gamesearch.testing.grading import recording
 
-    run = record_search(Expectiminimax(), Pig.new(**SMALL))
-    assert len(run.generated) == len(set(run.generated)) == run.nodes - 1 == 1_785  # the root is not generated
-    assert run.generated[:3] == (("roll",), ("roll", "1"), ("roll", "1", "roll"))
+    position, generated = recording(Pig.new(**SMALL))
+    result = Expectiminimax().search(position)
+    assert len(generated) == len(set(generated)) == result.stats.nodes - 1 == 1_785  # the root is not generated
+    assert generated[:3] == [("roll",), ("roll", "1"), ("roll", "1", "roll")]
