@@ -5,6 +5,8 @@ plays it (the tests check the values and node counts against the framework's): i
 states are immutable named tuples, as aima's own games keep them. ``expect_minmax``
 has no depth limit, so it searches to the end of the game, and it returns only the
 move: its value is read in a second, untimed run (see :func:`value_and_move`).
+``python -m benchmarks.chance`` runs it; it has no row in the main table, so it is
+not one of :data:`benchmarks.peers.ADAPTERS`.
 
 aima's search assumes backgammon's shape and has two slips; the game below works
 around each, and aima's code runs as it ships:
