@@ -484,14 +484,15 @@ def _plain_walker(walk: _Walk) -> tuple[Child, Callable[[], None]]:
         nonlocal nodes, expanded, deepest, horizon_reached
         moves: Sequence[Hashable]
         weights: Sequence[Num] = ()
-        if root_move is not None:
+        values: list[Num]  # (a chance position's)
+        if mover == CHANCE:
+            moves, weights, _ = outcomes()
+            child_depth, values = depth, []
+        elif root_move is None:
+            moves, child_depth = moves_of(), depth - 1
+        else:
             moves, child_depth = (root_move,), depth
             expanded -= 1  # (the root is counted apart)
-        elif mover == CHANCE:
-            moves, weights, _ = outcomes()
-            child_depth = depth
-        else:
-            moves, child_depth = moves_of(), depth - 1
         nodes += len(moves)
         if nodes > look_at:
             look(len(moves))
@@ -499,7 +500,6 @@ def _plain_walker(walk: _Walk) -> tuple[Child, Callable[[], None]]:
         child_ply = ply + 1
         if child_ply > deepest:
             deepest = child_ply
-        values: list[Num] = []  # (a chance position's)
         maximizing = mover == first
         best: Num = -infinity if maximizing else infinity
         for move in moves:
