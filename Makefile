@@ -45,11 +45,13 @@ test: $(TEST_STAMP)
 docs: $(TEST_STAMP)
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/python -m mkdocs build --strict
 
-# The peers come from the bench extra, except aima3: it installs only without its deps.
+# The peers come from the bench extra, except aima3 and aima (aima-python's newer package,
+# with expect_minmax): they install only without their deps (aima declares Python < 3.11).
 $(BENCH_STAMP): $(TEST_STAMP) pyproject.toml
 	@echo "installing the benchmark's peer libraries into $(VENV) ..."
 	@$(PIP) -e '.[cli,test,bench,plot]'
 	@$(PIP) --no-deps aima3
+	@$(PIP) --no-deps --ignore-requires-python aima==2024.9.28
 	@touch $@
 
 bench: $(BENCH_STAMP)

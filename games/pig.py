@@ -33,6 +33,7 @@ start). The start is ``"0-0 A+0 0 0"``.
 
 from __future__ import annotations
 
+import copy as copying
 import functools
 import re
 from collections.abc import Sequence
@@ -59,6 +60,22 @@ def _outcomes(faces: int) -> tuple[tuple[str, Fraction], ...]:
     return tuple((str(face), Fraction(1, faces)) for face in range(1, faces + 1))
 
 
+@functools.cache
+def _faces(faces: int) -> tuple[str, ...]:
+    return tuple(face for face, _ in _outcomes(faces))
+
+
+#: each face's number, by its move
+_FACE_VALUES = {str(face): face for face in range(1, 21)}
+#: the players' moves below the goal, and once the goal is reached
+_ROLL_OR_HOLD, _HOLD_ONLY = (ROLL, HOLD), (HOLD,)
+
+#: a position: A's score, B's score, the turn total, the player (0 or 1), whether the die
+#: is rolling, the players' moves made and the result (``None`` while the game goes on)
+State = tuple[int, int, int, int, bool, int, "int | None"]
+START: State = (0, 0, 0, 0, False, 0, None)
+
+
 class Pig(Game[str]):
     """Pig: roll a die to build a turn total, hold to bank it, a 1 loses it; first to the goal wins."""
 
@@ -80,14 +97,11 @@ class Pig(Game[str]):
         self.goal: int = settings["goal"]
         self.faces: int = settings["faces"]
         self.horizon: int = settings["horizon"]
-        self._scores = (0, 0)
-        self._total = 0  #: the turn total of the player to move
-        self._turn = 0  #: 0: A's turn, 1: B's
-        self._rolling = False  #: the die is about to decide
-        self._moves_made = 0  #: the players' moves so far (rolls and holds)
-        self._result: int | None = None
+        #: the whole position in one immutable tuple: a move replaces it, taking the move
+        #: back puts the one before it back (the searchers' fast path)
+        self._state: State = START
         #: the state before each move of the history
-        self._before: list[tuple[tuple[int, int], int, int, bool, int, int | None]] = []
+        self._before: list[State] = []
         self._origin_ply = 0
 
     # ----------------------------------------------------------------- creation
@@ -107,40 +121,49 @@ class Pig(Game[str]):
                 f"position {text!r} must be the scores, the player to move and their turn total, "
                 "'*' while the die rolls, the players' moves made and the ply, e.g. '3-0 B+4* 3 5'"
             )
-        first, second, letter, total, star, played, ply = match.groups()
+        first, second, letter, total_text, star, played, ply = match.groups()
         game = cls(**resolve_options(cls.options, options))
         scores, turn = (int(first), int(second)), PLAYER_LETTERS.index(letter)
-        game._scores, game._total, game._turn = scores, int(total), turn
-        game._rolling, game._moves_made, game._origin_ply = bool(star), int(played), int(ply)
+        total, rolling, made, origin = int(total_text), bool(star), int(played), int(ply)
+        game._origin_ply = origin
         winners = [player for player in (0, 1) if scores[player] >= game.goal]
         problem = None
         if len(winners) == 2:
             problem = "both players have reached the goal"
-        elif winners and (game._total or game._rolling or winners[0] == turn):
+        elif winners and (total or rolling or winners[0] == turn):
             problem = f"{PLAYER_LETTERS[winners[0]]} has won, so the game is over with the other to move and no turn total"
-        elif game._moves_made > game.horizon:
+        elif made > game.horizon:
             problem = f"the players have made more moves than the {game.horizon} the game lasts"
-        elif game._moves_made == game.horizon and (game._rolling or game._total):
+        elif made == game.horizon and (rolling or total):
             problem = "the game ended with the last move, so no die rolls and no turn total is left"
-        elif game._moves_made + game._origin_ply == 0 and (game._total or game._rolling):
+        elif made + origin == 0 and (total or rolling):
             problem = "no move has been made, so there is no turn total"
-        elif game._rolling and scores[turn] + game._total >= game.goal:
+        elif rolling and scores[turn] + total >= game.goal:
             problem = "the player has reached the goal and must hold, not roll"
-        elif scores[turn] + game._total >= game.goal + game.faces:
-            problem = f"a turn total of {game._total} is more than a player can roll to"
-        elif game._origin_ply > game.rules.max_plies:
+        elif scores[turn] + total >= game.goal + game.faces:
+            problem = f"a turn total of {total} is more than a player can roll to"
+        elif origin > game.rules.max_plies:
             problem = f"no game lasts more than {game.rules.max_plies} plies"
         if problem is not None:
             raise InvalidPositionError(f"position {text!r}: {problem}")
+        result = None
         if winners:
-            game._result = 1 if winners[0] == 0 else -1
-        elif game._moves_made == game.horizon:
-            game._result = 0
+            result = 1 if winners[0] == 0 else -1
+        elif made == game.horizon:
+            result = 0
+        game._state = (scores[0], scores[1], total, turn, rolling, made, result)
         return game
 
     @property
     def settings(self) -> dict[str, Any]:
         return {"goal": self.goal, "faces": self.faces, "horizon": self.horizon}
+
+    def copy(self) -> Pig:
+        """Return an independent position with the same state and history (states are immutable)."""
+        twin = copying.copy(self)  # shares the options and the current state
+        twin._history = self._history.copy()
+        twin._before = self._before.copy()
+        return twin
 
     # ------------------------------------------------------------ state queries
     @property
@@ -151,109 +174,113 @@ class Pig(Game[str]):
     def ply(self) -> int:
         return self._origin_ply + len(self._history)
 
-    def to_move(self) -> int:
-        return CHANCE if self._rolling else self._turn
-
     def scores(self) -> tuple[int, int]:
         """Return A's and B's banked points."""
-        return self._scores
+        state = self._state
+        return state[0], state[1]
 
     def turn_total(self) -> int:
         """Return the points the player to move has rolled this turn (not yet banked)."""
-        return self._total
+        return self._state[2]
 
-    # Hot path from here to unmake_move().
+    # Hot path from here to retract(): one tuple read, one tuple built per move.
+    def to_move(self) -> int:
+        state = self._state
+        return CHANCE if state[4] else state[3]
+
     def legal_moves(self) -> Sequence[str]:
-        if self._result is not None:
+        first, second, total, turn, rolling, _, result = self._state
+        if result is not None:
             return ()
-        if self._rolling:
-            return [face for face, _ in _outcomes(self.faces)]
-        if self._scores[self._turn] + self._total >= self.goal:
-            return [HOLD]
-        return [ROLL, HOLD]
+        if rolling:
+            return _faces(self.faces)
+        if (second if turn else first) + total >= self.goal:
+            return _HOLD_ONLY
+        return _ROLL_OR_HOLD
 
     def chance_outcomes(self) -> Sequence[tuple[str, Fraction]]:
         """Return each face of the die with probability ``1/faces`` (at a roll).
 
         :raises ValueError: when the die is not rolling.
         """
-        if not self._rolling or self._result is not None:
+        state = self._state
+        if not state[4] or state[6] is not None:
             raise ValueError(f"the die is not rolling in {self.to_text()!r}")
         return _outcomes(self.faces)
 
     def result(self) -> int | None:
-        return self._result
+        return self._state[6]
 
-    def key(self) -> tuple[int, int, int, int, bool, int, int]:
-        scores = self._scores
-        return (scores[0], scores[1], self._total, self._turn, self._rolling, self._moves_made, self.ply)
+    def key(self) -> tuple[State, int]:
+        return self._state, self._origin_ply + len(self._history)
 
     def make_move(self, move: str) -> None:
-        scores, turn = self._scores, self._turn
-        self._before.append((scores, self._total, turn, self._rolling, self._moves_made, self._result))
-        if move == ROLL:
-            self._moves_made += 1
-            if self._moves_made == self.horizon:  # the last move: a draw, the die stays still
-                self._result = 0
-                self._total = 0  # (nothing is banked)
-            else:
-                self._rolling = True
-            return
-        if move == HOLD:
-            self._moves_made += 1
-            banked = scores[turn] + self._total
-            self._scores = (banked, scores[1]) if turn == 0 else (scores[0], banked)
-            self._total = 0
-            self._turn = 1 - turn
-            if banked >= self.goal:
-                self._result = 1 if turn == 0 else -1
-            elif self._moves_made == self.horizon:
-                self._result = 0
-            return
-        self._rolling = False  # the die has decided
-        if move == "1":  # the turn total is lost and the turn passes
-            self._total = 0
-            self._turn = 1 - turn
-        else:
-            self._total += int(move)
+        # Pig's advance() is the one place a move is made (called as Pig's: a subclass that
+        # wraps advance() sees push() as one move); the history is push()'s to keep
+        Pig.advance(self, move)
+        self._history.pop()
 
     def advance(self, move: str) -> int | None:
         # push() and result() in one call for the searchers (the move goes into the history)
         self._history.append(move)
-        self.make_move(move)
-        return self._result
+        state = self._state
+        self._before.append(state)
+        first, second, total, turn, _, made, _ = state
+        if move == ROLL:
+            made += 1
+            if made == self.horizon:  # the last move: a draw, the die stays still, nothing is banked
+                self._state = (first, second, 0, turn, False, made, 0)
+                return 0
+            self._state = (first, second, total, turn, True, made, None)
+            return None
+        if move == HOLD:
+            made += 1
+            if turn:
+                second += total
+                result = -1 if second >= self.goal else 0 if made == self.horizon else None
+            else:
+                first += total
+                result = 1 if first >= self.goal else 0 if made == self.horizon else None
+            self._state = (first, second, 0, 1 - turn, False, made, result)
+            return result
+        face = _FACE_VALUES[move]  # the die has decided
+        if face == 1:  # the turn total is lost and the turn passes
+            self._state = (first, second, 0, 1 - turn, False, made, None)
+        else:
+            self._state = (first, second, total + face, turn, False, made, None)
+        return None
 
     def unmake_move(self, move: str) -> None:
-        (self._scores, self._total, self._turn, self._rolling, self._moves_made,
-         self._result) = self._before.pop()  # fmt: skip
+        self._state = self._before.pop()
+
+    def retract(self, move: str) -> None:
+        self._history.pop()
+        self._state = self._before.pop()
 
     # ---------------------------------------------------------------- heuristic
     def evaluate(self) -> int:
         """Return A's lead (the mover's turn total counted as banked) in hundredths of the goal."""
-        scores, total = self._scores, self._total
-        lead = scores[0] - scores[1] + (total if self._turn == 0 else -total)
+        first, second, total, turn, _, _, _ = self._state
+        lead = first - second + (-total if turn else total)
         bound = self.evaluation_bound - 1
         return max(-bound, min(bound, lead * bound // self.goal))
 
     # --------------------------------------------------------------------- text
     def to_text(self) -> str:
-        scores = self._scores
-        return (
-            f"{scores[0]}-{scores[1]} {PLAYER_LETTERS[self._turn]}+{self._total}"
-            f"{'*' if self._rolling else ''} {self._moves_made} {self.ply}"
-        )
+        first, second, total, turn, rolling, made, _ = self._state
+        return f"{first}-{second} {PLAYER_LETTERS[turn]}+{total}{'*' if rolling else ''} {made} {self.ply}"
 
     def render(self) -> str:
         """Return the scores, the turn total and what happens next."""
-        scores, turn = self._scores, self._turn
+        first, second, total, turn, rolling, made, result = self._state
         lines = [
-            f"A {scores[0]:>3}{'  +' + str(self._total) if turn == 0 and self._result is None else ''}",
-            f"B {scores[1]:>3}{'  +' + str(self._total) if turn == 1 and self._result is None else ''}",
-            f"goal {self.goal}, {self._moves_made} of {self.horizon} moves made",
+            f"A {first:>3}{'  +' + str(total) if turn == 0 and result is None else ''}",
+            f"B {second:>3}{'  +' + str(total) if turn == 1 and result is None else ''}",
+            f"goal {self.goal}, {made} of {self.horizon} moves made",
         ]
-        if self._result is not None:
+        if result is not None:
             lines.append("Game over")
-        elif self._rolling:
+        elif rolling:
             lines.append(f"{PLAYER_LETTERS[turn]} rolls the die")
         else:
             lines.append(f"{PLAYER_LETTERS[turn]} to move")
@@ -263,14 +290,14 @@ class Pig(Game[str]):
         """Return a grid of three rows: each player's name, score and turn total, then the
         moves made of the horizon and whether the die is rolling; the moves are buttons (at a roll,
         one per face, to enter a real die's roll)."""
-        scores, turn, going = self._scores, self._turn, self._result is None
+        first, second, total, turn, rolling, made, result = self._state
         symbols = []
-        for player in (0, 1):
-            total = f"+{self._total}" if player == turn and going else ""
-            symbols += [PLAYER_LETTERS[player], str(scores[player]), total]
-        symbols += [f"{self._moves_made}/{self.horizon}", "die rolls" if self._rolling else "", ""]
+        for player, score in enumerate((first, second)):
+            shown = f"+{total}" if player == turn and result is None else ""
+            symbols += [PLAYER_LETTERS[player], str(score), shown]
+        symbols += [f"{made}/{self.horizon}", "die rolls" if rolling else "", ""]
         moves = self.legal_moves()
-        if self._rolling:
+        if rolling:
             extra = tuple((f"rolled {face}", face) for face in moves)
         else:
             extra = tuple((move.capitalize(), move) for move in moves)

@@ -10,7 +10,7 @@ probability (a random move of no player).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -215,6 +215,22 @@ class Standing:
         }
 
 
+def tally(label: str, seated: Iterable[tuple[GameRecord, int]]) -> Standing:
+    """Return the standing of the searcher ``label`` over ``seated``: each game it played,
+    with the seat (player) it played in that game. Wins, draws and losses are counted as
+    :meth:`GameRecord.result_of` says; moves, nodes and seconds over its searched moves."""
+    results = {"win": 0, "draw": 0, "loss": 0}
+    moves = nodes = 0
+    seconds = 0.0
+    for record, player in seated:
+        results[record.result_of(player)] += 1
+        searched = record.searched_moves(player)
+        moves += len(searched)
+        nodes += sum(move.nodes for move in searched)
+        seconds += sum(move.seconds for move in searched)
+    return Standing(label, results["win"], results["draw"], results["loss"], moves, nodes, seconds)
+
+
 @attrs.frozen
 class MatchRecord:
     """Every game of a match between searchers ``a``, ``b`` (and more in a game of more players)."""
@@ -239,17 +255,8 @@ class MatchRecord:
         return tuple(self._standing(index) for index in range(len(self.labels)))
 
     def _standing(self, index: int) -> Standing:
-        tally = {"win": 0, "draw": 0, "loss": 0}
-        moves = nodes = 0
-        seconds = 0.0
-        for number, record in enumerate(self.games):
-            player = self.seat_of(index, number)
-            tally[record.result_of(player)] += 1
-            searched = record.searched_moves(player)
-            moves += len(searched)
-            nodes += sum(move.nodes for move in searched)
-            seconds += sum(move.seconds for move in searched)
-        return Standing(self.labels[index], tally["win"], tally["draw"], tally["loss"], moves, nodes, seconds)
+        seated = ((record, self.seat_of(index, number)) for number, record in enumerate(self.games))
+        return tally(self.labels[index], seated)
 
     def as_dict(self) -> dict[str, Any]:
         """Return the match as JSON-ready data."""

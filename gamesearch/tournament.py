@@ -1,43 +1,82 @@
 """Round-robin tournaments between searchers, played in parallel, rated by Elo.
 
-Every pair of players meets ``games`` times. Games come in pairs from one random
-opening, each player taking the first move once, so neither the opening nor the
-first move favours anyone. Every game's opening and the players' seeds are drawn
-from the tournament seed in a fixed schedule before anything is played, and each
-game builds fresh searchers (no table or tree carried over from another game), so
-the results do not depend on how many processes play them nor in which order they
-finish. Searchers under a time budget are the exception: their moves depend on the
-machine's speed and load.
+In a two-player game every pair of players meets ``games`` times. Games come in pairs
+from one random opening, each player taking the first move once, so neither the opening
+nor the first move favours anyone. In a game of ``n`` players (``n`` above two) every
+group of ``n`` players meets ``games`` times, in blocks of ``n`` games from one random
+opening in which the seats turn by one each game, so that each player of the group
+sits once in every seat; the next block seats the group in another cyclic order, until
+every order has been played (``n!`` games), then the orders repeat (see
+:func:`seatings`). Every game's opening and the players' seeds are drawn from the
+tournament seed in a fixed schedule before anything is played, and each game builds
+fresh searchers (no table or tree carried over from another game), so the results do
+not depend on how many processes play them nor in which order they finish. Searchers
+under a time budget are the exception: their moves depend on the machine's speed and
+load.
+
+A game's points are shared by rank: a player scores, against each other player of the
+game, 1 when its result is better, 1/2 when they are equal and 0 when it is worse, and
+its points are the mean of these over its opponents (1 for the best result alone, 0 for
+the worst alone; in a two-player game a win, a draw and a loss score 1, 1/2 and 0). The
+same comparisons of every pair of players inside every game are what the Elo ratings
+are fitted to.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import itertools
 import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
 
-from gamesearch.arena import GameRecord, Standing, play_game
+from gamesearch.arena import GameRecord, Standing, play_game, tally
 from gamesearch.batch.executors import Executor, InlineExecutor, LocalExecutor
-from gamesearch.errors import GameSearchError, InvalidOptionError
-from gamesearch.game import Game, Outcome, Player
+from gamesearch.errors import GameSearchError, InvalidOptionError, UnsupportedGameError
+from gamesearch.game import Game
 from gamesearch.plugins import Registry, default_registry
 from gamesearch.rating import Rating, Result, fit_ratings
 from gamesearch.search.base import parse_searcher_spec
 
+#: small counts as words, for the messages and titles
+_COUNTS = ("none", "one", "two", "three", "four", "five", "six", "seven", "eight")
+
+
+def _in_words(count: int) -> str:
+    """Return ``count`` in words up to eight, in digits above."""
+    return _COUNTS[count] if 0 <= count < len(_COUNTS) else str(count)
+
+
+def seats_of(game: Game[Any]) -> int:
+    """Return the number of seats (players) a game of ``game`` has: two, or more."""
+    return max(2, game.rules.players)
+
 
 @attrs.frozen
 class ScheduledGame:
-    """One game of the schedule: who plays which side, from which opening and seeds."""
+    """One game of the schedule: who plays which seat, from which opening and seeds."""
 
     number: int  #: place in the schedule, from 0
-    first: int  #: index of the player moving first
-    second: int  #: index of the player moving second
-    opening_seed: int  #: seed of the random opening (shared by the two games of a pairing)
-    searcher_seeds: tuple[int, int]  #: seeds given to the first and second player's searcher
+    seats: tuple[int, ...]  #: index of the player in each seat: the first mover's, the second's, ...
+    opening_seed: int  #: seed of the random opening (shared by the games of one block)
+    searcher_seeds: tuple[int, ...]  #: seeds given to each seat's searcher, seat by seat
+
+    @property
+    def first(self) -> int:
+        """Return the index of the player moving first."""
+        return self.seats[0]
+
+    @property
+    def second(self) -> int:
+        """Return the index of the player moving second."""
+        return self.seats[1]
+
+    def seat_of(self, player: int) -> int | None:
+        """Return the seat ``player`` (an index) plays in this game, or ``None`` when it does not play."""
+        return self.seats.index(player) if player in self.seats else None
 
 
 @attrs.frozen
@@ -47,35 +86,94 @@ class PlayedGame:
     scheduled: ScheduledGame
     record: GameRecord
 
+    def _rank_key(self, seat: int) -> int | bool:
+        """Return what orders the seats' results: the utility, or (no utilities) whether the
+        seat came top (both do after a draw)."""
+        utilities = self.record.utilities
+        return utilities[seat] if utilities is not None else seat in self.record.winners
+
+    def versus(self, player: int, other: int) -> float:
+        """Return the points ``player`` took from ``other`` (indices of two players of this
+        game): 1 when its result is better, 1/2 when equal, 0 when worse.
+
+        :raises ValueError: when either does not play in this game.
+        """
+        mine, theirs = self._rank_key(self._seat(player)), self._rank_key(self._seat(other))
+        return 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+
     def score(self, player: int) -> float:
-        """Return the points ``player`` (an index) took from this game: 1, 1/2 or 0."""
-        outcome = self.record.outcome
-        if outcome is Outcome.DRAW:
-            return 0.5
-        side = Player.FIRST if player == self.scheduled.first else Player.SECOND
-        return 1.0 if outcome.winner is side else 0.0
+        """Return the points ``player`` (an index) took from this game: the mean of
+        :meth:`versus` over its opponents (two players: 1, 1/2 or 0).
+
+        :raises ValueError: when ``player`` does not play in this game.
+        """
+        self._seat(player)
+        others = [other for other in self.scheduled.seats if other != player]
+        return sum(self.versus(player, other) for other in others) / len(others)
+
+    def _seat(self, player: int) -> int:
+        seat = self.scheduled.seat_of(player)
+        if seat is None:
+            raise ValueError(f"player {player!r} does not play in game {self.scheduled.number}")
+        return seat
 
 
-def schedule(players: int, games: int, seed: int) -> tuple[ScheduledGame, ...]:
-    """Return every game of a round robin of ``players`` meeting ``games`` times a pair.
+def seatings(group: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+    """Return every way to seat the players ``group`` (first mover first), in blocks of
+    ``len(group)``: each block turns one cyclic order by one seat a game, so within a
+    block each player sits once in every seat. Two players: ``(a, b)``, ``(b, a)``."""
+    head, *rest = group
+    orders = [(head, *others) for others in itertools.permutations(rest)]
+    return tuple(order[turn:] + order[:turn] for order in orders for turn in range(len(order)))
 
-    :raises InvalidOptionError: for fewer than two players or fewer than one game.
+
+def schedule(players: int, games: int, seed: int, *, seats: int = 2) -> tuple[ScheduledGame, ...]:
+    """Return every game of a round robin of ``players`` in games of ``seats`` players:
+    every group of ``seats`` players meets ``games`` times, seated by :func:`seatings` in
+    turn, one random opening a block of ``seats`` games.
+
+    :raises InvalidOptionError: for fewer players than seats, fewer than two seats or
+        fewer than one game.
     """
-    if players < 2:
-        raise InvalidOptionError(f"a tournament needs at least two players: {players!r}")
+    if seats < 2:
+        raise InvalidOptionError(f"a game of a tournament needs at least two seats: {seats!r}")
+    if players < seats:
+        raise InvalidOptionError(f"a tournament needs at least {_in_words(seats)} players: {players!r}")
     if games < 1:
-        raise InvalidOptionError(f"the number of games per pair must be >= 1: {games!r}")
+        unit = "pair" if seats == 2 else "group"
+        raise InvalidOptionError(f"the number of games per {unit} must be >= 1: {games!r}")
     draw = random.Random(seed).randrange
     planned: list[ScheduledGame] = []
-    for a in range(players):
-        for b in range(a + 1, players):
-            for index in range(games):
-                if index % 2 == 0:
-                    opening_seed = draw(1 << 32)
-                first, second = (a, b) if index % 2 == 0 else (b, a)
-                seeds = (draw(1 << 32), draw(1 << 32))
-                planned.append(ScheduledGame(len(planned), first, second, opening_seed, seeds))
+    for group in itertools.combinations(range(players), seats):
+        orders = seatings(group)
+        for index in range(games):
+            if index % seats == 0:
+                opening_seed = draw(1 << 32)
+            seeds = tuple(draw(1 << 32) for _ in range(seats))
+            planned.append(ScheduledGame(len(planned), orders[index % len(orders)], opening_seed, seeds))
     return tuple(planned)
+
+
+@attrs.frozen
+class TournamentStanding(Standing):
+    """One player's results in a tournament: a match's standing, with points by rank."""
+
+    points: float = 0.0  #: points by rank over its games (see :meth:`PlayedGame.score`)
+    utility: float | None = None  #: the sum of its final utilities (games with utilities)
+
+    @property
+    def mean_utility(self) -> float | None:
+        """Return the mean final utility a game (``None``: the game has no utilities, or none was played)."""
+        return None if self.utility is None or not self.games else self.utility / self.games
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the standing as JSON-ready data; in a game with utilities, with its
+        ``points`` and ``mean_utility`` too."""
+        data = super().as_dict()
+        del data["points"], data["utility"]
+        if self.utility is not None:
+            data |= {"points": self.points, "mean_utility": self.mean_utility}
+        return data
 
 
 @attrs.frozen
@@ -85,57 +183,74 @@ class Tournament:
     game: str  #: the game's registry name
     start: str  #: the starting position
     players: tuple[str, ...]  #: the players' searcher specs, as given
-    games_per_pair: int
+    games_per_pair: int  #: games each group of ``seats`` players plays (a pair in a two-player game)
     opening_plies: int
     seed: int
     played: tuple[PlayedGame, ...]  #: in schedule order
+    seats: int = 2  #: players in each game
 
-    def standings(self) -> tuple[Standing, ...]:
-        """Return each player's wins, draws, losses, moves, nodes and seconds, in player order."""
+    @property
+    def has_utilities(self) -> bool:
+        """Return whether the games end with one utility a player."""
+        return any(played.record.utilities is not None for played in self.played)
+
+    def describe(self) -> str:
+        """Return how the players meet, e.g. ``"2 games a pair"``, ``"3 games a group of three"``."""
+        if self.seats == 2:
+            return f"{self.games_per_pair} games a pair"
+        return f"{self.games_per_pair} games a group of {_in_words(self.seats)}"
+
+    def standings(self) -> tuple[TournamentStanding, ...]:
+        """Return each player's wins, draws, losses, points, utilities, moves, nodes and
+        seconds, in player order. A win is a game where it alone came top, a draw one
+        where it shared the top (see :meth:`GameRecord.result_of`)."""
         return tuple(self._standing(index) for index in range(len(self.players)))
 
-    def _standing(self, player: int) -> Standing:
-        wins = draws = losses = moves = nodes = 0
-        seconds = 0.0
-        for played in self.played:
-            if player not in (played.scheduled.first, played.scheduled.second):
-                continue
-            score = played.score(player)
-            wins, draws, losses = wins + (score == 1), draws + (score == 0.5), losses + (score == 0)
-            side = Player.FIRST if player == played.scheduled.first else Player.SECOND
-            searched = played.record.searched_moves(side)
-            moves += len(searched)
-            nodes += sum(move.nodes for move in searched)
-            seconds += sum(move.seconds for move in searched)
-        return Standing(self.players[player], wins, draws, losses, moves, nodes, seconds)
+    def _standing(self, player: int) -> TournamentStanding:
+        games = [played for played in self.played if player in played.scheduled.seats]
+        seated = [(played.record, played.scheduled.seats.index(player)) for played in games]
+        base = tally(self.players[player], seated)
+        utilities = [record.utilities[seat] for record, seat in seated if record.utilities is not None]
+        return TournamentStanding(
+            **attrs.asdict(base, recurse=False),
+            points=sum(played.score(player) for played in games),
+            utility=float(sum(utilities)) if self.has_utilities else None,
+        )
 
     def pair_results(self) -> tuple[Result, ...]:
-        """Return, for each pair of players, their games and the first one's points."""
+        """Return, for each pair of players, the games they played together and the first
+        one's points against the second in them (see :meth:`PlayedGame.versus`)."""
         totals: dict[tuple[int, int], list[float]] = {}
         for played in self.played:
-            a, b = sorted((played.scheduled.first, played.scheduled.second))
-            entry = totals.setdefault((a, b), [0.0, 0.0])
-            entry[0] += 1
-            entry[1] += played.score(a)
+            for a, b in itertools.combinations(sorted(played.scheduled.seats), 2):
+                entry = totals.setdefault((a, b), [0.0, 0.0])
+                entry[0] += 1
+                entry[1] += played.versus(a, b)
         return tuple(Result(a, b, games, score) for (a, b), (games, score) in sorted(totals.items()))
 
     def ratings(self) -> tuple[Rating, ...]:
-        """Return the Elo ratings fitted to the results, in player order."""
+        """Return the Elo ratings fitted to the results of every pair, in player order."""
         return fit_ratings(self.players, self.pair_results())
 
     def as_dict(self) -> dict[str, Any]:
-        """Return the tournament as JSON-ready data: settings, players, pairs and games."""
+        """Return the tournament as JSON-ready data: settings, players, pairs and games
+        (a game of more than two players: with ``seats`` and ``games_per_group``)."""
         players = []
         for standing, rating in zip(self.standings(), self.ratings(), strict=True):
             players.append(
                 {**standing.as_dict(), "elo": rating.elo, "elo_error": rating.error,
                  "elo_interval95": rating.interval}
             )  # fmt: skip
+        meetings = (
+            {"games_per_pair": self.games_per_pair}
+            if self.seats == 2
+            else {"seats": self.seats, "games_per_group": self.games_per_pair}
+        )
         return {
             "game": self.game,
             "start": self.start,
             "seed": self.seed,
-            "games_per_pair": self.games_per_pair,
+            **meetings,
             "opening_plies": self.opening_plies,
             "players": players,
             "pairs": [
@@ -153,7 +268,7 @@ def run_tournament(
     game: Game[Any],
     players: Sequence[str],
     *,
-    games: int = 2,
+    games: int | None = None,
     seed: int = 0,
     opening_plies: int = 2,
     workers: int = 1,
@@ -162,37 +277,46 @@ def run_tournament(
     executor: Executor | None = None,
     done: Mapping[int, PlayedGame] | None = None,
 ) -> Tournament:
-    """Play a round robin between the searcher specs ``players`` from ``game``'s position.
+    """Play a round robin between the searcher specs ``players`` from ``game``'s position
+    and return it.
 
-    ``workers`` above 1 plays games in that many processes, each given ``registry``
-    (its classes must be importable by name, as a plugin's are); ``executor`` (a Dask
-    cluster, see :mod:`gamesearch.batch`) plays them there instead. ``on_game`` is called as each game ends,
-    in the order they finish; the result lists them in schedule order. ``done`` holds
-    games of this same schedule already played (by number, e.g. read back from a
-    results store): they are not played again, and ``on_game`` is not called for them.
+    Every group of as many players as ``game`` seats (a pair in a two-player game) plays
+    ``games`` games (default: one in each seat, so 2 in a two-player game), scheduled by
+    :func:`schedule`. ``workers`` above 1 plays games in that many processes, each given
+    ``registry`` (its classes must be importable by name, as a plugin's are); ``executor``
+    (a Dask cluster, see :mod:`gamesearch.batch`) plays them there instead. ``on_game`` is
+    called as each game ends, in the order they finish; the result lists them in schedule
+    order. ``done`` holds games of this same schedule already played (by number, e.g. read
+    back from a results store): they are not played again, and ``on_game`` is not called
+    for them.
 
-    :raises InvalidOptionError: for a bad spec, a repeated player, a bad count, or a game
-        of more than two players.
+    :raises InvalidOptionError: for a bad spec, a repeated player, a bad count, or fewer
+        players than the game has seats.
     :raises UnknownSearcherError: for a searcher no plugin registered.
+    :raises UnsupportedGameError: for a searcher that cannot search ``game``.
     :raises GameSearchError: when a game was lost with every worker that tried it.
     """
     registry = registry if registry is not None else default_registry()
-    if game.rules.players > 2:
-        raise InvalidOptionError(
-            f"a tournament pairs two searchers a game, and {game.name!r} has {game.rules.players} "
-            "players; play them with match (one --seat a player after the second)"
-        )
+    seats = seats_of(game)
+    games = seats if games is None else games
     labels = tuple(spec.strip() for spec in players)
     repeated = sorted({label for label in labels if labels.count(label) > 1})
     if repeated:
         raise InvalidOptionError(f"each player must differ; repeated: {', '.join(map(repr, repeated))}")
-    for label in labels:
-        registry.new_searcher(label)  # fail early, before any game is played
+    if seats > 2 and len(labels) < seats:
+        raise InvalidOptionError(
+            f"{game.name!r} is a game of {seats} players, so a tournament of it needs at least {seats} "
+            f"different searchers, one a seat: {list(labels)!r}"
+        )
+    for label in labels:  # fail early, before any game is played
+        unmet = registry.new_searcher(label).unmet_needs(game)
+        if unmet:
+            raise UnsupportedGameError(f"searcher {label!r} cannot search {game.name!r}: {'; '.join(unmet)}")
     if workers < 1:
         raise InvalidOptionError(f"the number of workers must be >= 1: {workers!r}")
     if opening_plies < 0:
         raise InvalidOptionError(f"the number of opening plies must be >= 0: {opening_plies!r}")
-    planned = schedule(len(labels), games, seed)
+    planned = schedule(len(labels), games, seed, seats=seats)
     start = game.copy()
     played: dict[int, PlayedGame] = dict(done or {})
     jobs = [(start, labels, opening_plies, scheduled) for scheduled in planned if scheduled.number not in played]
@@ -219,6 +343,7 @@ def run_tournament(
         opening_plies=opening_plies,
         seed=seed,
         played=tuple(played[number] for number in range(len(planned))),
+        seats=seats,
     )
 
 
@@ -239,15 +364,16 @@ def _play(
     """Play one scheduled game with fresh searchers from ``registry`` (in a worker process)."""
     assert registry is not None  # run_tournament always passes its registry
     searchers = []
-    for player, searcher_seed in zip((scheduled.first, scheduled.second), scheduled.searcher_seeds, strict=True):
+    for player, searcher_seed in zip(scheduled.seats, scheduled.searcher_seeds, strict=True):
         spec = labels[player]
         _, options = parse_searcher_spec(spec)
         searchers.append(
             registry.new_searcher(spec) if "seed" in options else registry.new_searcher(spec, seed=searcher_seed)
         )
+    first, second, *others = searchers
     record = play_game(
-        game, searchers[0], searchers[1], opening_plies=opening_plies, seed=scheduled.opening_seed,
-        labels=(labels[scheduled.first], labels[scheduled.second]),
+        game, first, second, others=others, opening_plies=opening_plies, seed=scheduled.opening_seed,
+        labels=tuple(labels[player] for player in scheduled.seats),
     )  # fmt: skip
     return PlayedGame(scheduled, record)
 

@@ -4,7 +4,9 @@ A test writes the rules of its game in its own plain code (the start, the childr
 state, the result of a finished one, whose turn it is) as a subclass of :class:`Oracle`;
 this module walks them and solves them by memoised minimax, sharing nothing with the
 game's module or the framework's searchers. It also holds the matrix of exact searchers
-those tests check against the oracle.
+those tests check against the oracle, and the walk that checks one searcher on many
+positions at the cost of little more than its searches (:func:`expected_answers` makes
+each position and works out its answer once; :func:`check_every_position` searches copies).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import abc
 import functools
 import itertools
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from typing import Any, Generic, TypeVar
 
 import attrs
@@ -20,6 +22,7 @@ import attrs
 from gamesearch import AlphaBeta, Game, IterativeDeepening, Minimax, Scoring, Searcher
 from gamesearch.search.negamax import PrincipalVariationSearch
 from gamesearch.search.nullwindow import MTDf, Solver
+from gamesearch.search.table import SearchMemory
 
 State = TypeVar("State", bound=Hashable)
 #: above the length of any game the oracles solve: one unit of margin outweighs any distance
@@ -32,6 +35,12 @@ ALPHABETA_SWITCHES = [
 EXACT_SEARCHERS: list[Searcher] = [
     Minimax(), IterativeDeepening(), PrincipalVariationSearch(), MTDf(), Solver(),
     *(AlphaBeta(**switches) for switches in ALPHABETA_SWITCHES),  # type: ignore[arg-type]
+]  # fmt: skip
+#: the exact searchers that keep a transposition table (all but minimax and alpha-beta
+#: without its table), the ones whose answer may depend on what a memory holds
+TABLE_SEARCHERS: list[Searcher] = [
+    searcher for searcher in EXACT_SEARCHERS
+    if not isinstance(searcher, Minimax) and attrs.asdict(searcher).get("table", True)
 ]  # fmt: skip
 
 
@@ -121,3 +130,59 @@ def search_answer(searcher: Searcher, game: Game[Any]) -> tuple[int, int | None,
     assert answer.is_exact, (searcher_id(searcher), before)
     assert game.to_text() == before
     return answer.value, answer.margin, {game.format_move(move) for move in answer.best_moves}
+
+
+@attrs.frozen
+class Expected:
+    """A position made once, and the oracle's answer for it."""
+
+    game: Game[Any]
+    value: int
+    margin: int
+    best_moves: frozenset[Hashable]
+    #: the position's key, ply and history, which a search must leave as they were
+    position: tuple[Hashable, int, tuple[Hashable, ...]]
+
+
+def expected_answers(
+    oracle: Oracle[State], states: Iterable[State], make_game: Callable[[State], Game[Any]],
+    scoring: Scoring = Scoring.DISTANCE,
+) -> list[Expected]:
+    """Return, for each state in turn, its position (``make_game(state)``) and the oracle's
+    value, margin and best moves (as moves of the position, not text)."""
+    found = []
+    for state in states:
+        game = make_game(state)
+        value, margin, best = oracle.answer(state, game, scoring)
+        moves = frozenset(game.parse_move(text) for text in best)
+        found.append(Expected(game, value, margin, moves, (game.key(), game.ply, game.history)))
+    return found
+
+
+def check_every_position(searcher: Searcher, cases: Sequence[Expected], memory: SearchMemory | None) -> int:
+    """Search a copy of each case's position in turn, with ``memory`` kept from one search to
+    the next (``None``: each search from an empty memory), and compare with the oracle.
+
+    Returns how many positions were checked (all of them).
+
+    :raises AssertionError: at the first answer that is not exact, differs from the
+        oracle's in value, margin or best moves, or leaves the position changed; the
+        message names the searcher and the position and gives both answers.
+    """
+    for case in cases:
+        game = case.game.copy()
+        answer = searcher.search(game, memory=memory)
+        if not (
+            answer.is_exact and answer.value == case.value and answer.margin == case.margin
+            and frozenset(answer.best_moves) == case.best_moves
+            and (game.key(), game.ply, game.history) == case.position
+        ):  # fmt: skip
+            texts = sorted(game.format_move(move) for move in answer.best_moves)
+            expected = sorted(game.format_move(move) for move in case.best_moves)
+            raise AssertionError(
+                f"{searcher_id(searcher)} on {case.game.to_text()!r}: value {answer.value}, margin "
+                f"{answer.margin}, best moves {texts}, exact {answer.is_exact}, position left "
+                f"{game.to_text()!r}; the oracle: value {case.value}, margin {case.margin}, "
+                f"best moves {expected}"
+            )
+    return len(cases)

@@ -446,3 +446,67 @@ def test_the_searchers_of_chance_equal_the_definition_on_random_trees_with_any_o
         result = searcher.search(game)
         assert (result.value, result.best_moves) == (expected, full.best_moves), searcher.name
     assert Star1().search(game).stats.nodes <= full.stats.nodes
+
+
+# ------------------------------------- probabilities with different denominators
+#: an explicit tree whose chance layers deal in halves, thirds, fifths and sevenths; the
+#: first line (a1, h, d1) meets only halves: node -> (kind, [(move, probability, child)])
+MIXED_ODDS: dict[str, tuple[str, list[tuple[str, Fraction | None, str | int]]]] = {
+    "A": ("max", [("a1", None, "B"), ("a2", None, "C"), ("a3", None, 0)]),
+    "B": ("chance", [("h", Fraction(1, 2), "D"), ("t", Fraction(1, 2), -1)]),
+    "D": ("min", [("d1", None, 2), ("d2", None, "E")]),
+    "E": ("chance", [("x", Fraction(1, 3), 3), ("y", Fraction(2, 3), -2)]),
+    "C": ("chance", [("p", Fraction(1, 5), "F"), ("q", Fraction(4, 5), 0)]),
+    "F": ("max", [("f1", None, "G"), ("f2", None, -2)]),
+    "G": ("chance", [("u", Fraction(1, 7), 3), ("v", Fraction(6, 7), 1)]),
+}
+
+
+def mixed_odds_text() -> str:
+    """Return :data:`MIXED_ODDS` in the tree game's notation."""
+    lines = []
+    for name, (kind, children) in MIXED_ODDS.items():
+        moves = ", ".join(f"{move} {'' if odds is None else odds} -> {child}".replace("  ", " ") for move, odds, child in children)
+        lines.append(f"{name} {kind}: {moves}")
+    return "\n".join(lines)
+
+
+def mixed_odds_walk(node: str | int = "A", path: tuple[str, ...] = ()) -> tuple[Fraction, list[tuple[str, ...]]]:
+    """The oracle: the node's expected result and every position below it, depth first
+    in the order the moves are written (each as its moves from the root)."""
+    if isinstance(node, int):
+        return Fraction(node), []
+    kind, children = MIXED_ODDS[node]
+    values, order = [], []
+    for move, odds, child in children:
+        value, below = mixed_odds_walk(child, (*path, move))
+        values.append(value if odds is None else odds * value)
+        order += [(*path, move), *below]
+    if kind == "chance":
+        return sum(values, Fraction(0)), order
+    return (max(values) if kind == "max" else min(values)), order
+
+
+def test_one_search_generates_each_position_once_in_order_whatever_the_denominators() -> None:
+    from gamesearch.testing.grading import recording
+    from gamesearch_games.tree import TreeGame
+
+    game = TreeGame.from_text(mixed_odds_text())
+    value, order = mixed_odds_walk()
+    assert value == Fraction(9, 35) and len(order) == 15
+    position, generated = recording(game)  # every position pushed, as it is pushed
+    result = Expectiminimax().search(position)
+    assert (result.value, result.move) == (value, "a2")
+    assert generated == order  # no position twice, none left out, the written order
+    assert result.stats.nodes == len(order) + 1  # and the root
+    for searcher in (Star1(), Star2(), Expectiminimax(table=True), Star2(table=True)):
+        assert searcher.search(game).value == value, searcher.name
+
+
+def test_a_recorded_search_of_pig_generates_every_position_of_its_tree_once() -> None:
+    from gamesearch.testing.grading import recording
+
+    position, generated = recording(Pig.new(**SMALL))
+    result = Expectiminimax().search(position)
+    assert len(generated) == len(set(generated)) == result.stats.nodes - 1 == 1_785  # the root is not generated
+    assert generated[:3] == [("roll",), ("roll", "1"), ("roll", "1", "roll")]

@@ -3,31 +3,33 @@ a wrong answer is caught by the kit, and the plumbing around the exercises is ri
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
+import json
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
-from gamesearch import Game, Minimax, Scoring
+from gamesearch import Game, Minimax, Player, Scoring
+from gamesearch.cli.grade import load_suite
 from gamesearch.errors import ConformanceError
-from gamesearch.search.base import Counters
+from gamesearch.search.base import INFINITY, Counters
 from gamesearch.testing import check_searcher, random_positions
+from gamesearch.testing.grading import Case, GradeReport, grade
+from tests.clirun import run_cli
 
 COURSEWORK = Path(__file__).resolve().parent.parent / "docs" / "coursework"
 
 
 @pytest.fixture()
-def skeleton() -> Iterator[ModuleType]:
-    spec = importlib.util.spec_from_file_location("my_searcher", COURSEWORK / "my_searcher.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    yield module
+def skeleton(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    """Return a fresh import of the skeleton (each test may fill in its exercises)."""
+    monkeypatch.syspath_prepend(str(COURSEWORK))
+    monkeypatch.delitem(sys.modules, "my_searcher", raising=False)
+    return importlib.import_module("my_searcher")
 
 
 def test_the_skeleton_fails_the_checks_naming_the_first_exercise() -> None:
@@ -66,3 +68,120 @@ def test_values_from_the_side_to_move_instead_of_the_first_player_are_caught(ske
     sample = random_positions("tictactoe", count=40, seed=5, max_plies=9)
     with pytest.raises(ConformanceError, match=r"searcher 'student' disagrees with minimax on tictactoe .*: value -?\d+, minimax -?\d+"):
         check_searcher(skeleton.StudentSearcher(pruning=False), sample)
+
+
+# ------------------------------------------------------------ graded by gamesearch grade
+PAGE = (COURSEWORK.parent / "coursework.md").read_text().replace("\n", " ")
+
+
+def suite(name: str) -> tuple[str, list[Case]]:
+    """Return the reference and the tests of the suite ``grading/NAME.toml``, as the command reads them."""
+    return load_suite(COURSEWORK / "grading" / f"{name}.toml")
+
+
+def output_of(report: GradeReport, name: str) -> str:
+    """Return what the grader says of the test ``name`` of ``report``."""
+    return next(result.output for result in report.results if result.name == name)
+
+
+def assert_the_skeleton_fails(
+    capsys: pytest.CaptureFixture[str], folder: Path, student: str, name: str, exercise: str, tests: int, points: int,
+    first: str,
+) -> None:  # fmt: skip
+    """Grade ``student`` (``FILE.py:Class`` of the coursework) on the suite ``name`` with the
+    command, as shipped: every test fails with the exercise to do, nothing is scored, and
+    the results are written as Gradescope reads them."""
+    results = folder / "results.json"
+    status, out, err = run_cli(
+        capsys, "grade", str(COURSEWORK / student), "--suite", str(COURSEWORK / "grading" / f"{name}.toml"),
+        "--results", str(results),
+    )  # fmt: skip
+    assert status == 1, err
+    data = json.loads(results.read_text())
+    assert data["score"] == 0 and len(data["tests"]) == tests
+    file = student.split(":")[0]
+    assert all(test["output"].startswith(f"NotImplementedError: {exercise} in {file}") for test in data["tests"])
+    assert f"0 of {points} points, 0 of {tests} tests passed; first difference in {first!r}" in out
+
+
+def minimax(game: Game[Any], scoring: Scoring, counters: Counters, mistake: str = "") -> int:
+    """Exercise 1 answered (``mistake``: "sign" gives values from the side to move's point of view)."""
+    counters.nodes += 1
+    if game.is_over():
+        value = game.score(scoring)
+        return -value if mistake == "sign" and game.to_move() == Player.SECOND else value
+    values = []
+    for move in game.legal_moves():
+        game.push(move)
+        values.append(minimax(game, scoring, counters, mistake))
+        game.undo()
+    value = max(values) if game.to_move() == Player.FIRST else min(values)
+    return value
+
+
+def alphabeta(
+    game: Game[Any], alpha: float, beta: float, scoring: Scoring, counters: Counters, mistake: str = ""
+) -> float:
+    """Exercise 2 answered (``mistake``: "strict" prunes only once alpha > beta)."""
+    counters.nodes += 1
+    if game.is_over():
+        return game.score(scoring)
+    maximising = game.to_move() == Player.FIRST
+    best = -INFINITY if maximising else INFINITY
+    for move in game.legal_moves():
+        game.push(move)
+        value = alphabeta(game, alpha, beta, scoring, counters, mistake)
+        game.undo()
+        if maximising:
+            best, alpha = max(best, value), max(alpha, value)
+        else:
+            best, beta = min(best, value), min(beta, value)
+        if alpha > beta or (alpha == beta and mistake != "strict"):
+            break
+    return best
+
+
+@pytest.mark.parametrize(
+    ("student", "name", "exercise"),
+    [("StudentMinimax", "minimax", "exercise 1: write minimax_value"),
+     ("StudentSearcher", "alphabeta", "exercise 2: write alphabeta_value")],
+)  # fmt: skip
+def test_the_skeleton_fails_its_suites_naming_the_exercise(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, student: str, name: str, exercise: str
+) -> None:
+    assert_the_skeleton_fails(capsys, tmp_path, f"my_searcher.py:{student}", name, exercise, 4, 6, "AIMA Figure 5.2")
+
+
+def test_right_answers_pass_both_suites_node_for_node(skeleton: ModuleType) -> None:
+    skeleton.minimax_value = minimax
+    skeleton.alphabeta_value = alphabeta
+    for student, name in ((skeleton.StudentMinimax, "minimax"), (skeleton.StudentSearcher, "alphabeta")):
+        reference, cases = suite(name)
+        report = grade(student, cases, reference)
+        assert (report.score, report.max_score) == (6, 6), report.summary()
+
+
+def test_an_alphabeta_that_prunes_only_once_alpha_exceeds_beta_is_caught(skeleton: ModuleType) -> None:
+    skeleton.alphabeta_value = lambda *args: alphabeta(*args, mistake="strict")
+    reference, cases = suite("alphabeta")
+    report = grade(skeleton.StudentSearcher, cases, reference)
+    failure = report.first_failure
+    assert failure is not None and failure.name == "tic-tac-toe, O to move"
+    message = (
+        "the search generates positions the reference skips: does it miss cut-offs (or prune only once "
+        "alpha > beta where the reference prunes on equality)?"
+    )
+    assert failure.output.endswith(message) and message in PAGE
+
+
+def test_a_minimax_with_values_from_the_side_to_move_is_caught_with_its_sign(skeleton: ModuleType) -> None:
+    skeleton.minimax_value = lambda *args: minimax(*args, mistake="sign")
+    reference, cases = suite("minimax")
+    report = grade(skeleton.StudentMinimax, cases, reference)
+    output = next(result.output for result in report.results if result.name == "tic-tac-toe, two moves from the end")
+    # O's move 8 wins for X: the finished position, O to move, is scored for O
+    message = (
+        "inside its search, after 7 6 8 (O to move) is worth -991, the reference 991: the opposite sign: a finished "
+        "game's value is from the first player's point of view, whoever is to move"
+    )
+    assert message in output and message in PAGE

@@ -1,14 +1,13 @@
-"""The multi-agent coursework: the skeleton fails its checks naming the exercise, a right
-answer passes them, and the usual mistakes (the depth counted in moves instead of
-rounds, a maximiser that maximises the wrong player's utility) are caught with the
-right message."""
+"""The multi-agent coursework, graded by ``gamesearch grade``: the skeleton fails both suites
+naming its exercise, right answers (written here, not shipped) pass them, and the usual
+mistakes (the depth counted in moves instead of rounds, a sign error, pruning where the
+whole tree is asked for, max^n for the wrong player) are caught with the message the
+pages quote."""
 
 from __future__ import annotations
 
-import importlib.util
-import subprocess
+import importlib
 import sys
-from collections.abc import Callable, Iterator
 from fractions import Fraction
 from pathlib import Path
 from types import ModuleType
@@ -19,46 +18,67 @@ import pytest
 from gamesearch import Game
 from gamesearch.search.base import SearchContext
 from gamesearch.search.multiplayer import leaf_utilities
+from gamesearch.testing.grading import GradeReport, grade
+from tests.test_docs_coursework import assert_the_skeleton_fails, output_of, suite
 
 COURSEWORK = Path(__file__).resolve().parent.parent / "docs" / "coursework"
+PAGES = " ".join((COURSEWORK / page).read_text() for page in ("multi-agent.md", "paranoid-vs-maxn.md")).replace("\n", " ")
 
 
 @pytest.fixture()
-def checks() -> Iterator[ModuleType]:
-    """The check module, with the skeleton it imports (each test gets fresh ones)."""
-    sys.modules.pop("my_multi_agent", None)
-    spec = importlib.util.spec_from_file_location("check_my_multi_agent", COURSEWORK / "check_my_multi_agent.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    yield module
-    sys.modules.pop("my_multi_agent", None)
+def skeleton(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    """Return a fresh import of the skeleton (each test may fill in its exercises)."""
+    monkeypatch.syspath_prepend(str(COURSEWORK))
+    monkeypatch.delitem(sys.modules, "my_multi_agent", raising=False)
+    return importlib.import_module("my_multi_agent")
 
 
-def paranoid(game: Game[Any], player: int, rounds_left: int, context: SearchContext, *, plies: bool = False) -> int | Fraction:
-    """A right answer to exercise 1 (or, with ``plies``, one that counts moves, not rounds)."""
+# ------------------------------------------------- the answers, and the usual mistakes
+def paranoid(game: Game[Any], player: int, rounds_left: int, context: SearchContext, mistake: str = "") -> int | Fraction:
+    """Exercise 1 answered (``mistake``: "plies" takes a round off after every move, "sign"
+    lets the other players maximise too, "prune" prunes as alpha-beta where the whole
+    tree is asked for)."""
+    return _paranoid(game, player, rounds_left, context, mistake, -float("inf"), float("inf"))
+
+
+def _paranoid(
+    game: Game[Any], player: int, rounds_left: int, context: SearchContext, mistake: str, alpha: float, beta: float
+) -> int | Fraction:
     context.count_node(game)
+    plies = mistake == "plies"
     if game.result() is not None or (rounds_left <= 0 and (plies or game.to_move() == player)):
         return leaf_utilities(game)[player]
-    values = []
+    maximising = game.to_move() == player or mistake == "sign"
+    best: int | Fraction | None = None
     for move in game.legal_moves():
         game.push(move)
         left = rounds_left - 1 if plies else rounds_left - (game.to_move() == player)
-        values.append(paranoid(game, player, left, context, plies=plies))
+        value = _paranoid(game, player, left, context, mistake, alpha, beta)
         game.undo()
-    return max(values) if game.to_move() == player else min(values)
+        if best is None or (value > best if maximising else value < best):
+            best = value
+        alpha, beta = (max(alpha, value), beta) if maximising else (alpha, min(beta, value))
+        if mistake == "prune" and alpha >= beta:
+            break
+    assert best is not None
+    return best
 
 
-def maxn(game: Game[Any], player: int, rounds_left: int, context: SearchContext) -> tuple[int | Fraction, ...]:
-    """A right answer to exercise 2."""
+def maxn(
+    game: Game[Any], player: int, rounds_left: int, context: SearchContext, mistake: str = ""
+) -> tuple[int | Fraction, ...]:
+    """Exercise 2 answered (``mistake``: "root" has every player maximise the root player's
+    utility, "plies" takes a round off after every move)."""
     context.count_node(game)
-    if game.result() is not None or (rounds_left == 0 and game.to_move() == player):
+    plies = mistake == "plies"
+    if game.result() is not None or (rounds_left <= 0 and (plies or game.to_move() == player)):
         return leaf_utilities(game)
-    mover = game.to_move()
-    best = None
+    mover = player if mistake == "root" else game.to_move()
+    best: tuple[int | Fraction, ...] | None = None
     for move in game.legal_moves():
         game.push(move)
-        child = maxn(game, player, rounds_left - (game.to_move() == player), context)
+        left = rounds_left - 1 if plies else rounds_left - (game.to_move() == player)
+        child = maxn(game, player, left, context, mistake)
         game.undo()
         if best is None or child[mover] > best[mover]:
             best = child
@@ -66,54 +86,79 @@ def maxn(game: Game[Any], player: int, rounds_left: int, context: SearchContext)
     return best
 
 
-def run_checks(checks: ModuleType, name: str) -> list[str]:
-    """Run every test of the check module called ``name``; return the failures' messages."""
-    failures = []
-    test: Callable[..., None] = getattr(checks, name)
-    for text, rounds in checks.POSITIONS:
-        try:
-            test(text, rounds)
-        except AssertionError as error:
-            failures.append(str(error))
-    return failures
+def graded(skeleton: ModuleType, exercise: str, mistake: str = "") -> GradeReport:
+    """Return the report of the exercise's suite with its answer (or ``mistake``) filled in."""
+    if exercise == "paranoid":
+        skeleton.paranoid_value = lambda *args: paranoid(*args, mistake=mistake)
+        return grade(skeleton.StudentParanoid, *reversed(suite("multi-agent")))
+    skeleton.maxn_value = lambda *args: maxn(*args, mistake=mistake)
+    return grade(skeleton.StudentMaxN, *reversed(suite("maxn")))
 
 
-def test_the_skeleton_fails_the_checks_naming_the_first_exercise() -> None:
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", str(COURSEWORK / "check_my_multi_agent.py")],
-        capture_output=True, text=True, timeout=300, check=False,
-    )  # fmt: skip
-    assert run.returncode == 1, run.stdout + run.stderr
-    assert "NotImplementedError: exercise 1: write paranoid_value in my_multi_agent.py" in run.stdout
+# ------------------------------------------------------------------------ the tests
+@pytest.mark.parametrize(
+    ("student", "name", "exercise", "tests", "points"),
+    [("StudentParanoid", "multi-agent", "exercise 1: write paranoid_value", 5, 6),
+     ("StudentMaxN", "maxn", "exercise 2: write maxn_value", 4, 5)],
+)  # fmt: skip
+def test_the_skeleton_fails_its_suite_naming_the_exercise(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, student: str, name: str, exercise: str, tests: int,
+    points: int,
+) -> None:
+    first = "two ghosts, one round" if name == "multi-agent" else "two ghosts, two rounds"
+    assert_the_skeleton_fails(capsys, tmp_path, f"my_multi_agent.py:{student}", name, exercise, tests, points, first)
 
 
-def test_right_answers_pass_both_exercises(checks: ModuleType) -> None:
-    skeleton = sys.modules["my_multi_agent"]
-    skeleton.paranoid_value = paranoid
-    skeleton.maxn_value = maxn
-    assert run_checks(checks, "test_exercise_1_paranoid_value_agrees_with_the_library") == []
-    assert run_checks(checks, "test_exercise_2_maxn_value_agrees_with_the_library") == []
+def test_a_right_paranoid_search_passes_every_test_node_for_node(skeleton: ModuleType) -> None:
+    report = graded(skeleton, "paranoid")
+    assert (report.score, report.max_score) == (6, 6), report.summary()
+    assert output_of(report, "two ghosts, one round") == "value 3, move right, 12 positions generated: as the reference"
 
 
-def test_a_depth_counted_in_moves_is_caught_as_such(checks: ModuleType) -> None:
-    sys.modules["my_multi_agent"].paranoid_value = lambda *args: paranoid(*args, plies=True)
-    failures = run_checks(checks, "test_exercise_1_paranoid_value_agrees_with_the_library")
-    assert failures
-    assert any("is the depth counted in moves instead of rounds?" in failure for failure in failures)
+def test_a_right_maxn_passes_every_test_with_every_players_utility(skeleton: ModuleType) -> None:
+    report = graded(skeleton, "maxn")
+    assert (report.score, report.max_score) == (5, 5), report.summary()
+    assert output_of(report, "mnk3, C to move") == (
+        "value 1, utilities A 1, B 1, C 1, move 1, 48 positions generated: as the reference"
+    )
 
 
-def test_a_maxn_that_maximises_the_root_players_utility_is_caught(checks: ModuleType) -> None:
-    def wrong(game: Game[Any], player: int, rounds_left: int, context: SearchContext) -> tuple[int | Fraction, ...]:
-        context.count_node(game)
-        if game.result() is not None or (rounds_left == 0 and game.to_move() == player):
-            return leaf_utilities(game)
-        children = []
-        for move in game.legal_moves():
-            game.push(move)
-            children.append(wrong(game, player, rounds_left - (game.to_move() == player), context))
-            game.undo()
-        return max(children, key=lambda utilities: utilities[player])  # everyone helps the root player
+ROUNDS = "is the depth counted in plies instead of rounds? A round is one move of each of the 3 players"
 
-    sys.modules["my_multi_agent"].maxn_value = wrong
-    failures = run_checks(checks, "test_exercise_2_maxn_value_agrees_with_the_library")
-    assert failures and all(failure.startswith("exercise 2: value") for failure in failures)
+
+@pytest.mark.parametrize("exercise", ["paranoid", "maxn"])
+def test_a_depth_counted_in_moves_is_caught_as_such_in_every_test(skeleton: ModuleType, exercise: str) -> None:
+    report = graded(skeleton, exercise, "plies")
+    assert report.score == 0
+    assert all(result.output.endswith(ROUNDS) for result in report.results), report.results
+    assert ROUNDS in PAGES
+
+
+def test_a_paranoid_sign_error_is_caught_by_its_values(skeleton: ModuleType) -> None:
+    report = graded(skeleton, "paranoid", "sign")
+    failure = report.first_failure
+    assert failure is not None and failure.name == "two ghosts, one round"
+    message = (
+        "the positions are the reference's but not the values: does each player take the largest or the smallest "
+        "value as it should, of the right player's utility?"
+    )
+    assert failure.output.startswith("value 8, the reference 3; ") and failure.output.endswith(message)
+    assert message in PAGES
+
+
+def test_a_paranoid_search_that_prunes_is_told_it_skips_positions_of_the_whole_tree(skeleton: ModuleType) -> None:
+    report = graded(skeleton, "paranoid", "prune")
+    # the values are right: only the positions generated differ
+    assert all(result.output.startswith(("value", "1", "2", "3", "4", "5", "6", "7", "8", "9")) for result in report.results)
+    message = "the search skips positions maxn:pruning=false generates: this test asks for every one of them (no pruning)"
+    failures = [result for result in report.results if not result.passed]
+    assert failures and all(result.output.endswith(message) for result in failures)
+    assert all("value" not in result.output.split(";")[0] for result in failures)
+
+
+def test_a_maxn_for_the_root_player_is_caught_by_the_utilities(skeleton: ModuleType) -> None:
+    report = graded(skeleton, "maxn", "root")
+    # A and B play for C, the root mover, and let C win
+    message = "value 3, the reference 1; utilities A 0, B 0, C 3, the reference A 1, B 1, C 1"
+    assert output_of(report, "mnk3, C to move").startswith(message)
+    assert message in PAGES

@@ -13,11 +13,13 @@ from typing import Any, ClassVar
 import attrs
 import pytest
 
-from gamesearch import Searcher
+from gamesearch import Searcher, default_registry
 from gamesearch.errors import InvalidOptionError
-from gamesearch.game import CHANCE
+from gamesearch.game import CHANCE, chance_heuristic
 from gamesearch.search.base import INFINITY, RootAnswer, SearchContext
+from gamesearch.search.multiplayer import leaf_utilities
 from gamesearch.testing.grading import Case, grade, load_searcher_class, recording
+from gamesearch_games.pig import Pig
 from gamesearch_games.tree import TreeGame
 from tests.clirun import run_cli
 
@@ -231,7 +233,7 @@ def test_a_recorded_position_records_each_push_once_and_its_copies_nothing() -> 
 
 
 def test_a_case_refuses_a_bad_comparison_and_a_bad_time_limit() -> None:
-    with pytest.raises(InvalidOptionError, match=r"'states' must be one of sequence, set, none: 'all'"):
+    with pytest.raises(InvalidOptionError, match=r"'states' must be one of sequence, set, fewer, none: 'all'"):
         Case("x", TreeGame(), states="all")
     with pytest.raises(InvalidOptionError, match=r"'time_limit' must be > 0 seconds: 0"):
         Case("x", TreeGame(), time_limit=0)
@@ -327,10 +329,13 @@ def test_the_grade_command_writes_gradescope_results_for_a_suite(
         ('[[test]]\ngame = "tree"\nshape = 1\n', r"unknown setting 'shape' in test 1"),
         ("reference = \n", r"the suite .* is not TOML"),
         ('[[test]]\ngame = "tree"\nmax_score = "two"\n', r"'max_score' in test 1 must be a number: 'two'"),
-        ('[[test]]\ngame = "tree"\nstates = "all"\n', r"test 1: 'states' must be one of sequence, set, none: 'all'"),
+        ('[[test]]\ngame = "tree"\nstates = "all"\n', r"test 1: 'states' must be one of sequence, set, fewer, none: 'all'"),
         ('[[test]]\ngame = "tree"\noptions = 3\n', r"'options' in test 1 must be a table such as \{ depth = 2 \}: 3"),
         ('[[test]]\ngame = "chess960"\n', r"unknown game 'chess960'"),
         ('reference = "alphabeta"\n', r"the suite .* has no \[\[test\]\]"),
+        ('[[test]]\ngame = "tree"\nutilities = "yes"\n', r"'utilities' in test 1 must be true or false: 'yes'"),
+        ('utilities = 1\n[[test]]\ngame = "tree"\n', r"'utilities' in test 1 must be true or false: 1"),
+        ('[[test]]\ngame = "tree"\nstates_reference = 2\n', r"'states_reference' in test 1 must be text"),
     ],
 )
 def test_the_grade_command_names_what_is_wrong_with_a_suite(
@@ -383,7 +388,16 @@ class Expectimax(Searcher):
 
     name: ClassVar[str] = "student-expectimax"
     needs_no_chance: ClassVar[bool] = False
-    ignores_probabilities: ClassVar[bool] = False
+    expected_values: ClassVar[bool] = True
+    mistake: ClassVar[str] = ""  #: "uniform": the outcomes' plain mean; "min": chance minimises
+
+    def mean(self, game: Any, values: list[Fraction]) -> Fraction:
+        if self.mistake == "uniform":
+            return sum(values, Fraction(0)) / len(values)
+        if self.mistake == "min":
+            return min(values)
+        weights = [probability for _, probability in game.chance_outcomes()]
+        return sum((weight * value for weight, value in zip(weights, values)), Fraction(0))
 
     def value(self, game: Any, context: SearchContext) -> Fraction:
         context.count_node(game)
@@ -395,10 +409,10 @@ class Expectimax(Searcher):
             values.append(self.value(game, context))
             game.undo()
         if game.to_move() == CHANCE:
-            weights = [1 / Fraction(len(values))] * len(values) if self.ignores_probabilities else [
-                probability for _, probability in game.chance_outcomes()
-            ]
-            return sum((weight * value for weight, value in zip(weights, values)), Fraction(0))
+            return self.mean(game, values)
+        return self.choose(game, values)
+
+    def choose(self, game: Any, values: list[Fraction]) -> Fraction:
         return max(values) if game.to_move() == 0 else min(values)
 
     def root(self, game: Any, context: SearchContext) -> RootAnswer:
@@ -408,20 +422,28 @@ class Expectimax(Searcher):
             game.push(move)
             values.append((move, self.value(game, context)))
             game.undo()
-        best = (max if game.to_move() == 0 else min)(value for _, value in values)
+        if game.to_move() == CHANCE:  # every outcome, and their mean
+            mean = self.mean(game, [value for _, value in values])
+            return context.answer(game, mean, [move for move, _ in values], values)
+        best = self.choose(game, [value for _, value in values])
         return context.answer(game, best, [move for move, value in values if value == best], values)
 
 
 @attrs.frozen(kw_only=True)
 class UniformChance(Expectimax):
-    ignores_probabilities: ClassVar[bool] = True
+    mistake: ClassVar[str] = "uniform"
 
 
-#: expectiminimax may start again when a probability's denominator is new to it, so its
-#: generated positions are compared as a set
+@attrs.frozen(kw_only=True)
+class ChanceMinimises(Expectimax):
+    mistake: ClassVar[str] = "min"
+
+
+#: the probabilities have two denominators: expectiminimax's generated positions, each
+#: counted once, are still the order a depth-first search generates them in
 CHANCE_CASES = [Case("a gamble", TreeGame.from_text(
     "A max: l -> C, r -> 1; C chance: h 1/2 -> 4, t 1/4 -> -2, x 1/4 -> D; D min: a -> 3, b -> 0"
-), states="set")]  # fmt: skip
+))]  # fmt: skip
 
 
 def test_the_grader_grades_an_expectimax_against_expectiminimax() -> None:
@@ -429,8 +451,20 @@ def test_the_grader_grades_an_expectimax_against_expectiminimax() -> None:
     result = grade(UniformChance, CHANCE_CASES, "expectiminimax").results[0]
     # (4 - 2 + 0) / 3 = 2/3 for the gamble: the sure 1 looks better
     assert result.output == (
-        "value 1, the reference 3/2; the values differ at the position itself (MAX to move); "
+        "value 1, the reference 3/2; the values differ first after l (chance): value 2/3, the reference 3/2; "
+        "searched from each of its outcomes, the search agrees with the reference; its value is the plain "
+        "mean of its outcomes' values: weigh each outcome by its probability (chance_outcomes()); "
         "move r is not among the reference's best moves (l)"
+    )
+
+
+def test_the_grader_catches_an_expectimax_that_takes_a_chance_position_for_a_minimiser() -> None:
+    result = grade(ChanceMinimises, CHANCE_CASES, "expectiminimax").results[0]
+    assert result.output.startswith(
+        "value 1, the reference 3/2; the values differ first after l (chance): value -2, the reference 3/2; "
+        "searched from each of its outcomes, the search agrees with the reference; its value is its smallest "
+        "outcome's, as if chance were a player: a chance position is worth the probability-weighted mean of "
+        "its outcomes"
     )
 
 
@@ -454,13 +488,19 @@ F agent 2: t -> 3, u -> 8
 
 
 @attrs.frozen(kw_only=True)
-class GhostMinimax(Searcher):
-    """A student's multi-agent minimax: agent 0 maximises its utility, every other agent minimises it."""
+class SeveralAgents(Searcher):
+    """What a student's searcher of several agents declares: utilities, and a depth in rounds."""
 
-    name: ClassVar[str] = "student-ghosts"
     needs_two_players: ClassVar[bool] = False
     needs_single_value: ClassVar[bool] = False
     rounds: int | None = attrs.field(default=None, metadata={"help": "rounds of every agent"})
+
+
+@attrs.frozen(kw_only=True)
+class GhostMinimax(SeveralAgents):
+    """A student's multi-agent minimax: agent 0 maximises its utility, every other agent minimises it."""
+
+    name: ClassVar[str] = "student-ghosts"
     counts_plies: ClassVar[bool] = False
 
     def value(self, game: Any, depth: float, context: SearchContext) -> int:
@@ -534,3 +574,322 @@ def test_a_test_of_a_suite_may_name_its_own_reference(tmp_path: Path, capsys: py
     status, out, err = run_cli(capsys, "grade", "tests.test_grading:GhostMinimax", "--suite", str(tmp_path / "suite.toml"))
     assert status == 0, err
     assert "passed  pac-man against two ghosts (1/1): value 3, move r, 10 positions generated: as the reference" in out
+
+
+@attrs.frozen(kw_only=True)
+class ChanceSignError(Expectimax):
+    """MIN takes the largest value too."""
+
+    def choose(self, game: Any, values: list[Fraction]) -> Fraction:
+        return max(values)
+
+
+def test_the_grader_follows_a_wrong_value_through_a_chance_position_to_the_player_who_errs() -> None:
+    result = grade(ChanceSignError, CHANCE_CASES, "expectiminimax").results[0]
+    # D is worth min(3, 0) = 0; taken as 3, the gamble is worth 1/2 * 4 - 1/4 * 2 + 1/4 * 3 = 9/4
+    assert result.output == (
+        "value 9/4, the reference 3/2; the values differ first after l x (MIN to move): value 3, the reference 0; "
+        "searched from each of its moves, the search agrees with the reference; its value is the largest of its "
+        "moves' values, where MIN takes the smallest"
+    )
+
+
+@attrs.frozen(kw_only=True)
+class FloatMean(Expectimax):
+    """Expectimax in floating point."""
+
+    def mean(self, game: Any, values: list[Fraction]) -> Fraction:
+        return float(super().mean(game, values))  # type: ignore[return-value]
+
+
+def test_a_value_in_floating_point_is_flagged_when_it_is_not_exact() -> None:
+    tree = TreeGame.from_text("A max: a -> C, b -> -1; C chance: x 1/3 -> 1, y 1/3 -> 0, z 1/3 -> 0")
+    result = grade(FloatMean, [Case("thirds", tree)], "expectiminimax").results[0]
+    assert result.output.startswith(
+        "value 0.3333333333333333, the reference 1/3 (a float: keep values exact with fractions.Fraction, "
+        "as a float rounds)"
+    )
+    halves = TreeGame.from_text("A max: a -> C, b -> -1; C chance: x 1/2 -> 1, y 1/2 -> 0")
+    assert grade(FloatMean, [Case("halves", halves)], "expectiminimax").results[0].passed  # 0.5 is exact
+
+
+@attrs.frozen(kw_only=True)
+class LooksAhead(Expectimax):
+    """A reference that first plays the first move of every position down to the end."""
+
+    def root(self, game: Any, context: SearchContext) -> RootAnswer:
+        played = 0
+        while game.result() is None:
+            game.push(game.legal_moves()[0])
+            played += 1
+        for _ in range(played):
+            game.undo()
+        return super().root(game, context)
+
+
+def test_positions_a_reference_generates_again_count_once_where_first_generated() -> None:
+    result = grade(Expectimax, CHANCE_CASES, LooksAhead).results[0]
+    assert result.output == "value 3/2, move l, 7 positions generated: as the reference"
+
+
+def test_a_pruning_search_passes_with_fewer_positions_and_fails_without() -> None:
+    pig = Pig.from_text("2-1 B+0 3 3", goal=4, faces=3, horizon=6)
+    case = Case("prune", pig, states="fewer")
+    result = grade(load_searcher_class("gamesearch.search.expectimax:Star1"), [case], "expectiminimax").results[0]
+    assert result.passed and re.fullmatch(
+        r"value -1/3, move roll: as the reference; (\d+) positions generated, fewer than the reference's 39",
+        result.output,
+    )
+    assert grade(Expectimax, [case], "expectiminimax").results[0].output == (
+        "39 positions generated, the reference 39: a pruning search generates fewer (at a chance position, "
+        "stop once the outcomes left cannot bring the mean back inside the window)"
+    )
+
+
+@attrs.frozen(kw_only=True)
+class IgnoresDepth(Expectimax):
+    """Takes a depth and searches to the end all the same."""
+
+    depth: int | None = attrs.field(default=None, metadata={"help": "ignored"})
+
+
+def test_a_pruning_search_that_generates_a_position_the_reference_does_not_fails() -> None:
+    case = attrs.evolve(CHANCE_CASES[0], options={"depth": 1}, states="fewer")
+    result = grade(IgnoresDepth, [case], "expectiminimax").results[0]
+    assert re.search(r"; the search generates after l \w+, the reference does not$", result.output), result.output
+
+
+# ---------------------------------------------------------- max^n's utilities
+#: three agents, each maximising its own utility: after l, agent 1 picks x (2 for it);
+#: after r, agent 1 picks z, where agent 2 then picks t
+MAXN = """
+agents 3
+A agent 0: l -> B, r -> C
+B agent 1: x -> (1, 2, 0), y -> (4, 0, 1)
+C agent 1: z -> D
+D agent 2: t -> (2, 1, 3), u -> (3, 1, 0)
+"""
+
+
+@attrs.frozen(kw_only=True)
+class StudentMaxN(SeveralAgents):
+    """A student's max^n: each agent takes the utilities best for itself (the first on a tie)."""
+
+    name: ClassVar[str] = "student-maxn"
+    gives_utilities: ClassVar[bool] = True
+    for_the_root_agent: ClassVar[bool] = False  #: every agent maximises agent 0's utility
+
+    def value(self, game: Any, context: SearchContext) -> tuple[int, ...]:
+        context.count_node(game)
+        if game.result() is not None:
+            return tuple(game.final_utilities())
+        mover = 0 if self.for_the_root_agent else game.to_move()
+        best = None
+        for move in game.legal_moves():
+            game.push(move)
+            child = self.value(game, context)
+            game.undo()
+            if best is None or child[mover] > best[mover]:
+                best = child
+        assert best is not None
+        return best
+
+    def root(self, game: Any, context: SearchContext) -> RootAnswer:
+        context.count_node(game)
+        found = []
+        for move in game.legal_moves():
+            game.push(move)
+            found.append((move, self.value(game, context)))
+            game.undo()
+        mover = game.to_move()
+        move, best = max(found, key=lambda pair: pair[1][mover])
+        answer = context.answer(game, best[mover], [move], [(move, value[mover]) for move, value in found])
+        return attrs.evolve(answer, utilities=best) if self.gives_utilities else answer
+
+
+@attrs.frozen(kw_only=True)
+class MaxNForTheRoot(StudentMaxN):
+    for_the_root_agent: ClassVar[bool] = True
+
+
+@attrs.frozen(kw_only=True)
+class MaxNWithoutUtilities(StudentMaxN):
+    gives_utilities: ClassVar[bool] = False
+
+
+def test_the_grader_compares_every_agents_utility_under_maxn() -> None:
+    case = Case("three agents", TreeGame.from_text(MAXN), utilities=True)
+    assert grade(StudentMaxN, [case], "maxn:pruning=false").results[0].output == (
+        "value 2, utilities agent 0 2, agent 1 1, agent 2 3, move r, 7 positions generated: as the reference"
+    )
+    result = grade(MaxNForTheRoot, [case], "maxn:pruning=false").results[0]
+    assert result.output == (
+        "value 4, the reference 2; utilities agent 0 4, agent 1 0, agent 2 1, the reference agent 0 2, agent 1 1, "
+        "agent 2 3; move l is not among the reference's best moves (r); the positions are the reference's but "
+        "not the values: does each player take the largest or the smallest value as it should, of the right "
+        "player's utility?"
+    )
+    assert grade(MaxNWithoutUtilities, [case], "maxn:pruning=false").results[0].output == (
+        "no utilities: give one per player in the answer (RootAnswer's utilities)"
+    )
+
+
+def test_a_reference_without_utilities_cannot_grade_them() -> None:
+    case = Case("gamble", CHANCE_CASES[0].position, utilities=True)
+    with pytest.raises(InvalidOptionError, match=r"the reference gives no utilities to compare on 'gamble'"):
+        grade(Expectimax, [case], "expectiminimax")
+
+
+def test_the_generated_positions_may_be_another_searchers() -> None:
+    # paranoid prunes C's second move (agent 2 can hold agent 0 to 2 < 1? no: to 2 and x
+    # gave 1); the full tree is max^n's without pruning
+    case = Case("paranoid", TreeGame.from_text(GHOSTS), {"rounds": 1}, states_reference="maxn:pruning=false")
+    assert grade(GhostMinimax, [case], "paranoid").results[0].passed
+    result = grade(GhostPlies, [case], "paranoid").results[0]
+    assert "the search goes 1 moves deep, the reference 3: is the depth counted in plies instead of rounds?" in (
+        result.output
+    )
+
+
+@attrs.frozen(kw_only=True)
+class GhostOneMore(GhostMinimax):
+    """Searches as many moves below the root's move as there are rounds (one move a round)."""
+
+    counts_plies: ClassVar[bool] = True
+
+    def root(self, game: Any, context: SearchContext) -> RootAnswer:
+        rounds = self.rounds
+        return super(GhostOneMore, attrs.evolve(self, rounds=None if rounds is None else rounds + 1)).root(game, context)
+
+
+def test_a_depth_of_rounds_taken_as_moves_below_the_root_move_is_named_too() -> None:
+    ghosts = Path(__file__).resolve().parent.parent / "docs" / "coursework" / "trees" / "ghosts.txt"
+    case = Case("two rounds", TreeGame.from_text(ghosts.read_text()), {"rounds": 2})
+    result = grade(GhostOneMore, [case], "paranoid").results[0]
+    assert result.output.endswith(
+        "the search goes 3 moves deep, the reference 4: is the depth counted in plies instead of rounds? "
+        "A round is one move of each of the 3 players"
+    )
+
+
+# ------------------------------------------------------------------ best-reply search
+def pass_to(game: Any, player: int) -> int:
+    """Pass the turn until ``player`` is to move; return the passes made."""
+    passes = 0
+    while game.to_move() != player:
+        game.make_null_move()
+        passes += 1
+    return passes
+
+
+def take_back(game: Any, passes: int) -> None:
+    for _ in range(passes):
+        game.unmake_null_move()
+
+
+@attrs.frozen(kw_only=True)
+class StudentBestReply(SeveralAgents):
+    """A student's best-reply search: between two moves of the root mover, one opponent replies
+    (every move of every opponent at one level, the others passing), the worst for the root mover."""
+
+    name: ClassVar[str] = "student-brs"
+    replies_of_one: ClassVar[bool] = False  #: only the next opponent replies (paranoid of one)
+
+    def value(self, game: Any, player: int, depth: int, context: SearchContext) -> Any:
+        context.count_node(game)
+        if game.result() is not None or depth == 0:
+            return leaf_utilities(game)[player]
+        values = []
+        if game.to_move() == player:
+            for move in game.legal_moves():
+                game.push(move)
+                values.append(self.value(game, player, depth - 1, context))
+                game.undo()
+            return max(values)
+        first, players = game.to_move(), game.rules.players
+        opponents = [(first + step) % players for step in range(players) if (first + step) % players != player]
+        for opponent in opponents[:1] if self.replies_of_one else opponents:
+            passes = pass_to(game, opponent)
+            for move in game.legal_moves():
+                game.push(move)
+                passed = 0 if game.result() is not None else pass_to(game, player)
+                values.append(self.value(game, player, depth - 1, context))
+                take_back(game, passed)
+                game.undo()
+            take_back(game, passes)
+        return min(values)
+
+    def root(self, game: Any, context: SearchContext) -> RootAnswer:
+        context.count_node(game)
+        player, depth = game.to_move(), (self.rounds or 1) * game.rules.players
+        values = []
+        for move in game.legal_moves():
+            game.push(move)
+            values.append((move, self.value(game, player, depth - 1, context)))
+            game.undo()
+        best = max(value for _, value in values)
+        return context.answer(game, best, [move for move, value in values if value == best], values)
+
+
+@attrs.frozen(kw_only=True)
+class OneOpponentReplies(StudentBestReply):
+    replies_of_one: ClassVar[bool] = True
+
+
+def test_the_grader_grades_a_best_reply_search_with_the_depth_in_rounds() -> None:
+    # values and moves: the library prunes, with windows of its own at the root
+    case = Case("best reply", default_registry().new_game("mnk3", "AB./.C./..."), {"rounds": 1}, states="none")
+    assert grade(StudentBestReply, [case], "brs").results[0].passed
+    result = grade(OneOpponentReplies, [case], "brs").results[0]
+    assert result.output == "value 1013/1000, the reference 1009/1000; move 6 is not among the reference's best moves (2, 5, 8)"
+
+
+@attrs.frozen(kw_only=True)
+class ChanceToDepth(Expectimax):
+    """Expectimax to a depth of players' moves; ``chance_costs``: an outcome takes one off too."""
+
+    depth: int | None = attrs.field(default=None, metadata={"help": "players' moves"})
+    chance_costs: ClassVar[bool] = False
+
+    def to_depth(self, game: Any, depth: int, context: SearchContext) -> Fraction:
+        context.count_node(game)
+        if game.result() is not None:
+            return Fraction(game.result())
+        if depth == 0:
+            return chance_heuristic(game.rules, game.evaluate(), type(game).evaluation_bound)
+        at_chance = game.to_move() == CHANCE
+        values = []
+        for move in game.legal_moves():
+            game.push(move)
+            values.append(self.to_depth(game, depth - (not at_chance or self.chance_costs), context))
+            game.undo()
+        return self.mean(game, values) if at_chance else self.choose(game, values)
+
+    def root(self, game: Any, context: SearchContext) -> RootAnswer:
+        context.count_node(game)
+        depth = self.depth or 1
+        values = []
+        for move in game.legal_moves():
+            game.push(move)
+            values.append((move, self.to_depth(game, depth - 1, context)))
+            game.undo()
+        best = self.choose(game, [value for _, value in values])
+        return context.answer(game, best, [move for move, value in values if value == best], values)
+
+
+@attrs.frozen(kw_only=True)
+class ChanceCostsDepth(ChanceToDepth):
+    chance_costs: ClassVar[bool] = True
+
+
+def test_the_grader_asks_whether_an_outcome_of_chance_is_counted_as_a_move() -> None:
+    # a first line that ends at once; below the roll, D is searched with the one move left
+    tree = TreeGame.from_text(
+        "A max: a -> 0, b -> C; C chance: h 1/2 -> D, t 1/2 -> 2; D min eval 10: x -> E, y -> 3; E max eval 20: e -> 5"
+    )
+    case = Case("to a depth", tree, {"depth": 2})
+    assert grade(ChanceToDepth, [case], "expectiminimax").results[0].passed
+    assert grade(ChanceCostsDepth, [case], "expectiminimax").results[0].output.endswith(
+        "the search goes 2 moves deep, the reference 3: does it count an outcome of chance as a move? The depth "
+        "counts the players' moves only"
+    )

@@ -613,8 +613,8 @@ def test_the_words_and_the_board_name_the_winner() -> None:
         won.apply(0)
 
 
-def test_a_tournament_refuses_a_game_of_three_and_says_what_plays_one() -> None:
-    with pytest.raises(InvalidOptionError, match=r"a tournament pairs two searchers a game, and 'mnk3' has 3 players; play them with match"):
+def test_a_tournament_of_a_game_of_three_refuses_fewer_than_three_players() -> None:
+    with pytest.raises(InvalidOptionError, match=r"'mnk3' is a game of 3 players, so a tournament of it needs at least 3"):
         run_tournament(MNK3.new(), ["maxn", "paranoid"])
 
 

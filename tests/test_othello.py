@@ -14,7 +14,8 @@ import random
 from typing import cast
 
 import pytest
-from exhaustive import EXACT_SEARCHERS, Oracle, search_answer, searcher_id
+from exhaustive import EXACT_SEARCHERS, TABLE_SEARCHERS, Expected, Oracle, check_every_position, expected_answers
+from exhaustive import search_answer, searcher_id
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,6 +28,7 @@ from gamesearch.search.base import Limit
 from gamesearch.search.mcts import MonteCarlo
 from gamesearch.search.negamax import PrincipalVariationSearch
 from gamesearch.search.nullwindow import MTDf, Solver
+from gamesearch.search.table import SearchMemory
 from gamesearch.testing import check_game
 
 STEPS = tuple((d_row, d_col) for d_row in (-1, 0, 1) for d_col in (-1, 0, 1) if d_row or d_col)
@@ -466,9 +468,12 @@ def test_4x4_othello_is_a_white_win_by_8_discs() -> None:
 
 
 # ------------------------------------------------- the searchers against the oracle
-#: positions of 4x4 Othello each searcher is checked on, besides the start: a fixed
-#: sample of the unfinished ones (searching all of them with every searcher takes minutes;
-#: three searchers with a table do, below)
+#: unfinished reachable 4x4 positions with pass moves and with automatic passes
+UNFINISHED_4X4 = {"move": 56_621, "auto": 47_633}
+#: positions with at least this many empty cells are also searched from an empty memory
+#: (the ones where a search from nothing does the most work)
+EARLY_EMPTY_CELLS = 7
+#: the random positions plain scoring is checked on
 SAMPLED_4X4 = 300
 
 
@@ -485,38 +490,47 @@ def sampled_4x4(passes: str) -> list[State]:
     return [rules.parse(Othello.new(size=4).to_text()), *random.Random(4).sample(unfinished, SAMPLED_4X4)]
 
 
-@pytest.mark.parametrize("passes", ["move", "auto"])
-@pytest.mark.parametrize("searcher", EXACT_SEARCHERS, ids=searcher_id)
-def test_every_exact_searcher_finds_the_oracles_value_margin_and_best_moves_on_4x4(
-    searcher: Searcher, passes: str
-) -> None:
-    for state in sampled_4x4(passes):
-        check_search(searcher, oracle(4, passes), oracle(4, passes).text(state))
+@functools.cache
+def every_4x4(passes: str) -> list[Expected]:
+    """Return every unfinished reachable 4x4 position with the oracle's answer, made once
+    for all the searchers: those with the fewest empty cells first, so that a searcher
+    keeping its table holds the answers of the positions nearer the end when it comes to
+    those they lead to."""
+    rules = oracle(4, passes)
+    unfinished = sorted(
+        (state for state in rules.reachable() if rules.children(state)), key=lambda state: (state[0].count("."), state)
+    )
+    return expected_answers(rules, unfinished, lambda state: Othello.from_text(rules.text(state), passes=passes))
 
 
 @functools.cache
-def every_4x4(passes: str) -> list[str]:
-    """Return every unfinished reachable 4x4 position, those with the fewest empty cells first."""
-    rules = oracle(4, passes)
-    unfinished = (state for state in rules.reachable() if rules.children(state))
-    return [rules.text(state) for state in sorted(unfinished, key=lambda state: (state[0].count("."), state))]
+def early_4x4(passes: str) -> list[Expected]:
+    """Return the positions of :func:`every_4x4` with at least ``EARLY_EMPTY_CELLS`` empty cells."""
+    return [case for case in every_4x4(passes) if case.game.to_text().count(".") >= EARLY_EMPTY_CELLS]
 
 
-@pytest.mark.parametrize(
-    ("searcher", "passes"),
-    [(PrincipalVariationSearch(), "move"), (AlphaBeta(table=True), "move"), (PrincipalVariationSearch(), "auto")],
-    ids=lambda value: value if isinstance(value, str) else searcher_id(value),
-)
-def test_exact_searchers_with_a_table_find_the_oracles_answer_on_every_reachable_4x4_position(
+@pytest.mark.parametrize("passes", ["move", "auto"])
+@pytest.mark.parametrize("searcher", EXACT_SEARCHERS, ids=searcher_id)
+def test_every_exact_searcher_finds_the_oracles_answer_on_every_reachable_4x4_position(
     searcher: Searcher, passes: str
 ) -> None:
-    """One searcher, its table kept, walks every position back from the end of the game,
-    as a solver filling in a whole game would (a few seconds each)."""
-    rules = oracle(4, passes)
-    positions = every_4x4(passes)
-    assert len(positions) == {"move": 56_621, "auto": 47_633}[passes]
-    for text in positions:
-        check_search(searcher, rules, text)
+    """Each exact searcher (alpha-beta with every combination of its switches) walks every
+    unfinished position back from the end of the game with one memory kept, as a solver
+    filling in a whole game would, and gives the oracle's value, margin and best moves."""
+    cases = every_4x4(passes)
+    assert len(cases) == UNFINISHED_4X4[passes]
+    assert check_every_position(searcher, cases, SearchMemory()) == UNFINISHED_4X4[passes]
+
+
+@pytest.mark.parametrize("passes", ["move", "auto"])
+@pytest.mark.parametrize("searcher", TABLE_SEARCHERS, ids=searcher_id)
+def test_searchers_with_a_table_find_the_oracles_answer_from_an_empty_memory_on_early_4x4_positions(
+    searcher: Searcher, passes: str
+) -> None:
+    """Without a memory kept, each search of an early position goes down to the end of the game."""
+    cases = early_4x4(passes)
+    assert len(cases) == {"move": 583, "auto": 571}[passes]
+    assert check_every_position(searcher, cases, None) == len(cases)
 
 
 @pytest.mark.parametrize("searcher", [Minimax(scoring=Scoring.PLAIN), AlphaBeta(scoring=Scoring.PLAIN, table=True), Solver(scoring=Scoring.PLAIN)], ids=searcher_id)

@@ -24,16 +24,16 @@ def test_the_default_game_keeps_the_protocol_on_a_slice_and_random_games() -> No
 
 def test_a_turn_rolls_banks_and_loses_as_the_rules_say() -> None:
     game = Pig.new(**SMALL)
-    assert game.legal_moves() == ["roll", "hold"] and game.to_move() == 0
+    assert game.legal_moves() == ("roll", "hold") and game.to_move() == 0
     game.play("roll")
-    assert game.to_move() == CHANCE and game.legal_moves() == ["1", "2", "3"]
+    assert game.to_move() == CHANCE and game.legal_moves() == ("1", "2", "3")
     assert list(game.chance_outcomes()) == [(face, Fraction(1, 3)) for face in ("1", "2", "3")]
     for move in ("3", "roll", "1"):  # a 1 loses the turn total of 3
         game.play(move)
     assert game.to_text() == "0-0 B+0 2 4" and game.to_move() == 1
     for move in ("roll", "2", "roll", "2"):  # 4 reaches the goal: B must hold, and wins
         game.play(move)
-    assert game.legal_moves() == ["hold"]
+    assert game.legal_moves() == ("hold",)
     game.play("hold")
     assert (game.result(), game.to_text()) == (-1, "0-4 A+0 5 9")
 
@@ -123,3 +123,17 @@ def test_expectiminimax_equals_openspiels_on_positions_of_the_small_game() -> No
         assert Expectiminimax().search(game).value == pytest.approx(theirs, abs=1e-12), game.to_text()
         checked += 1
     assert checked >= 8
+
+
+def test_a_copy_plays_on_without_touching_the_original() -> None:
+    game = Pig.new(**SMALL)
+    for move in ("roll", "3"):
+        game.play(move)
+    twin = game.copy()
+    for move in ("hold", "roll", "2"):
+        twin.play(move)
+    assert (game.to_text(), game.history) == ("0-0 A+3 1 2", ("roll", "3"))
+    assert (twin.to_text(), twin.history) == ("3-0 B+2 3 5", ("roll", "3", "hold", "roll", "2"))
+    for _ in range(3):
+        twin.undo()
+    assert twin.to_text() == game.to_text() and twin.key() == game.key()

@@ -1,12 +1,15 @@
 """Coursework skeleton: search a game of three players, with the depth counted in rounds.
 
-Fill in the two functions marked EXERCISE, then run the checks::
+Fill in the two functions marked EXERCISE, then grade each exercise (from the folder
+this file is in)::
 
-    pytest docs/coursework/check_my_multi_agent.py
+    gamesearch grade my_multi_agent.py:StudentParanoid --suite grading/multi-agent.toml
+    gamesearch grade my_multi_agent.py:StudentMaxN --suite grading/maxn.toml
 
-The game is three-player m,n,k (``mnk3``): A, B and C take turns; each position's
-result is one utility per player. The searcher classes at the bottom are done for
-you: each searches every root move with your function and reports the best ones.
+The games are three-player m,n,k (``mnk3``: A, B and C take turns) and explicit game
+trees of three agents; each position's result is one utility per player. The
+searcher classes at the bottom are done for you: each searches every root move with
+your function and reports the best ones.
 
 What you need of the game API (see the Game reference):
 
@@ -78,16 +81,21 @@ class _Student(Searcher):
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
         context.count_node(game)  # the root
         player = game.to_move()
-        values: list[tuple[Hashable, int | Fraction]] = []
+        found: list[tuple[Hashable, Utilities | int | Fraction]] = []
         for move in game.legal_moves():
             game.push(move)
             try:
-                found = self.value_after(game, player, context)
+                found.append((move, self.value_after(game, player, context)))
             finally:
                 game.undo()
-            values.append((move, found[player] if isinstance(found, tuple) else found))
+        values = [(move, value[player] if isinstance(value, tuple) else value) for move, value in found]
         best = max(value for _, value in values)
-        return context.answer(game, best, [move for move, value in values if value == best], values)
+        best_moves = [move for move, value in values if value == best]
+        answer = context.answer(game, best, best_moves, values)
+        chosen = found[[move for move, _ in found].index(best_moves[0])][1]
+        if isinstance(chosen, tuple):  # max^n: every player's utility of the first best move
+            answer = attrs.evolve(answer, utilities=chosen)
+        return answer
 
 
 @attrs.frozen(kw_only=True)

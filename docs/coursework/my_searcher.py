@@ -1,12 +1,19 @@
 """Coursework skeleton: write minimax and alpha-beta yourself, then prove them with the kit.
 
-Fill in the two functions marked EXERCISE, then run the checks::
+Fill in the two functions marked EXERCISE, then grade each exercise (from the folder
+this file is in)::
+
+    gamesearch grade my_searcher.py:StudentMinimax --suite grading/minimax.toml
+    gamesearch grade my_searcher.py:StudentSearcher --suite grading/alphabeta.toml
+
+and run the checks, which compare your searcher with the reference in every
+reachable position of tic-tac-toe and of a small Nim::
 
     pytest docs/coursework/check_my_searcher.py
 
-The searcher class at the bottom is done for you: it searches each move of the
-root position with your function and reports the best ones, so the kit can compare
-your values and best moves with the reference minimax in every position.
+The searcher classes at the bottom are done for you: each searches every move of the
+root position with your function and reports the best ones, so the grader and the kit
+can compare your values and best moves with the reference in every position.
 
 Rules of the game API you need (see the Game reference):
 
@@ -76,3 +83,13 @@ class StudentSearcher(Searcher):
         sign = 1 if game.to_move() == Player.FIRST else -1
         best = sign * max(sign * value for _, value in values)
         return context.answer(game, best, [move for move, value in values if value == best], values)
+
+
+@attrs.frozen(kw_only=True)
+class StudentMinimax(StudentSearcher):
+    """Exercise 1: your searcher with minimax_value."""
+
+    name: ClassVar[str] = "student-minimax"
+    pruning: bool = attrs.field(
+        default=False, metadata={"help": "use alphabeta_value (exercise 2), not minimax_value (exercise 1)"}
+    )

@@ -74,12 +74,12 @@ def played_to_dict(played: PlayedGame) -> dict[str, Any]:
 def played_from_dict(data: dict[str, Any]) -> PlayedGame:
     """Return the tournament game :func:`played_to_dict` wrote."""
     scheduled = data["scheduled"]
-    seeds = tuple(scheduled["searcher_seeds"])
+    # a store written before games of more than two players named the two seats instead
+    seats = scheduled["seats"] if "seats" in scheduled else (scheduled["first"], scheduled["second"])
     return PlayedGame(
-        ScheduledGame(scheduled["number"], scheduled["first"], scheduled["second"], scheduled["opening_seed"],
-                      (seeds[0], seeds[1])),
+        ScheduledGame(scheduled["number"], tuple(seats), scheduled["opening_seed"], tuple(scheduled["searcher_seeds"])),
         record_from_dict(data["record"]),
-    )  # fmt: skip
+    )
 
 
 def play_match_game(job: tuple[Game[Any], MatchGame, int]) -> GameRecord:

@@ -40,7 +40,7 @@ def ratings_figure(tournament: Tournament) -> Figure:
     axes.axvline(0, color="grey", linewidth=0.8, linestyle=":")
     axes.set_xlabel("Elo rating relative to the mean (bars: 95% interval)")
     axes.set_title(
-        f"{tournament.game} round robin: {tournament.games_per_pair} games a pair, seed {tournament.seed}",
+        f"{tournament.game} round robin: {tournament.describe()}, seed {tournament.seed}",
         fontsize=10,
     )
     return figure

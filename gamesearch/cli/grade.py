@@ -4,15 +4,17 @@ A suite is a TOML file: settings for every test, then one ``[[test]]`` table a t
 
     reference = "textbook-alphabeta:root_window=shared,prune_on_equality=false"
     time_limit = 5            # seconds per test (default 10)
-    states = "sequence"       # compare generated positions: sequence, set or none
+    states = "sequence"       # compare generated positions: sequence, set, fewer or none
     options = { rounds = 1 }  # searcher options of every test
+    states_reference = "maxn:pruning=false"   # whose generated positions (default: the reference's)
+    utilities = true          # compare each player's utility too (max^n)
 
     [[test]]
     name = "AIMA Figure 5.2"
     game = "tree"
     position = "trees/aima-figure-5-2.txt"   # text, or a file next to the suite
     max_score = 2             # default 1; a test may also set options, states, time_limit,
-                              # game_options and a reference of its own
+                              # game_options, utilities, a reference and a states_reference
 
 Exit status 0 when every test passed, 1 when one failed, 2 for a usage error.
 """
@@ -31,9 +33,10 @@ from gamesearch.cli._output import console
 from gamesearch.errors import InvalidOptionError
 from gamesearch.testing.grading import DEFAULT_TIME_LIMIT, Case, GradeReport, grade, load_searcher_class
 
-SUITE_SETTINGS = {"reference", "time_limit", "states", "options", "test"}
+SUITE_SETTINGS = {"reference", "time_limit", "states", "options", "test", "states_reference", "utilities"}
 TEST_SETTINGS = {
     "name", "game", "position", "game_options", "options", "max_score", "states", "time_limit", "reference",
+    "states_reference", "utilities",
 }  # fmt: skip
 
 
@@ -55,8 +58,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("student", metavar="FILE.py:CLASS", help="the student's searcher class (or module:Class)")
     parser.add_argument(
         "--suite", metavar="SUITE.toml",
-        help="the tests, a TOML file: reference, time_limit, states and options for every test, "
-        "then one [[test]] table a test (name, game, position, options, max_score, ...)",
+        help="the tests, a TOML file: reference, time_limit, states (sequence, set, fewer or none) "
+        "and options for every test, then one [[test]] table a test (name, game, position, "
+        "options, max_score, ...)",
     )  # fmt: skip
     parser.add_argument("--game", help="without a suite: the game of the tests")
     parser.add_argument(
@@ -144,11 +148,15 @@ def _is_file(path: Path) -> bool:
         return False
 
 
-def load_suite(path: Path, args: argparse.Namespace) -> tuple[str, list[Case]]:
-    """Return the reference and the tests of the suite file ``path`` (command-line settings win).
+def load_suite(path: Path, args: argparse.Namespace | None = None) -> tuple[str, list[Case]]:
+    """Return the reference and the tests of the suite file ``path``, as :func:`grade` takes
+    them; the command line's settings in ``args`` (``--reference``, ``-s``,
+    ``--time-limit``), when given, win over the suite's.
 
     :raises InvalidOptionError: naming the file and what is wrong with it.
     """
+    if args is None:
+        args = argparse.Namespace(reference=None, searcher_option=[], time_limit=None)
     try:
         suite = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as error:
@@ -182,6 +190,10 @@ def load_suite(path: Path, args: argparse.Namespace) -> tuple[str, list[Case]]:
                 states=str(test.get("states", suite.get("states", "sequence"))),
                 time_limit=_number(time_limit, "time_limit", where),
                 reference=None if args.reference else _text(test.get("reference"), "reference", where),
+                utilities=_flag(test.get("utilities", suite.get("utilities", False)), "utilities", where),
+                states_reference=_text(
+                    test.get("states_reference", suite.get("states_reference")), "states_reference", where
+                ),
             )
         except InvalidOptionError as error:
             raise InvalidOptionError(f"{where}: {error}") from None
@@ -192,6 +204,12 @@ def load_suite(path: Path, args: argparse.Namespace) -> tuple[str, list[Case]]:
 def _text(value: Any, key: str, where: str) -> str | None:
     if value is not None and not isinstance(value, str):
         raise InvalidOptionError(f"{key!r} in {where} must be text such as \"paranoid:rounds=1\": {value!r}")
+    return value
+
+
+def _flag(value: Any, key: str, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidOptionError(f"{key!r} in {where} must be true or false: {value!r}")
     return value
 
 

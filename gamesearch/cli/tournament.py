@@ -13,21 +13,27 @@ from gamesearch.batch import ResultStore
 from gamesearch.batch.games import played_from_dict, played_to_dict, run_key
 from gamesearch.cli._common import add_game_arguments, integer, load_game, print_json, registry
 from gamesearch.cli._output import check_at_least, console, milliseconds, progress, table
-from gamesearch.cli._progress import interruptible, report_interruption
 from gamesearch.cli._plot import check_plot_file
+from gamesearch.cli._progress import interruptible, report_interruption
 from gamesearch.cli._tournament_plot import plot_ratings
 from gamesearch.cli.batch import add_executor_arguments, executor_from
 from gamesearch.errors import InvalidOptionError
-from gamesearch.tournament import PlayedGame, Tournament, run_tournament, schedule
+from gamesearch.tournament import PlayedGame, Tournament, run_tournament, schedule, seats_of
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "tournament",
         help="round robin between searchers: wins/draws/losses, Elo ratings, time and nodes",
-        description="Every pair of players meets GAMES times, in pairs of games from one random "
-        "opening with the first move swapped. Prints each player's results, an Elo rating "
-        "fitted to them with its 95% interval, and mean time and nodes per move. The same "
+        description="In a two-player game every pair of players meets GAMES times, in pairs of "
+        "games from one random opening with the first move swapped. In a game of N players "
+        "(more than two) every group of N players meets GAMES times, in blocks of N games "
+        "from one random opening with the seats turned by one each game, so each player "
+        "sits once in every seat; the blocks go through every seating order in turn (N! "
+        "games: 6 for three players). Points are shared by rank: against each other player "
+        "of a game, 1 for a larger utility, 1/2 for an equal one. Prints each player's "
+        "results, an Elo rating fitted to the results of every pair inside every game, with "
+        "its 95% interval, and mean time and nodes per move. The same "
         "seed replays the same tournament, whatever the number of workers or machines "
         "(unless a player has a time budget). Games run in this process, on --workers local "
         "processes or on the Dask cluster whose scheduler is at --scheduler. With --store, "
@@ -37,27 +43,33 @@ def register(subparsers: Any) -> None:
         "with status 130; the games already stored stay in the store.",
         epilog="typical times on a 2-core machine:\n"
         "  the tic-tac-toe example below: about a second; the Connect Four one (30 games):\n"
-        "  under half a minute with 2 workers; time grows with the games and the players' budgets\n"
+        "  under half a minute with 2 workers; the three-player m,n,k one (24 games): about two seconds;\n"
+        "  time grows with the games and the players' budgets\n"
         "examples:\n"
         '  gamesearch tournament tictactoe --players "alphabeta:depth=1" alphabeta '
         '"mcts:simulations=200" --games 4\n'
         '  gamesearch tournament connect4 --players "alphabeta:depth=2" "alphabeta:depth=4" '
         '"mcts:simulations=1000" --games 10 --seed 1 --workers 2 --plot ratings.png\n'
         '  gamesearch tournament connect4 --players "alphabeta:depth=2" "alphabeta:depth=4" --games 40 '
-        "--seed 1 --scheduler tcp://10.0.0.5:8786 --store ratings.sqlite",
+        "--seed 1 --scheduler tcp://10.0.0.5:8786 --store ratings.sqlite\n"
+        '  gamesearch tournament mnk3 -o rows=4 -o cols=4 --players "maxn:rounds=1" "paranoid:rounds=1" '
+        '"brs:rounds=1" "mcts:simulations=200" --games 6 --seed 1',
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_game_arguments(parser)
     parser.add_argument(
         "--players", nargs="+", required=True, metavar="NAME[:KEY=VALUE,...]",
-        help="two or more searchers, e.g. alphabeta:depth=4 mcts:simulations=1000",
+        help="two or more searchers (at least one a seat in a game of more players), "
+        "e.g. alphabeta:depth=4 mcts:simulations=1000",
     )  # fmt: skip
     parser.add_argument(
-        "-n", "--games", type=integer, default=2, help="games each pair plays (default: 2, one with each first mover)"
+        "-n", "--games", type=integer,
+        help="games each pair (each group, in a game of more players) plays (default: one in each seat: "
+        "2 for two players)",
     )  # fmt: skip
     parser.add_argument(
         "--opening-plies", type=integer, default=2, metavar="N",
-        help="random moves that open each pairing (default: 2)",
+        help="random moves that open each pairing or block (default: 2)",
     )  # fmt: skip
     parser.add_argument(
         "--seed", type=integer, help="seed of the openings and the players (default: a random seed, printed)"
@@ -74,18 +86,26 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    check_at_least("--games", args.games)
+    if args.games is not None:
+        check_at_least("--games", args.games)
     check_at_least("--opening-plies", args.opening_plies, 0)
     if len(args.players) < 2:
         raise InvalidOptionError(f"--players needs at least two searchers: {args.players!r}")
     if args.plot is not None:
         check_plot_file(args.plot)
     game = load_game(args)
+    seats = seats_of(game)
+    if len(args.players) < seats:
+        raise InvalidOptionError(
+            f"{game.name!r} is a game of {seats} players: --players needs at least {seats} searchers, "
+            f"one a seat: {args.players!r}"
+        )
+    games = seats if args.games is None else args.games
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
-    total = len(schedule(len(args.players), args.games, seed))
+    total = len(schedule(len(args.players), games, seed, seats=seats))
     players = [spec.strip() for spec in args.players]
     run_id = run_key(
-        "tournament", game=game.name, start=game.to_text(), players=players, games=args.games,
+        "tournament", game=game.name, start=game.to_text(), players=players, games=games,
         seed=seed, opening_plies=args.opening_plies,
     )  # fmt: skip
     with contextlib.ExitStack() as resources:
@@ -99,19 +119,19 @@ def run(args: argparse.Namespace) -> int:
                 so_far[played.scheduled.number] = played
                 if store is not None:
                     store.add_game(run_id, played.scheduled.number, played_to_dict(played))
-                first, second = played.record.players
-                advance(f"{first} vs {second}: {played.record.winner or 'draw'}")
+                advance(f"{' vs '.join(played.record.players)}: {played.record.winner or 'draw'}")
 
             with interruptible() as stop:
                 tournament = run_tournament(
-                    game, args.players, games=args.games, seed=seed, opening_plies=args.opening_plies,
+                    game, args.players, games=games, seed=seed, opening_plies=args.opening_plies,
                     registry=registry(), on_game=finished, executor=executor, done=done,
                 )  # fmt: skip
         if stop.interrupted:  # the tables of the games that ended before Ctrl-C
             if so_far:
                 partial = Tournament(
-                    game=game.name, start=game.to_text(), players=tuple(players), games_per_pair=args.games,
+                    game=game.name, start=game.to_text(), players=tuple(players), games_per_pair=games,
                     opening_plies=args.opening_plies, seed=seed, played=tuple(so_far[n] for n in sorted(so_far)),
+                    seats=seats,
                 )  # fmt: skip
                 if args.json:
                     print_json(partial.as_dict())
@@ -139,26 +159,32 @@ def print_tables(tournament: Tournament) -> None:
     """Print the standings (best rating first) and the table of results by pair."""
     out = console()
     count = len(tournament.played)
+    seats = "" if tournament.seats == 2 else f" of {tournament.seats}-player games"
+    utilities = tournament.has_utilities
     grid = table(
-        f"{tournament.game} round robin: {len(tournament.players)} players, "
-        f"{tournament.games_per_pair} games a pair ({count} games), seed {tournament.seed}",
+        f"{tournament.game} round robin{seats}: {len(tournament.players)} players, "
+        f"{tournament.describe()} ({count} games), seed {tournament.seed}",
         ["#", "player", "Elo", "±95%", "games", "wins", "draws", "losses", "score",
-         "mean ms/move", "mean nodes/move"],
+         *(["mean utility"] if utilities else []), "mean ms/move", "mean nodes/move"],
         numeric_from=2,
     )  # fmt: skip
     ranked = sorted(
         zip(tournament.standings(), tournament.ratings(), strict=True), key=lambda pair: -pair[1].elo
     )
     for place, (standing, rating) in enumerate(ranked, start=1):
-        points = standing.wins + standing.draws / 2
+        mean_utility = standing.mean_utility
         grid.add_row(
             str(place), standing.label, f"{rating.elo:+.0f}", f"{rating.interval:.0f}",
             str(standing.games), str(standing.wins), str(standing.draws), str(standing.losses),
-            f"{points:g}/{standing.games}", milliseconds(standing.mean_seconds),
-            f"{standing.mean_nodes:,.0f}",
+            f"{_points(standing.points)}/{standing.games}",
+            *([f"{mean_utility:.3g}" if mean_utility is not None else "-"] if utilities else []),
+            milliseconds(standing.mean_seconds), f"{standing.mean_nodes:,.0f}",
         )  # fmt: skip
     out.print(grid)
-    cross = table("points of the row player against the column player", ["", *tournament.players])
+    title = "points of the row player against the column player"
+    if tournament.seats > 2:
+        title += ", in the games they played together"
+    cross = table(title, ["", *tournament.players])
     scores = {(result.a, result.b): result for result in tournament.pair_results()}
     for row, label in enumerate(tournament.players):
         cells = []
@@ -166,9 +192,17 @@ def print_tables(tournament: Tournament) -> None:
             if row == col:
                 cells.append("-")
                 continue
-            result = scores[(min(row, col), max(row, col))]
+            result = scores.get((min(row, col), max(row, col)))
+            if result is None:  # a partial tournament: these two have not met yet
+                cells.append("0/0")
+                continue
             points = result.score if row < col else result.games - result.score
-            cells.append(f"{points:g}/{result.games:g}")
+            cells.append(f"{_points(points)}/{result.games:g}")
         cross.add_row(label, *cells)
     out.print(cross)
     out.print(f"replay with: --seed {tournament.seed} --games {tournament.games_per_pair}")
+
+
+def _points(points: float) -> str:
+    """Return points as printed: whole and half points as they are, others to two decimals."""
+    return f"{round(points, 2):g}"

@@ -30,28 +30,33 @@ search those) and games with more than two players. At a chance position itself 
 one chooses: every outcome is a "best move" and ``move_values`` hold each outcome's
 value.
 
-Exact arithmetic in whole numbers (the hot loop, :class:`_Walk`): every value is
-kept as a multiple of one small unit, ``1 / (2 * evaluation_bound * q ** c)``, where
-``q`` is a common denominator of the probabilities and ``c`` the most chance
-positions a line can still meet, so a chance position's mean is a sum of whole
-numbers divided exactly by ``q``, and a window bound is rounded to the whole number
-on the safe side. ``q`` is found by looking along one line first; a chance position
-with a probability it does not divide starts the search again with a larger ``q``.
+Exact arithmetic in whole numbers (the hot loops, :func:`_plain_walker` and
+:func:`_pruning_walker`): every value is kept as a multiple of one small unit,
+``1 / (2 * evaluation_bound * q ** c)``, where ``q`` is a common denominator of the
+probabilities met along the first line from the root and ``c`` the number of chance
+positions that line meets within the depth, so a chance position's mean is a sum of
+whole numbers divided exactly by ``q``, and a window bound is rounded to the whole
+number on the safe side. A mean that does not come out whole (a chance position
+whose probabilities ``q`` does not fit, or a line that meets more chance positions
+than the first) is kept as an exact fraction of the unit instead, and so is every
+value worked out from one: each position is still searched once, in order, and only
+those values cost more.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
+import operator
 import time
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar
 
 import attrs
 
 from gamesearch.errors import BudgetExceededError
-from gamesearch.game import CHANCE, Game, Player, chance_heuristic_numerator
+from gamesearch.game import CHANCE, Game, Player, chance_heuristic_numerator, offers
 from gamesearch.search.base import (
     CLOCK_INTERVAL, INFINITY, Counters, RootAnswer, SearchContext, Searcher, Tracer, Value,
     depth_field, node_budget_field, seconds_field,
@@ -62,44 +67,54 @@ PLAIN, STAR1, STAR2 = "expectiminimax", "star1", "star2"
 #: what a table entry holds: the exact value, or a lower or an upper bound
 EXACT, LOWER, UPPER = 0, 1, 2
 
+#: a value inside the search: a whole multiple of the walk's unit, or (from a chance
+#: position whose probabilities the unit does not fit) an exact fraction of it
+Num = int | Fraction
 #: a Star2 probe of a position's first move: its value and the window it was searched with
-Probe = tuple[int, int, int]
+Probe = tuple[Num, Num, Num]
+#: a chance position's outcome moves, their weights (q times the probabilities) and both paired
+Outcomes = tuple[tuple[Hashable, ...], tuple[Num, ...], tuple[tuple[Hashable, Num], ...]]
 
 
-class _Rescale(Exception):
-    """A chance position's probabilities need a larger common denominator."""
-
-    def __init__(self, unit: int) -> None:
-        super().__init__(unit)
-        self.unit = unit
+def _divide(total: Num, unit: int) -> Num:
+    """Return ``total / unit``: a whole number when ``total`` is a whole multiple of
+    ``unit`` (the common case), else a :class:`~fractions.Fraction`."""
+    if total.__class__ is int:
+        quotient, remainder = divmod(total, unit)
+        if not remainder:
+            return quotient
+    return Fraction(total) / unit
 
 
 class _Walk:
-    """One search of one position: the recursive core shared by the three searchers.
+    """One search of one position: its settings, its counters and its ``child``.
 
-    ``mode`` is :data:`PLAIN` (no window), :data:`STAR1` or :data:`STAR2`. Every
-    method returns a value from the first player's point of view, in whole multiples
-    of ``1 / scale``, fail-soft: a value at or below the window's ``alpha`` is an upper
-    bound of the true value, one at or above ``beta`` a lower bound, one strictly
-    inside it exact.
+    ``mode`` is :data:`PLAIN` (no window), :data:`STAR1` or :data:`STAR2`; ``child``
+    (from :func:`_plain_walker` or :func:`_pruning_walker`) returns values from the
+    first player's point of view, in multiples of ``1 / scale``, fail-soft: a value at
+    or below the window's ``alpha`` is an upper bound of the true value, one at or
+    above ``beta`` a lower bound, one strictly inside it exact. Values are whole
+    numbers, except at a chance position with a probability whose denominator does not
+    divide ``unit``, and wherever a value is worked out from one: those are exact
+    fractions.
     """
 
     def __init__(
         self, game: Game[Any], mode: str, tracer: Tracer | None, max_nodes: float, deadline: float,
-        unit: int, table: dict[tuple[Hashable, float], tuple[int, int]] | None,
+        first_line: tuple[int, int], table: dict[tuple[Hashable, float], tuple[Num, int]] | None,
     ) -> None:  # fmt: skip
         rules, bound = game.rules, type(game).evaluation_bound
         self.game = game
         self.mode = mode
         self.tracer = tracer
         self.table = table
-        self.push, self.undo, self.result = game.push, game.undo, game.result
         self.advance, self.retract = game.advance, game.retract
-        self.to_move, self.ordered_moves, self.key = game.to_move, game.ordered_moves, game.key
+        self.to_move, self.key = game.to_move, game.key
+        # the legal moves in the searchers' order (no indirection when the game has none)
+        self.moves = game.ordered_moves if offers(game, "ordered_moves") else game.legal_moves
         self.chance_outcomes = game.chance_outcomes
-        self.unit = unit  #: q, a common denominator of every probability met so far
-        # the most chance positions any line from here can meet (none without chance)
-        chances = max(0, rules.max_plies - game.ply) if rules.chance else 0
+        unit, chances = first_line  # q and c (see the module's docstring)
+        self.unit = unit  #: q, a common denominator of the probabilities of the first line
         power: int = unit**chances
         self.scale = 2 * bound * power
         low, high = rules.result_range
@@ -113,66 +128,53 @@ class _Walk:
         #: the window a position is searched with when nothing is known yet (the tree
         #: drawing shows every value of plain expectiminimax as exact)
         self.full = (-self.infinity, self.infinity) if mode == PLAIN else (self.low, self.high)
-        self.weights: dict[int, tuple[Sequence[tuple[Hashable, Fraction]], list[tuple[Hashable, int]]]] = {}
+        #: each outcome list met (by identity) with its moves, weights and both paired
+        self.weights: dict[int, tuple[Sequence[tuple[Hashable, Fraction]], Outcomes]] = {}
         self.max_nodes = max_nodes
         self.deadline = deadline
         self.next_look = CLOCK_INTERVAL if deadline < math.inf else INFINITY
         #: the node count at which a budget must be looked at (the nearer of the two)
         self.look_at = min(max_nodes, self.next_look)
-        self.nodes = 0
         self.leaves = 0
         self.cutoffs = 0
         self.tt_hits = 0
         self.deepest = game.ply
         self.horizon_reached = False
-        #: whether the position last valued was a leaf (its value is exact, whatever the window)
-        self.was_leaf = False
+        self.nodes = 1  # the root
+        # the walk itself: ``child`` searches below one move, ``flush`` writes the counters here
+        self.child, self.flush = (_plain_walker if mode == PLAIN else _pruning_walker)(self)
 
-
-    def exact(self, value: int) -> Value:
-        """Return a whole-number value as the fraction it stands for (an open window end
-        as the framework's ``±INFINITY``)."""
+    def exact(self, value: Num) -> Value:
+        """Return a value as the fraction it stands for (an open window end as the
+        framework's ``±INFINITY``)."""
         if value >= self.infinity:
             return INFINITY
         if value <= -self.infinity:
             return -INFINITY
         return Fraction(value, self.scale)
 
-    def outcomes(self) -> list[tuple[Hashable, int]]:
-        """Return the chance position's outcomes with their probabilities times q.
-
-        :raises _Rescale: when q is no common denominator of the probabilities.
-        """
+    def outcomes(self) -> Outcomes:
+        """Return the chance position's outcome moves, their probabilities times q (whole
+        numbers when q is a multiple of their denominators, else fractions) and both paired."""
         given = self.chance_outcomes()
         known = self.weights.get(id(given))
         if known is not None and known[0] is given:
             return known[1]
-        unit, weighted = self.unit, []
-        for move, probability in given:
-            weight = probability * unit
-            if weight.denominator != 1:
-                raise _Rescale(math.lcm(unit, probability.denominator))
-            weighted.append((move, int(weight)))
-        self.weights[id(given)] = (given, weighted)  # (kept alive: the id stays its own)
-        return weighted
+        unit = self.unit
+        weights = tuple(
+            int(weight) if weight.denominator == 1 else weight
+            for weight in (probability * unit for _, probability in given)
+        )
+        moves = tuple(move for move, _ in given)
+        found = (moves, weights, tuple(zip(moves, weights)))
+        self.weights[id(given)] = (given, found)  # (kept alive: the id stays its own)
+        return found
 
-    # ------------------------------------------------------------------ entry
-    def child(self, move: Hashable, depth: float, alpha: int, beta: int, probe: Probe | None = None) -> int:
-        """Play ``move``, return the value of the position it reaches, take it back."""
-        final = self.advance(move)  # push(move) and result() in one call
-        try:
-            tracer = self.tracer
-            if tracer is None:
-                return self.value(depth, alpha, beta, probe, final)
-            tracer.enter(move, self.game.ply, self.exact(alpha), self.exact(beta))
-            value = self.value(depth, alpha, beta, probe, final)
-            tracer.leave(self.exact(value))
-            return value
-        finally:
-            self.retract(move)
+    def look_at_budget(self) -> None:
+        """Raise when a budget is spent; else say when to look again.
 
-    def _look_at_budget(self) -> None:
-        """Raise when a budget is spent; else say when to look again."""
+        :raises BudgetExceededError: when the node budget or the time is spent.
+        """
         if self.nodes > self.max_nodes:
             raise BudgetExceededError(f"node budget of {self.max_nodes:,} exhausted")
         if self.nodes > self.next_look:
@@ -181,209 +183,363 @@ class _Walk:
             self.next_look = self.nodes + CLOCK_INTERVAL
         self.look_at = min(self.max_nodes, self.next_look)
 
-    def _reached(self) -> None:
-        """Note the ply of a leaf (the deepest position entered is always one)."""
-        ply = self.game.ply
-        if ply > self.deepest:
-            self.deepest = ply
 
-    def value(self, depth: float, alpha: int, beta: int, probe: Probe | None, final: int | None) -> int:
-        """Return the value of the position just entered (``final`` its result), ``depth``
-        player moves left.
+#: a walker's ``child(move, depth, ply, alpha, beta, probe=None)``: play ``move``, return
+#: the value of the position it reaches (``depth`` players' moves left, at ``ply``),
+#: searched with the window ``(alpha, beta)``, take the move back
+Child = Callable[..., Num]
 
-        ``probe`` is what a Star2 probe found for this position's first move.
-        """
-        self.nodes += 1
-        if self.nodes > self.look_at:
-            self._look_at_budget()
-        self.was_leaf = True
-        if final is not None:
-            self.leaves += 1
-            self._reached()
-            return final * self.scale
-        if depth == 0:
-            self.leaves += 1
-            self.horizon_reached = True
-            self._reached()
-            return self.offset + self.slope * self.estimate()
-        table = self.table
-        if table is not None:
-            entry = table.get((self.key(), depth))
-            if entry is not None:
-                known, kind = entry
-                if kind == EXACT or (kind == LOWER and known >= beta) or (kind == UPPER and known <= alpha):
-                    self.tt_hits += 1
-                    self.was_leaf = kind == EXACT
-                    self._reached()
-                    return known
-        mover = self.to_move()
-        if mover != CHANCE:
-            value = self.decide(depth, mover == Player.FIRST, alpha, beta, probe)
-        elif self.mode == PLAIN:
-            value = self.expectation(depth)
-        elif self.mode == STAR1:
-            value = self.star1(depth, alpha, beta)
-        else:
-            value = self.star2(depth, alpha, beta)
-        if table is not None:
-            kind = EXACT if self.mode == PLAIN or alpha < value < beta else LOWER if value >= beta else UPPER
-            table[(self.key(), depth)] = (value, kind)
-        self.was_leaf = False
-        return value
 
-    # -------------------------------------------------------- a player moves
-    def decide(self, depth: float, maximizing: bool, alpha: int, beta: int, probe: Probe | None = None) -> int:
-        """Return the value of a position where a player chooses (fail-soft alpha-beta;
-        no pruning in :data:`PLAIN` mode, whose window stays open)."""
-        child, pruning = self.child, self.mode != PLAIN
-        moves = self.ordered_moves()
-        if not pruning:  # plain expectiminimax: every move, the open window
-            values = [child(move, depth - 1, alpha, beta) for move in moves]
-            return max(values) if maximizing else min(values)
-        best = -self.infinity if maximizing else self.infinity
-        for index, move in enumerate(moves):
-            value = _reuse(probe, alpha, beta) if index == 0 and probe is not None else None
-            if value is None:
-                if maximizing:
-                    value = child(move, depth - 1, max(alpha, best), beta)
+def _pruning_walker(walk: _Walk) -> tuple[Child, Callable[[], None]]:
+    """Return Star1's or Star2's ``child`` for ``walk`` and the function that writes the
+    counters back to it.
+
+    Hot loop: bound methods, settings and counters in closure cells (no attribute
+    lookups per position), the table consulted only when there is one.
+    """
+    advance, retract, to_move, moves_of, key = walk.advance, walk.retract, walk.to_move, walk.moves, walk.key
+    outcomes, tracer, table, exact = walk.outcomes, walk.tracer, walk.table, walk.exact
+    scale, unit, offset, slope, estimate = walk.scale, walk.unit, walk.offset, walk.slope, walk.estimate
+    low, high, infinity, star2_mode, first = walk.low, walk.high, walk.infinity, walk.mode == STAR2, Player.FIRST
+    nodes, look_at, deepest = walk.nodes, walk.look_at, walk.deepest
+    leaves = cutoffs = hits = 0
+    horizon_reached = False
+
+    def flush() -> None:
+        walk.nodes, walk.leaves, walk.cutoffs, walk.tt_hits = nodes, leaves, cutoffs, hits
+        walk.deepest, walk.horizon_reached = deepest, horizon_reached
+
+    def look() -> None:
+        nonlocal look_at
+        walk.nodes = nodes
+        walk.look_at_budget()
+        look_at = walk.look_at
+
+    def child(move: Hashable, depth: float, ply: int, alpha: Num, beta: Num, probe: Probe | None = None) -> Num:
+        nonlocal nodes, leaves, deepest, horizon_reached
+        final = advance(move)  # push(move) and result() in one call
+        try:  # (free in CPython 3.11+ until something raises)
+            if tracer is not None:
+                tracer.enter(move, ply, exact(alpha), exact(beta))
+            nodes += 1
+            if nodes > look_at:
+                look()
+            if ply > deepest:
+                deepest = ply
+            if final is not None:
+                leaves += 1
+                value: Num = final * scale
+            elif depth == 0:
+                leaves += 1
+                horizon_reached = True
+                value = offset + slope * estimate()
+            elif table is not None and (known := answered(depth, alpha, beta)) is not None:
+                value = known
+            else:
+                mover = to_move()
+                if mover != CHANCE:
+                    value = decide(depth, ply, mover == first, alpha, beta, probe)
+                elif star2_mode:
+                    value = star2(depth, ply, alpha, beta)
                 else:
-                    value = child(move, depth - 1, alpha, min(beta, best))
-            if maximizing:
+                    value = star1(depth, ply, alpha, beta)
+                if table is not None:
+                    table[(key(), depth)] = (value, EXACT if alpha < value < beta else LOWER if value >= beta else UPPER)
+            if tracer is not None:
+                tracer.leave(exact(value))
+            return value
+        finally:
+            retract(move)
+
+    def answered(depth: float, alpha: Num, beta: Num) -> Num | None:
+        """Return what the table knows of the position just entered with ``depth`` left
+        when it answers for the window ``(alpha, beta)``, else ``None``."""
+        nonlocal hits
+        assert table is not None
+        entry = table.get((key(), depth))
+        if entry is None:
+            return None
+        known, kind = entry
+        if kind == EXACT or (kind == LOWER and known >= beta) or (kind == UPPER and known <= alpha):
+            hits += 1
+            return known
+        return None
+
+    def cut(moves: Sequence[Hashable]) -> None:
+        """Count a cut-off of ``moves`` (none: nothing was cut) and tell the tracer."""
+        nonlocal cutoffs
+        if moves:
+            cutoffs += 1
+            if tracer is not None:
+                tracer.prune(moves)
+
+    def decide(depth: float, ply: int, maximizing: bool, alpha: Num, beta: Num, probe: Probe | None) -> Num:
+        """Return the value of a position where a player chooses (fail-soft alpha-beta)."""
+        moves = moves_of()
+        child_depth, child_ply = depth - 1, ply + 1
+        reused = None if probe is None else _reuse(probe, alpha, beta)  # for the first move
+        best: Num
+        if maximizing:
+            best = -infinity
+            for index, move in enumerate(moves):
+                if index == 0 and reused is not None:
+                    value = reused
+                else:
+                    value = child(move, child_depth, child_ply, best if best > alpha else alpha, beta)
                 if value > best:
                     best = value
-                if best >= beta:
-                    self._cut(moves[index + 1 :])
-                    break
-            else:
+                    if best >= beta:
+                        cut(moves[index + 1 :])
+                        break
+        else:
+            best = infinity
+            for index, move in enumerate(moves):
+                if index == 0 and reused is not None:
+                    value = reused
+                else:
+                    value = child(move, child_depth, child_ply, alpha, best if best < beta else beta)
                 if value < best:
                     best = value
-                if best <= alpha:
-                    self._cut(moves[index + 1 :])
-                    break
+                    if best <= alpha:
+                        cut(moves[index + 1 :])
+                        break
         return best
 
-    def _cut(self, moves: Sequence[Hashable]) -> None:
-        if moves:
-            self.cutoffs += 1
-            if self.tracer is not None:
-                self.tracer.prune(moves)
-
-    # ------------------------------------------------------- chance decides
-    def expectation(self, depth: float) -> int:
-        """Return the probability-weighted mean of every outcome's value."""
-        child, (low, high) = self.child, self.full
-        total = 0
-        for move, weight in self.outcomes():
-            total += weight * child(move, depth, low, high)
-        return total // self.unit  # exact: every value below a chance position is a multiple of q
-
-    def star1(self, depth: float, alpha: int, beta: int) -> int:
+    def star1(depth: float, ply: int, alpha: Num, beta: Num) -> Num:
         """Return the value of a chance position, skipping the outcomes that cannot
         bring it back inside ``(alpha, beta)`` (Star1)."""
-        outcomes = self.outcomes()
-        count = len(outcomes)
-        return self._search_outcomes(outcomes, depth, alpha, beta, [self.low] * count, [self.high] * count, [None] * count)
+        moves, weights, _ = outcomes()
+        count = len(moves)
+        return search_outcomes(moves, weights, depth, ply, alpha, beta, [low] * count, [high] * count, [None] * count)
 
-    def star2(self, depth: float, alpha: int, beta: int) -> int:
+    def star2(depth: float, ply: int, alpha: Num, beta: Num) -> Num:
         """Return the value of a chance position: probe every outcome with one move of
         the player who moves next, cut off when the probes' bounds decide, else search
-        the outcomes as :meth:`star1` does within the bounds found (Star2)."""
-        outcomes = self.outcomes()
-        count, unit = len(outcomes), self.unit
-        lower, upper = [self.low] * count, [self.high] * count
+        the outcomes as :func:`star1` does within the bounds found (Star2).
+
+        The sums here are the outcomes' values times their weights (q times the
+        probability), compared with the window times q: one division per answer.
+        """
+        nonlocal nodes, cutoffs
+        moves, weights, pairs = outcomes()
+        count = len(moves)
+        lower: list[Num] = [low] * count
+        upper: list[Num] = [high] * count
         probes: list[Probe | None] = [None] * count
-        if alpha <= self.low and beta >= self.high:  # no probe can cut a full window off
-            return self._search_outcomes(outcomes, depth, alpha, beta, lower, upper, probes)
-        push, undo, result, to_move, tracer = self.push, self.undo, self.result, self.to_move, self.tracer
-        floor, ceiling = self.low, self.high  # the chance position's bounds (sum of weight * bound / q)
-        for index, (move, weight) in enumerate(outcomes):
-            push(move)
+        if alpha <= low and beta >= high:  # no probe can cut a full window off
+            return search_outcomes(moves, weights, depth, ply, alpha, beta, lower, upper, probes)
+        alpha_q, beta_q = alpha * unit, beta * unit
+        floor: Num = low * unit  # the sums of weight * bound (the weights sum to q)
+        ceiling: Num = high * unit
+        outcome_ply = ply + 1
+        for index, (move, weight) in enumerate(pairs):
+            final = advance(move)
             try:
-                final = result()
                 if final is not None:  # a finished game needs no probe: its value is known
-                    value = final * self.scale
-                    floor += weight * (value - lower[index]) // unit
-                    ceiling += weight * (value - upper[index]) // unit
+                    value: Num = final * scale
+                    floor += weight * (value - lower[index])
+                    ceiling += weight * (value - upper[index])
                     lower[index] = upper[index] = value
                 else:
                     mover = to_move()
                     if mover == CHANCE:
                         continue  # nothing to probe: chance again
-                    moves = self.ordered_moves()
-                    others_lower = floor - weight * lower[index] // unit
-                    others_upper = ceiling - weight * upper[index] // unit
+                    replies = moves_of()
+                    others_lower = floor - weight * lower[index]
+                    others_upper = ceiling - weight * upper[index]
                     # the probe's window: where its value could still decide (rounded outwards)
-                    window_low = max((alpha - others_upper) * unit // weight, lower[index])
-                    window_high = min(-((others_lower - beta) * unit // weight), upper[index])
+                    window_low = max((alpha_q - others_upper) // weight, lower[index])
+                    window_high = min(-((others_lower - beta_q) // weight), upper[index])
                     if tracer is not None:
-                        tracer.enter(move, self.game.ply, self.exact(window_low), self.exact(window_high))
-                    self.nodes += 1  # the outcome's position is entered for the probe
-                    value = self.child(moves[0], depth - 1, window_low, window_high)
+                        tracer.enter(move, outcome_ply, exact(window_low), exact(window_high))
+                    nodes += 1  # the outcome's position is entered for the probe
+                    value = child(replies[0], depth - 1, outcome_ply + 1, window_low, window_high)
                     if tracer is not None:
-                        tracer.leave(self.exact(value))
+                        tracer.leave(exact(value))
                     probes[index] = (value, window_low, window_high)
-                    if len(moves) == 1 and window_low < value < window_high:  # the only move: exact
-                        floor += weight * (value - lower[index]) // unit
-                        ceiling += weight * (value - upper[index]) // unit
+                    if len(replies) == 1 and window_low < value < window_high:  # the only move: exact
+                        floor += weight * (value - lower[index])
+                        ceiling += weight * (value - upper[index])
                         lower[index] = upper[index] = value
-                    elif mover == Player.FIRST and value > window_low and value > lower[index]:
-                        floor += weight * (value - lower[index]) // unit  # one move's value: a floor
+                    elif mover == first and value > window_low and value > lower[index]:
+                        floor += weight * (value - lower[index])  # one move's value: a floor
                         lower[index] = value
-                    elif mover != Player.FIRST and value < window_high and value < upper[index]:
-                        ceiling += weight * (value - upper[index]) // unit  # a ceiling
+                    elif mover != first and value < window_high and value < upper[index]:
+                        ceiling += weight * (value - upper[index])  # a ceiling
                         upper[index] = value
             finally:
-                undo()
-            if floor >= beta:
-                self.cutoffs += 1
-                return floor
-            if ceiling <= alpha:
-                self.cutoffs += 1
-                return ceiling
-        return self._search_outcomes(outcomes, depth, alpha, beta, lower, upper, probes)
+                retract(move)
+            if floor >= beta_q:
+                cutoffs += 1
+                return _divide(floor, unit)
+            if ceiling <= alpha_q:
+                cutoffs += 1
+                return _divide(ceiling, unit)
+        return search_outcomes(moves, weights, depth, ply, alpha, beta, lower, upper, probes)
 
-    def _search_outcomes(
-        self, outcomes: Sequence[tuple[Hashable, int]], depth: float, alpha: int, beta: int,
-        lower: list[int], upper: list[int], probes: Sequence[Probe | None],
-    ) -> int:  # fmt: skip
+    def search_outcomes(
+        moves: Sequence[Hashable], weights: Sequence[Num], depth: float, ply: int, alpha: Num, beta: Num,
+        lower: list[Num], upper: list[Num], probes: Sequence[Probe | None],
+    ) -> Num:  # fmt: skip
         """Search the outcomes in order, each with the window that would still let the
         chance position's value land inside ``(alpha, beta)``, given the exact values of
         the outcomes before it and the bounds ``lower``/``upper`` of those after it;
-        return the value (a bound once the rest cannot change the verdict)."""
-        unit = self.unit
-        known = 0
-        later_lower = sum(weight * bound // unit for (_, weight), bound in zip(outcomes, lower))
-        later_upper = sum(weight * bound // unit for (_, weight), bound in zip(outcomes, upper))
-        for index, (move, weight) in enumerate(outcomes):
-            low_share, high_share = weight * lower[index] // unit, weight * upper[index] // unit
+        return the value (a bound once the rest cannot change the verdict).
+
+        As in :func:`star2`, the sums are weighted by q times the probabilities.
+        """
+        child_ply = ply + 1
+        alpha_q, beta_q = alpha * unit, beta * unit
+        known: Num = 0
+        later_lower: Num = sum(map(operator.mul, weights, lower))
+        later_upper: Num = sum(map(operator.mul, weights, upper))
+        for index, move in enumerate(moves):
+            weight, least, most = weights[index], lower[index], upper[index]
+            low_share, high_share = weight * least, weight * most
             later_lower -= low_share
             later_upper -= high_share
-            if known + low_share + later_lower >= beta:
-                self._cut([outcome for outcome, _ in outcomes[index:]])
-                return known + low_share + later_lower
-            if known + high_share + later_upper <= alpha:
-                self._cut([outcome for outcome, _ in outcomes[index:]])
-                return known + high_share + later_upper
-            if lower[index] == upper[index]:  # known exactly (a finished game, a forced move)
+            if known + low_share + later_lower >= beta_q:
+                cut(moves[index:])
+                return _divide(known + low_share + later_lower, unit)
+            if known + high_share + later_upper <= alpha_q:
+                cut(moves[index:])
+                return _divide(known + high_share + later_upper, unit)
+            if least == most:  # known exactly (a finished game, a forced move)
                 known += low_share
                 continue
             # the child values at or below fail_low (at or above fail_high) decide the
             # verdict: as whole numbers, rounded down (up)
-            fail_low = (alpha - known - later_upper) * unit // weight
-            fail_high = -((known + later_lower - beta) * unit // weight)
-            value = self.child(move, depth, max(fail_low, lower[index]), min(fail_high, upper[index]), probes[index])
-            share = weight * value // unit
+            fail_low = (alpha_q - known - later_upper) // weight
+            fail_high = -((known + later_lower - beta_q) // weight)
+            value = child(
+                move, depth, child_ply, fail_low if fail_low > least else least,
+                fail_high if fail_high < most else most, probes[index],
+            )  # fmt: skip
+            share = weight * value
             if value <= fail_low:
-                self._cut([outcome for outcome, _ in outcomes[index + 1 :]])
-                return known + share + later_upper
+                cut(moves[index + 1 :])
+                return _divide(known + share + later_upper, unit)
             if value >= fail_high:
-                self._cut([outcome for outcome, _ in outcomes[index + 1 :]])
-                return known + share + later_lower
+                cut(moves[index + 1 :])
+                return _divide(known + share + later_lower, unit)
             known += share
-        return known
+        return _divide(known, unit)
+
+    return child, flush
 
 
-def _reuse(probe: Probe, alpha: int, beta: int) -> int | None:
+def _plain_walker(walk: _Walk) -> tuple[Child, Callable[[], None]]:
+    """Return plain expectiminimax's ``child`` for ``walk`` (the window is ignored: every
+    position is searched in full) and the function that writes the counters back to it.
+
+    Hot loop: bound methods, settings and counters in closure cells; the nodes are
+    counted per expanded position (every child of one is entered) and the leaves worked
+    out from them; a finished child or one at the horizon is scored in its parent's
+    loop, without a call. The values of a position's children go into one list, whose
+    maximum, minimum or weighted sum is its value.
+    """
+    advance, retract, to_move, moves_of, key = walk.advance, walk.retract, walk.to_move, walk.moves, walk.key
+    outcomes, tracer, table, exact = walk.outcomes, walk.tracer, walk.table, walk.exact
+    scale, unit, offset, slope, estimate = walk.scale, walk.unit, walk.offset, walk.slope, walk.estimate
+    first, multiply, infinity = Player.FIRST, operator.mul, walk.infinity
+    nodes, look_at, deepest = walk.nodes, walk.look_at, walk.deepest
+    expanded = hits = 0
+    horizon_reached = False
+
+    def flush() -> None:
+        # every position entered is the root, expanded, answered by the table or a leaf
+        walk.nodes, walk.leaves, walk.tt_hits = nodes, nodes - 1 - expanded - hits, hits
+        walk.deepest, walk.horizon_reached = deepest, horizon_reached
+
+    def look(count: int) -> None:
+        """Look at the budgets before entering ``count`` more positions."""
+        nonlocal nodes, look_at
+        walk.nodes = nodes
+        try:
+            walk.look_at_budget()
+        except BudgetExceededError:
+            nodes -= count  # the children are never entered
+            raise
+        look_at = walk.look_at
+
+    def value_of(depth: float, ply: int) -> Num:
+        """Return the value of the unfinished position just entered at ``ply`` (``depth``
+        >= 1 players' moves left), from the table when there is one and it knows."""
+        nonlocal hits
+        if table is None:
+            return expand(depth, ply, to_move())
+        known = table.get((key(), depth))
+        if known is not None:
+            hits += 1
+            return known[0]
+        value = expand(depth, ply, to_move())
+        table[(key(), depth)] = (value, EXACT)
+        return value
+
+    def expand(depth: float, ply: int, mover: int, root_move: Hashable | None = None) -> Num:
+        """Return the value of the unfinished position at ``ply`` (``depth`` >= 1
+        players' moves left), ``mover`` to move; with ``root_move``, the value of the
+        position that move of the root reaches, ``depth`` left there (the root's own
+        loop is :func:`_search_root`)."""
+        nonlocal nodes, expanded, deepest, horizon_reached
+        moves: Sequence[Hashable]
+        weights: Sequence[Num] = ()
+        values: list[Num]  # (a chance position's)
+        if mover == CHANCE:
+            moves, weights, _ = outcomes()
+            child_depth, values = depth, []
+        elif root_move is None:
+            moves, child_depth = moves_of(), depth - 1
+        else:
+            moves, child_depth = (root_move,), depth
+            expanded -= 1  # (the root is counted apart)
+        nodes += len(moves)
+        if nodes > look_at:
+            look(len(moves))
+        expanded += 1
+        child_ply = ply + 1
+        if child_ply > deepest:
+            deepest = child_ply
+        maximizing = mover == first
+        best: Num = -infinity if maximizing else infinity
+        for move in moves:
+            final = advance(move)  # push(move) and result() in one call
+            try:  # (free in CPython 3.11+ until something raises)
+                if tracer is not None:
+                    tracer.enter(move, child_ply, -INFINITY, INFINITY)
+                if final is not None:
+                    value: Num = final * scale
+                elif child_depth == 0:
+                    horizon_reached = True
+                    value = offset + slope * estimate()
+                elif table is None:
+                    value = expand(child_depth, child_ply, to_move())
+                else:
+                    value = value_of(child_depth, child_ply)
+                if tracer is not None:
+                    tracer.leave(exact(value))
+            except BaseException:
+                retract(move)
+                raise
+            retract(move)
+            if weights:
+                values.append(value)
+            elif maximizing:
+                if value > best:
+                    best = value
+            elif value < best:
+                best = value
+        if weights:
+            return _divide(sum(map(multiply, weights, values)), unit)
+        return best
+
+    def child(move: Hashable, depth: float, ply: int, alpha: Num = 0, beta: Num = 0, probe: Probe | None = None) -> Num:
+        return expand(depth, ply - 1, first, move)
+
+    return child, flush
+
+
+def _reuse(probe: Probe, alpha: Num, beta: Num) -> Num | None:
     """Return a probe's value of a first move when it still answers for the window
     ``(alpha, beta)``, else ``None`` (the move is searched again)."""
     value, low, high = probe
@@ -439,22 +595,15 @@ def search_chance_root(
 
     :raises BudgetExceededError: when ``max_nodes`` or the ``deadline`` pass.
     """
-    unit = _common_denominator(game)
-    while True:
-        walk = _Walk(game, mode, context.tracer, max_nodes, deadline, unit, {} if table else None)
-        walk.nodes = 1  # the root
-        if context.tracer is not None:
-            context.tracer.enter(None, game.ply, *map(walk.exact, walk.full))
-        try:
-            answer = _search_root(game, walk, depth, context)
-        except _Rescale as larger:  # a probability q does not divide: start again
-            unit = larger.unit
-            continue
-        except BudgetExceededError:  # a search stopped by its budget counts what it entered
-            _count(context.counters, walk)
-            raise
+    first_line = _first_line(game, math.inf if depth is None else depth)
+    walk = _Walk(game, mode, context.tracer, max_nodes, deadline, first_line, {} if table else None)
+    if context.tracer is not None:
+        context.tracer.enter(None, game.ply, *map(walk.exact, walk.full))
+    try:
+        return _search_root(game, walk, depth, context)
+    finally:  # a search stopped by its budget counts what it entered
+        walk.flush()
         _count(context.counters, walk)
-        return answer
 
 
 def _count(counters: Counters, walk: _Walk) -> None:
@@ -464,23 +613,26 @@ def _count(counters: Counters, walk: _Walk) -> None:
     counters.tt_hits += walk.tt_hits
 
 
-def _common_denominator(game: Game[Any]) -> int:
+def _first_line(game: Game[Any], depth: float) -> tuple[int, int]:
     """Return a common denominator of the probabilities met along the first moves from
-    ``game`` to the end (a good first guess for the whole search; 1 without chance)."""
+    ``game`` to the end, and how many chance positions that line meets with players'
+    moves left of ``depth`` (1 and 0 without chance): the search's first guesses.
+
+    The line is played on a copy: the search itself generates each position once.
+    """
     if not game.rules.chance:
-        return 1
-    unit, played = 1, 0
-    try:
-        while game.result() is None:
-            if game.to_move() == CHANCE:
-                for _, probability in game.chance_outcomes():
-                    unit = math.lcm(unit, probability.denominator)
-            game.push(game.legal_moves()[0])
-            played += 1
-    finally:
-        for _ in range(played):
-            game.undo()
-    return unit
+        return 1, 0
+    line, unit, chances = game.copy(), 1, 0
+    while line.result() is None:
+        if line.to_move() == CHANCE:
+            for _, probability in line.chance_outcomes():
+                unit = math.lcm(unit, probability.denominator)
+            if depth > 0:
+                chances += 1
+        else:
+            depth -= 1
+        line.push(line.legal_moves()[0])
+    return unit, chances
 
 
 def _search_root(game: Game[Any], walk: _Walk, depth: int | None, context: SearchContext) -> RootAnswer:
@@ -488,25 +640,26 @@ def _search_root(game: Game[Any], walk: _Walk, depth: int | None, context: Searc
     low, high = walk.full
     remaining = math.inf if depth is None else depth
     mover = game.to_move()
-    values: list[tuple[Hashable, int]] = []
+    values: list[tuple[Hashable, Num]] = []
+    ply = game.ply + 1
     if mover == CHANCE:
-        outcomes = walk.outcomes()
-        for move, _ in outcomes:
-            values.append((move, walk.child(move, remaining, low, high)))
-        value = sum(weight * child for (_, weight), (_, child) in zip(outcomes, values)) // walk.unit
-        best_moves = tuple(move for move, _ in outcomes)
+        moves, weights, _ = walk.outcomes()
+        for move in moves:
+            values.append((move, walk.child(move, remaining, ply, low, high)))
+        value = _divide(sum(weight * child for weight, (_, child) in zip(weights, values)), walk.unit)
+        best_moves = moves
     else:
         sign = 1 if mover == Player.FIRST else -1
-        best: int | None = None
+        best: Num | None = None
         for move in game.ordered_moves():
             if best is None or context.move_values or walk.mode == PLAIN:
-                child = walk.child(move, remaining - 1, low, high)
+                child = walk.child(move, remaining - 1, ply, low, high)
             else:
                 # Is the move as good as the best so far? A window that stops one unit
                 # short of the best value answers exactly for every move that ties or
                 # beats it, and proves the others worse, with one search each.
                 short = best - sign
-                child = walk.child(move, remaining - 1, *((short, high) if sign > 0 else (low, short)))
+                child = walk.child(move, remaining - 1, ply, *((short, high) if sign > 0 else (low, short)))
                 if sign * child <= sign * short:
                     values.append((move, child))  # a bound: the move is worse
                     continue
@@ -521,6 +674,7 @@ def _search_root(game: Game[Any], walk: _Walk, depth: int | None, context: Searc
         best_moves = tuple(move for move, _ in values if move in exact_best)
     if tracer is not None:
         tracer.leave(walk.exact(value))
+    walk.flush()
     context.horizon_reached = walk.horizon_reached
     return RootAnswer(
         value=Fraction(value, walk.scale),
