@@ -191,6 +191,37 @@ def test_a_search_leaves_the_position_as_it_found_it() -> None:
     assert (game.key(), game.history, game.ply) == before
 
 
+class _CheckedConnectFour(ConnectFour):
+    """Connect Four that compares its board with its history whenever a searcher asks for moves."""
+
+    checked = 0
+
+    def legal_moves(self) -> Any:
+        # The oracle: drop the history's stones into plain columns and compare every cell.
+        geometry = self._geometry
+        columns: list[list[str]] = [[] for _ in range(geometry.width)]
+        sequence = self.move_sequence()
+        assert sequence is not None and len(sequence) == self.ply
+        for index, char in enumerate(sequence):
+            columns[int(char) - 1].append("XO"[index % 2])
+        for col, stones in enumerate(columns):
+            for row in range(geometry.height):
+                assert self.cell(col, row) == (stones[row] if row < len(stones) else "."), sequence
+        assert self.to_text() == sequence
+        type(self).checked += 1
+        return super().legal_moves()
+
+
+def test_every_position_a_simulation_reaches_has_its_whole_history() -> None:
+    game = _CheckedConnectFour.from_moves("4453", width=5, height=4)
+    before = (game.key(), game.history, game.to_text())
+    result = MonteCarlo(simulations=200, seed=3).search(game)
+    assert result.stats.playout_plies > 0
+    # every expansion and every playout ply asked for the moves of a true position
+    assert _CheckedConnectFour.checked >= result.stats.playout_plies
+    assert (game.key(), game.history, game.to_text()) == before
+
+
 def test_a_finished_game_gets_no_move() -> None:
     result = MonteCarlo(seed=1).search(TicTacToe.from_text("XXX/OO./..."))
     assert result.is_game_over and result.move is None and result.value == 1000 - 5

@@ -6,7 +6,8 @@ plus ``exploration * sqrt(ln(parent visits) / visits)``. The first position it
 reaches outside the tree is expanded (all its children at once); from one new
 child, random moves are played to the end of the game, and the result (+1, 0, -1
 for the first player) is added to every position on the path. The position is
-walked with ``push``/``undo``; nothing is copied per simulation.
+walked with the game's move pair (``advance``/``retract``, the history kept whole);
+nothing is copied per simulation.
 
 Proofs, MCTS-Solver style (Winands, Björnsson & Saito, 2008) with score bounds
 (Cazenave & Saffidine, 2010): every tree node keeps a lower and an upper bound on
@@ -290,14 +291,13 @@ class _Simulator:
     """Runs simulations on one tree.
 
     Hot loop (every method but :meth:`new_root`): bound methods held as attributes,
-    no allocation in the playouts, children allocated once per expansion.
+    one list of moves per playout (to take them back), children allocated once per expansion.
     """
 
     def __init__(self, game: Game[Any], scoring: Scoring, exploration: float, rng: random.Random) -> None:
-        self.push, self.undo = game.push, game.undo
+        self.advance, self.retract = game.advance, game.retract
         self.legal_moves, self.to_move = game.legal_moves, game.to_move
         self.game = game
-        self.result = game.result
         self.chance_outcomes = game.chance_outcomes
         self.has_chance = game.rules.chance
         self.distance = 1 if scoring is Scoring.DISTANCE else 0
@@ -332,18 +332,19 @@ class _Simulator:
         the second time a simulation reaches it; a finished position is found (and
         proven) on its first visit, when it would have been played out.
         """
-        push = self.push
+        advance = self.advance
         node = root
         path = [root]
+        final = None  # the result of the last position reached
         if root.is_proven:  # only the root's other best moves are left to prove
             node = self._select(root, slack=1)
-            push(node.move)
+            final = advance(node.move)
             path.append(node)
         while node.visits or node is root:
             if node.children is None:
                 self._expand(node)
             node = self._select(node)
-            push(node.move)
+            final = advance(node.move)
             path.append(node)
             if node.visits and node.is_proven:  # drawn by chance, and already proven
                 break
@@ -353,7 +354,6 @@ class _Simulator:
             node.is_max = self.to_move() == Player.FIRST
             if self.has_chance:
                 node.odds = self._odds()
-            final = self.result()
             if final is None:  # unfinished: the game ends one ply later at the soonest
                 reach = self.win - self.distance * (self.game.ply + 1)
                 node.lower, node.upper = -reach, reach
@@ -370,9 +370,9 @@ class _Simulator:
         for index in range(len(path) - 2, -1, -1):
             if not _tighten(path[index]):
                 break
-        undo = self.undo
-        for _ in range(len(path) - 1):
-            undo()
+        retract = self.retract
+        for index in range(len(path) - 1, 0, -1):
+            retract(path[index].move)
 
     def _select(self, node: _Node, slack: int = 0) -> _Node:
         """Return the child with the best UCT score, an unvisited one first.
@@ -435,9 +435,10 @@ class _Simulator:
     def _playout(self) -> int:
         """Play random moves from an unfinished position to the end, take them back,
         and return the result's sign."""
-        push, result, legal_moves = self.push, self.result, self.legal_moves
+        advance, legal_moves = self.advance, self.legal_moves
         random = self.rng.random
-        plies = 0
+        played: list[Hashable] = []
+        play = played.append
         final = None
         if self.has_chance:  # chance positions draw by probability (a slower loop)
             to_move, chance_outcomes = self.to_move, self.chance_outcomes
@@ -445,21 +446,21 @@ class _Simulator:
                 if to_move() == CHANCE:
                     outcomes = chance_outcomes()
                     odds = list(itertools.accumulate(float(probability) for _, probability in outcomes))
-                    push(_draw([move for move, _ in outcomes], odds, random()))
+                    move = _draw([move for move, _ in outcomes], odds, random())
                 else:
                     moves = legal_moves()
-                    push(moves[int(random() * len(moves))])
-                plies += 1
-                final = result()
+                    move = moves[int(random() * len(moves))]
+                play(move)
+                final = advance(move)
         while final is None:
             moves = legal_moves()
-            push(moves[int(random() * len(moves))])
-            plies += 1
-            final = result()
-        undo = self.undo
-        for _ in range(plies):
-            undo()
-        self.playout_plies += plies
+            move = moves[int(random() * len(moves))]
+            play(move)
+            final = advance(move)
+        retract = self.retract
+        for move in reversed(played):
+            retract(move)
+        self.playout_plies += len(played)
         return (final > 0) - (final < 0)
 
 
