@@ -31,6 +31,10 @@ TABLE_CELLS = 16
 BITS = tuple(1 << cell for cell in range(20 * 20))
 
 
+#: a position's moves, each with the result after it (``None``: the game goes on)
+MoveResults = tuple[tuple[int, int | None], ...]
+
+
 class _LineScan:
     """Win test for boards too large for a lookup table: ``scan[board]`` like a table."""
 
@@ -80,6 +84,9 @@ class _Geometry:
             self.natural_moves = None
             self.ordered_moves = None
 
+        #: by position (:meth:`TicTacToe.key`): its moves with the result after each
+        self.move_results = _MoveResultsMemo(self)
+
     def _winning_lines(self) -> Iterable[int]:
         rows, cols, k = self.rows, self.cols, self.k
         for row in range(rows):
@@ -97,6 +104,41 @@ class _Geometry:
         return tuple(cell for cell in cells if not occupied >> cell & 1)
 
 
+class _MoveResultsMemo(dict[int, tuple["MoveResults", "MoveResults"]]):
+    """``memo[key]``: the moves of the position of that key with the result after each,
+    in natural order and in the geometry's order; worked out when first asked for
+    (a bounded memo: emptied when full)."""
+
+    __slots__ = ("_geometry",)
+
+    def __init__(self, geometry: _Geometry) -> None:
+        super().__init__()
+        self._geometry = geometry
+
+    def __missing__(self, key: int) -> tuple[MoveResults, MoveResults]:
+        geometry = self._geometry
+        mover, other = key & geometry.full, key >> geometry.cells
+        wins, full = geometry.wins, geometry.full
+        if wins[other]:
+            found: tuple[MoveResults, MoveResults] = ((), ())
+        else:
+            sign = 1 if mover.bit_count() == other.bit_count() else -1  # X to move: X wins
+
+            def after(cell: int) -> int | None:
+                marks = mover | 1 << cell
+                if wins[marks]:
+                    return sign
+                return 0 if marks | other == full else None
+
+            empty = [cell for cell in range(geometry.cells) if not (mover | other) >> cell & 1]
+            natural = tuple((cell, after(cell)) for cell in empty)
+            found = (natural, tuple(sorted(natural, key=lambda pair: geometry.order.index(pair[0]))))
+        if len(self) >= MOVE_RESULTS_MEMO_SIZE:
+            self.clear()
+        self[key] = found
+        return found
+
+
 def _square_size(cells: int, options: dict[str, Any]) -> dict[str, Any]:
     """Return ``options`` with rows and cols of the square board of ``cells`` cells, when
     there is one that k fits on (so "X.O.X...." is 3x3 and 16 cells are 4x4)."""
@@ -110,6 +152,9 @@ def _square_size(cells: int, options: dict[str, Any]) -> dict[str, Any]:
     return options
 
 
+#: positions whose move results are kept per board size before the memo is emptied
+#: (every position of the 3x3 board fits)
+MOVE_RESULTS_MEMO_SIZE = 1 << 15
 #: board sizes whose tables are kept at once (a 16-cell board's take about 16 MB)
 GEOMETRIES_KEPT = 4
 
@@ -131,10 +176,11 @@ class TicTacToe(Game[int]):
         Option("k", int, 3, "marks in a row that win", minimum=1, maximum=20),
     )
 
-    # _wins, _cells, _full, _natural and _ordered repeat _geometry's for the hot path.
+    # _wins, _cells, _full, _natural, _ordered and _move_results repeat _geometry's for the hot path.
     # The ply is not stored: it is the number of marks (X has as many as O, or one more).
     __slots__ = (
         "_geometry", "_mover", "_other", "_history", "_wins", "_cells", "_full", "_natural", "_ordered",
+        "_move_results",
     )  # fmt: skip
 
     def __init__(self, rows: int = 3, cols: int = 3, k: int = 3) -> None:
@@ -152,6 +198,7 @@ class TicTacToe(Game[int]):
         self._full = geometry.full
         self._natural = geometry.natural_moves
         self._ordered = geometry.ordered_moves
+        self._move_results = geometry.move_results
 
     # ----------------------------------------------------------------- creation
     @classmethod
@@ -252,7 +299,7 @@ class TicTacToe(Game[int]):
         # (every search copies its root: the slots are copied here without a call)
         twin = object.__new__(type(self))
         twin._geometry, twin._wins, twin._cells, twin._full = self._geometry, self._wins, self._cells, self._full
-        twin._natural, twin._ordered = self._natural, self._ordered
+        twin._natural, twin._ordered, twin._move_results = self._natural, self._ordered, self._move_results
         twin._mover, twin._other = self._mover, self._other
         twin._history = self._history.copy()
         return twin
@@ -326,6 +373,10 @@ class TicTacToe(Game[int]):
     def retract(self, move: int) -> None:
         self._history.pop()
         self._other, self._mover = self._mover, self._other ^ BITS[move]
+
+    def move_results(self, ordered: bool = False) -> Sequence[tuple[int, int | None]]:
+        # A memo of the board size's: a position's answer is worked out once.
+        return self._move_results[self._mover | self._other << self._cells][ordered]
 
     # ---------------------------------------------------------------- heuristic
     def evaluate(self) -> int:

@@ -422,8 +422,9 @@ class Game(abc.ABC, Generic[MoveT]):
     :attr:`evaluation_bound`), move ordering (:meth:`ordered_moves`), threat hints
     (:meth:`winning_moves`, :meth:`non_losing_moves`), what a search engine asks
     (:meth:`noisy_moves`, :meth:`is_forcing`, a null move), a fast :meth:`copy`, a
-    :attr:`ply` for positions set up without their history, and a fused fast move
-    pair (:meth:`advance`, :meth:`retract`).
+    :attr:`ply` for positions set up without their history, a fused fast move
+    pair (:meth:`advance`, :meth:`retract`) and the results of the moves at once
+    (:meth:`move_results`).
 
     Contract searchers rely on: two positions with equal :meth:`key` have the same
     side to move, the same :attr:`ply` and the same legal moves; the history is
@@ -730,6 +731,22 @@ class Game(abc.ABC, Generic[MoveT]):
         """Take back ``move``, the last move played (trusted); the default is :meth:`undo`."""
         self.unmake_move(move)
         self._history.pop()
+
+    def move_results(self, ordered: bool = False) -> Sequence[tuple[MoveT, int | None]]:
+        """Return every legal move with the :meth:`result` of the position it leads to
+        (``None``: the game goes on there), in :meth:`legal_moves` order, or in
+        :meth:`ordered_moves` order when ``ordered`` is true.
+
+        An optional capability, for games where the answer costs less than playing each
+        move (a table look-up): alpha-beta then scores a child that ends the game
+        without playing it. The default plays each move and looks.
+        """
+        found = []
+        for move in self.ordered_moves() if ordered else self.legal_moves():
+            self.push(move)
+            found.append((move, self.result()))
+            self.undo()
+        return found
 
     def apply(self, move: MoveT) -> None:
         """Play ``move`` after checking it; on error nothing changes.

@@ -88,6 +88,30 @@ class CopySharesTheBoard(TicTacToe):
         return twin
 
 
+class MoveResultsMissTheDraw(TicTacToe):
+    """move_results() says the game goes on after the move that fills the board."""
+
+    def move_results(self, ordered: bool = False) -> Sequence[tuple[int, int | None]]:
+        return [(move, None if result == 0 else result) for move, result in super().move_results(ordered)]
+
+
+class MoveResultsIgnoreTheOrder(TicTacToe):
+    """move_results(True) lists the moves in natural order, not in ordered_moves() order."""
+
+    def move_results(self, ordered: bool = False) -> Sequence[tuple[int, int | None]]:
+        return super().move_results(False)
+
+
+def test_move_results_that_miss_a_draw_are_caught_naming_position_and_move() -> None:
+    with pytest.raises(ConformanceError, match=r"tictactoe at '[XO.]{3}/[XO.]{3}/[XO.]{3}': move_results\(False\) says \d gives None; playing it gives 0"):
+        check_game(MoveResultsMissTheDraw)
+
+
+def test_move_results_in_the_wrong_order_are_caught() -> None:
+    with pytest.raises(ConformanceError, match=r"tictactoe at '\.\.\./\.\.\./\.\.\.': move_results\(True\) lists the moves \(0, 1, 2, 3, 4, 5, 6, 7, 8\), not ordered_moves\(\) \(4, "):
+        check_game(MoveResultsIgnoreTheOrder)
+
+
 def test_an_undo_that_leaves_the_mark_on_the_board_is_caught() -> None:
     with pytest.raises(ConformanceError, match=r"apply\(0\) then undo\(\) changed the position: text"):
         check_game(UndoForgetsTheMark)
@@ -233,6 +257,7 @@ class ResultOutsideItsRange(TicTacToe):
 
     advance = Game.advance  # the protocol's own pair: the result is all that is wrong
     retract = Game.retract
+    move_results = Game.move_results
 
     def result(self) -> int | None:
         result = super().result()

@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Literal
 import attrs
 
 from gamesearch.errors import BudgetExceededError, InvalidOptionError
-from gamesearch.game import Game, Player, Scoring
+from gamesearch.game import Game, Player, Scoring, offers
 from gamesearch.search.base import (
     CLOCK_INTERVAL,
     INFINITY,
@@ -179,6 +179,9 @@ def search_root(
     # (the heuristic is looked up only for a search with a horizon: it costs a little)
     evaluate, key = heuristic(game) if has_horizon else _without_horizon, game.key
     asks_turn = not game.rules.alternating
+    # a game that answers the results after its moves: its finished children are scored unplayed
+    by_game, known = ordering == "game", game.move_results
+    scores_unplayed = table is None and tracer is None and budget is None and offers(game, "move_results")
     finished = finished_values(game, scoring)  # finished[ply][result]: a look-up, no arithmetic
     entries = table.entries if table is not None else None
     probe = entries.get if entries is not None else None
@@ -306,6 +309,74 @@ def search_root(
             else:
                 entries[position] = (searched, best, best)
         return best
+
+    def expand_known(ply: int, depth_left: int, alpha: int, beta: int, maximizing: bool) -> int:
+        """Return :func:`expand`'s value for a game that offers ``move_results()`` (searched
+        without a table, a tracer or a budget): a child that ends the game is scored
+        from the parent's answer, without playing it, and counted as a leaf all the same."""
+        nonlocal leaves, expanded, cutoffs, horizon, deepest
+        expanded += 1
+        child_ply = ply + 1
+        if child_ply > deepest:
+            deepest = child_ply
+        if asks_turn:
+            maximizing = to_move() == _FIRST
+        if maximizing:
+            best = NEGATIVE_INFINITY
+            for move, sign in known(by_game):
+                if sign is not None:
+                    leaves += 1
+                    value = finished[child_ply][sign]
+                else:
+                    step(move)  # (it returns None: the game goes on)
+                    try:
+                        if depth_left == 1:
+                            leaves += 1
+                            horizon += 1
+                            value = evaluate()
+                        else:
+                            value = expand_known(child_ply, depth_left - step_down, alpha, beta, False)
+                    except BaseException:
+                        retract(move)
+                        raise
+                    retract(move)
+                if value > best:
+                    best = value
+                    if value > alpha:
+                        alpha = value
+                        if alpha >= beta:
+                            cutoffs += 1
+                            break
+        else:
+            best = INFINITY
+            for move, sign in known(by_game):
+                if sign is not None:
+                    leaves += 1
+                    value = finished[child_ply][sign]
+                else:
+                    step(move)
+                    try:
+                        if depth_left == 1:
+                            leaves += 1
+                            horizon += 1
+                            value = evaluate()
+                        else:
+                            value = expand_known(child_ply, depth_left - step_down, alpha, beta, True)
+                    except BaseException:
+                        retract(move)
+                        raise
+                    retract(move)
+                if value < best:
+                    best = value
+                    if value < beta:
+                        beta = value
+                        if alpha >= beta:
+                            cutoffs += 1
+                            break
+        return best
+
+    if scores_unplayed:
+        expand = expand_known
 
     # the root: each move searched with the window the ones before it leave
     depth_left = (NO_HORIZON if depth is None else depth) - step_down  # of the root's children

@@ -118,6 +118,7 @@ def check_position(game: Game[Any], *, other_moves: Iterable[Hashable] = ()) -> 
     _check_board_view(game, before)
     _check_threat_hints(game, before)
     _check_engine_hints(game, before)
+    _check_move_results(game, before)
     require_unchanged(game, before, "checking it")
 
 
@@ -481,6 +482,32 @@ def _check_threat_hints(game: Game[Any], before: Snapshot) -> None:
             problem = "lets the opponent win at once" if move in set(listed) else "is safe but left out"
             raise fail(game, text, f"non_losing_moves() is wrong about {game.format_move(move)}: it {problem}")
         raise fail(game, text, f"non_losing_moves() lists a move twice: {[game.format_move(m) for m in listed]}")
+
+
+def _check_move_results(game: Game[Any], before: Snapshot) -> None:
+    """move_results() must list the legal moves (in both orders) each with the result that
+    playing it gives, and leave the position as it was."""
+    if not offers(game, "move_results"):
+        return
+    text, played = before.text, {}
+    for move in before.legal_moves:
+        game.push(move)
+        played[move] = game.result()
+        game.undo()
+    for ordered, moves in ((False, before.legal_moves), (True, tuple(game.ordered_moves()))):
+        answer = tuple(game.move_results(ordered))
+        require_unchanged(game, before, f"move_results({ordered})")
+        listed = tuple(pair[0] for pair in answer)
+        if listed != moves:
+            which = "ordered_moves()" if ordered else "legal_moves()"
+            raise fail(game, text, f"move_results({ordered}) lists the moves {listed!r}, not {which} {moves!r}")
+        for move, result in answer:
+            if result != played[move]:
+                raise fail(
+                    game, text,
+                    f"move_results({ordered}) says {game.format_move(move)} gives {result!r}; "
+                    f"playing it gives {played[move]!r}",
+                )  # fmt: skip
 
 
 def _check_engine_hints(game: Game[Any], before: Snapshot) -> None:

@@ -1,0 +1,78 @@
+"""move_results(): each legal move with the result it leads to, and alpha-beta scoring the
+finished children unplayed without changing a single count."""
+
+from __future__ import annotations
+
+import pytest
+
+from gamesearch_games.tictactoe import TicTacToe
+from gamesearch import AlphaBeta, Game, Scoring
+from gamesearch.game import offers
+from gamesearch.testing import reachable_positions
+from oracle import best_moves, solve_all
+
+LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
+POSITIONS = list(reachable_positions(TicTacToe()))
+
+
+class PlaysEveryMove(TicTacToe):
+    """Tic-tac-toe without the capability: searchers play every child."""
+
+    move_results = Game.move_results
+
+
+def _expected(text: str) -> list[tuple[int, int | None]]:
+    """The oracle: for each empty cell of the 3x3 text, the result once the mover marks it."""
+    cells = text.replace("/", "")
+
+    def result(board: str) -> int | None:
+        for line in LINES:
+            marks = {board[cell] for cell in line}
+            if marks in ({"X"}, {"O"}):
+                return 1 if marks == {"X"} else -1
+        return 0 if "." not in board else None
+
+    if result(cells) is not None:
+        return []
+    mover = "X" if cells.count("X") == cells.count("O") else "O"
+    return [
+        (cell, result(cells[:cell] + mover + cells[cell + 1 :])) for cell in range(9) if cells[cell] == "."
+    ]
+
+
+def test_tictactoe_answers_the_result_of_every_move_of_every_position() -> None:
+    assert len(POSITIONS) == 5478
+    for position in POSITIONS:
+        expected = _expected(position.to_text())
+        assert list(position.move_results()) == expected, position.to_text()
+        ordered = list(position.move_results(True))
+        assert [move for move, _ in ordered] == list(position.ordered_moves())
+        assert sorted(ordered) == expected
+
+
+def test_the_default_plays_each_move_and_leaves_the_position_as_it_was() -> None:
+    game = PlaysEveryMove.from_text("XO./XO./...")
+    before = (game.key(), game.history)
+    assert not offers(game, "move_results") and offers(TicTacToe, "move_results")
+    assert list(game.move_results()) == _expected("XO./XO./...") == [(2, None), (5, None), (6, 1), (7, None), (8, None)]
+    assert [move for move, _ in game.move_results(True)] == list(game.ordered_moves())
+    assert (game.key(), game.history) == before
+
+
+@pytest.mark.parametrize(
+    "searcher",
+    [AlphaBeta(scoring=Scoring.PLAIN, ordering="natural", all_best=False), AlphaBeta(), AlphaBeta(depth=2)],
+    ids=repr,
+)
+def test_alphabeta_gives_the_same_answer_and_counts_with_and_without_it(searcher: AlphaBeta) -> None:
+    values = solve_all(TicTacToe(), searcher.scoring)
+    for position in POSITIONS[::7]:
+        plain = PlaysEveryMove.from_text(position.to_text())
+        fast, slow = searcher.search(position), searcher.search(plain)
+        assert (fast.value, fast.best_moves, fast.is_exact, fast.stats.nodes, fast.stats.leaves,
+                fast.stats.cutoffs, fast.stats.depth) == (slow.value, slow.best_moves, slow.is_exact,
+                slow.stats.nodes, slow.stats.leaves, slow.stats.cutoffs, slow.stats.depth), position.to_text()  # fmt: skip
+        if searcher.depth is None:
+            assert fast.value == values[position.key()], position.to_text()
+            if searcher.all_best and not position.is_over():
+                assert sorted(fast.best_moves) == sorted(best_moves(position, values)), position.to_text()
