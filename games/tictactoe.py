@@ -84,8 +84,36 @@ class _Geometry:
             self.natural_moves = None
             self.ordered_moves = None
 
-        #: by position (:meth:`TicTacToe.key`): its moves with the result after each
-        self.move_results = _MoveResultsMemo(self)
+        #: by position (:meth:`TicTacToe.key`): its moves with the result after each, in
+        #: natural order and in :attr:`order` (``None`` until first asked for); a flat
+        #: table on boards of up to FLAT_RESULTS_CELLS cells, a bounded memo beyond
+        self.move_results: list[tuple[MoveResults, MoveResults] | None] | _BoundedMemo = (
+            [None] * (1 << 2 * self.cells) if self.cells <= FLAT_RESULTS_CELLS else _BoundedMemo()
+        )
+
+    def remember_move_results(self, key: int) -> tuple[MoveResults, MoveResults]:
+        """Return the moves of the position of ``key`` with the result after each, in
+        natural order and in :attr:`order`, and keep them in :attr:`move_results`."""
+        mover, other = key & self.full, key >> self.cells
+        wins, full = self.wins, self.full
+        if wins[other]:
+            found: tuple[MoveResults, MoveResults] = ((), ())
+        else:
+            sign = 1 if mover.bit_count() == other.bit_count() else -1  # X to move: X wins
+
+            def after(cell: int) -> int | None:
+                marks = mover | 1 << cell
+                if wins[marks]:
+                    return sign
+                return 0 if marks | other == full else None
+
+            natural = tuple((cell, after(cell)) for cell in self._empty(mover | other, range(self.cells)))
+            found = (natural, tuple(sorted(natural, key=lambda pair: self.order.index(pair[0]))))
+        memo = self.move_results
+        if isinstance(memo, _BoundedMemo) and len(memo) >= MOVE_RESULTS_MEMO_SIZE:
+            memo.clear()
+        memo[key] = found
+        return found
 
     def _winning_lines(self) -> Iterable[int]:
         rows, cols, k = self.rows, self.cols, self.k
@@ -104,39 +132,14 @@ class _Geometry:
         return tuple(cell for cell in cells if not occupied >> cell & 1)
 
 
-class _MoveResultsMemo(dict[int, tuple["MoveResults", "MoveResults"]]):
-    """``memo[key]``: the moves of the position of that key with the result after each,
-    in natural order and in the geometry's order; worked out when first asked for
-    (a bounded memo: emptied when full)."""
+class _BoundedMemo(dict[int, tuple["MoveResults", "MoveResults"] | None]):
+    """The move results of a board too large for a flat table: ``None`` for a position
+    not seen yet, emptied when full."""
 
-    __slots__ = ("_geometry",)
+    __slots__ = ()
 
-    def __init__(self, geometry: _Geometry) -> None:
-        super().__init__()
-        self._geometry = geometry
-
-    def __missing__(self, key: int) -> tuple[MoveResults, MoveResults]:
-        geometry = self._geometry
-        mover, other = key & geometry.full, key >> geometry.cells
-        wins, full = geometry.wins, geometry.full
-        if wins[other]:
-            found: tuple[MoveResults, MoveResults] = ((), ())
-        else:
-            sign = 1 if mover.bit_count() == other.bit_count() else -1  # X to move: X wins
-
-            def after(cell: int) -> int | None:
-                marks = mover | 1 << cell
-                if wins[marks]:
-                    return sign
-                return 0 if marks | other == full else None
-
-            empty = [cell for cell in range(geometry.cells) if not (mover | other) >> cell & 1]
-            natural = tuple((cell, after(cell)) for cell in empty)
-            found = (natural, tuple(sorted(natural, key=lambda pair: geometry.order.index(pair[0]))))
-        if len(self) >= MOVE_RESULTS_MEMO_SIZE:
-            self.clear()
-        self[key] = found
-        return found
+    def __missing__(self, key: int) -> None:
+        return None
 
 
 def _square_size(cells: int, options: dict[str, Any]) -> dict[str, Any]:
@@ -152,8 +155,10 @@ def _square_size(cells: int, options: dict[str, Any]) -> dict[str, Any]:
     return options
 
 
-#: positions whose move results are kept per board size before the memo is emptied
-#: (every position of the 3x3 board fits)
+#: boards with at most this many cells keep their move results in a flat table
+#: (4**cells entries: 2 MB on 3x3)
+FLAT_RESULTS_CELLS = 9
+#: positions of a larger board whose move results are kept before the memo is emptied
 MOVE_RESULTS_MEMO_SIZE = 1 << 15
 #: board sizes whose tables are kept at once (a 16-cell board's take about 16 MB)
 GEOMETRIES_KEPT = 4
@@ -376,7 +381,11 @@ class TicTacToe(Game[int]):
 
     def move_results(self, ordered: bool = False) -> Sequence[tuple[int, int | None]]:
         # A memo of the board size's: a position's answer is worked out once.
-        return self._move_results[self._mover | self._other << self._cells][ordered]
+        key = self._mover | self._other << self._cells
+        found = self._move_results[key]
+        if found is None:
+            found = self._geometry.remember_move_results(key)
+        return found[ordered]
 
     # ---------------------------------------------------------------- heuristic
     def evaluate(self) -> int:

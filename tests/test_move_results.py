@@ -3,15 +3,17 @@ finished children unplayed without changing a single count."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from gamesearch_games import tictactoe
 from gamesearch_games.tictactoe import TicTacToe
 from gamesearch import AlphaBeta, Game, Scoring
 from gamesearch.game import offers
 from gamesearch.testing import reachable_positions
 from oracle import best_moves, solve_all
 
-LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
 POSITIONS = list(reachable_positions(TicTacToe()))
 
 
@@ -19,25 +21,6 @@ class PlaysEveryMove(TicTacToe):
     """Tic-tac-toe without the capability: searchers play every child."""
 
     move_results = Game.move_results
-
-
-def _expected(text: str) -> list[tuple[int, int | None]]:
-    """The oracle: for each empty cell of the 3x3 text, the result once the mover marks it."""
-    cells = text.replace("/", "")
-
-    def result(board: str) -> int | None:
-        for line in LINES:
-            marks = {board[cell] for cell in line}
-            if marks in ({"X"}, {"O"}):
-                return 1 if marks == {"X"} else -1
-        return 0 if "." not in board else None
-
-    if result(cells) is not None:
-        return []
-    mover = "X" if cells.count("X") == cells.count("O") else "O"
-    return [
-        (cell, result(cells[:cell] + mover + cells[cell + 1 :])) for cell in range(9) if cells[cell] == "."
-    ]
 
 
 def test_tictactoe_answers_the_result_of_every_move_of_every_position() -> None:
@@ -48,6 +31,46 @@ def test_tictactoe_answers_the_result_of_every_move_of_every_position() -> None:
         ordered = list(position.move_results(True))
         assert [move for move, _ in ordered] == list(position.ordered_moves())
         assert sorted(ordered) == expected
+
+
+def test_a_board_too_large_for_the_flat_table_answers_from_its_memo_also_once_emptied(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(tictactoe, "MOVE_RESULTS_MEMO_SIZE", 8)
+    rng = random.Random(5)
+    for _ in range(40):
+        game = TicTacToe(rows=4, cols=4, k=3)
+        for _ in range(rng.randrange(12)):
+            if game.is_over():
+                break
+            game.push(rng.choice(list(game.legal_moves())))
+        text = game.to_text()
+        assert list(game.move_results()) == _expected(text, 4, 4, 3), text
+    assert len(game._geometry.move_results) <= 8
+
+
+def _expected(text: str, rows: int = 3, cols: int = 3, k: int = 3) -> list[tuple[int, int | None]]:
+    """The oracle: for each empty cell of the board written ``text``, the result once the
+    mover marks it (every run of k cells scanned for one side's marks)."""
+    cells = text.replace("/", "")
+
+    def result(board: str) -> int | None:
+        for row in range(rows):
+            for col in range(cols):
+                for d_row, d_col in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                    run = [(row + d_row * i, col + d_col * i) for i in range(k)]
+                    if all(0 <= r < rows and 0 <= c < cols for r, c in run):
+                        marks = {board[r * cols + c] for r, c in run}
+                        if marks in ({"X"}, {"O"}):
+                            return 1 if marks == {"X"} else -1
+        return 0 if "." not in board else None
+
+    if result(cells) is not None:
+        return []
+    mover = "X" if cells.count("X") == cells.count("O") else "O"
+    return [
+        (cell, result(cells[:cell] + mover + cells[cell + 1 :])) for cell in range(len(cells)) if cells[cell] == "."
+    ]
 
 
 def test_the_default_plays_each_move_and_leaves_the_position_as_it_was() -> None:
