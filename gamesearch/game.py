@@ -738,8 +738,8 @@ class Game(abc.ABC, Generic[MoveT]):
         :meth:`ordered_moves` order when ``ordered`` is true.
 
         An optional capability, for games where the answer costs less than playing each
-        move (a table look-up): alpha-beta then scores a child that ends the game
-        without playing it. The default plays each move and looks.
+        move (a table look-up): minimax and alpha-beta then score a child that ends
+        the game without playing it. The default plays each move and looks.
         """
         found = []
         for move in self.ordered_moves() if ordered else self.legal_moves():

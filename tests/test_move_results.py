@@ -9,7 +9,8 @@ import pytest
 
 from gamesearch_games import tictactoe
 from gamesearch_games.tictactoe import TicTacToe
-from gamesearch import AlphaBeta, Game, Scoring
+from gamesearch import AlphaBeta, Game, Minimax, Scoring
+from gamesearch.errors import BudgetExceededError
 from gamesearch.game import offers
 from gamesearch.testing import reachable_positions
 from oracle import best_moves, solve_all
@@ -84,10 +85,13 @@ def test_the_default_plays_each_move_and_leaves_the_position_as_it_was() -> None
 
 @pytest.mark.parametrize(
     "searcher",
-    [AlphaBeta(scoring=Scoring.PLAIN, ordering="natural", all_best=False), AlphaBeta(), AlphaBeta(depth=2)],
+    [AlphaBeta(scoring=Scoring.PLAIN, ordering="natural", all_best=False), AlphaBeta(), AlphaBeta(depth=2),
+     Minimax(), Minimax(depth=2)],
     ids=repr,
-)
-def test_alphabeta_gives_the_same_answer_and_counts_with_and_without_it(searcher: AlphaBeta) -> None:
+)  # fmt: skip
+def test_alphabeta_and_minimax_give_the_same_answer_and_counts_with_and_without_it(
+    searcher: AlphaBeta | Minimax,
+) -> None:
     values = solve_all(TicTacToe(), searcher.scoring)
     for position in POSITIONS[::7]:
         plain = PlaysEveryMove.from_text(position.to_text())
@@ -97,5 +101,12 @@ def test_alphabeta_gives_the_same_answer_and_counts_with_and_without_it(searcher
                 slow.stats.nodes, slow.stats.leaves, slow.stats.cutoffs, slow.stats.depth), position.to_text()  # fmt: skip
         if searcher.depth is None:
             assert fast.value == values[position.key()], position.to_text()
-            if searcher.all_best and not position.is_over():
+            if (isinstance(searcher, Minimax) or searcher.all_best) and not position.is_over():
                 assert sorted(fast.best_moves) == sorted(best_moves(position, values)), position.to_text()
+
+
+def test_minimax_spends_a_node_budget_the_same_with_and_without_it() -> None:
+    for game in (TicTacToe.from_text("X........"), PlaysEveryMove.from_text("X........")):
+        with pytest.raises(BudgetExceededError, match="node budget of 5,000 exhausted"):
+            Minimax(max_nodes=5_000).search(game)
+        assert game.to_text() == "X../.../..." and game.history == ()

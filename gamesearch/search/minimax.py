@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 import attrs
 
 from gamesearch.errors import BudgetExceededError
-from gamesearch.game import Game, Player, Scoring
+from gamesearch.game import Game, Player, Scoring, offers
 from gamesearch.search.base import CLOCK_INTERVAL, INFINITY, NEGATIVE_INFINITY, NO_HORIZON, Counters, RootAnswer, SearchContext, Searcher, Tracer
 from gamesearch.search.base import finished_values, heuristic
 
@@ -33,9 +33,10 @@ class Minimax(Searcher):
         # nodes are counted per expansion, leaves as nodes minus expanded positions.
         # A game whose turns alternate is not asked whose turn it is below the root.
         # Moves below the root are played by advance() and taken back by retract(),
-        # also when something raises.
+        # also when something raises; a game that answers move_results() has the
+        # children that end the game scored without being played (without a tracer).
         push, undo, terminal = game.push, game.undo, game.result
-        advance, retract = game.advance, game.retract
+        advance, retract, known = game.advance, game.retract, game.move_results
         legal_moves, to_move, evaluate = game.legal_moves, game.to_move, heuristic(game)
         asks_turn = not game.rules.alternating
         first = Player.FIRST
@@ -99,6 +100,47 @@ class Minimax(Searcher):
                 elif child < best:
                     best = child
             return best
+
+        def expand_known(ply: int, maximizing: bool) -> int:
+            """Return :func:`expand`'s value for a game that offers ``move_results()``
+            (searched without a tracer): a child that ends the game is scored from the
+            parent's answer, without playing it."""
+            nonlocal nodes, expanded, horizon_reached, deepest, next_look
+            child_ply = ply + 1
+            if child_ply > deepest:
+                deepest = child_ply
+            pairs = known()
+            nodes += len(pairs)
+            if nodes > next_look:
+                next_look = look(nodes)
+            expanded += 1
+            if asks_turn:
+                maximizing = to_move() == first
+            best = NEGATIVE_INFINITY if maximizing else INFINITY
+            for move, sign in pairs:
+                if sign is not None:
+                    child = finished[child_ply][sign]
+                else:
+                    advance(move)  # (it returns None: the game goes on)
+                    try:
+                        if child_ply == horizon_ply:
+                            horizon_reached = True
+                            child = evaluate()
+                        else:
+                            child = expand_known(child_ply, not maximizing)
+                    except BaseException:
+                        retract(move)
+                        raise
+                    retract(move)
+                if maximizing:
+                    if child > best:
+                        best = child
+                elif child < best:
+                    best = child
+            return best
+
+        if tracer is None and offers(game, "move_results"):
+            expand = expand_known
 
         def settle(ply: int, maximizing: bool) -> int:
             """Return the value of the position just reached at ``ply``."""
