@@ -312,8 +312,8 @@ def search_root(
 
     def expand_known(ply: int, depth_left: int, alpha: int, beta: int, maximizing: bool) -> int:
         """Return :func:`expand`'s value for a game that offers ``move_results()`` (searched
-        without a table, a tracer or a budget): a child that ends the game is scored
-        from the parent's answer, without playing it, and counted as a leaf all the same."""
+        without a table, a tracer or a budget): a child that ends the game is scored from the
+        parent's answer, without playing it, and counted as a leaf all the same."""
         nonlocal leaves, expanded, cutoffs, horizon, deepest
         expanded += 1
         child_ply = ply + 1
@@ -321,58 +321,35 @@ def search_root(
             deepest = child_ply
         if asks_turn:
             maximizing = to_move() == _FIRST
-        if maximizing:
-            best = NEGATIVE_INFINITY
-            for move, sign in known(by_game):
-                if sign is not None:
-                    leaves += 1
-                    value = finished[child_ply][sign]
-                else:
-                    step(move)  # (it returns None: the game goes on)
-                    try:
-                        if depth_left == 1:
-                            leaves += 1
-                            horizon += 1
-                            value = evaluate()
-                        else:
-                            value = expand_known(child_ply, depth_left - step_down, alpha, beta, False)
-                    except BaseException:
-                        retract(move)
-                        raise
+        best = NEGATIVE_INFINITY if maximizing else INFINITY
+        # One loop for both sides (the side is tested per child, the cutoff after each).
+        for move, sign in known(by_game):
+            if sign is not None:
+                leaves += 1
+                value = finished[child_ply][sign]
+            else:  # the game goes on: played, and taken back whatever happens
+                step(move)
+                try:
+                    if depth_left == 1:
+                        leaves += 1
+                        horizon += 1
+                        value = evaluate()
+                    else:
+                        value = expand_known(child_ply, depth_left - step_down, alpha, beta, not maximizing)
+                finally:
                     retract(move)
+            if maximizing:
                 if value > best:
                     best = value
                     if value > alpha:
                         alpha = value
-                        if alpha >= beta:
-                            cutoffs += 1
-                            break
-        else:
-            best = INFINITY
-            for move, sign in known(by_game):
-                if sign is not None:
-                    leaves += 1
-                    value = finished[child_ply][sign]
-                else:
-                    step(move)
-                    try:
-                        if depth_left == 1:
-                            leaves += 1
-                            horizon += 1
-                            value = evaluate()
-                        else:
-                            value = expand_known(child_ply, depth_left - step_down, alpha, beta, True)
-                    except BaseException:
-                        retract(move)
-                        raise
-                    retract(move)
-                if value < best:
-                    best = value
-                    if value < beta:
-                        beta = value
-                        if alpha >= beta:
-                            cutoffs += 1
-                            break
+            elif value < best:
+                best = value
+                if value < beta:
+                    beta = value
+            if beta <= alpha:  # the window has closed: the other moves cannot change the decision
+                cutoffs += 1
+                break
         return best
 
     if scores_unplayed:

@@ -7,9 +7,10 @@ maximises, the second minimises (Russell & Norvig, *AIMA*, section 5.2).
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable, Sequence
 from typing import Any, ClassVar
 
 import attrs
@@ -18,6 +19,10 @@ from gamesearch.errors import BudgetExceededError
 from gamesearch.game import Game, Player, Scoring, offers
 from gamesearch.search.base import CLOCK_INTERVAL, INFINITY, NEGATIVE_INFINITY, NO_HORIZON, Counters, RootAnswer, SearchContext, Searcher, Tracer
 from gamesearch.search.base import finished_values, heuristic
+
+
+#: the results of moves not known before they are played (paired with the moves)
+NO_RESULTS = itertools.repeat(None)
 
 
 @attrs.frozen(kw_only=True)
@@ -39,6 +44,8 @@ class Minimax(Searcher):
         advance, retract, known = game.advance, game.retract, game.move_results
         legal_moves, to_move, evaluate = game.legal_moves, game.to_move, heuristic(game)
         asks_turn = not game.rules.alternating
+        # (not with a tracer: it sees every child played)
+        scores_unplayed = tracer is None and offers(game, "move_results")
         first = Player.FIRST
         finished = finished_values(game, self.scoring)  # finished[ply][result]: a look-up
         max_nodes = INFINITY if self.max_nodes is None else self.max_nodes
@@ -68,7 +75,13 @@ class Minimax(Searcher):
             child_ply = ply + 1
             if child_ply > deepest:
                 deepest = child_ply
-            moves = legal_moves()
+            moves: Sequence[Any]
+            pairs: Iterable[tuple[Hashable, int | None]]
+            if scores_unplayed:  # each move with its result: a child that ends the game is not played
+                moves = pairs = known()
+            else:
+                moves = legal_moves()
+                pairs = zip(moves, NO_RESULTS)
             nodes += len(moves)
             if nodes > next_look:
                 next_look = look(nodes)
@@ -76,71 +89,33 @@ class Minimax(Searcher):
             if asks_turn:
                 maximizing = to_move() == first
             best = NEGATIVE_INFINITY if maximizing else INFINITY
-            for move in moves:
-                sign = advance(move)  # push(move) and result() in one call
-                try:  # (free in CPython 3.11+ until something raises)
-                    if tracer is not None:
-                        tracer.enter(move, child_ply, NEGATIVE_INFINITY, INFINITY)
-                    if sign is not None:
-                        child = finished[child_ply][sign]
-                    elif child_ply == horizon_ply:
-                        horizon_reached = True
-                        child = evaluate()
-                    else:
-                        child = expand(child_ply, not maximizing)
-                    if tracer is not None:
-                        tracer.leave(child)
-                except BaseException:
-                    retract(move)
-                    raise
-                retract(move)
-                if maximizing:
-                    if child > best:
-                        best = child
-                elif child < best:
-                    best = child
-            return best
-
-        def expand_known(ply: int, maximizing: bool) -> int:
-            """Return :func:`expand`'s value for a game that offers ``move_results()``
-            (searched without a tracer): a child that ends the game is scored from the
-            parent's answer, without playing it."""
-            nonlocal nodes, expanded, horizon_reached, deepest, next_look
-            child_ply = ply + 1
-            if child_ply > deepest:
-                deepest = child_ply
-            pairs = known()
-            nodes += len(pairs)
-            if nodes > next_look:
-                next_look = look(nodes)
-            expanded += 1
-            if asks_turn:
-                maximizing = to_move() == first
-            best = NEGATIVE_INFINITY if maximizing else INFINITY
             for move, sign in pairs:
-                if sign is not None:
-                    child = finished[child_ply][sign]
-                else:
-                    advance(move)  # (it returns None: the game goes on)
-                    try:
-                        if child_ply == horizon_ply:
+                if sign is None:  # not known to end the game: play it
+                    sign = advance(move)  # push(move) and result() in one call
+                    try:  # (free in CPython 3.11+ until something raises)
+                        if tracer is not None:
+                            tracer.enter(move, child_ply, NEGATIVE_INFINITY, INFINITY)
+                        if sign is not None:
+                            child = finished[child_ply][sign]
+                        elif child_ply == horizon_ply:
                             horizon_reached = True
                             child = evaluate()
                         else:
-                            child = expand_known(child_ply, not maximizing)
+                            child = expand(child_ply, not maximizing)
+                        if tracer is not None:
+                            tracer.leave(child)
                     except BaseException:
                         retract(move)
                         raise
                     retract(move)
+                else:  # it ends the game: scored unplayed
+                    child = finished[child_ply][sign]
                 if maximizing:
                     if child > best:
                         best = child
                 elif child < best:
                     best = child
             return best
-
-        if tracer is None and offers(game, "move_results"):
-            expand = expand_known
 
         def settle(ply: int, maximizing: bool) -> int:
             """Return the value of the position just reached at ``ply``."""
