@@ -188,6 +188,11 @@ def search_root(
     max_entries = table.max_entries if table is not None else 0
     # free places in the table: counted down per new entry instead of len() each time
     room = max_entries - len(entries) if entries is not None else 0
+    # the entries of a search without a horizon, by value: upper bounds, lower bounds, exact values
+    shares_entries = table is not None and not has_horizon
+    upper_entries: dict[int, tuple[int, int, int]] = {}
+    lower_entries: dict[int, tuple[int, int, int]] = {}
+    exact_entries: dict[int, tuple[int, int, int]] = {}
     root_ply = game.ply
     # every position entered but the root is expanded, a table hit or a leaf (finished
     # or at the horizon): leaves are counted, and the nodes are the sum
@@ -301,7 +306,28 @@ def search_root(
                 room -= 1
             # An entry whose subtree met a horizon (or rests on one) is stored with its
             # depth negated, so that using it marks the search inexact.
-            searched = depth_left if horizon == horizon_before else -depth_left
+            if horizon != horizon_before:
+                searched = -depth_left
+            elif shares_entries:
+                # A search to the end of the game stores few distinct entries (its values
+                # are the game's finished values): each is built once a search and shared
+                # by every position it holds for, instead of a new tuple per store.
+                if best <= window_alpha:
+                    stored = upper_entries.get(best)
+                    if stored is None:
+                        stored = upper_entries[best] = (depth_left, NEGATIVE_INFINITY, best)
+                elif best >= window_beta:
+                    stored = lower_entries.get(best)
+                    if stored is None:
+                        stored = lower_entries[best] = (depth_left, best, INFINITY)
+                else:
+                    stored = exact_entries.get(best)
+                    if stored is None:
+                        stored = exact_entries[best] = (depth_left, best, best)
+                entries[position] = stored
+                return best
+            else:
+                searched = depth_left
             if best <= window_alpha:
                 entries[position] = (searched, NEGATIVE_INFINITY, best)
             elif best >= window_beta:
