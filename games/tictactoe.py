@@ -387,6 +387,18 @@ class TicTacToe(Game[int]):
             found = self._geometry.remember_move_results(key)
         return found[ordered]
 
+    def advance_results(self, move: int, ordered: bool = False) -> Sequence[tuple[int, int | None]]:
+        # advance() and move_results() fused (the game goes on after ``move``)
+        self._history.append(move)
+        board = self._mover | BITS[move]
+        self._mover = other = self._other
+        self._other = board
+        key = other | board << self._cells
+        found = self._move_results[key]
+        if found is None:
+            found = self._geometry.remember_move_results(key)
+        return found[ordered]
+
     # ---------------------------------------------------------------- heuristic
     def evaluate(self) -> int:
         """Return the open-lines heuristic: squared marks on lines only one side uses."""

@@ -424,7 +424,7 @@ class Game(abc.ABC, Generic[MoveT]):
     (:meth:`noisy_moves`, :meth:`is_forcing`, a null move), a fast :meth:`copy`, a
     :attr:`ply` for positions set up without their history, a fused fast move
     pair (:meth:`advance`, :meth:`retract`) and the results of the moves at once
-    (:meth:`move_results`).
+    (:meth:`move_results`, and :meth:`advance_results` to play a move and get them).
 
     Contract searchers rely on: two positions with equal :meth:`key` have the same
     side to move, the same :attr:`ply` and the same legal moves; the history is
@@ -747,6 +747,18 @@ class Game(abc.ABC, Generic[MoveT]):
             found.append((move, self.result()))
             self.undo()
         return found
+
+    def advance_results(self, move: MoveT, ordered: bool = False) -> Sequence[tuple[MoveT, int | None]]:
+        """Play the trusted ``move``, after which the game goes on, and return
+        :meth:`move_results` (``ordered`` likewise) of the position it reaches; the move
+        goes into the history as with :meth:`push`, and :meth:`retract` takes it back.
+
+        An optional capability next to :meth:`move_results`: alpha-beta plays each child
+        it expands with it, one call where it would make two. The default is
+        :meth:`advance` then :meth:`move_results`.
+        """
+        self.advance(move)
+        return self.move_results(ordered)
 
     def apply(self, move: MoveT) -> None:
         """Play ``move`` after checking it; on error nothing changes.

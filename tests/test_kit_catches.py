@@ -94,12 +94,45 @@ class MoveResultsMissTheDraw(TicTacToe):
     def move_results(self, ordered: bool = False) -> Sequence[tuple[int, int | None]]:
         return [(move, None if result == 0 else result) for move, result in super().move_results(ordered)]
 
+    advance_results = Game.advance_results  # (the default: it asks move_results())
+
 
 class MoveResultsIgnoreTheOrder(TicTacToe):
     """move_results(True) lists the moves in natural order, not in ordered_moves() order."""
 
     def move_results(self, ordered: bool = False) -> Sequence[tuple[int, int | None]]:
         return super().move_results(False)
+
+    advance_results = Game.advance_results  # (the default: it asks move_results())
+
+
+class AdvanceResultsLeaveTheHistoryOut(TicTacToe):
+    """advance_results() plays the move on the board but not into the history."""
+
+    def advance_results(self, move: int, ordered: bool = False) -> Sequence[tuple[int, int | None]]:
+        answer = super().advance_results(move, ordered)
+        self._history.pop()  # the bug
+        self._history.insert(0, -1)  # (kept as long, so that retract() still pops one)
+        return answer
+
+
+class AdvanceResultsAnswerTheParent(TicTacToe):
+    """advance_results() answers the move results of the position before the move."""
+
+    def advance_results(self, move: int, ordered: bool = False) -> Sequence[tuple[int, int | None]]:
+        answer = self.move_results(ordered)
+        self.advance(move)
+        return answer
+
+
+def test_advance_results_that_leave_the_history_out_are_caught() -> None:
+    with pytest.raises(ConformanceError, match=r"tictactoe at '\.\.\./\.\.\./\.\.\.': advance_results\(0\) and push\(0\) differ: history \(0,\) became \(-1,\)"):
+        check_game(AdvanceResultsLeaveTheHistoryOut)
+
+
+def test_advance_results_of_the_wrong_position_are_caught() -> None:
+    with pytest.raises(ConformanceError, match=r"tictactoe at '\.\.\./\.\.\./\.\.\.': advance_results\(0, False\) answers \(\(0, None\), .*; push\(0\) then move_results\(False\) answers \(\(1, None\), "):
+        check_game(AdvanceResultsAnswerTheParent)
 
 
 def test_move_results_that_miss_a_draw_are_caught_naming_position_and_move() -> None:
@@ -258,6 +291,7 @@ class ResultOutsideItsRange(TicTacToe):
     advance = Game.advance  # the protocol's own pair: the result is all that is wrong
     retract = Game.retract
     move_results = Game.move_results
+    advance_results = Game.advance_results
 
     def result(self) -> int | None:
         result = super().result()

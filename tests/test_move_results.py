@@ -4,6 +4,7 @@ finished children unplayed without changing a single count."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import pytest
 
@@ -22,6 +23,30 @@ class PlaysEveryMove(TicTacToe):
     """Tic-tac-toe without the capability: searchers play every child."""
 
     move_results = Game.move_results
+    advance_results = Game.advance_results
+
+
+class ReplaysItsHistory(TicTacToe):
+    """Tic-tac-toe that checks, wherever a searcher asks for the results of the moves, that
+    replaying the history from the empty board gives the position (the history is whole)."""
+
+    asked = 0
+
+    def move_results(self, ordered: bool = False) -> Sequence[tuple[int, int | None]]:
+        self._replay()
+        return super().move_results(ordered)
+
+    def advance_results(self, move: int, ordered: bool = False) -> Sequence[tuple[int, int | None]]:
+        answer = super().advance_results(move, ordered)
+        self._replay()
+        return answer
+
+    def _replay(self) -> None:
+        ReplaysItsHistory.asked += 1
+        board = ["."] * 9
+        for ply, cell in enumerate(self.history):
+            board[cell] = "XO"[ply % 2]
+        assert "/".join("".join(board[row : row + 3]) for row in (0, 3, 6)) == self.to_text(), self.history
 
 
 def test_tictactoe_answers_the_result_of_every_move_of_every_position() -> None:
@@ -103,6 +128,15 @@ def test_alphabeta_and_minimax_give_the_same_answer_and_counts_with_and_without_
             assert fast.value == values[position.key()], position.to_text()
             if (isinstance(searcher, Minimax) or searcher.all_best) and not position.is_over():
                 assert sorted(fast.best_moves) == sorted(best_moves(position, values)), position.to_text()
+
+
+def test_alphabeta_keeps_the_history_whole_where_it_asks_for_the_results() -> None:
+    game = ReplaysItsHistory()
+    game.push(4)
+    result = AlphaBeta(scoring=Scoring.PLAIN, ordering="natural", all_best=False).search(game)
+    assert (result.value, game.history) == (0, (4,))
+    # every position expanded below the root asked once (the root plays its own moves)
+    assert ReplaysItsHistory.asked == result.stats.nodes - result.stats.leaves - 1 > 1000
 
 
 def test_minimax_spends_a_node_budget_the_same_with_and_without_it() -> None:

@@ -180,7 +180,7 @@ def search_root(
     evaluate, key = heuristic(game) if has_horizon else _without_horizon, game.key
     asks_turn = not game.rules.alternating
     # a game that answers the results after its moves: its finished children are scored unplayed
-    by_game, known = ordering == "game", game.move_results
+    by_game, known, descend = ordering == "game", game.move_results, game.advance_results
     scores_unplayed = table is None and tracer is None and budget is None and offers(game, "move_results")
     finished = finished_values(game, scoring)  # finished[ply][result]: a look-up, no arithmetic
     entries = table.entries if table is not None else None
@@ -336,10 +336,15 @@ def search_root(
                 entries[position] = (searched, best, best)
         return best
 
-    def expand_known(ply: int, depth_left: int, alpha: int, beta: int, maximizing: bool) -> int:
+    def expand_known(
+        ply: int, depth_left: int, alpha: int, beta: int, maximizing: bool,
+        children: Sequence[tuple[Hashable, int | None]],
+    ) -> int:  # fmt: skip
         """Return :func:`expand`'s value for a game that offers ``move_results()`` (searched
-        without a table, a tracer or a budget): a child that ends the game is scored from the
-        parent's answer, without playing it, and counted as a leaf all the same."""
+        without a table, a tracer or a budget), given its ``children``: each move with its
+        result. A child that ends the game is scored from there, without playing it, and
+        counted as a leaf all the same; one that goes on is played with its own children
+        (``advance_results()``, one call)."""
         nonlocal leaves, expanded, cutoffs, horizon, deepest
         expanded += 1
         child_ply = ply + 1
@@ -349,19 +354,24 @@ def search_root(
             maximizing = to_move() == _FIRST
         best = NEGATIVE_INFINITY if maximizing else INFINITY
         # One loop for both sides (the side is tested per child, the cutoff after each).
-        for move, sign in known(by_game):
+        for move, sign in children:
             if sign is not None:
                 leaves += 1
                 value = finished[child_ply][sign]
-            else:  # the game goes on: played, and taken back whatever happens
+            elif depth_left == 1:  # the game goes on at the horizon: played for the heuristic
                 step(move)
                 try:
-                    if depth_left == 1:
-                        leaves += 1
-                        horizon += 1
-                        value = evaluate()
-                    else:
-                        value = expand_known(child_ply, depth_left - step_down, alpha, beta, not maximizing)
+                    leaves += 1
+                    horizon += 1
+                    value = evaluate()
+                finally:
+                    retract(move)
+            else:  # the game goes on: played, and taken back whatever happens
+                grandchildren = descend(move, by_game)
+                try:
+                    value = expand_known(
+                        child_ply, depth_left - step_down, alpha, beta, not maximizing, grandchildren
+                    )
                 finally:
                     retract(move)
             if maximizing:
@@ -378,9 +388,6 @@ def search_root(
                 break
         return best
 
-    if scores_unplayed:
-        expand = expand_known
-
     # the root: each move searched with the window the ones before it leave
     depth_left = (NO_HORIZON if depth is None else depth) - step_down  # of the root's children
     ply = root_ply + 1
@@ -395,7 +402,10 @@ def search_root(
             if tracer is not None:
                 tracer.enter(move, ply, alpha, beta)
             if sign is None and depth_left:
-                value = expand(ply, depth_left, alpha, beta, not maximizing)
+                if scores_unplayed:
+                    value = expand_known(ply, depth_left, alpha, beta, not maximizing, known(by_game))
+                else:
+                    value = expand(ply, depth_left, alpha, beta, not maximizing)
             else:  # a leaf: finished, or at the horizon
                 leaves += 1
                 if sign is None:
@@ -439,6 +449,10 @@ def search_root(
         counters.tt_hits += hits
         if deepest > counters.depth:
             counters.depth = deepest
+        # The cores call themselves through their closure cells, a reference cycle:
+        # emptied here, everything the search built is freed at once instead of
+        # waiting for the garbage collector (it shows in many small searches).
+        del expand, expand_known
     # (value, best_moves, move_values, is_exact, depth, depth_limit: positional is cheaper)
     return RootAnswer(
         best, tuple(best_moves), tuple(values) if move_values else None,

@@ -148,6 +148,7 @@ class Minimax(Searcher):
         if tracer is not None:
             tracer.leave(best_value)
         counters.nodes, counters.leaves = nodes, nodes - expanded - 1
+        del expand  # it calls itself through its closure cell: a cycle, broken (freed at once)
         return RootAnswer(
             value=best_value,
             best_moves=tuple(move for move, child in root_values if child == best_value),

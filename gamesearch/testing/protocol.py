@@ -119,6 +119,7 @@ def check_position(game: Game[Any], *, other_moves: Iterable[Hashable] = ()) -> 
     _check_threat_hints(game, before)
     _check_engine_hints(game, before)
     _check_move_results(game, before)
+    _check_advance_results(game, before)
     require_unchanged(game, before, "checking it")
 
 
@@ -508,6 +509,36 @@ def _check_move_results(game: Game[Any], before: Snapshot) -> None:
                     f"move_results({ordered}) says {game.format_move(move)} gives {result!r}; "
                     f"playing it gives {played[move]!r}",
                 )  # fmt: skip
+
+
+def _check_advance_results(game: Game[Any], before: Snapshot) -> None:
+    """advance_results(move) must reach exactly push(move)'s position and answer what
+    move_results() answers there (in both orders; the kit checks that against play
+    wherever it goes); retract(move) must restore the position before. Checked for every
+    move after which the game goes on."""
+    if not offers(game, "advance_results"):
+        return
+    text = before.text
+    for move in before.legal_moves:
+        game.push(move)
+        pushed = Snapshot.of(game)
+        expected = {ordered: tuple(game.move_results(ordered)) for ordered in (False, True)}
+        game.undo()
+        if pushed.result is not None:
+            continue  # it ends the game: advance_results() is not for such a move
+        written = game.format_move(move)
+        for ordered in (False, True):
+            answer = tuple(game.advance_results(move, ordered))
+            advanced = Snapshot.of(game)
+            game.retract(move)
+            if advanced != pushed:
+                changes = "; ".join(pushed.differences(advanced))
+                raise fail(game, text, f"advance_results({written}) and push({written}) differ: {changes}")
+            if answer != expected[ordered]:
+                shown = f"advance_results({written}, {ordered}) answers {answer!r}"
+                wanted = f"push({written}) then move_results({ordered}) answers {expected[ordered]!r}"
+                raise fail(game, text, f"{shown}; {wanted}")
+            require_unchanged(game, before, f"advance_results({written}) then retract({written})")
 
 
 def _check_engine_hints(game: Game[Any], before: Snapshot) -> None:
