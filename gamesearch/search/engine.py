@@ -231,8 +231,8 @@ class _Found:
 
 class _EngineCore:
     """The search of one root by one :class:`Engine`: closures over the game, its tables
-    and counters, kept across the depths of iterative deepening; :meth:`close` it when
-    done."""
+    and counters, kept across the depths of iterative deepening; its user calls
+    ``close()`` when done."""
 
     def __init__(
         self, engine: Engine, game: Game[Any], tracer: Tracer | None, table: TranspositionTable | None
