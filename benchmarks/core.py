@@ -9,6 +9,7 @@ alike; compare ratios from one run, not seconds from different runs.
 
 from __future__ import annotations
 
+import gc
 import statistics
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -92,6 +93,8 @@ def run_rows(
     """Run every contender of every row ``repeat`` times, interleaved; return the timings.
 
     Repetition ``r`` runs every row's contenders before repetition ``r + 1`` starts.
+    Each run starts after a full garbage collection (untimed): what the run before
+    it left to the collector is not charged to it.
     Node counts come from the runs (or from ``count_nodes``, once, untimed).
 
     :raises ValueError: for ``repeat`` < 1 or an unknown ``clock``.
@@ -109,6 +112,8 @@ def run_rows(
                 if progress is not None:
                     progress(f"{repetition + 1}/{repeat} {row.name}: {contender.library}")
                 run = contender.prepare()
+                # (untimed) no run pays for the garbage a run before it left behind
+                gc.collect()
                 started = read()
                 counted = run()
                 seconds.setdefault((row_index, index), []).append(read() - started)

@@ -5,6 +5,7 @@ No test here times anything against a limit: the machine may be slow.
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import json
 import re
@@ -67,6 +68,22 @@ def test_rows_run_interleaved_one_repetition_after_the_other() -> None:
     assert [len(item.seconds) for item in measurements] == [2, 2, 2]
     # the peer counts nothing itself: its untimed counting run answers
     assert [item.nodes for item in measurements] == [10, 7, 20]
+
+
+def test_each_run_starts_with_the_garbage_of_the_runs_before_it_collected() -> None:
+    found: list[int] = []
+
+    def prepare() -> Run:
+        def run() -> int:
+            found.append(gc.collect())  # what was left to the collector before this run
+            cycle: list[object] = []
+            cycle.append(cycle)  # garbage only the collector frees, left to the next run
+            return 1
+
+        return run
+
+    run_rows([Row("row", (Contender(FRAMEWORK, "leaves a cycle", prepare),) * 2)], repeat=2)
+    assert found == [0, 0, 0, 0]
 
 
 def test_ratio_is_a_median_over_the_framework_median_on_the_same_row() -> None:

@@ -13,6 +13,8 @@ from gamesearch_games.tictactoe import TicTacToe
 from gamesearch import AlphaBeta, Game, Minimax, Scoring
 from gamesearch.errors import BudgetExceededError
 from gamesearch.game import offers
+from gamesearch.search.alphabeta import search_root
+from gamesearch.search.base import Counters
 from gamesearch.testing import reachable_positions
 from oracle import best_moves, solve_all
 
@@ -135,8 +137,24 @@ def test_alphabeta_keeps_the_history_whole_where_it_asks_for_the_results() -> No
     game.push(4)
     result = AlphaBeta(scoring=Scoring.PLAIN, ordering="natural", all_best=False).search(game)
     assert (result.value, game.history) == (0, (4,))
-    # every position expanded below the root asked once (the root plays its own moves)
-    assert ReplaysItsHistory.asked == result.stats.nodes - result.stats.leaves - 1 > 1000
+    # every position the search expanded, the root included, asked once
+    assert ReplaysItsHistory.asked == result.stats.nodes - result.stats.leaves > 1000
+
+
+def test_alphabeta_tries_given_first_moves_first_with_the_results_as_without_them() -> None:
+    values, changed = solve_all(TicTacToe(), Scoring.PLAIN), []
+    for text in ("X../.../...", "XO./.X./...", "XO./XO./..."):
+        answers = []
+        for game in (TicTacToe.from_text(text), PlaysEveryMove.from_text(text)):
+            counters = Counters()
+            answer = search_root(game, None, Scoring.PLAIN, "natural", False, True, None, counters, first_moves=(8, 2))
+            answers.append((answer.value, answer.best_moves, counters.nodes, counters.leaves, counters.cutoffs))
+        assert answers[0] == answers[1], text
+        assert answers[0][0] == values[TicTacToe.from_text(text).key()], text
+        plain = Counters()
+        search_root(TicTacToe.from_text(text), None, Scoring.PLAIN, "natural", False, True, None, plain)
+        changed.append(plain.nodes != answers[0][2])
+    assert changed[0]  # the first moves changed the order (on the board with one mark)
 
 
 def test_minimax_spends_a_node_budget_the_same_with_and_without_it() -> None:

@@ -16,13 +16,14 @@ the decision and are skipped (Knuth & Moore, 1975; *AIMA* section 5.3). Switches
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from itertools import repeat
 from typing import Any, ClassVar, Literal
 
 import attrs
 
 from gamesearch.errors import BudgetExceededError, InvalidOptionError
-from gamesearch.game import Game, Player, Scoring, offers
+from gamesearch.game import Game, Player, Scoring
 from gamesearch.search.base import (
     CLOCK_INTERVAL,
     INFINITY,
@@ -43,6 +44,7 @@ RootWindow = Literal["shared", "fresh"]
 #: no limit (a module constant: building it per search shows in small searches)
 UNLIMITED = float("inf")
 _FIRST = Player.FIRST
+_DEFAULT_MOVE_RESULTS = Game.move_results
 
 
 def _choice(*valid: str) -> Callable[[Any, attrs.Attribute, Any], None]:  # type: ignore[type-arg]
@@ -181,7 +183,10 @@ def search_root(
     asks_turn = not game.rules.alternating
     # a game that answers the results after its moves: its finished children are scored unplayed
     by_game, known, descend = ordering == "game", game.move_results, game.advance_results
-    scores_unplayed = table is None and tracer is None and budget is None and offers(game, "move_results")
+    scores_unplayed = (
+        table is None and tracer is None and budget is None
+        and type(game).move_results is not _DEFAULT_MOVE_RESULTS  # (offers(), without the call)
+    )  # fmt: skip
     finished = finished_values(game, scoring)  # finished[ply][result]: a look-up, no arithmetic
     entries = table.entries if table is not None else None
     probe = entries.get if entries is not None else None
@@ -393,19 +398,27 @@ def search_root(
     ply = root_ply + 1
     maximizing = to_move() == _FIRST
 
-    def search_move(move: Hashable, alpha: int, beta: int) -> int:
-        """Play the root move ``move``, take it back and return the value of the position
-        it reaches (as a position of ``expand``'s loop is scored)."""
+    def search_move(move: Hashable, known_result: int | None, alpha: int, beta: int) -> int:
+        """Return the value of the position the root move ``move`` reaches (as a position of
+        the cores' loops is scored), the move taken back; ``known_result`` is its result
+        from ``move_results()``, when the search uses them (else ``None``)."""
         nonlocal leaves, horizon
+        if scores_unplayed:
+            if known_result is not None:  # it ends the game: scored unplayed
+                leaves += 1
+                return finished[ply][known_result]
+            if depth_left:
+                children = descend(move, by_game)
+                try:
+                    return expand_known(ply, depth_left, alpha, beta, not maximizing, children)
+                finally:
+                    retract(move)
         sign = step(move)
         try:
             if tracer is not None:
                 tracer.enter(move, ply, alpha, beta)
             if sign is None and depth_left:
-                if scores_unplayed:
-                    value = expand_known(ply, depth_left, alpha, beta, not maximizing, known(by_game))
-                else:
-                    value = expand(ply, depth_left, alpha, beta, not maximizing)
+                value = expand(ply, depth_left, alpha, beta, not maximizing)
             else:  # a leaf: finished, or at the horizon
                 leaves += 1
                 if sign is None:
@@ -417,22 +430,26 @@ def search_root(
         finally:
             retract(move)
 
-    moves = ordered() if not first_moves else first_moves + tuple(
-        move for move in ordered() if move not in first_moves
-    )
+    # each root move with its result when the search uses move_results(), else None
+    pairs: Iterable[tuple[Hashable, int | None]]
+    pairs = known(by_game) if scores_unplayed else zip(ordered(), repeat(None))
+    if first_moves:
+        result_of = dict(pairs)
+        pairs = [(move, result_of[move]) for move in first_moves]
+        pairs += [(move, result) for move, result in result_of.items() if move not in first_moves]
     if tracer is not None:
         tracer.enter(None, root_ply, NEGATIVE_INFINITY, INFINITY)
     best: int | None = None
     best_moves: list[Hashable] = []
     values: list[tuple[Hashable, int]] = []
     try:
-        for move in moves:
+        for move, known_result in pairs:
             if fresh_window or best is None:
-                value = search_move(move, NEGATIVE_INFINITY, INFINITY)
+                value = search_move(move, known_result, NEGATIVE_INFINITY, INFINITY)
             elif maximizing:
-                value = search_move(move, best - 1 if all_best else best, INFINITY)
+                value = search_move(move, known_result, best - 1 if all_best else best, INFINITY)
             else:
-                value = search_move(move, NEGATIVE_INFINITY, best + 1 if all_best else best)
+                value = search_move(move, known_result, NEGATIVE_INFINITY, best + 1 if all_best else best)
             if move_values:
                 values.append((move, value))
             if best is None or (value > best if maximizing else value < best):

@@ -217,6 +217,8 @@ FINISHED_TABLE_ENTRIES = 1 << 14
 FinishedValues = Sequence[Mapping[int, int]] | Mapping[int, Mapping[int, int]]
 #: the tables of finished values, by (longest game, largest margin, distance scoring)
 _finished_tables: dict[tuple[int, int, int], FinishedValues] = {}
+#: the scale, scoring and table of the last call (many small searches ask for the same one)
+_last_finished: tuple[ValueScale | None, Scoring | None, FinishedValues] = (None, None, ())
 
 
 class _ValuesOfPly(dict[int, int]):
@@ -259,13 +261,18 @@ def finished_values(game: Game[Any], scoring: Scoring) -> FinishedValues:
     result outside the declared range raises :class:`KeyError` (the conformance kit
     names such a game).
     """
+    global _last_finished
     scale = game.value_scale
-    largest, distance = scale.largest_margin, 1 if scoring is _DISTANCE else 0
     if game.ply > scale.max_plies:
         return _ValuesByPly(scale, scoring)
+    last_scale, last_scoring, last = _last_finished
+    if last_scale is scale and last_scoring is scoring:
+        return last
+    largest, distance = scale.largest_margin, 1 if scoring is _DISTANCE else 0
     identity = (scale.max_plies, largest, distance)
     found = _finished_tables.get(identity)
     if found is not None:
+        _last_finished = (scale, scoring, found)
         return found
     values: FinishedValues
     if (scale.max_plies + 2) * (2 * largest + 1) > FINISHED_TABLE_ENTRIES:
@@ -276,7 +283,9 @@ def finished_values(game: Game[Any], scoring: Scoring) -> FinishedValues:
             {result: scale.proven(result, ply, scoring) for result in range(-largest, largest + 1)}
             for ply in range(scale.max_plies + 2)
         ]
-    return _finished_tables.setdefault(identity, values)
+    found = _finished_tables.setdefault(identity, values)
+    _last_finished = (scale, scoring, found)
+    return found
 
 
 def heuristic(game: Game[Any]) -> Callable[[], int]:
