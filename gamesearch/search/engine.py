@@ -197,6 +197,7 @@ class Engine(Searcher):
                         break
         finally:
             core.flush(context.counters)
+            core.close()
         assert found is not None  # the first depth always completes (or raises)
         sign = 1 if game.to_move() == Player.FIRST else -1
         return RootAnswer(
@@ -230,7 +231,8 @@ class _Found:
 
 class _EngineCore:
     """The search of one root by one :class:`Engine`: closures over the game, its tables
-    and counters, kept across the depths of iterative deepening."""
+    and counters, kept across the depths of iterative deepening; its user calls
+    ``close()`` when done."""
 
     def __init__(
         self, engine: Engine, game: Game[Any], tracer: Tracer | None, table: TranspositionTable | None
@@ -604,14 +606,24 @@ class _EngineCore:
         def node_count() -> int:
             return nodes
 
+        def close() -> None:
+            """Empty the cells through which ``visit`` and ``node`` call each other and
+            themselves: without those cycles the search is freed at once, not left to
+            the garbage collector."""
+            nonlocal visit, node
+            del visit, node
+
         self.search_depth = search_depth
         self.set_budget = set_budget
         self.flush = flush
+        self.close = close
         self._node_count = node_count
 
     search_depth: Callable[..., _Found]
     set_budget: Callable[[float, float], None]
     flush: Callable[[Counters], None]
+    #: free the search once it is done (it cannot search again)
+    close: Callable[[], None]
     _node_count: Callable[[], int]
 
     @property

@@ -141,8 +141,19 @@ class _Walk:
         self.deepest = game.ply
         self.horizon_reached = False
         self.nodes = 1  # the root
-        # the walk itself: ``child`` searches below one move, ``flush`` writes the counters here
-        self.child, self.flush = (_plain_walker if mode == PLAIN else _pruning_walker)(self)
+        # the walk itself: ``child`` searches below one move, ``flush`` writes the counters
+        # here, ``_close_walker`` breaks the walker's cycles (see :meth:`close`)
+        self.child, self.flush, self._close_walker = (_plain_walker if mode == PLAIN else _pruning_walker)(self)
+
+    def close(self) -> None:
+        """Free the walk at once (it cannot search again).
+
+        The walker's functions call each other through their closure cells and hold
+        this walk, which holds them: reference cycles. Closing empties the cells and
+        drops the walk's hold, so nothing is left to the garbage collector.
+        """
+        self._close_walker()
+        del self.child, self.flush, self._close_walker
 
     def exact(self, value: Num) -> Value:
         """Return a value as the fraction it stands for (an open window end as the
@@ -190,9 +201,10 @@ class _Walk:
 Child = Callable[..., Num]
 
 
-def _pruning_walker(walk: _Walk) -> tuple[Child, Callable[[], None]]:
-    """Return Star1's or Star2's ``child`` for ``walk`` and the function that writes the
-    counters back to it.
+def _pruning_walker(walk: _Walk) -> tuple[Child, Callable[[], None], Callable[[], None]]:
+    """Return Star1's or Star2's ``child`` for ``walk``, the function that writes the
+    counters back to it and the one that breaks the cycles through ``child`` (the walk
+    is done).
 
     Hot loop: bound methods, settings and counters in closure cells (no attribute
     lookups per position), the table consulted only when there is one.
@@ -425,12 +437,17 @@ def _pruning_walker(walk: _Walk) -> tuple[Child, Callable[[], None]]:
             known += share
         return _divide(known, unit)
 
-    return child, flush
+    def close() -> None:
+        nonlocal child
+        del child  # every function here that recurses does so through ``child``
+
+    return child, flush, close
 
 
-def _plain_walker(walk: _Walk) -> tuple[Child, Callable[[], None]]:
+def _plain_walker(walk: _Walk) -> tuple[Child, Callable[[], None], Callable[[], None]]:
     """Return plain expectiminimax's ``child`` for ``walk`` (the window is ignored: every
-    position is searched in full) and the function that writes the counters back to it.
+    position is searched in full), the function that writes the counters back to it and
+    the one that breaks the cycles through ``expand`` (the walk is done).
 
     Hot loop: bound methods, settings and counters in closure cells; the nodes are
     counted per expanded position (every child of one is entered) and the leaves worked
@@ -536,7 +553,11 @@ def _plain_walker(walk: _Walk) -> tuple[Child, Callable[[], None]]:
     def child(move: Hashable, depth: float, ply: int, alpha: Num = 0, beta: Num = 0, probe: Probe | None = None) -> Num:
         return expand(depth, ply - 1, first, move)
 
-    return child, flush
+    def close() -> None:
+        nonlocal expand
+        del expand  # every function here that recurses does so through ``expand``
+
+    return child, flush, close
 
 
 def _reuse(probe: Probe, alpha: Num, beta: Num) -> Num | None:
@@ -604,6 +625,7 @@ def search_chance_root(
     finally:  # a search stopped by its budget counts what it entered
         walk.flush()
         _count(context.counters, walk)
+        walk.close()
 
 
 def _count(counters: Counters, walk: _Walk) -> None:

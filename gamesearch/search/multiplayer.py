@@ -278,9 +278,14 @@ class MaxN(_UtilitySearcher):
         depth = self.horizon_plies(game)
         below = None if depth is None else depth - 1
         mover = game.to_move()
-        values, best = self._root_moves(
-            game, context, mover, lambda move, secured: value(below, mover, secured, move)
-        )
+        try:
+            values, best = self._root_moves(
+                game, context, mover, lambda move, secured: value(below, mover, secured, move)
+            )
+        finally:
+            # ``value`` and ``search`` call each other through their closure cells, a
+            # reference cycle: emptied here, the search is freed at once (not by the collector)
+            del search
         if tracer is not None:
             tracer.leave(scale.in_result_units(best))
         best_moves = [move for move, found in values if found[0] == best]

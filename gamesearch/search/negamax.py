@@ -64,6 +64,11 @@ class ExactCore:
     for the side to move; a threat-aware game's player to move must not be able to
     win at once (``settle`` first). ``settle()`` returns the exact value of a
     finished position or of an immediate win, else ``None``.
+
+    Its user calls :meth:`close` when done with it (or uses it as a context manager):
+    ``search`` calls itself through its closure cell, a reference cycle; closing
+    empties the cell, so everything the core built is freed at once rather than left
+    to the garbage collector. A closed core cannot search again.
     """
 
     def __init__(self, **parts: Any) -> None:
@@ -74,6 +79,15 @@ class ExactCore:
     candidates: Callable[[int], list[int]]
     flush: Callable[[Counters], None]
     nodes: Callable[[], int]
+    close: Callable[[], None]
+
+    def __enter__(self) -> ExactCore:
+        """Return the core itself (closed on leaving the ``with`` block)."""
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        """Close the core (see :meth:`close`), whatever ended the block."""
+        self.close()
 
     def enter(self, game: Game[Any], alpha: int, beta: int) -> int:
         """Return the fail-soft value of ``game``'s current position for the side to move."""
@@ -263,7 +277,14 @@ def make_exact_core(
         counters.tt_hits += hits
         counters.depth = max(counters.depth, deepest - game.ply)
 
-    return ExactCore(search=search, settle=settle, candidates=candidates, flush=flush, nodes=lambda: nodes)
+    def close() -> None:
+        """Empty ``search``'s own cell: the cycle it makes is gone, the core is freed at once."""
+        nonlocal search
+        del search
+
+    return ExactCore(
+        search=search, settle=settle, candidates=candidates, flush=flush, nodes=lambda: nodes, close=close
+    )
 
 
 def _trace_enter(
@@ -301,7 +322,8 @@ class ExactSearcher(Searcher):
     def core(
         self, game: Game[Any], memory: SearchMemory, tracer: Tracer | None = None, *, budgeted: bool = True
     ) -> ExactCore:
-        """Return a search core over ``game`` with ``memory``'s exact table for its kind and size."""
+        """Return a search core over ``game`` with ``memory``'s exact table for its kind and
+        size (the caller closes it when done: :meth:`ExactCore.close`)."""
         table = memory.table("exact", game, self.table_entries)
         # a game with margins is solved for its margin also with plain scoring (the
         # weak solve only tells win, draw and loss apart)
@@ -347,6 +369,7 @@ class ExactSearcher(Searcher):
                 best = self._best_moves(core, game, value, first_only=not self.all_best)
         finally:
             core.flush(counters)
+            core.close()
         view = self._first_player_value(game)
         return RootAnswer(
             value=view(value),
@@ -395,8 +418,8 @@ class ExactSearcher(Searcher):
         game.push(move)
         try:
             while game.result() is None:
-                core = self.core(game, memory, budgeted=False)
-                follow = self._best_moves(core, game, self._solve(core, game), first_only=True)[0]
+                with self.core(game, memory, budgeted=False) as core:
+                    follow = self._best_moves(core, game, self._solve(core, game), first_only=True)[0]
                 line.append(follow)
                 game.push(follow)
         finally:

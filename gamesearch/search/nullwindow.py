@@ -97,9 +97,8 @@ def solve(game: Game[Any], *, weak: bool = False, table: TranspositionTable | No
 
     This is what the ``solver`` searcher computes before it looks for best moves.
     """
-    core = make_exact_core(game, table if table is not None else TranspositionTable())
-    value = bisect_value(core, game, weak=weak)
-    return value, core.nodes()
+    with make_exact_core(game, table if table is not None else TranspositionTable()) as core:
+        return bisect_value(core, game, weak=weak), core.nodes()
 
 
 @attrs.frozen(kw_only=True)
