@@ -13,6 +13,7 @@ from gamesearch.search.table import SearchMemory
 from gamesearch_games.tictactoe import TicTacToe
 from gamesearch import AlphaBeta, IterativeDeepening, Minimax, Scoring, Searcher, default_registry
 from gamesearch.errors import BudgetExceededError, InvalidOptionError
+from gamesearch.search.base import Limit
 
 SEARCHERS: list[Searcher] = [
     Minimax(),
@@ -67,6 +68,29 @@ def test_a_search_out_of_budget_restores_the_position(searcher: Searcher) -> Non
     with pytest.raises(BudgetExceededError, match="node budget of 100 exhausted"):
         searcher.search(game)
     assert (game.key(), game.to_text(), game.history) == before
+
+
+#: one small position of each kind of game, for the searchers that accept it
+BUDGET_POSITIONS = (("tictactoe", "X........", {}), ("pig", None, {"goal": 5, "faces": 3, "horizon": 6}),
+                    ("mnk3", "AB./C../...", {}), ("kalah", None, {"pits": 3, "seeds": 3}))  # fmt: skip
+REGISTRY = default_registry()
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY.searchers))
+def test_every_searcher_honours_a_node_budget_given_as_a_limit(name: str) -> None:
+    """A searcher that answers within its budget stops there; any other gives up at once,
+    naming the budget, and leaves the position as it was."""
+    searcher = REGISTRY.new_searcher(name)
+    games = [REGISTRY.new_game(game, text, **options) for game, text, options in BUDGET_POSITIONS]
+    game = next(game for game in games if not searcher.unmet_needs(game))
+    before = (game.key(), game.history)
+    if searcher.answers_within_budget:
+        result = searcher.search(game, Limit(nodes=50))
+        assert result.move in game.legal_moves() and result.stats.nodes <= 51, result.stats
+    else:
+        with pytest.raises(BudgetExceededError, match="node budget of 50 exhausted"):
+            searcher.search(game, Limit(nodes=50))
+    assert (game.key(), game.history) == before
 
 
 def test_minimax_within_its_node_budget_answers_as_without_one() -> None:

@@ -98,19 +98,7 @@ def test_a_search_leaves_nothing_to_the_garbage_collector(name: str, options: di
         assert left_to_collector(search) == Counter(), f"{name} on {type(game).name}"
 
 
-def budget_params() -> Iterator[Any]:
-    """Yield each built-in searcher's name (minimax marked: its core keeps its cycle when
-    its budget runs out)."""
-    for name in sorted(REGISTRY.searchers):
-        if name == "minimax":
-            yield pytest.param(name, marks=pytest.mark.xfail(
-                strict=True, reason="minimax's self-calling core is emptied only when the search completes",
-            ))  # fmt: skip
-        else:
-            yield name
-
-
-@pytest.mark.parametrize("name", list(budget_params()))
+@pytest.mark.parametrize("name", sorted(REGISTRY.searchers))
 def test_a_search_stopped_by_its_node_budget_leaves_nothing_to_the_garbage_collector(name: str) -> None:
     searcher = REGISTRY.new_searcher(name)
     game = accepted_positions(name, {})[0]

@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Protocol
 
 import attrs
 
-from gamesearch.errors import InvalidOptionError, SearchTooDeepError, UnsupportedGameError
+from gamesearch.errors import BudgetExceededError, InvalidOptionError, SearchTooDeepError, UnsupportedGameError
 from gamesearch.game import CHANCE, Game, Scoring, ValueScale, describe_utilities, describe_value, number_text, restore
 from gamesearch.search.table import SearchMemory
 
@@ -332,6 +332,10 @@ class SearchContext:
     root_ply: int = 0
     _memory: SearchMemory | None = attrs.field(default=None, alias="memory")
     horizon_reached: bool = False  #: a heuristic value was used: the answer is not exact
+    #: the most positions the search may enter (the searcher's ``max_nodes``)
+    node_budget: float = math.inf
+    #: the ``time.perf_counter()`` reading by which the search must be done (its ``seconds``)
+    deadline: float = math.inf
 
     @property
     def memory(self) -> SearchMemory:
@@ -342,9 +346,18 @@ class SearchContext:
         return self._memory
 
     def count_node(self, game: Game[Any]) -> None:
-        """Count ``game``'s current position as entered."""
+        """Count ``game``'s current position as entered.
+
+        :raises BudgetExceededError: once the search's node budget or time budget is
+            spent (the searcher's ``max_nodes`` and ``seconds``, or the ``Limit``
+            given to the search); the driver puts the position back.
+        """
         counters = self.counters
         counters.nodes += 1
+        if counters.nodes > self.node_budget:
+            raise BudgetExceededError(f"node budget of {self.node_budget:,} exhausted")
+        if counters.nodes % CLOCK_INTERVAL == 0 and time.perf_counter() > self.deadline:
+            raise BudgetExceededError("time budget exhausted")
         if game.ply - self.root_ply > counters.depth:
             counters.depth = game.ply - self.root_ply
 
@@ -665,10 +678,15 @@ class Searcher(abc.ABC):
         self, game: Game[Any], counters: Counters, move_values: bool = False,
         tracer: Tracer | None = None, memory: SearchMemory | None = None,
     ) -> SearchContext:
-        return SearchContext(
+        context = SearchContext(
             self.scoring, counters, move_values, tracer,
             self.depth if self.honours_depth else None, game.ply, memory,
         )  # fmt: skip
+        if self.max_nodes is not None:
+            context.node_budget = self.max_nodes
+        if self.seconds is not None:
+            context.deadline = time.perf_counter() + self.seconds
+        return context
 
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
         """Search the unfinished position ``game`` and return what was found at its root.

@@ -134,21 +134,23 @@ class Minimax(Searcher):
         maximizing = to_move() == first
         moves = legal_moves()
         nodes = 1 + len(moves)  # the root and its children
-        for move in moves:
-            push(move)
-            if tracer is not None:
-                tracer.enter(move, root_ply + 1, NEGATIVE_INFINITY, INFINITY)
-            child = settle(root_ply + 1, not maximizing)
-            if tracer is not None:
-                tracer.leave(child)
-            undo()
-            root_values.append((move, child))
+        try:
+            for move in moves:
+                push(move)
+                if tracer is not None:
+                    tracer.enter(move, root_ply + 1, NEGATIVE_INFINITY, INFINITY)
+                child = settle(root_ply + 1, not maximizing)
+                if tracer is not None:
+                    tracer.leave(child)
+                undo()
+                root_values.append((move, child))
+        finally:
+            del expand  # it calls itself through its closure cell: a cycle, broken (freed at once)
         sign = 1 if maximizing else -1
         best_value = sign * max(sign * child for _, child in root_values)
         if tracer is not None:
             tracer.leave(best_value)
         counters.nodes, counters.leaves = nodes, nodes - expanded - 1
-        del expand  # it calls itself through its closure cell: a cycle, broken (freed at once)
         return RootAnswer(
             value=best_value,
             best_moves=tuple(move for move, child in root_values if child == best_value),

@@ -48,8 +48,7 @@ from typing import Any, ClassVar
 import attrs
 
 from gamesearch.game import Game
-from gamesearch.errors import BudgetExceededError
-from gamesearch.search.base import CLOCK_INTERVAL, INFINITY, MoveVisits, RootAnswer, SearchContext, Searcher, depth_field
+from gamesearch.search.base import INFINITY, MoveVisits, RootAnswer, SearchContext, Searcher, depth_field
 
 Utilities = tuple[int, ...]
 #: a line of moves as a chain of ``(move, rest)`` pairs (``None``: the line ends), built
@@ -60,15 +59,11 @@ Found = tuple[Utilities, Line]
 
 
 class _Scale:
-    """The whole-number scale a search works on (utilities times ``unit``), and the node
-    and time budgets of one search."""
+    """The whole-number scale a search works on (utilities times ``unit``), and the
+    search's context (which counts the nodes and keeps the budgets)."""
 
-    def __init__(self, game: Game[Any], context: SearchContext | None = None, searcher: Searcher | None = None) -> None:
+    def __init__(self, game: Game[Any], context: SearchContext | None = None) -> None:
         self.context = context
-        self.max_nodes = math.inf if searcher is None or searcher.max_nodes is None else searcher.max_nodes
-        seconds = None if searcher is None else searcher.seconds
-        self.deadline = math.inf if seconds is None else time.perf_counter() + seconds
-        self.next_look = CLOCK_INTERVAL if seconds is not None else math.inf
         rules = game.rules
         self.bound = type(game).evaluation_bound
         self.unit = 2 * self.bound
@@ -81,18 +76,12 @@ class _Scale:
     def enter(self, game: Game[Any]) -> None:
         """Count the current position as entered.
 
-        :raises BudgetExceededError: past the node budget or the time budget.
+        :raises BudgetExceededError: past the node budget or the time budget (the
+            context's, see :meth:`SearchContext.count_node`).
         """
         context = self.context
         assert context is not None
         context.count_node(game)
-        nodes = context.counters.nodes
-        if nodes > self.max_nodes:
-            raise BudgetExceededError(f"node budget of {self.max_nodes:,} exhausted")
-        if nodes > self.next_look:  # a time budget: look at the clock now and then
-            if time.perf_counter() > self.deadline:
-                raise BudgetExceededError("time budget exhausted")
-            self.next_look = nodes + CLOCK_INTERVAL
 
     def finished(self) -> Utilities:
         """Return the scaled utilities of the finished current position."""
@@ -227,7 +216,7 @@ class MaxN(_UtilitySearcher):
     )
 
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
-        scale = _Scale(game, context, self)
+        scale = _Scale(game, context)
         prune = self.pruning and scale.constant_sum is not None
         total = (scale.constant_sum or 0) * scale.unit
         others_low = (scale.players - 2) * scale.lowest * scale.unit
@@ -297,7 +286,7 @@ class _RootPlayerSearcher(_UtilitySearcher):
     """A search where the root mover maximises its own utility and everyone else minimises it."""
 
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
-        scale = _Scale(game, context, self)
+        scale = _Scale(game, context)
         player = game.to_move()
         scale.enter(game)
         depth = self.horizon_plies(game)
