@@ -29,8 +29,8 @@ from __future__ import annotations
 import abc
 import functools
 import time
-from collections.abc import Callable, Hashable
-from typing import Any, ClassVar, cast
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, ClassVar, cast, overload
 
 import attrs
 
@@ -76,7 +76,7 @@ class ExactCore:
 
     search: Callable[[int, int, int], int]
     settle: Callable[[], int | None]
-    candidates: Callable[[int], list[int]]
+    candidates: Callable[[int], Sequence[int]]
     flush: Callable[[Counters], None]
     nodes: Callable[[], int]
     close: Callable[[], None]
@@ -113,6 +113,76 @@ def _bounds_by_ply(
     return tuple(floor_at), tuple(ceiling_at)
 
 
+#: candidate lists up to this long are kept as tuples; longer ones (a game with wide
+#: margins and long lines, such as Kalah) are worked out element by element
+CANDIDATES_KEPT = 1 << 12
+
+
+class SpacedValues(Sequence[int]):
+    """Every value a side can still get, ascending, each worked out from its index.
+
+    The values are ``-positive[n - 1], ..., -positive[0], 0, positive[0], ...`` with
+    ``positive[k] = (k // run) * stride + lowest + k % run``: one run of ``run``
+    consecutive values per margin, ``stride`` apart. Nothing is stored but those
+    numbers, so a list of a million values costs nothing to make.
+    """
+
+    __slots__ = ("_count", "_lowest", "_run", "_stride")
+
+    def __init__(self, lowest: int, run: int, stride: int, runs: int) -> None:
+        self._lowest, self._run, self._stride = lowest, run, stride
+        self._count = run * runs
+
+    def __len__(self) -> int:
+        """Return how many values there are (the positive ones, as many negative, and 0)."""
+        return 2 * self._count + 1
+
+    @overload
+    def __getitem__(self, index: int) -> int: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[int, ...]: ...
+    def __getitem__(self, index: int | slice) -> int | tuple[int, ...]:
+        """Return the value at ``index`` (a tuple of them for a slice).
+
+        :raises IndexError: when ``index`` is out of range.
+        """
+        if isinstance(index, slice):
+            return tuple(self[at] for at in range(len(self))[index])
+        count = self._count
+        if index < 0:
+            index += 2 * count + 1
+        if not 0 <= index <= 2 * count:
+            raise IndexError(f"candidate value index {index!r} out of range")
+        offset = index - count
+        if offset == 0:
+            return 0
+        step, place = divmod(abs(offset) - 1, self._run)
+        value = step * self._stride + self._lowest + place
+        return value if offset > 0 else -value
+
+
+@functools.lru_cache(maxsize=256)
+def candidate_values(
+    max_plies: int, win: int, stride: int, largest_margin: int, distance: int, threat_aware: bool, ply: int
+) -> Sequence[int]:
+    """Return every value the side to move ``ply`` plies from the start can still get, ascending.
+
+    The values are those of :class:`ValueScale` (``distance`` is 1 with distance
+    scoring, 0 with plain scoring); a threat-aware core's side to move wins only on
+    its own moves and loses only on the opponent's. Worked out once for each set of
+    numbers; the sequence returned is immutable, shared by every caller: a tuple,
+    or for more than :data:`CANDIDATES_KEPT` values a :class:`SpacedValues`.
+    """
+    if threat_aware:  # wins at plies ply + 1, ply + 3, ..., losses at ply + 2, ply + 4, ...
+        losses = range(ply + 2 - win, max_plies + 1 - win, 2)
+        wins = range(win - ply - 1, win - max_plies - 1, -2)
+        return (*losses, 0, *reversed(wins))
+    # one run of consecutive values per margin: the game ends at ply + 1 at the earliest
+    run = max(max_plies - ply, 0) if distance else 1
+    values = SpacedValues(win - max_plies if distance else win, run, stride, largest_margin if run else 0)
+    return tuple(values) if len(values) <= CANDIDATES_KEPT else values
+
+
 def make_exact_core(
     game: Game[Any], table: TranspositionTable, tracer: Tracer | None = None,
     scoring: Scoring = Scoring.DISTANCE, budget: Budget | None = None,
@@ -137,6 +207,9 @@ def make_exact_core(
     probe, max_entries = entries.get, table.max_entries
     # The best and worst values still possible for the side to move at each ply.
     floor_at, ceiling_at = _bounds_by_ply(max_plies, win, best_possible, distance, threat_aware)
+    candidates = functools.partial(
+        candidate_values, max_plies, win, scale.stride, scale.largest_margin, distance, threat_aware
+    )
     nodes = leaves = cutoffs = hits = 0
     deepest = game.ply
     max_nodes = budget.max_nodes if budget is not None else INFINITY
@@ -258,17 +331,6 @@ def make_exact_core(
         nodes += 1
         leaves += 1
         return value if result is None or to_move() == first else -value
-
-    def candidates(ply: int) -> list[int]:
-        """Return every value the side to move can still get, ascending (after settle)."""
-        if threat_aware:  # wins only on one's own moves, losses on the opponent's
-            wins = [win - end for end in range(ply + 1, max_plies + 1, 2)]
-            losses = [-(win - end) for end in range(ply + 2, max_plies + 1, 2)]
-            return sorted({0, *wins, *losses})
-        ends = range(ply + 1, max_plies + 1) if distance else (ply,)
-        margins = range(1, scale.largest_margin + 1)
-        reachable = {proven(margin, end) for margin in margins for end in ends}
-        return sorted({0, *reachable, *(-value for value in reachable)})
 
     def flush(counters: Counters) -> None:
         counters.nodes += nodes

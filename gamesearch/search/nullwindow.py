@@ -49,8 +49,8 @@ def bisect_value(core: ExactCore, game: Game[Any], *, weak: bool = False) -> int
     if settled is not None:
         return _sign(settled) if weak else settled
     ply = game.ply
-    values = list(WEAK_VALUES) if weak else core.candidates(ply)
-    zero = values.index(0)
+    values = WEAK_VALUES if weak else core.candidates(ply)
+    zero = bisect.bisect_left(values, 0)  # every list holds the draw
     low, high = 0, len(values) - 1
     while low < high:
         middle = low + (high - low) // 2 - zero
