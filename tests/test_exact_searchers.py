@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from gamesearch.search.table import SearchMemory
+from gamesearch.search.table import SearchMemory, TranspositionTable
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from gamesearch.testing import reachable_positions
 from oracle import best_moves, solve_all
 
 from gamesearch_games.connect4 import ConnectFour
+from gamesearch_games.kalah import Kalah
+from gamesearch_games.othello import Othello
 from gamesearch_games.tictactoe import TicTacToe
-from gamesearch import Minimax, Scoring, Searcher, default_registry
-from gamesearch.search.negamax import PrincipalVariationSearch
+from gamesearch import Game, Minimax, Scoring, Searcher, default_registry
+from gamesearch.search.negamax import PrincipalVariationSearch, make_exact_core
 from gamesearch.search.nullwindow import MTDf, Solver, solve
 from gamesearch.trace import TreeTracer
 
@@ -149,3 +151,58 @@ def test_without_all_best_the_first_best_move_is_enough() -> None:
     one = Solver(all_best=False).search(game)
     assert one.value == every.value
     assert one.best_moves == every.best_moves[:1]
+
+
+def values_still_possible(game: Game[object], scoring: Scoring, ply: int, *, threats: bool) -> list[int]:
+    """Return, ascending, the value of every way ``game`` can still end after ``ply`` plies,
+    for the side to move then, by the documented scale: a result ``r`` at ply ``p`` is worth
+    ``sign(r) * ((|r| - 1) * (max_plies + 1) + win - p)``, without the ``- p`` when plain.
+
+    With ``threats`` (a game whose hints the solver uses) the side to move wins only on
+    its own moves and loses only on the opponent's: wins end at ``ply + 1, ply + 3, ...``,
+    losses at ``ply + 2, ply + 4, ...``; there the distance always counts.
+    """
+    longest, win = game.rules.max_plies, game.win_score
+    if threats:
+        wins = [win - end for end in range(ply + 1, longest + 1) if (end - ply) % 2 == 1]
+        losses = [end - win for end in range(ply + 1, longest + 1) if (end - ply) % 2 == 0]
+        return sorted([*losses, 0, *wins])
+    found = {0}
+    for margin in range(1, game.rules.largest_margin + 1):
+        for end in range(ply + 1, longest + 1) if scoring is Scoring.DISTANCE else [ply]:
+            magnitude = (margin - 1) * (longest + 1) + win - (end if scoring is Scoring.DISTANCE else 0)
+            found |= {magnitude, -magnitude}
+    return sorted(found)
+
+
+@pytest.mark.parametrize(
+    ("game", "threats"),
+    [
+        (TicTacToe(), False),
+        (ConnectFour(width=4, height=4), True),
+        (Othello.new(size=4), False),
+        (Othello.new(size=4, passes="auto"), False),
+        (Kalah.new(pits=3, seeds=2), False),  # 5,905 values at the start
+    ],
+    ids=["tictactoe", "connect4", "othello", "othello-auto", "kalah"],
+)
+@pytest.mark.parametrize("scoring", list(Scoring), ids=lambda scoring: scoring.value)
+def test_the_solvers_candidate_values_are_every_value_still_possible_made_once(
+    game: Game[object], threats: bool, scoring: Scoring
+) -> None:
+    """The values the solver halves its interval over, at every ply (and past the longest
+    game), equal the brute-force list; each ply's list is made once, shared and read-only."""
+    longest = game.rules.max_plies
+    with make_exact_core(game, TranspositionTable(), scoring=scoring) as core:
+        for ply in sorted({0, 1, 2, longest // 2, longest - 1, longest, longest + 1}):
+            values = core.candidates(ply)
+            expected = values_still_possible(game, scoring, ply, threats=threats)
+            assert list(values) == expected, ply
+            assert len(values) == len(expected)
+            assert values[-1] == expected[-1]
+            assert (values[1:4], values[::-7]) == (tuple(expected[1:4]), tuple(expected[::-7]))
+            with pytest.raises(IndexError, match="index .*out of range"):
+                values[len(expected)]
+            with pytest.raises(TypeError):
+                values[0] = 1  # type: ignore[index]
+            assert core.candidates(ply) is values

@@ -63,7 +63,9 @@ class ExactCore:
     the start) with the open window ``(alpha, beta)`` and returns a fail-soft value
     for the side to move; a threat-aware game's player to move must not be able to
     win at once (``settle`` first). ``settle()`` returns the exact value of a
-    finished position or of an immediate win, else ``None``.
+    finished position or of an immediate win, else ``None``. ``candidates(ply)``
+    returns every value the side to move can still get ``ply`` plies from the start,
+    ascending (:func:`candidate_values`: worked out once and shared, so read-only).
 
     Its user calls :meth:`close` when done with it (or uses it as a context manager):
     ``search`` calls itself through its closure cell, a reference cycle; closing
