@@ -65,7 +65,7 @@ class ExactCore:
     win at once (``settle`` first). ``settle()`` returns the exact value of a
     finished position or of an immediate win, else ``None``. ``candidates(ply)``
     returns every value the side to move can still get ``ply`` plies from the start,
-    ascending (:func:`candidate_values`: worked out once and shared, so read-only).
+    ascending (worked out once for each ply and shared by every core: read-only).
 
     Its user calls :meth:`close` when done with it (or uses it as a context manager):
     ``search`` calls itself through its closure cell, a reference cycle; closing
@@ -117,10 +117,10 @@ def _bounds_by_ply(
 
 #: candidate lists up to this long are kept as tuples; longer ones (a game with wide
 #: margins and long lines, such as Kalah) are worked out element by element
-CANDIDATES_KEPT = 1 << 12
+_CANDIDATES_KEPT = 1 << 10
 
 
-class SpacedValues(Sequence[int]):
+class _SpacedValues(Sequence[int]):
     """Every value a side can still get, ascending, each worked out from its index.
 
     The values are ``-positive[n - 1], ..., -positive[0], 0, positive[0], ...`` with
@@ -164,7 +164,7 @@ class SpacedValues(Sequence[int]):
 
 
 @functools.lru_cache(maxsize=256)
-def candidate_values(
+def _candidate_values(
     max_plies: int, win: int, stride: int, largest_margin: int, distance: int, threat_aware: bool, ply: int
 ) -> Sequence[int]:
     """Return every value the side to move ``ply`` plies from the start can still get, ascending.
@@ -173,7 +173,7 @@ def candidate_values(
     scoring, 0 with plain scoring); a threat-aware core's side to move wins only on
     its own moves and loses only on the opponent's. Worked out once for each set of
     numbers; the sequence returned is immutable, shared by every caller: a tuple,
-    or for more than :data:`CANDIDATES_KEPT` values a :class:`SpacedValues`.
+    or for more than :data:`_CANDIDATES_KEPT` values a :class:`_SpacedValues`.
     """
     if threat_aware:  # wins at plies ply + 1, ply + 3, ..., losses at ply + 2, ply + 4, ...
         losses = range(ply + 2 - win, max_plies + 1 - win, 2)
@@ -181,8 +181,8 @@ def candidate_values(
         return (*losses, 0, *reversed(wins))
     # one run of consecutive values per margin: the game ends at ply + 1 at the earliest
     run = max(max_plies - ply, 0) if distance else 1
-    values = SpacedValues(win - max_plies if distance else win, run, stride, largest_margin if run else 0)
-    return tuple(values) if len(values) <= CANDIDATES_KEPT else values
+    values = _SpacedValues(win - max_plies if distance else win, run, stride, largest_margin if run else 0)
+    return tuple(values) if len(values) <= _CANDIDATES_KEPT else values
 
 
 def make_exact_core(
@@ -210,7 +210,7 @@ def make_exact_core(
     # The best and worst values still possible for the side to move at each ply.
     floor_at, ceiling_at = _bounds_by_ply(max_plies, win, best_possible, distance, threat_aware)
     candidates = functools.partial(
-        candidate_values, max_plies, win, scale.stride, scale.largest_margin, distance, threat_aware
+        _candidate_values, max_plies, win, scale.stride, scale.largest_margin, distance, threat_aware
     )
     nodes = leaves = cutoffs = hits = 0
     deepest = game.ply
