@@ -113,7 +113,7 @@ def test_the_default_plays_each_move_and_leaves_the_position_as_it_was() -> None
 @pytest.mark.parametrize(
     "searcher",
     [AlphaBeta(scoring=Scoring.PLAIN, ordering="natural", all_best=False), AlphaBeta(), AlphaBeta(depth=2),
-     AlphaBeta(table=True), AlphaBeta(table=True, depth=2, scoring=Scoring.PLAIN), Minimax(), Minimax(depth=2)],
+     Minimax(), Minimax(depth=2)],
     ids=repr,
 )  # fmt: skip
 def test_alphabeta_and_minimax_give_the_same_answer_and_counts_with_and_without_it(

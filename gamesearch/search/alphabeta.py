@@ -172,9 +172,7 @@ def search_root(
     # advance() and taken back by retract(), also when something raises. Depths are
     # small integers (fast arithmetic): a search without a horizon keeps depth_left at
     # NO_HORIZON all the way down (step 0), so its table entries carry the same depth
-    # whatever the root. There are two cores (the moves played one by one, or the
-    # game's move results), and the table is a layer around either: every position
-    # below the root is entered through ``descend_to``.
+    # whatever the root.
     retract, to_move = game.retract, game.to_move
     step = game.advance if budget is None else _within_budget(game.advance, budget)
     has_horizon = depth is not None
@@ -186,15 +184,15 @@ def search_root(
     # a game that answers the results after its moves: its finished children are scored unplayed
     by_game, known, descend = ordering == "game", game.move_results, game.advance_results
     scores_unplayed = (
-        tracer is None and budget is None
+        table is None and tracer is None and budget is None
         and type(game).move_results is not _DEFAULT_MOVE_RESULTS  # (offers(), without the call)
     )  # fmt: skip
     finished = finished_values(game, scoring)  # finished[ply][result]: a look-up, no arithmetic
-    # (without a table: an empty stand-in that nothing reads)
-    entries: dict[Hashable, tuple[float, int, int]] = table.entries if table is not None else {}
-    probe, max_entries = entries.get, table.max_entries if table is not None else 0
+    entries = table.entries if table is not None else None
+    probe = entries.get if entries is not None else None
+    max_entries = table.max_entries if table is not None else 0
     # free places in the table: counted down per new entry instead of len() each time
-    room = max_entries - len(entries)
+    room = max_entries - len(entries) if entries is not None else 0
     # the entries of a search without a horizon, by value: upper bounds, lower bounds, exact values
     shares_entries = table is not None and not has_horizon
     upper_entries: dict[int, tuple[int, int, int]] = {}
@@ -206,16 +204,34 @@ def search_root(
     leaves = expanded = cutoffs = hits = horizon = 0
     deepest = root_ply + 1  # the root is unfinished: it has children
 
-    def expand(
-        ply: int, depth_left: int, alpha: int, beta: int, maximizing: bool,
-        children: Sequence[tuple[Hashable, int | None]],
-    ) -> int:  # fmt: skip
+    def expand(ply: int, depth_left: int, alpha: int, beta: int, maximizing: bool) -> int:
         """Return the value of the unfinished position at ``ply`` (``depth_left`` >= 1).
 
         ``maximizing`` says whether the first player moves (asked of the game when
-        its turns do not alternate); ``children`` is unused (given to :func:`expand_known`).
+        its turns do not alternate).
         """
-        nonlocal leaves, expanded, cutoffs, horizon, deepest
+        nonlocal leaves, expanded, cutoffs, hits, horizon, deepest, room
+        if probe is not None:
+            position = key()
+            entry = probe(position)
+            if entry is not None:
+                searched, lower, upper = entry
+                if searched == depth_left or searched == -depth_left:
+                    if searched != depth_left:
+                        # the entry rests on a horizon: so does whatever it decides here
+                        horizon += 1
+                    if lower >= beta or lower == upper:
+                        hits += 1
+                        return lower
+                    if upper <= alpha:
+                        hits += 1
+                        return upper
+                    if lower > alpha:
+                        alpha = lower
+                    if upper < beta:
+                        beta = upper
+            window_alpha, window_beta = alpha, beta
+            horizon_before = horizon
         expanded += 1
         child_ply = ply + 1
         if child_ply > deepest:
@@ -240,7 +256,7 @@ def search_root(
                         horizon += 1
                         value = evaluate()
                     else:
-                        value = descend_to(child_ply, depth_left - step_down, alpha, beta, False, ())
+                        value = expand(child_ply, depth_left - step_down, alpha, beta, False)
                     if tracer is not None:
                         tracer.leave(value)
                 except BaseException:
@@ -271,7 +287,7 @@ def search_root(
                         horizon += 1
                         value = evaluate()
                     else:
-                        value = descend_to(child_ply, depth_left - step_down, alpha, beta, True, ())
+                        value = expand(child_ply, depth_left - step_down, alpha, beta, True)
                     if tracer is not None:
                         tracer.leave(value)
                 except BaseException:
@@ -287,6 +303,42 @@ def search_root(
                             if tracer is not None:
                                 tracer.prune(_after(moves, move))
                             break
+        if entries is not None:
+            if entry is None:
+                if room <= 0:  # a new entry would not fit
+                    make_room(entries)
+                    room = max_entries - len(entries)
+                room -= 1
+            # An entry whose subtree met a horizon (or rests on one) is stored with its
+            # depth negated, so that using it marks the search inexact.
+            if horizon != horizon_before:
+                searched = -depth_left
+            elif shares_entries:
+                # A search to the end of the game stores few distinct entries (its values
+                # are the game's finished values): each is built once a search and shared
+                # by every position it holds for, instead of a new tuple per store.
+                if best <= window_alpha:
+                    stored = upper_entries.get(best)
+                    if stored is None:
+                        stored = upper_entries[best] = (depth_left, NEGATIVE_INFINITY, best)
+                elif best >= window_beta:
+                    stored = lower_entries.get(best)
+                    if stored is None:
+                        stored = lower_entries[best] = (depth_left, best, INFINITY)
+                else:
+                    stored = exact_entries.get(best)
+                    if stored is None:
+                        stored = exact_entries[best] = (depth_left, best, best)
+                entries[position] = stored
+                return best
+            else:
+                searched = depth_left
+            if best <= window_alpha:
+                entries[position] = (searched, NEGATIVE_INFINITY, best)
+            elif best >= window_beta:
+                entries[position] = (searched, best, INFINITY)
+            else:
+                entries[position] = (searched, best, best)
         return best
 
     def expand_known(
@@ -294,9 +346,9 @@ def search_root(
         children: Sequence[tuple[Hashable, int | None]],
     ) -> int:  # fmt: skip
         """Return :func:`expand`'s value for a game that offers ``move_results()`` (searched
-        without a tracer or a budget), given its ``children``: each move with its result.
-        A child that ends the game is scored from there, without playing it, and counted
-        as a leaf all the same; one that goes on is played with its own children
+        without a table, a tracer or a budget), given its ``children``: each move with its
+        result. A child that ends the game is scored from there, without playing it, and
+        counted as a leaf all the same; one that goes on is played with its own children
         (``advance_results()``, one call)."""
         nonlocal leaves, expanded, cutoffs, horizon, deepest
         expanded += 1
@@ -322,7 +374,7 @@ def search_root(
             else:  # the game goes on: played, and taken back whatever happens
                 grandchildren = descend(move, by_game)
                 try:
-                    value = descend_to(
+                    value = expand_known(
                         child_ply, depth_left - step_down, alpha, beta, not maximizing, grandchildren
                     )
                 finally:
@@ -341,75 +393,6 @@ def search_root(
                 break
         return best
 
-    core = expand_known if scores_unplayed else expand
-
-    def expand_with_table(
-        ply: int, depth_left: int, alpha: int, beta: int, maximizing: bool,
-        children: Sequence[tuple[Hashable, int | None]],
-    ) -> int:  # fmt: skip
-        """Return the core's value of the position at ``ply``, answered or narrowed by the
-        table's entry when it has one, and stored there after."""
-        nonlocal hits, horizon, room
-        position = key()
-        entry = probe(position)
-        if entry is not None:
-            searched, lower, upper = entry
-            if searched == depth_left or searched == -depth_left:
-                if searched != depth_left:
-                    # the entry rests on a horizon: so does whatever it decides here
-                    horizon += 1
-                if lower >= beta or lower == upper:
-                    hits += 1
-                    return lower
-                if upper <= alpha:
-                    hits += 1
-                    return upper
-                if lower > alpha:
-                    alpha = lower
-                if upper < beta:
-                    beta = upper
-        horizon_before = horizon
-        best = core(ply, depth_left, alpha, beta, maximizing, children)
-        if entry is None:
-            if room <= 0:  # a new entry would not fit
-                make_room(entries)
-                room = max_entries - len(entries)
-            room -= 1
-        # An entry whose subtree met a horizon (or rests on one) is stored with its
-        # depth negated, so that using it marks the search inexact.
-        if horizon != horizon_before:
-            searched = -depth_left
-        elif shares_entries:
-            # A search to the end of the game stores few distinct entries (its values
-            # are the game's finished values): each is built once a search and shared
-            # by every position it holds for, instead of a new tuple per store.
-            if best <= alpha:
-                stored = upper_entries.get(best)
-                if stored is None:
-                    stored = upper_entries[best] = (depth_left, NEGATIVE_INFINITY, best)
-            elif best >= beta:
-                stored = lower_entries.get(best)
-                if stored is None:
-                    stored = lower_entries[best] = (depth_left, best, INFINITY)
-            else:
-                stored = exact_entries.get(best)
-                if stored is None:
-                    stored = exact_entries[best] = (depth_left, best, best)
-            entries[position] = stored
-            return best
-        else:
-            searched = depth_left
-        if best <= alpha:
-            entries[position] = (searched, NEGATIVE_INFINITY, best)
-        elif best >= beta:
-            entries[position] = (searched, best, INFINITY)
-        else:
-            entries[position] = (searched, best, best)
-        return best
-
-    # every position below the root is entered through this (the core, or the table and the core)
-    descend_to = core if table is None else expand_with_table
-
     # the root: each move searched with the window the ones before it leave
     depth_left = (NO_HORIZON if depth is None else depth) - step_down  # of the root's children
     ply = root_ply + 1
@@ -427,7 +410,7 @@ def search_root(
             if depth_left:
                 children = descend(move, by_game)
                 try:
-                    return descend_to(ply, depth_left, alpha, beta, not maximizing, children)
+                    return expand_known(ply, depth_left, alpha, beta, not maximizing, children)
                 finally:
                     retract(move)
         sign = step(move)
@@ -435,7 +418,7 @@ def search_root(
             if tracer is not None:
                 tracer.enter(move, ply, alpha, beta)
             if sign is None and depth_left:
-                value = descend_to(ply, depth_left, alpha, beta, not maximizing, ())
+                value = expand(ply, depth_left, alpha, beta, not maximizing)
             else:  # a leaf: finished, or at the horizon
                 leaves += 1
                 if sign is None:
@@ -486,7 +469,7 @@ def search_root(
         # The cores call themselves through their closure cells, a reference cycle:
         # emptied here, everything the search built is freed at once instead of
         # waiting for the garbage collector (it shows in many small searches).
-        del expand, expand_known, core, descend_to
+        del expand, expand_known
     # (value, best_moves, move_values, is_exact, depth, depth_limit: positional is cheaper)
     return RootAnswer(
         best, tuple(best_moves), tuple(values) if move_values else None,
