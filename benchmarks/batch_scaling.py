@@ -52,8 +52,11 @@ from gamesearch.datasets.connect4 import UCI_FILE, find_data_file, read_uci
 MACHINES = (1, 10, 100)
 
 
-def timed_batch(tasks: list[Task], executor: Executor, store_path: str = ":memory:") -> dict[str, Any]:
-    """Return the figures of one run of ``tasks`` on ``executor`` into the store at ``store_path``."""
+def timed_batch(
+    tasks: list[Task], executor: Executor, store_path: str = ":memory:"
+) -> dict[str, Any]:
+    """Return the figures of one run of ``tasks`` on ``executor`` into the store at
+    ``store_path``."""
     with ResultStore(store_path) as store, executor:
         started = time.perf_counter()
         summary = run_batch(tasks, store, executor)
@@ -69,7 +72,9 @@ def timed_batch(tasks: list[Task], executor: Executor, store_path: str = ":memor
         "agreed": summary.agreed,
         "seconds": wall,
         "positions_per_second": computed / wall if wall > 0 else 0.0,
-        "overhead_ms_per_task": None if busy is None or not computed else 1000 * (wall * executor.workers - busy) / computed,
+        "overhead_ms_per_task": None
+        if busy is None or not computed
+        else 1000 * (wall * executor.workers - busy) / computed,
     }
 
 
@@ -78,12 +83,17 @@ def scaling(set_path: Path) -> dict[str, Any]:
     distributed = dask_distributed()
     positions, expect = read_positions(set_path)
     tasks = make_tasks("connect4", positions, ["solver"], expect=expect)
-    runs = {"local 1": timed_batch(tasks, LocalExecutor(1)), "local 2": timed_batch(tasks, LocalExecutor(2))}
+    runs = {
+        "local 1": timed_batch(tasks, LocalExecutor(1)),
+        "local 2": timed_batch(tasks, LocalExecutor(2)),
+    }
     with distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
     ) as cluster:
         runs["dask 2"] = timed_batch(tasks, DaskExecutor(cluster.scheduler_address))
-    runs["speed-up of 2 local workers"] = runs["local 2"]["positions_per_second"] / runs["local 1"]["positions_per_second"]
+    runs["speed-up of 2 local workers"] = (
+        runs["local 2"]["positions_per_second"] / runs["local 1"]["positions_per_second"]
+    )
     return runs
 
 
@@ -110,7 +120,14 @@ def uci_estimate(sample: int, seed: int) -> dict[str, Any]:
     rows = read_uci(find_data_file(UCI_FILE))
     chosen = random.Random(seed).sample(rows, sample)
     tasks = [
-        Task("connect4", row.grid, line=row.line, expected=row.result, expect=Expect.OUTCOME, method=Method.SOLVE_WEAK)
+        Task(
+            "connect4",
+            row.grid,
+            line=row.line,
+            expected=row.result,
+            expect=Expect.OUTCOME,
+            method=Method.SOLVE_WEAK,
+        )
         for row in chosen
     ]
     with ResultStore() as store, LocalExecutor(2) as executor:
@@ -121,7 +138,9 @@ def uci_estimate(sample: int, seed: int) -> dict[str, Any]:
     seconds = sorted((record.seconds for record in records), reverse=True)
     by_label: dict[str, list[float]] = {}
     for record in records:
-        by_label.setdefault({1: "win", 0: "draw", -1: "loss"}[record.expected or 0], []).append(record.seconds)
+        by_label.setdefault({1: "win", 0: "draw", -1: "loss"}[record.expected or 0], []).append(
+            record.seconds
+        )
     per_row = wall * executor.workers / len(records)  # a core's time per row, overheads included
     cores = os.cpu_count() or 1
     return {
@@ -132,12 +151,20 @@ def uci_estimate(sample: int, seed: int) -> dict[str, Any]:
         "mean seconds per row": statistics.fmean(seconds),
         "median seconds per row": statistics.median(seconds),
         "slowest row seconds": seconds[0],
-        "share of the time in the slowest tenth of the rows": sum(seconds[: max(1, len(seconds) // 10)]) / sum(seconds),
-        "mean seconds by label": {label: statistics.fmean(times) for label, times in sorted(by_label.items())},
+        "share of the time in the slowest tenth of the rows": sum(
+            seconds[: max(1, len(seconds) // 10)]
+        )
+        / sum(seconds),
+        "mean seconds by label": {
+            label: statistics.fmean(times) for label, times in sorted(by_label.items())
+        },
         "rows by label": {label: len(times) for label, times in sorted(by_label.items())},
         "cores per machine": cores,
         "estimated hours for the whole set": {
-            f"{machines} machine{'s' if machines > 1 else ''}": len(rows) * per_row / (cores * machines) / 3600
+            f"{machines} machine{'s' if machines > 1 else ''}": len(rows)
+            * per_row
+            / (cores * machines)
+            / 3600
             for machines in MACHINES
         },
     }
@@ -145,8 +172,12 @@ def uci_estimate(sample: int, seed: int) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print its figures (``--json``: one object); return 0."""
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.batch_scaling", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--uci-sample", type=int, default=12, help="UCI rows to time (default: 12; 0: none)")
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.batch_scaling", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument(
+        "--uci-sample", type=int, default=12, help="UCI rows to time (default: 12; 0: none)"
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the UCI sample (default: 0)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
@@ -174,7 +205,11 @@ def _print(figures: dict[str, Any], indent: str = "") -> None:
         elif isinstance(value, tuple):
             print(f"{indent}{name}: {', '.join(f'{item:.2f}' for item in value)}")
         else:
-            print(f"{indent}{name}: {value:,}" if isinstance(value, int) else f"{indent}{name}: {value}")
+            print(
+                f"{indent}{name}: {value:,}"
+                if isinstance(value, int)
+                else f"{indent}{name}: {value}"
+            )
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""``python -m benchmarks.chance``: searchers of chance on Pig against OpenSpiel's ``expectiminimax`` and aima-python's ``expect_minmax``.
+"""``python -m benchmarks.chance``: searchers of chance on Pig against OpenSpiel's
+``expectiminimax`` and aima-python's ``expect_minmax``.
 
 Pig here follows OpenSpiel's ``pig`` rule for rule (the tests play both move for move),
 so both search the same tree. Each row searches one position to a depth (players'
@@ -127,11 +128,14 @@ def openspiel_run(workload: Workload) -> tuple[Callable[[], float], Callable[[],
     except ImportError:
         return None
     game = pyspiel.load_game(
-        "pig", {"winscore": workload.goal, "diceoutcomes": workload.faces, "horizon": workload.horizon}
+        "pig",
+        {"winscore": workload.goal, "diceoutcomes": workload.faces, "horizon": workload.horizon},
     )
 
     def search() -> float:
-        value, _ = minimax.expectiminimax(game.new_initial_state(), workload.depth, lambda _: 0.0, 0)
+        value, _ = minimax.expectiminimax(
+            game.new_initial_state(), workload.depth, lambda _: 0.0, 0
+        )
         return float(value)
 
     def count() -> int:
@@ -142,7 +146,9 @@ def openspiel_run(workload: Workload) -> tuple[Callable[[], float], Callable[[],
             calls += 1
             return entry(*arguments)
 
-        minimax.expectiminimax = counted  # the recursion calls the module's name: each call is a node
+        minimax.expectiminimax = (
+            counted  # the recursion calls the module's name: each call is a node
+        )
         try:
             counted(game.new_initial_state(), workload.depth, lambda _: 0.0, 0)
         finally:
@@ -175,17 +181,35 @@ def measure_workload(workload: Workload, repeat: int) -> dict[str, Any]:
     peers: dict[str, dict[str, Any] | None] = {"openspiel": None, "aima": None}
     if openspiel is not None:
         seconds, value = times[OPENSPIEL]
-        peers["openspiel"] = {"searcher": OPENSPIEL, "value": value, "nodes": openspiel[1](), "seconds": seconds}
+        peers["openspiel"] = {
+            "searcher": OPENSPIEL,
+            "value": value,
+            "nodes": openspiel[1](),
+            "seconds": seconds,
+        }
     if with_aima:
-        value, move, nodes = aima_chance.value_and_move(workload.goal, workload.faces, workload.horizon)
-        peers["aima"] = {"searcher": AIMA, "value": value, "move": move, "nodes": nodes, "seconds": times[AIMA][0]}
+        value, move, nodes = aima_chance.value_and_move(
+            workload.goal, workload.faces, workload.horizon
+        )
+        peers["aima"] = {
+            "searcher": AIMA,
+            "value": value,
+            "move": move,
+            "nodes": nodes,
+            "seconds": times[AIMA][0],
+        }
     rows = []
     for label in SEARCHERS:
         seconds, result = times[label]
         row = {
-            "searcher": label, "value": float(result.value), "exact": str(result.value), "move": result.move,
-            "nodes": result.stats.nodes, "tt_hits": result.stats.tt_hits, "seconds": seconds,
-        }  # fmt: skip
+            "searcher": label,
+            "value": float(result.value),
+            "exact": str(result.value),
+            "move": result.move,
+            "nodes": result.stats.nodes,
+            "tt_hits": result.stats.tt_hits,
+            "seconds": seconds,
+        }
         for name, peer in peers.items():
             row[f"vs_{name}"] = None if peer is None else peer["seconds"] / seconds
         rows.append(row)
@@ -198,8 +222,12 @@ def measure(repeat: int) -> list[dict[str, Any]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.chance", description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=8, help="timed runs per search; the best counts (default: 8)")
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.chance", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument(
+        "--repeat", type=int, default=8, help="timed runs per search; the best counts (default: 8)"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON list")
     args = parser.parse_args(argv)
     report = measure(max(1, args.repeat))
@@ -211,15 +239,21 @@ def main(argv: list[str] | None = None) -> int:
         for name in ("openspiel", "aima"):
             peer = block[name]
             if peer is not None:
-                print(f"  {peer['searcher']:<28} value {peer['value']:.9f}  nodes {peer['nodes']:>9,}  "
-                      f"{peer['seconds'] * 1000:9.1f} ms")  # fmt: skip
+                print(
+                    f"  {peer['searcher']:<28} value {peer['value']:.9f}  nodes "
+                    f"{peer['nodes']:>9,}  "
+                    f"{peer['seconds'] * 1000:9.1f} ms"
+                )
         for row in block["rows"]:
             ratios = "".join(
-                f"  {row[f'vs_{name}']:5.2f}x {who}" for name, who in (("openspiel", "OpenSpiel"), ("aima", "aima"))
+                f"  {row[f'vs_{name}']:5.2f}x {who}"
+                for name, who in (("openspiel", "OpenSpiel"), ("aima", "aima"))
                 if row[f"vs_{name}"] is not None
-            )  # fmt: skip
-            print(f"  {row['searcher']:<28} value {row['value']:.9f}  nodes {row['nodes']:>9,}  "
-                  f"{row['seconds'] * 1000:9.1f} ms{ratios}")  # fmt: skip
+            )
+            print(
+                f"  {row['searcher']:<28} value {row['value']:.9f}  nodes {row['nodes']:>9,}  "
+                f"{row['seconds'] * 1000:9.1f} ms{ratios}"
+            )
     if not aima_available():
         print("aima-python is not installed: no aima rows (`make bench` installs it)")
     return 0

@@ -68,7 +68,9 @@ def _neighbours() -> tuple[tuple[int, int], ...]:
     for square in range(SQUARES):
         row, col = coordinates(square)
         for d_row, d_col in DIRECTIONS:
-            table.append((square_of(row + d_row, col + d_col), square_of(row + 2 * d_row, col + 2 * d_col)))
+            table.append(
+                (square_of(row + d_row, col + d_col), square_of(row + 2 * d_row, col + 2 * d_col))
+            )
     return tuple(table)
 
 
@@ -76,7 +78,9 @@ NEIGHBOURS = _neighbours()
 ROW_MASKS = tuple(0b1111 << (4 * row) for row in range(8))
 CROWN_ROW = (ROW_MASKS[7], ROW_MASKS[0])
 CENTRE_MASK = sum(
-    1 << square for square in range(SQUARES) if all(2 <= value <= 5 for value in coordinates(square))
+    1 << square
+    for square in range(SQUARES)
+    if all(2 <= value <= 5 for value in coordinates(square))
 )
 
 
@@ -86,10 +90,13 @@ def checkers_heuristic(black: int, white: int, kings: int) -> int:
     total = MAN * (black_men.bit_count() - white_men.bit_count())
     total += KING * ((black & kings).bit_count() - (white & kings).bit_count())
     total += ROW * sum(
-        row * (black_men & ROW_MASKS[row]).bit_count() - (7 - row) * (white_men & ROW_MASKS[row]).bit_count()
+        row * (black_men & ROW_MASKS[row]).bit_count()
+        - (7 - row) * (white_men & ROW_MASKS[row]).bit_count()
         for row in range(8)
     )
-    total += BACK * ((black_men & ROW_MASKS[0]).bit_count() - (white_men & ROW_MASKS[7]).bit_count())
+    total += BACK * (
+        (black_men & ROW_MASKS[0]).bit_count() - (white_men & ROW_MASKS[7]).bit_count()
+    )
     total += CENTRE * ((black & CENTRE_MASK).bit_count() - (white & CENTRE_MASK).bit_count())
     return max(1 - EVALUATION_BOUND, min(EVALUATION_BOUND - 1, total))
 
@@ -112,31 +119,57 @@ def checkers_searcher(draw_plies: int = DRAW_PLIES) -> tuple[Callable[..., int],
     the fail-soft value for ``turn``, the side to move (its pieces are ``mine``).
     """
     win, _, _ = proven_scale(checkers_max_plies(draw_plies))
-    can_move: Callable[[int, int, int, int], bool] = getattr(default_registry().games["checkers"], "can_move")
+    checkers: Any = default_registry().games["checkers"]
+    can_move: Callable[[int, int, int, int], bool] = checkers.can_move
     neighbours = NEIGHBOURS
     nodes = 0
 
     # Hot loop from here on: locals only, one list of moves per node.
     def chain(
-        low: int, square: int, jumps: int, captured: int, directions: tuple[int, ...],
-        stop: int, theirs: int, open_squares: int, found: list[tuple[int, int, int, int, int]],
+        low: int,
+        square: int,
+        jumps: int,
+        captured: int,
+        directions: tuple[int, ...],
+        stop: int,
+        theirs: int,
+        open_squares: int,
+        found: list[tuple[int, int, int, int, int]],
     ) -> None:
         """Append every whole chain of jumps that goes on from ``square`` (the piece ``low``
         started elsewhere); ``stop`` is the row that crowns a man and ends its move."""
         extended = False
         for direction in directions:
             over, landing = neighbours[square * 4 + direction]
-            if landing >= 0 and theirs >> over & 1 and not captured >> over & 1 and open_squares >> landing & 1:
+            if (
+                landing >= 0
+                and theirs >> over & 1
+                and not captured >> over & 1
+                and open_squares >> landing & 1
+            ):
                 extended = True
                 if stop >> landing & 1:
                     found.append((jumps + 1, low, 1 << landing, captured | 1 << over, 1))
                 else:
-                    chain(low, landing, jumps + 1, captured | 1 << over, directions, stop, theirs, open_squares, found)
+                    chain(
+                        low,
+                        landing,
+                        jumps + 1,
+                        captured | 1 << over,
+                        directions,
+                        stop,
+                        theirs,
+                        open_squares,
+                        found,
+                    )
         if not extended:
             found.append((jumps, low, 1 << square, captured, 0 if stop else 1))
 
-    def moves_of(mine: int, theirs: int, kings: int, turn: int) -> list[tuple[int, int, int, int, int]]:
-        """Return the moves ``(jumps, from bit, to bit, captured bits, a king after it)`` in the game's order."""
+    def moves_of(
+        mine: int, theirs: int, kings: int, turn: int
+    ) -> list[tuple[int, int, int, int, int]]:
+        """Return the moves ``(jumps, from bit, to bit, captured bits, a king after it)`` in the
+        game's order."""
         empty = FULL & ~(mine | theirs)
         captures: list[tuple[int, int, int, int, int]] = []
         crown_row = CROWN_ROW[turn]
@@ -157,7 +190,17 @@ def checkers_searcher(draw_plies: int = DRAW_PLIES) -> tuple[Callable[..., int],
                     if stop >> landing & 1:
                         captures.append((1, low, 1 << landing, 1 << over, 1))
                     else:  # the piece has left its square: a king may come back to it
-                        chain(low, landing, 1, 1 << over, directions, stop, theirs, empty | low, captures)
+                        chain(
+                            low,
+                            landing,
+                            1,
+                            1 << over,
+                            directions,
+                            stop,
+                            theirs,
+                            empty | low,
+                            captures,
+                        )
         if captures:
             captures.sort(key=lambda move: -move[0])
             return captures
@@ -185,7 +228,15 @@ def checkers_searcher(draw_plies: int = DRAW_PLIES) -> tuple[Callable[..., int],
         return crowning + men + king_moves
 
     def negamax(
-        mine: int, theirs: int, kings: int, turn: int, quiet: int, ply: int, depth_left: int, alpha: int, beta: int
+        mine: int,
+        theirs: int,
+        kings: int,
+        turn: int,
+        quiet: int,
+        ply: int,
+        depth_left: int,
+        alpha: int,
+        beta: int,
     ) -> int:
         nonlocal nodes
         nodes += 1
@@ -207,9 +258,16 @@ def checkers_searcher(draw_plies: int = DRAW_PLIES) -> tuple[Callable[..., int],
             moved = kings & start
             new_kings = (kings & ~captured & ~start) | (end if king else 0)
             value = -negamax(
-                theirs & ~captured, mine ^ start ^ end, new_kings, turn ^ 1,
-                quiet + 1 if moved and not captured else 0, ply + 1, depth_left - 1, -beta, -alpha,
-            )  # fmt: skip
+                theirs & ~captured,
+                mine ^ start ^ end,
+                new_kings,
+                turn ^ 1,
+                quiet + 1 if moved and not captured else 0,
+                ply + 1,
+                depth_left - 1,
+                -beta,
+                -alpha,
+            )
             if value > best:
                 best = value
                 if value > alpha:
@@ -238,8 +296,12 @@ def add_contenders(framework: dict[str, Contender], floor: dict[str, Contender])
     """Add the framework's and the floor's contenders of the checkers row."""
     from benchmarks.rows import framework_contender
 
-    framework[CHECKERS_DEPTH] = framework_contender(f"alphabeta:depth={DEPTH},all_best=off", "checkers", [None])
-    floor[CHECKERS_DEPTH] = Contender(FLOOR, "bitboard negamax", lambda: lambda: checkers_alphabeta(DEPTH)[1])
+    framework[CHECKERS_DEPTH] = framework_contender(
+        f"alphabeta:depth={DEPTH},all_best=off", "checkers", [None]
+    )
+    floor[CHECKERS_DEPTH] = Contender(
+        FLOOR, "bitboard negamax", lambda: lambda: checkers_alphabeta(DEPTH)[1]
+    )
 
 
 # ----------------------------------------------------------------------- OpenSpiel
@@ -271,12 +333,19 @@ def openspiel_value(state: Any) -> int:
     return checkers_heuristic(*openspiel_pieces(state))
 
 
-def openspiel_contenders(contender: Callable[[str, Callable[[Any, Any], Any], str, Any], Contender]) -> dict[str, Contender]:
+def openspiel_contenders(
+    contender: Callable[[str, Callable[[Any, Any], Any], str, Any], Contender],
+) -> dict[str, Contender]:
     """Return OpenSpiel's contender of the checkers row, built by the adapter's ``contender``."""
     from open_spiel.python.algorithms import minimax
 
     def search(game: Any, state: Any) -> Any:
-        return minimax.alpha_beta_search(game, state=state, value_function=openspiel_value, maximum_depth=DEPTH)
+        return minimax.alpha_beta_search(
+            game, state=state, value_function=openspiel_value, maximum_depth=DEPTH
+        )
 
-    return {CHECKERS_DEPTH: contender(f"alpha_beta_search(maximum_depth={DEPTH})", search, "checkers", None)}
-
+    return {
+        CHECKERS_DEPTH: contender(
+            f"alpha_beta_search(maximum_depth={DEPTH})", search, "checkers", None
+        )
+    }

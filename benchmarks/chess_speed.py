@@ -31,12 +31,12 @@ from collections.abc import Callable
 from typing import Any
 
 import chess
+from gamesearch_chess import SEVENTY_FIVE_MOVES
+from gamesearch_chess.evaluation import evaluate
 
 from benchmarks.peers.openspiel import CountingState
 from gamesearch import default_registry
 from gamesearch.search.base import INFINITY
-from gamesearch_chess import SEVENTY_FIVE_MOVES
-from gamesearch_chess.evaluation import evaluate
 
 #: the search's value of a win (the framework's scale for chess, at ply 0)
 WIN = default_registry().new_game("chess").win_score
@@ -110,7 +110,10 @@ def contenders(depth: int) -> dict[str, Callable[[], int]]:
         import pyspiel
         from open_spiel.python.algorithms import minimax
     except ImportError:
-        print("OpenSpiel is not installed (pip install 'gamesearch[bench]'): left out", file=sys.stderr)
+        print(
+            "OpenSpiel is not installed (pip install 'gamesearch[bench]'): left out",
+            file=sys.stderr,
+        )
         return searches
     game = pyspiel.load_game("chess")
 
@@ -140,8 +143,14 @@ def measure(depth: int, runs: int) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     for name in searches:
         median = statistics.median(seconds[name])
-        rows.append({"searcher": name, "nodes": nodes[name], "seconds": median,
-                     "nodes_per_second": nodes[name] / median if median > 0 else 0.0})  # fmt: skip
+        rows.append(
+            {
+                "searcher": name,
+                "nodes": nodes[name],
+                "seconds": median,
+                "nodes_per_second": nodes[name] / median if median > 0 else 0.0,
+            }
+        )
     ours = rows[0]["nodes_per_second"]
     for row in rows:
         row["vs_gamesearch"] = row["nodes_per_second"] / ours if ours else 0.0
@@ -150,9 +159,13 @@ def measure(depth: int, runs: int) -> list[dict[str, Any]]:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print its table (or JSON); return the exit status."""
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.chess_speed", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.chess_speed", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--depth", type=int, default=3, help="plies to search (default: 3)")
-    parser.add_argument("--runs", type=int, default=5, help="timed runs of each contender (default: 5)")
+    parser.add_argument(
+        "--runs", type=int, default=5, help="timed runs of each contender (default: 5)"
+    )
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     args = parser.parse_args(argv)
     if args.depth < 1 or args.runs < 1:
@@ -161,11 +174,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps({"depth": args.depth, "runs": args.runs, "rows": rows}, indent=2))
         return 0
-    print(f"chess, starting position, alpha-beta to depth {args.depth}, median of {args.runs} runs (CPU time)")
+    print(
+        f"chess, starting position, alpha-beta to depth {args.depth}, median of {args.runs} runs "
+        "(CPU time)"
+    )
     for row in rows:
         print(
             f"  {row['searcher']:<62} {row['nodes']:>9,} nodes {row['seconds'] * 1000:9.1f} ms"
-            f" {row['nodes_per_second']:>10,.0f} nodes/s {row['vs_gamesearch']:6.2f}x gamesearch's speed"
+            f" {row['nodes_per_second']:>10,.0f} nodes/s {row['vs_gamesearch']:6.2f}x gamesearch's "
+            "speed"
         )
     return 0
 

@@ -49,16 +49,25 @@ def build_parser() -> argparse.ArgumentParser:
         "  python -m benchmarks --only minimax --plot minimax.png",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("-r", "--repeat", type=integer, default=5, help="runs of each search (default: 5)")
-    parser.add_argument("--quick", action="store_true", help="only the rows that take seconds, not minutes")
+    parser.add_argument(
+        "-r", "--repeat", type=integer, default=5, help="runs of each search (default: 5)"
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="only the rows that take seconds, not minutes"
+    )
     parser.add_argument("--only", metavar="TEXT", help="only the rows whose name contains TEXT")
     parser.add_argument("--no-peers", action="store_true", help="leave the peer libraries out")
     parser.add_argument(
-        "--clock", choices=tuple(CLOCKS), default="cpu",
-        help="cpu: CPU time of this process (steady on a shared machine, the default); wall: elapsed",
-    )  # fmt: skip
+        "--clock",
+        choices=tuple(CLOCKS),
+        default="cpu",
+        help="cpu: CPU time of this process (steady on a shared machine, the default); wall: "
+        "elapsed",
+    )
     parser.add_argument("--json", action="store_true", help="print the results as one JSON object")
-    parser.add_argument("--plot", type=Path, metavar="FILE.png", help="also draw the medians into an image")
+    parser.add_argument(
+        "--plot", type=Path, metavar="FILE.png", help="also draw the medians into an image"
+    )
     return parser
 
 
@@ -81,7 +90,9 @@ def run(args: argparse.Namespace) -> int:
         try:
             save_plot(measurements, check_plot_file(args.plot))
         except OSError as error:  # the folder changed while the benchmark ran
-            raise InvalidOptionError(f"cannot write the plot {str(args.plot)!r}: {error.strerror or error}") from None
+            raise InvalidOptionError(
+                f"cannot write the plot {str(args.plot)!r}: {error.strerror or error}"
+            ) from None
     if args.json:
         print_json(as_data(rows, measurements, skipped, repeat=args.repeat, clock=args.clock))
     else:
@@ -90,7 +101,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the benchmark with the options ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
+    """Run the benchmark with the options ``argv`` (default: ``sys.argv[1:]``); return the exit
+    status."""
     args = build_parser().parse_args(argv)
     try:
         return run(args)

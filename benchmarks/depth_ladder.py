@@ -50,7 +50,9 @@ def score_interval(points: list[float]) -> tuple[float, float, float]:
     """Return the mean of ``points`` and the ends of its 95% interval, clipped to [0, 1]."""
     count = len(points)
     mean = sum(points) / count
-    spread = math.sqrt(sum((point - mean) ** 2 for point in points) / (count - 1)) if count > 1 else 0.0
+    spread = (
+        math.sqrt(sum((point - mean) ** 2 for point in points) / (count - 1)) if count > 1 else 0.0
+    )
     half = Z95 * spread / math.sqrt(count)
     return mean, max(0.0, mean - half), min(1.0, mean + half)
 
@@ -58,39 +60,65 @@ def score_interval(points: list[float]) -> tuple[float, float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game", help="a registered game, e.g. connect4")
-    parser.add_argument("-o", "--option", type=option, action="append", default=[], help="game option key=value")
-    parser.add_argument("--searcher", default="alphabeta", help="the searcher, given depth=d (default: alphabeta)")
-    parser.add_argument("--depths", type=depth_range, default=range(1, 7), help="d from..to (default: 1..6)")
+    parser.add_argument(
+        "-o", "--option", type=option, action="append", default=[], help="game option key=value"
+    )
+    parser.add_argument(
+        "--searcher", default="alphabeta", help="the searcher, given depth=d (default: alphabeta)"
+    )
+    parser.add_argument(
+        "--depths", type=depth_range, default=range(1, 7), help="d from..to (default: 1..6)"
+    )
     parser.add_argument("--games", type=int, default=40, help="games at each depth (default: 40)")
-    parser.add_argument("--opening-plies", type=int, default=2, help="random opening moves (default: 2)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the openings and tie-breaks (default: 1)")
-    parser.add_argument("--workers", type=int, default=1, help="processes playing games (default: 1)")
+    parser.add_argument(
+        "--opening-plies", type=int, default=2, help="random opening moves (default: 2)"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=1, help="seed of the openings and tie-breaks (default: 1)"
+    )
+    parser.add_argument(
+        "--workers", type=int, default=1, help="processes playing games (default: 1)"
+    )
     args = parser.parse_args()
     registry = default_registry()
     game = registry.new_game(args.game, **dict(args.option))
     options = ", ".join(f"{key}={value}" for key, value in args.option)
-    print(f"{args.game}{f' ({options})' if options else ''}: {args.searcher} at depth d+1 against depth d, "
-          f"{args.games} games each, {args.opening_plies} random opening plies, seed {args.seed}")  # fmt: skip
-    header = (f"{'d':>2}  {'wins':>4} {'draws':>5} {'losses':>6}  {'score of d+1 (95%)':>22}  "
-              f"{'Elo d+1 - d (95%)':>18}  {'ms/move d':>9}  {'ms/move d+1':>11}")  # fmt: skip
+    print(
+        f"{args.game}{f' ({options})' if options else ''}: {args.searcher} at depth d+1 against "
+        "depth d, "
+        f"{args.games} games each, {args.opening_plies} random opening plies, seed {args.seed}"
+    )
+    header = (
+        f"{'d':>2}  {'wins':>4} {'draws':>5} {'losses':>6}  {'score of d+1 (95%)':>22}  "
+        f"{'Elo d+1 - d (95%)':>18}  {'ms/move d':>9}  {'ms/move d+1':>11}"
+    )
     print(header)
     started = time.perf_counter()
     for depth in args.depths:
         shallow, deep = f"{args.searcher}:depth={depth}", f"{args.searcher}:depth={depth + 1}"
         tournament = run_tournament(
-            game, [shallow, deep], games=args.games, seed=args.seed,
-            opening_plies=args.opening_plies, workers=args.workers, registry=registry,
-        )  # fmt: skip
+            game,
+            [shallow, deep],
+            games=args.games,
+            seed=args.seed,
+            opening_plies=args.opening_plies,
+            workers=args.workers,
+            registry=registry,
+        )
         points = [played.score(1) for played in tournament.played]
         mean, low, high = score_interval(points)
         shallow_standing, deep_standing = tournament.standings()
         _, deep_rating = tournament.ratings()
         # Two ratings sum to zero, so the difference is twice one of them, its error too.
         elo, elo_half = 2 * deep_rating.elo, 2 * deep_rating.interval
-        print(f"{depth:>2}  {deep_standing.wins:>4} {deep_standing.draws:>5} {deep_standing.losses:>6}  "
-              f"{f'{mean:.0%} ({low:.0%}-{high:.0%})':>22}  {f'{elo:+.0f} ± {elo_half:.0f}':>18}  "
-              f"{shallow_standing.mean_seconds * 1000:>9.1f}  {deep_standing.mean_seconds * 1000:>11.1f}",
-              flush=True)  # fmt: skip
+        print(
+            f"{depth:>2}  {deep_standing.wins:>4} {deep_standing.draws:>5} "
+            f"{deep_standing.losses:>6}  "
+            f"{f'{mean:.0%} ({low:.0%}-{high:.0%})':>22}  {f'{elo:+.0f} ± {elo_half:.0f}':>18}  "
+            f"{shallow_standing.mean_seconds * 1000:>9.1f}  "
+            f"{deep_standing.mean_seconds * 1000:>11.1f}",
+            flush=True,
+        )
     print(f"{time.perf_counter() - started:.0f} s")
 
 

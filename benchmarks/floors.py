@@ -18,7 +18,9 @@ from collections.abc import Callable, Sequence
 #: the eight lines of the 3x3 board, cells numbered 0..8 row by row
 TICTACTOE_LINES = (0o7, 0o70, 0o700, 0o111, 0o222, 0o444, 0o421, 0o124)
 #: ``TICTACTOE_WINS[board]``: does this set of marks hold a line?
-TICTACTOE_WINS = tuple(any(board & line == line for line in TICTACTOE_LINES) for board in range(512))
+TICTACTOE_WINS = tuple(
+    any(board & line == line for line in TICTACTOE_LINES) for board in range(512)
+)
 TICTACTOE_CELLS = tuple(1 << cell for cell in range(9))
 TICTACTOE_FULL = 0o777
 
@@ -182,7 +184,9 @@ def connect4_evaluate(crosses: int, noughts: int) -> int:
         elif theirs:
             total -= points[theirs.bit_count()]
     centre = CONNECT4_COLUMNS[3]
-    total += CONNECT4_CENTRE_POINTS * ((crosses & centre).bit_count() - (noughts & centre).bit_count())
+    total += CONNECT4_CENTRE_POINTS * (
+        (crosses & centre).bit_count() - (noughts & centre).bit_count()
+    )
     return max(-CONNECT4_EVAL_LIMIT, min(CONNECT4_EVAL_LIMIT, total))
 
 
@@ -193,7 +197,12 @@ def connect4_alphabeta(depth: int) -> tuple[int, int]:
     worth ``1000 - p``, the window heuristic at the horizon: the framework's
     ``alphabeta:depth=N,all_best=off`` on ``connect4``.
     """
-    order, bottoms, tops, columns = CONNECT4_ORDER, CONNECT4_BOTTOMS, CONNECT4_TOPS, CONNECT4_COLUMNS
+    order, bottoms, tops, columns = (
+        CONNECT4_ORDER,
+        CONNECT4_BOTTOMS,
+        CONNECT4_TOPS,
+        CONNECT4_COLUMNS,
+    )
     has_four, evaluate = connect4_has_four, connect4_evaluate
     nodes = 0
 
@@ -226,7 +235,8 @@ def connect4_alphabeta(depth: int) -> tuple[int, int]:
 
 
 def connect4_bitboards(moves: str) -> tuple[int, int, int]:
-    """Return (stones of the side to move, stones of the other side, ply) after ``moves`` (columns 1..7)."""
+    """Return (stones of the side to move, stones of the other side, ply) after ``moves``
+    (columns 1..7)."""
     mover = other = 0
     for column in moves:
         col = int(column) - 1
@@ -244,7 +254,12 @@ def connect4_solve(positions: Sequence[tuple[int, int, int]]) -> tuple[list[int]
     stored, its moves share one window: the framework's
     ``alphabeta:table=on,all_best=off`` over the same positions.
     """
-    order, bottoms, tops, columns = CONNECT4_ORDER, CONNECT4_BOTTOMS, CONNECT4_TOPS, CONNECT4_COLUMNS
+    order, bottoms, tops, columns = (
+        CONNECT4_ORDER,
+        CONNECT4_BOTTOMS,
+        CONNECT4_TOPS,
+        CONNECT4_COLUMNS,
+    )
     has_four, unbounded = connect4_has_four, CONNECT4_WIN + 1
     table: dict[int, tuple[int, int]] = {}
     nodes = 0
@@ -331,9 +346,15 @@ class OthelloBoard:
         left = sum(1 << (row * size) for row in range(size))
         not_left, not_right = full & ~left, full & ~(left << (size - 1))
         self.directions = (
-            (1, not_left), (-1, not_right), (size, full), (-size, full),
-            (size + 1, not_left), (size - 1, not_right), (1 - size, not_left), (-1 - size, not_right),
-        )  # fmt: skip
+            (1, not_left),
+            (-1, not_right),
+            (size, full),
+            (-size, full),
+            (size + 1, not_left),
+            (size - 1, not_right),
+            (1 - size, not_left),
+            (-1 - size, not_right),
+        )
         self.rays = tuple(self._rays(cell) for cell in range(cells))
         half = size // 2
         self.white = 1 << ((half - 1) * size + half - 1) | 1 << (half * size + half)
@@ -344,7 +365,11 @@ class OthelloBoard:
         self.corner_squares = (
             (1, 1 << (size + 1), 1 << 1 | 1 << size),
             (1 << last, 1 << (size + last - 1), 1 << (last - 1) | 1 << (size + last)),
-            (1 << (last * size), 1 << ((last - 1) * size + 1), 1 << ((last - 1) * size) | 1 << (last * size + 1)),
+            (
+                1 << (last * size),
+                1 << ((last - 1) * size + 1),
+                1 << ((last - 1) * size) | 1 << (last * size + 1),
+            ),
             (1 << (cells - 1), 1 << (cells - size - 2), 1 << (cells - 2) | 1 << (cells - size - 1)),
         )
         self.natural = tuple(range(cells))
@@ -441,15 +466,16 @@ def othello_searcher(
     nodes = 0
 
     def evaluate(mover: int, other: int, mine: int, theirs: int) -> int:
-        total = (
-            OTHELLO_CORNER_POINTS * ((mover & corners).bit_count() - (other & corners).bit_count())
-            + OTHELLO_MOBILITY_POINTS * (mine.bit_count() - theirs.bit_count())
-        )
+        total = OTHELLO_CORNER_POINTS * (
+            (mover & corners).bit_count() - (other & corners).bit_count()
+        ) + OTHELLO_MOBILITY_POINTS * (mine.bit_count() - theirs.bit_count())
         occupied = mover | other
         for corner, x_square, c_squares in corner_squares:
             if not occupied & corner:
                 total += OTHELLO_X_POINTS * (bool(other & x_square) - bool(mover & x_square))
-                total += OTHELLO_C_POINTS * ((other & c_squares).bit_count() - (mover & c_squares).bit_count())
+                total += OTHELLO_C_POINTS * (
+                    (other & c_squares).bit_count() - (mover & c_squares).bit_count()
+                )
         total = max(-clip, min(clip, total))
         return int(total * limit / bound) if bound > limit else total
 
@@ -469,7 +495,9 @@ def othello_searcher(
         if depth_left == 0:
             return evaluate(mover, other, mine, generate(other, mover) if mine else theirs)
         if table:
-            key = (mover << cells | other) << 8 | ply  # Black moves at even plies: the ply tells the side
+            key = (
+                mover << cells | other
+            ) << 8 | ply  # Black moves at even plies: the ply tells the side
             bounds = probe(key)
             if bounds is not None:
                 lower, upper = bounds
@@ -496,7 +524,14 @@ def othello_searcher(
                                 if square & mover:
                                     flipped |= run
                                 break
-                    value = -negamax(other ^ flipped, mover | bit | flipped, ply + 1, depth_left - 1, -beta, -alpha)
+                    value = -negamax(
+                        other ^ flipped,
+                        mover | bit | flipped,
+                        ply + 1,
+                        depth_left - 1,
+                        -beta,
+                        -alpha,
+                    )
                     if value > best:
                         best = value
                         if value > alpha:
@@ -701,7 +736,10 @@ def kalah_alphabeta(
 
 
 def kalah_solve(
-    positions: Sequence[tuple[Sequence[int], int, int]], *, ordered: bool = True, distance: bool = True
+    positions: Sequence[tuple[Sequence[int], int, int]],
+    *,
+    ordered: bool = True,
+    distance: bool = True,
 ) -> tuple[list[int], int]:
     """Return (values for the first player, total nodes) of exact alpha-beta with a dict of bounds.
 

@@ -17,7 +17,9 @@ from gamesearch import Game, Player, default_registry
 from gamesearch.search.mcts import MonteCarlo
 
 
-def worst_result(game: Game[int], engine: MonteCarlo, side: Player, choices: dict[Hashable, int]) -> int:
+def worst_result(
+    game: Game[int], engine: MonteCarlo, side: Player, choices: dict[Hashable, int]
+) -> int:
     """Return the engine's worst result (+1 win, 0 draw, -1 loss) over every human line.
 
     A seeded search repeats itself, so the engine's move is searched once per position.
@@ -46,13 +48,21 @@ def worst_result(game: Game[int], engine: MonteCarlo, side: Player, choices: dic
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--budgets", type=int, nargs="+", default=[200, 500, 1000, 2000, 5000])
-    parser.add_argument("--seeds", type=int, default=30, help="seeds 0..N-1 for each budget and side")
+    parser.add_argument(
+        "--seeds", type=int, default=30, help="seeds 0..N-1 for each budget and side"
+    )
     args = parser.parse_args()
     print(f"{'simulations':>11}  {'losing (seed, side) pairs':>26}  {'seconds':>8}")
     for budget in args.budgets:
         started = time.perf_counter()
         losing = sum(
-            worst_result(default_registry().new_game("tictactoe"), MonteCarlo(simulations=budget, seed=seed), side, {}) < 0
+            worst_result(
+                default_registry().new_game("tictactoe"),
+                MonteCarlo(simulations=budget, seed=seed),
+                side,
+                {},
+            )
+            < 0
             for seed in range(args.seeds)
             for side in Player
         )

@@ -36,12 +36,19 @@ def contenders(simulations: int) -> dict[str, Callable[[int], None]]:
     game = pyspiel.load_game("connect_four")
 
     def ours(seed: int) -> None:
-        MonteCarlo(simulations=simulations, seed=seed, exploration=EXPLORATION).search(default_registry().new_game("connect4"))
+        MonteCarlo(simulations=simulations, seed=seed, exploration=EXPLORATION).search(
+            default_registry().new_game("connect4")
+        )
 
     def python_bot(seed: int) -> None:
         evaluator = mcts.RandomRolloutEvaluator(1, numpy.random.RandomState(seed))
         bot = mcts.MCTSBot(
-            game, EXPLORATION, simulations, evaluator, solve=True, random_state=numpy.random.RandomState(seed)
+            game,
+            EXPLORATION,
+            simulations,
+            evaluator,
+            solve=True,
+            random_state=numpy.random.RandomState(seed),
         )
         bot.step(game.new_initial_state())
 
@@ -70,11 +77,15 @@ def main() -> None:
             search(seed)
             seconds[name].append(time.process_time() - started)
     ours = statistics.median(next(iter(seconds.values())))
-    print(f"Connect Four, empty board, {args.simulations:,} simulations, median of {args.runs} runs (CPU time)")
+    print(
+        f"Connect Four, empty board, {args.simulations:,} simulations, median of {args.runs} runs "
+        "(CPU time)"
+    )
     for name, values in seconds.items():
         median = statistics.median(values)
         print(
-            f"  {name:<50} {median * 1000:8.1f} ms  {args.simulations / median:10,.0f} simulations/s"
+            f"  {name:<50} {median * 1000:8.1f} ms  {args.simulations / median:10,.0f} "
+            "simulations/s"
             f"  {median / ours:6.2f}x gamesearch's time"
         )
 

@@ -96,11 +96,16 @@ SHAPES: tuple[tuple[str, bytes], ...] = (
 
 #: option values tic-tac-toe must refuse (its options are whole numbers)
 BAD_OPTIONS: tuple[tuple[str, Any], ...] = (
-    ("rows 3.7", {"rows": 3.7}), ("rows true", {"rows": True}), ("rows -3", {"rows": -3}),
-    ("rows 0", {"rows": 0}), ("rows 10,000", {"rows": 10_000}), ("rows text", {"rows": "three"}),
-    ("k larger than the board", {"k": 9}), ("an unknown option", {"colour": 1}),
+    ("rows 3.7", {"rows": 3.7}),
+    ("rows true", {"rows": True}),
+    ("rows -3", {"rows": -3}),
+    ("rows 0", {"rows": 0}),
+    ("rows 10,000", {"rows": 10_000}),
+    ("rows text", {"rows": "three"}),
+    ("k larger than the board", {"k": 9}),
+    ("an unknown option", {"colour": 1}),
     ("rows an object", {"rows": {"n": 3}}),
-)  # fmt: skip
+)
 
 #: searcher specs and options every search route must refuse
 BAD_SEARCHES: tuple[tuple[str, dict[str, Any]], ...] = (
@@ -113,13 +118,19 @@ BAD_SEARCHES: tuple[tuple[str, dict[str, Any]], ...] = (
     ("iterative depth 2.5", {"searcher": "iterative", "searcher_options": {"depth": 2.5}}),
     ("iterative max_nodes 0", {"searcher": "iterative", "searcher_options": {"max_nodes": 0}}),
     ("iterative seconds -1", {"searcher": "iterative", "searcher_options": {"seconds": -1}}),
-    ("alphabeta table_entries 0", {"searcher": "alphabeta", "searcher_options": {"table_entries": 0}}),
-    ("alphabeta table_entries -5", {"searcher": "alphabeta", "searcher_options": {"table_entries": -5}}),
+    (
+        "alphabeta table_entries 0",
+        {"searcher": "alphabeta", "searcher_options": {"table_entries": 0}},
+    ),
+    (
+        "alphabeta table_entries -5",
+        {"searcher": "alphabeta", "searcher_options": {"table_entries": -5}},
+    ),
     ("alphabeta all_best 5", {"searcher": "alphabeta", "searcher_options": {"all_best": 5}}),
     ("alphabeta depth text", {"searcher": "alphabeta", "searcher_options": {"depth": "deep"}}),
     ("unknown searcher option", {"searcher": "alphabeta", "searcher_options": {"cheat": True}}),
     ("searcher_options a list", {"searcher": "alphabeta", "searcher_options": [1]}),
-)  # fmt: skip
+)
 
 #: positions and moves the position routes must refuse
 BAD_POSITIONS: tuple[tuple[str, dict[str, Any]], ...] = (
@@ -128,7 +139,7 @@ BAD_POSITIONS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("position too long", {"game": "tictactoe", "position": "." * 1_500}),
     ("position not text", {"game": "tictactoe", "position": 5}),
     ("connect4 column full", {"game": "connect4", "position": "1111111"}),
-)  # fmt: skip
+)
 
 
 def api_attacks() -> Iterator[Attack]:
@@ -137,12 +148,19 @@ def api_attacks() -> Iterator[Attack]:
         for label, raw in SHAPES:
             yield Attack(f"{route}: {label}", route, raw)
         for label, options in BAD_OPTIONS:
-            yield Attack(f"{route}: {label}", route, _body(game="tictactoe", options=options, move="0"))
+            yield Attack(
+                f"{route}: {label}", route, _body(game="tictactoe", options=options, move="0")
+            )
     for route in ("/api/position", "/api/play", *SEARCH_ROUTES):
         for label, fields in BAD_POSITIONS:
             yield Attack(f"{route}: {label}", route, _body(**fields, move="0"))
-    for label, move in (("move occupied", "0"), ("move off the board", "99"), ("move text garbled", "x!"),
-                        ("move missing", None), ("move a number", 4)):  # fmt: skip
+    for label, move in (
+        ("move occupied", "0"),
+        ("move off the board", "99"),
+        ("move text garbled", "x!"),
+        ("move missing", None),
+        ("move a number", 4),
+    ):
         fields = {"game": "tictactoe", "position": "X........"}
         if move is not None:
             fields["move"] = move
@@ -150,29 +168,73 @@ def api_attacks() -> Iterator[Attack]:
     for route in SEARCH_ROUTES:
         for label, fields in BAD_SEARCHES:
             yield Attack(f"{route}: {label}", route, _body(game="connect4", **fields))
-    yield Attack("/api/tree: a 20x20 board's whole tree", "/api/tree",
-                 _body(game="tictactoe", options={"rows": 20, "cols": 20, "k": 5}, searcher="minimax"))  # fmt: skip
-    yield Attack("/api/analyze: exhaustive minimax of connect4", "/api/analyze",
-                 _body(game="connect4", searcher="minimax"), expected=(200, 422))  # fmt: skip
+    yield Attack(
+        "/api/tree: a 20x20 board's whole tree",
+        "/api/tree",
+        _body(game="tictactoe", options={"rows": 20, "cols": 20, "k": 5}, searcher="minimax"),
+    )
+    yield Attack(
+        "/api/analyze: exhaustive minimax of connect4",
+        "/api/analyze",
+        _body(game="connect4", searcher="minimax"),
+        expected=(200, 422),
+    )
     for route in POST_ROUTES[:3]:
         good = _body(game="tictactoe")
-        yield Attack(f"{route}: text/plain body", route, good, headers=(("Content-Type", "text/plain"),))
+        yield Attack(
+            f"{route}: text/plain body", route, good, headers=(("Content-Type", "text/plain"),)
+        )
         yield Attack(f"{route}: no content type", route, good, headers=())
-        yield Attack(f"{route}: form content type", route, good,
-                     headers=(("Content-Type", "application/x-www-form-urlencoded"),))  # fmt: skip
-        yield Attack(f"{route}: another origin", route, good,
-                     headers=(("Content-Type", JSON_TYPE), ("Origin", "http://127.0.0.1:9")), expected=(403,))  # fmt: skip
-        yield Attack(f"{route}: origin null", route, good,
-                     headers=(("Content-Type", JSON_TYPE), ("Origin", "null")), expected=(403,))  # fmt: skip
-        yield Attack(f"{route}: a rebound host name", route, good,
-                     headers=(("Content-Type", JSON_TYPE), ("Host", "rebound.example")), expected=(400,))  # fmt: skip
-        yield Attack(f"{route}: GET instead of POST", route, None, method="GET", headers=(), expected=(405,))
+        yield Attack(
+            f"{route}: form content type",
+            route,
+            good,
+            headers=(("Content-Type", "application/x-www-form-urlencoded"),),
+        )
+        yield Attack(
+            f"{route}: another origin",
+            route,
+            good,
+            headers=(("Content-Type", JSON_TYPE), ("Origin", "http://127.0.0.1:9")),
+            expected=(403,),
+        )
+        yield Attack(
+            f"{route}: origin null",
+            route,
+            good,
+            headers=(("Content-Type", JSON_TYPE), ("Origin", "null")),
+            expected=(403,),
+        )
+        yield Attack(
+            f"{route}: a rebound host name",
+            route,
+            good,
+            headers=(("Content-Type", JSON_TYPE), ("Host", "rebound.example")),
+            expected=(400,),
+        )
+        yield Attack(
+            f"{route}: GET instead of POST", route, None, method="GET", headers=(), expected=(405,)
+        )
     for route in ("/api/games", "/api/health", "/"):
         yield Attack(f"{route}: POST instead of GET", route, b"{}", expected=(405,))
-        yield Attack(f"{route}: a rebound host name", route, None, method="GET",
-                     headers=(("Host", "evil.test"),), expected=(400,))  # fmt: skip
-    for path in ("/static/../../../etc/passwd", "/static/%2e%2e/%2e%2e/etc/passwd", "/static/..%2f..%2fpyproject.toml",
-                 "/static/%00", "/api/../../etc/passwd", "/nowhere", "/api/nowhere", "/static/"):  # fmt: skip
+        yield Attack(
+            f"{route}: a rebound host name",
+            route,
+            None,
+            method="GET",
+            headers=(("Host", "evil.test"),),
+            expected=(400,),
+        )
+    for path in (
+        "/static/../../../etc/passwd",
+        "/static/%2e%2e/%2e%2e/etc/passwd",
+        "/static/..%2f..%2fpyproject.toml",
+        "/static/%00",
+        "/api/../../etc/passwd",
+        "/nowhere",
+        "/api/nowhere",
+        "/static/",
+    ):
         yield Attack(f"GET {path}", path, None, method="GET", headers=(), expected=(400, 404, 405))
     yield Attack("DELETE /api/new", "/api/new", None, method="DELETE", headers=(), expected=(405,))
     yield Attack("PUT /api/analyze", "/api/analyze", b"{}", method="PUT", expected=(405,))
@@ -240,7 +302,9 @@ def health_latency(port: int, timeout: float = 5.0) -> float | None:
     """Return the seconds ``/api/health`` took to answer 200, ``None`` when it did not."""
     start = time.perf_counter()
     try:
-        status, _ = send(port, Attack("health", "/api/health", None, method="GET", headers=()), timeout)
+        status, _ = send(
+            port, Attack("health", "/api/health", None, method="GET", headers=()), timeout
+        )
     except (OSError, http.client.HTTPException, ValueError):
         return None
     return time.perf_counter() - start if status == 200 else None
@@ -254,7 +318,9 @@ def memory_mb(pid: int) -> float:
         current = pending.pop()
         try:
             status = Path(f"/proc/{current}/status").read_text()
-            total_kb += next(int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:"))
+            total_kb += next(
+                int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:")
+            )
             for task in Path(f"/proc/{current}/task").iterdir():
                 pending.extend(int(child) for child in (task / "children").read_text().split())
         except (OSError, StopIteration):
@@ -308,7 +374,10 @@ def dribbled_body(port: int, limit_seconds: float = 25.0) -> dict[str, Any]:
                 break
             if time.perf_counter() - start > limit_seconds:
                 break
-    return {"dropped_after_s": round(time.perf_counter() - start, 1) if dropped else None, "passed": dropped}
+    return {
+        "dropped_after_s": round(time.perf_counter() - start, 1) if dropped else None,
+        "passed": dropped,
+    }
 
 
 def abandoned_searches(port: int, count: int = 8) -> dict[str, Any]:
@@ -323,41 +392,75 @@ def abandoned_searches(port: int, count: int = 8) -> dict[str, Any]:
             sock.sendall(request)
             time.sleep(0.05)
     start = time.perf_counter()
-    status, _ = send(port, Attack("quick", "/api/analyze", _body(game="tictactoe", position="XX.OO....")))
+    status, _ = send(
+        port, Attack("quick", "/api/analyze", _body(game="tictactoe", position="XX.OO...."))
+    )
     freed = time.perf_counter() - start
-    return {"abandoned": count, "next_search_s": round(freed, 2), "status": status,
-            "passed": status == 200 and freed < 3.0}  # fmt: skip
+    return {
+        "abandoned": count,
+        "next_search_s": round(freed, 2),
+        "status": status,
+        "passed": status == 200 and freed < 3.0,
+    }
 
 
 def board_sizes(port: int) -> dict[str, Any]:
     """Ask for every tic-tac-toe board of up to 16 cells; return the server's memory after."""
-    sizes = [(rows, cols, k) for rows in range(1, 17) for cols in range(1, 17) if rows * cols <= 16
-             for k in range(1, max(rows, cols) + 1)]  # fmt: skip
+    sizes = [
+        (rows, cols, k)
+        for rows in range(1, 17)
+        for cols in range(1, 17)
+        if rows * cols <= 16
+        for k in range(1, max(rows, cols) + 1)
+    ]
     start = time.perf_counter()
-    statuses = [send(port, Attack("size", "/api/new", _body(game="tictactoe", options={"rows": r, "cols": c, "k": k})))[0]
-                for r, c, k in sizes]  # fmt: skip
-    return {"requests": len(sizes), "seconds": round(time.perf_counter() - start, 1),
-            "all_answered": all(status < 500 for status in statuses)}  # fmt: skip
+    statuses = [
+        send(
+            port,
+            Attack(
+                "size", "/api/new", _body(game="tictactoe", options={"rows": r, "cols": c, "k": k})
+            ),
+        )[0]
+        for r, c, k in sizes
+    ]
+    return {
+        "requests": len(sizes),
+        "seconds": round(time.perf_counter() - start, 1),
+        "all_answered": all(status < 500 for status in statuses),
+    }
 
 
 # ------------------------------------------------------------- the CLI
 CLI_ATTACKS: tuple[tuple[str, ...], ...] = (
-    ("analyze", "chequers"), ("analyze", "tictactoe", "--position", "XYZ"),
-    ("analyze", "tictactoe", "--searcher", "deepblue"), ("analyze", "tictactoe", "--searcher", "mcts:seconds=nan"),
-    ("analyze", "tictactoe", "--searcher", "mcts:exploration=nan"), ("analyze", "tictactoe", "--max-nodes", "-1"),
-    ("analyze", "tictactoe", "--max-nodes", "nan"), ("analyze", "tictactoe", "-o", "rows=3.7"),
-    ("analyze", "tictactoe", "-o", "rows"), ("analyze", "tictactoe", "--searcher", "alphabeta:depth=2.5"),
+    ("analyze", "chequers"),
+    ("analyze", "tictactoe", "--position", "XYZ"),
+    ("analyze", "tictactoe", "--searcher", "deepblue"),
+    ("analyze", "tictactoe", "--searcher", "mcts:seconds=nan"),
+    ("analyze", "tictactoe", "--searcher", "mcts:exploration=nan"),
+    ("analyze", "tictactoe", "--max-nodes", "-1"),
+    ("analyze", "tictactoe", "--max-nodes", "nan"),
+    ("analyze", "tictactoe", "-o", "rows=3.7"),
+    ("analyze", "tictactoe", "-o", "rows"),
+    ("analyze", "tictactoe", "--searcher", "alphabeta:depth=2.5"),
     ("analyze", "tictactoe", "--searcher", "alphabeta:table_entries=0"),
-    ("tree", "tictactoe", "--output", "/nonexistent/folder/tree.svg"), ("tree", "tictactoe", "--output", "/"),
-    ("compare", "tictactoe", "--searchers", "deepblue"), ("compare", "tictactoe", "--plot", "/nonexistent/x.png"),
-    ("match", "tictactoe", "alphabeta", "mcts:exploration=nan"), ("match", "tictactoe", "alphabeta", "deepblue"),
+    ("tree", "tictactoe", "--output", "/nonexistent/folder/tree.svg"),
+    ("tree", "tictactoe", "--output", "/"),
+    ("compare", "tictactoe", "--searchers", "deepblue"),
+    ("compare", "tictactoe", "--plot", "/nonexistent/x.png"),
+    ("match", "tictactoe", "alphabeta", "mcts:exploration=nan"),
+    ("match", "tictactoe", "alphabeta", "deepblue"),
     ("tournament", "tictactoe", "--searchers", "alphabeta", "mcts:seconds=inf"),
     ("tournament", "tictactoe", "--plot", "/nonexistent/x.png"),
     ("play", "tictactoe", "--opponent", "mcts:exploration=nan"),
-    ("serve", "--port", "70000"), ("serve", "--max-seconds", "nan"), ("serve", "--max-seconds", "inf"),
-    ("serve", "--workers", "0"), ("solve-bench", "/dev/null/nothing"), ("uci-check", "--sample", "-5"),
-    ("games", "--json", "extra"), ("nonsense-command",),
-)  # fmt: skip
+    ("serve", "--port", "70000"),
+    ("serve", "--max-seconds", "nan"),
+    ("serve", "--max-seconds", "inf"),
+    ("serve", "--workers", "0"),
+    ("solve-bench", "/dev/null/nothing"),
+    ("uci-check", "--sample", "-5"),
+    ("games", "--json", "extra"),
+    ("nonsense-command",),
+)
 
 
 def cli_rows(tmp: Path) -> Iterator[Row]:
@@ -370,13 +473,20 @@ def cli_rows(tmp: Path) -> Iterator[Row]:
     for arguments in attacks:
         start = time.perf_counter()
         try:
-            done = subprocess.run([sys.executable, "-m", "gamesearch", *arguments], capture_output=True, text=True,
-                                  timeout=60, stdin=subprocess.DEVNULL)  # fmt: skip
+            done = subprocess.run(
+                [sys.executable, "-m", "gamesearch", *arguments],
+                capture_output=True,
+                text=True,
+                timeout=60,
+                stdin=subprocess.DEVNULL,
+            )
             got = f"exit {done.returncode}" + (" (traceback)" if "Traceback" in done.stderr else "")
             passed = done.returncode == 2 and "Traceback" not in done.stderr
         except subprocess.TimeoutExpired:
             got, passed = "still running after 60 s", False
-        yield Row("gamesearch " + " ".join(arguments), "exit 2", got, time.perf_counter() - start, passed)
+        yield Row(
+            "gamesearch " + " ".join(arguments), "exit 2", got, time.perf_counter() - start, passed
+        )
 
 
 # ------------------------------------------------------------- the run
@@ -413,7 +523,10 @@ def probe(*, with_cli: bool) -> dict[str, Any]:
         "server_alive": alive,
         "memory_mb": {"start": round(memory_at_start), "end": round(memory_at_end)},
         "figures": figures,
-        "all_passed": passed == len(rows) and alive and connection_ok and figures["board_sizes"]["all_answered"],
+        "all_passed": passed == len(rows)
+        and alive
+        and connection_ok
+        and figures["board_sizes"]["all_answered"],
         "rows": [attrs.asdict(row) for row in rows],
     }
 
@@ -425,15 +538,22 @@ def print_report(report: dict[str, Any]) -> None:
 
     table = Table("attack", "expected", "got", "s", "ok")
     for row in report["rows"]:
-        table.add_row(row["name"], row["expected"], row["got"], f"{row['seconds']:.2f}",
-                      "yes" if row["passed"] else "NO")  # fmt: skip
+        table.add_row(
+            row["name"],
+            row["expected"],
+            row["got"],
+            f"{row['seconds']:.2f}",
+            "yes" if row["passed"] else "NO",
+        )
     console = Console()
     console.print(table)
     for name, figure in report["figures"].items():
         console.print(f"{name}: {figure}")
     console.print(
-        f"{report['passed']} of {report['attacks']} attacks refused as they should be; server alive: "
-        f"{'yes' if report['server_alive'] else 'NO'}; server memory {report['memory_mb']['start']} MiB at "
+        f"{report['passed']} of {report['attacks']} attacks refused as they should be; server "
+        "alive: "
+        f"{'yes' if report['server_alive'] else 'NO'}; server memory "
+        f"{report['memory_mb']['start']} MiB at "
         f"start, {report['memory_mb']['end']} MiB at the end (workers included)"
     )
 

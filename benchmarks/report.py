@@ -28,7 +28,7 @@ def environment() -> dict[str, Any]:
         except importlib.metadata.PackageNotFoundError:
             continue
     return {
-        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "machine": f"{platform.machine()}, {platform.processor() or 'unknown cpu'}, "
         f"{platform.system()} {platform.release()}",
         "python": f"{platform.python_implementation()} {platform.python_version()}",
@@ -88,9 +88,14 @@ def print_table(
         f"ratio = time / {FRAMEWORK}'s time on the row"
     )
     for column, justify in (
-        ("row", "left"), ("library", "left"), ("searcher", "left"), ("median", "right"),
-        ("nodes", "right"), ("nodes/s", "right"), ("ratio", "right"),
-    ):  # fmt: skip
+        ("row", "left"),
+        ("library", "left"),
+        ("searcher", "left"),
+        ("median", "right"),
+        ("nodes", "right"),
+        ("nodes/s", "right"),
+        ("ratio", "right"),
+    ):
         table.add_column(column, justify=justify)  # type: ignore[arg-type]
     previous = None
     for item in measurements:
@@ -139,7 +144,9 @@ def save_plot(measurements: Sequence[Measurement], path: Path) -> None:
     for offset, library in enumerate(libraries):
         medians = {item.row: item.median for item in measurements if item.library == library}
         places = [index + offset * height for index, row in enumerate(row_names) if row in medians]
-        axes.barh(places, [medians[row] for row in row_names if row in medians], height, label=library)
+        axes.barh(
+            places, [medians[row] for row in row_names if row in medians], height, label=library
+        )
     axes.set_yticks([index + 0.4 - height / 2 for index in range(len(row_names))], row_names)
     axes.invert_yaxis()
     axes.set_xscale("log")

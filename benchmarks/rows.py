@@ -33,6 +33,7 @@ from benchmarks.workloads import (
     TICTACTOE_ALPHABETA,
     TICTACTOE_MINIMAX,
     TICTACTOE_TABLE,
+    bench_game,
     connect4_test_sets,
     kalah_position,
     othello_bitboards,
@@ -40,7 +41,6 @@ from benchmarks.workloads import (
     tictactoe_positions,
 )
 from gamesearch.plugins import default_registry
-from benchmarks.workloads import bench_game
 from gamesearch.search.base import SearchStats
 
 #: the framework's searcher for each row: the same search the peers run
@@ -58,7 +58,8 @@ FRAMEWORK_SEARCHERS = {
 }
 #: the game of each row (tic-tac-toe unless named here)
 ROW_GAMES = {
-    row: "connect4" for row in (CONNECT4_DEPTH6, CONNECT4_DEPTH8, CONNECT4_END_EASY, CONNECT4_MIDDLE_EASY)
+    row: "connect4"
+    for row in (CONNECT4_DEPTH6, CONNECT4_DEPTH8, CONNECT4_END_EASY, CONNECT4_MIDDLE_EASY)
 }
 
 
@@ -157,14 +158,18 @@ def _othello_kalah_searches() -> tuple[dict[str, Contender], dict[str, Contender
         framework[row] = framework_contender(spec, "othello", start, size=size)
         floor[row] = floor_contender("bitboard alpha-beta", _othello_floor(size, depth, ordered))
     late: list[str | None] = list(OTHELLO6_LATE_POSITIONS)
-    framework[OTHELLO6_LATE] = framework_contender("alphabeta:table=on,all_best=off", "othello", late, size=6)
+    framework[OTHELLO6_LATE] = framework_contender(
+        "alphabeta:table=on,all_best=off", "othello", late, size=6
+    )
     positions = [othello_bitboards(text) for text in OTHELLO6_LATE_POSITIONS]
     floor[OTHELLO6_LATE] = floor_contender(
         "bitboard alpha-beta + dict of bounds", lambda: floors.othello_solve(6, positions)[1]
     )
     for row, (depth, ordered) in KALAH_DEPTHS.items():
         order = "" if ordered else ",ordering=natural"
-        framework[row] = framework_contender(f"alphabeta:depth={depth}{order},all_best=off", "kalah", start)
+        framework[row] = framework_contender(
+            f"alphabeta:depth={depth}{order},all_best=off", "kalah", start
+        )
         floor[row] = floor_contender("list alpha-beta", _kalah_floor(depth, ordered))
     kalah_late: list[str | None] = [text for text, _ in KALAH_LATE_POSITIONS]
     framework[KALAH_LATE] = framework_contender(
@@ -191,7 +196,10 @@ ROWS: dict[str, tuple[bool, str]] = {
     TICTACTOE_ALPHABETA: (True, "empty board, natural order, shared root window"),
     TICTACTOE_TABLE: (True, "as full alpha-beta, with a table of bounds (fresh each run)"),
     TICTACTOE_ALL: (False, "alpha-beta once from every reachable position"),
-    CONNECT4_DEPTH6: (True, "empty 7x6 board, each library's own move order, the shared window heuristic"),
+    CONNECT4_DEPTH6: (
+        True,
+        "empty 7x6 board, each library's own move order, the shared window heuristic",
+    ),
     CONNECT4_DEPTH8: (False, "as depth 6, two plies deeper"),
     CONNECT4_END_EASY: (
         True,
@@ -214,7 +222,10 @@ ROWS: dict[str, tuple[bool, str]] = {
         "6x6 start, passes as moves, the game's move order (corners first) and heuristic "
         "(corners, mobility, discs); OpenSpiel's othello is 8x8 only",
     ),
-    OTHELLO6_LATE: (True, "exact disc margins (distance to the end), a fresh table for each position"),
+    OTHELLO6_LATE: (
+        True,
+        "exact disc margins (distance to the end), a fresh table for each position",
+    ),
     OTHELLO8_DEPTH: (
         True,
         "8x8 start, row-major move order (OpenSpiel's action order) and the same heuristic "
@@ -225,7 +236,10 @@ ROWS: dict[str, tuple[bool, str]] = {
         "6 houses of 4 seeds (OpenSpiel's mancala), house order (OpenSpiel's action order) "
         "and the same heuristic (stored and housed seeds) in every library: the same tree",
     ),
-    KALAH_DEPTH_ORDERED: (False, "the game's move order: a move that ends in the mover's store first"),
+    KALAH_DEPTH_ORDERED: (
+        False,
+        "the game's move order: a move that ends in the mover's store first",
+    ),
     KALAH_LATE: (
         True,
         "exact seed margins (plain scoring: not how soon) in gamesearch and the floor, the "
@@ -238,7 +252,9 @@ ROWS: dict[str, tuple[bool, str]] = {
 ROWS.update(checkers.ROWS)
 
 
-def build_rows(*, quick: bool = False, peers: bool = True, only: str | None = None) -> tuple[list[Row], list[Skipped]]:
+def build_rows(
+    *, quick: bool = False, peers: bool = True, only: str | None = None
+) -> tuple[list[Row], list[Skipped]]:
     """Return the rows to run and the contenders skipped (peers missing or unable).
 
     ``quick`` keeps the short rows; ``peers`` false leaves the peers out; ``only``

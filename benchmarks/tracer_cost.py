@@ -49,7 +49,7 @@ def untraced_twin(module: types.ModuleType) -> tuple[types.ModuleType, int]:
     dropper = _DropTracerHooks()
     tree = ast.fix_missing_locations(dropper.visit(tree))
     twin = types.ModuleType(module.__name__ + "_untraced")
-    exec(compile(tree, module.__file__ or "<twin>", "exec"), twin.__dict__)  # noqa: S102 - our own source
+    exec(compile(tree, module.__file__ or "<twin>", "exec"), twin.__dict__)  # (our own source)
     return twin, dropper.removed
 
 
@@ -61,9 +61,15 @@ def time_once(searcher: Searcher, text: str) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--runs", type=int, default=9, help="timed runs of each searcher (default: 9)")
-    parser.add_argument("--position", default="", help="tic-tac-toe position (default: the empty board)")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--runs", type=int, default=9, help="timed runs of each searcher (default: 9)"
+    )
+    parser.add_argument(
+        "--position", default="", help="tic-tac-toe position (default: the empty board)"
+    )
     args = parser.parse_args()
     minimax_twin, minimax_hooks = untraced_twin(minimax)
     alphabeta_twin, alphabeta_hooks = untraced_twin(alphabeta)
@@ -71,9 +77,13 @@ def main() -> None:
         f"minimax ({minimax_hooks} hooks)": (minimax.Minimax(), minimax_twin.Minimax()),
         f"alphabeta ({alphabeta_hooks} hooks)": (alphabeta.AlphaBeta(), alphabeta_twin.AlphaBeta()),
     }
-    print(f"position {args.position or 'empty board'!r}, {args.runs} interleaved runs each, medians:")
+    print(
+        f"position {args.position or 'empty board'!r}, {args.runs} interleaved runs each, medians:"
+    )
     for label, (hooked, bare) in pairs.items():
-        nodes = hooked.search(default_registry().new_game("tictactoe", args.position or None)).stats.nodes
+        nodes = hooked.search(
+            default_registry().new_game("tictactoe", args.position or None)
+        ).stats.nodes
         with_hooks, without = [], []
         for _ in range(args.runs):
             with_hooks.append(time_once(hooked, args.position))
@@ -81,7 +91,8 @@ def main() -> None:
         hooked_median, bare_median = statistics.median(with_hooks), statistics.median(without)
         print(
             f"  {label:<22} {nodes:>9,} nodes  with hooks {hooked_median * 1000:8.1f} ms  "
-            f"without {bare_median * 1000:8.1f} ms  cost {(hooked_median / bare_median - 1) * 100:+.1f}%"
+            f"without {bare_median * 1000:8.1f} ms  cost "
+            f"{(hooked_median / bare_median - 1) * 100:+.1f}%"
         )
 
 

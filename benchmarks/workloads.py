@@ -13,7 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.floors import (
-    OTHELLO_C_POINTS, OTHELLO_CORNER_POINTS, OTHELLO_MOBILITY_POINTS, OTHELLO_X_POINTS, othello_board,
+    OTHELLO_C_POINTS,
+    OTHELLO_CORNER_POINTS,
+    OTHELLO_MOBILITY_POINTS,
+    OTHELLO_X_POINTS,
+    othello_board,
 )
 from gamesearch.plugins import Registry
 
@@ -64,7 +68,16 @@ def tictactoe_positions() -> tuple[str, ...]:
 
 
 #: the eight lines of the 3x3 board as cell indices
-TICTACTOE_LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+TICTACTOE_LINES = (
+    (0, 1, 2),
+    (3, 4, 5),
+    (6, 7, 8),
+    (0, 3, 6),
+    (1, 4, 7),
+    (2, 5, 8),
+    (0, 4, 8),
+    (2, 4, 6),
+)
 
 
 def tictactoe_winner(cells: str) -> str | None:
@@ -90,8 +103,10 @@ def tictactoe_move_order(cells: str) -> tuple[int, ...]:
 
     :raises ValueError: when no such order exists (the position is unreachable).
     """
-    marks = {"X": [i for i, cell in enumerate(cells) if cell == "X"],
-             "O": [i for i, cell in enumerate(cells) if cell == "O"]}  # fmt: skip
+    marks = {
+        "X": [i for i, cell in enumerate(cells) if cell == "X"],
+        "O": [i for i, cell in enumerate(cells) if cell == "O"],
+    }
     total = len(marks["X"]) + len(marks["O"])
     played = list(EMPTY_TICTACTOE)
     order: list[int] = []
@@ -152,7 +167,8 @@ def connect4_window_score(cells: str) -> int:
     return max(-CONNECT4_EVAL_LIMIT, min(CONNECT4_EVAL_LIMIT, total))
 
 
-#: where the Connect Four test sets are: this variable, else shared/data/connect4 beside the repository
+#: where the Connect Four test sets are: this variable, else shared/data/connect4 beside
+#: the repository
 DATA_ENVIRONMENT = "GAMESEARCH_CONNECT4_DATA"
 
 
@@ -162,10 +178,16 @@ def connect4_test_positions(name: str, count: int) -> tuple[str, ...]:
     :raises FileNotFoundError: when the set is in neither data folder.
     """
     folder = os.environ.get(DATA_ENVIRONMENT)
-    base = Path(folder) if folder else Path(__file__).resolve().parents[2] / "shared" / "data" / "connect4"
+    base = (
+        Path(folder)
+        if folder
+        else Path(__file__).resolve().parents[2] / "shared" / "data" / "connect4"
+    )
     path = base / name
     if not path.is_file():
-        raise FileNotFoundError(f"no Connect Four test set {name!r} in {str(base)!r} (set ${DATA_ENVIRONMENT})")
+        raise FileNotFoundError(
+            f"no Connect Four test set {name!r} in {str(base)!r} (set ${DATA_ENVIRONMENT})"
+        )
     lines = path.read_text().splitlines()[:count]
     return tuple(line.split()[0] for line in lines)
 
@@ -205,7 +227,9 @@ def bench_game(registry: Registry, name: str, position: str | None, **options: A
     if name != "connect4":
         return registry.new_game(name, position, **options)
     game_class = _windows_only_connect4(registry.game_class(name))
-    return game_class.new(**options) if position is None else game_class.from_text(position, **options)
+    return (
+        game_class.new(**options) if position is None else game_class.from_text(position, **options)
+    )
 
 
 # -------------------------------------------------------------------- Othello
@@ -249,7 +273,8 @@ def othello_heuristic(black: int, white: int, size: int) -> int:
     """Return the Othello heuristic for Black on the framework's value scale.
 
     25 points a corner and 5 a legal move, Black's minus White's, less 15 for a disc
-    on the X-square and 5 for one on a C-square of an empty corner, clipped inside ±1000, then scaled inside the framework's heuristic range for the board
+    on the X-square and 5 for one on a C-square of an empty corner, clipped inside ±1000, then
+    scaled inside the framework's heuristic range for the board
     size (the framework maps the game's ``evaluate()`` the same way). The peers'
     adapters read their boards into bitboards and score them here; the legal moves
     are memoised by board, as the game and the floor do.
@@ -261,12 +286,12 @@ def othello_heuristic(black: int, white: int, size: int) -> int:
     for corner, x_square, c_squares in board.corner_squares:
         if not (black | white) & corner:
             total += OTHELLO_X_POINTS * (bool(white & x_square) - bool(black & x_square))
-            total += OTHELLO_C_POINTS * ((white & c_squares).bit_count() - (black & c_squares).bit_count())
+            total += OTHELLO_C_POINTS * (
+                (white & c_squares).bit_count() - (black & c_squares).bit_count()
+            )
     total = max(-999, min(999, total))
     limit = 1000 - board.max_plies - 1  # the framework's heuristic bound, less one
     return int(total * limit / 1000)
-
-
 
 
 # ---------------------------------------------------------------------- Kalah
@@ -296,7 +321,12 @@ def kalah_position(text: str) -> tuple[tuple[int, ...], int, int]:
     try:
         fields, side, ply = text.split()
         south, south_store, north, north_store = fields.split("/")
-        board = (*map(int, south.split(",")), int(south_store), *map(int, north.split(",")), int(north_store))
+        board = (
+            *map(int, south.split(",")),
+            int(south_store),
+            *map(int, north.split(",")),
+            int(north_store),
+        )
     except ValueError:
         raise ValueError(f"not a Kalah position: {text!r}") from None
     if side not in ("S", "N") or len(board) % 2:

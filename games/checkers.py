@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import Any, ClassVar
 
 from gamesearch.errors import InvalidMoveError, InvalidPositionError
@@ -77,7 +78,8 @@ def column_of(square: int) -> int:
 
 
 def square_at(row: int, col: int) -> int | None:
-    """Return the square (0 to 31) at ``row`` and ``col``, or ``None`` off the board or on a light square."""
+    """Return the square (0 to 31) at ``row`` and ``col``, or ``None`` off the board or on a
+    light square."""
     if not (0 <= row < 8 and 0 <= col < 8) or (row + col) % 2 == 0:
         return None
     return row * 4 + col // 2
@@ -144,7 +146,14 @@ def _bits_of(bits: int) -> list[int]:
 
 # Hot path: the chain of jumps of one piece, depth first; every chain is kept whole.
 def _extend_jumps(
-    path: Move, square: int, jumped: int, theirs: int, empty: int, table: Any, crown: int, found: list[Move]
+    path: Move,
+    square: int,
+    jumped: int,
+    theirs: int,
+    empty: int,
+    table: Any,
+    crown: int,
+    found: list[Move],
 ) -> None:
     """Append to ``found`` every complete chain of jumps that goes on from ``path``.
 
@@ -180,12 +189,20 @@ def _jump_targets(down: int, up: int, theirs: int) -> int:
     landings = 0
     if down:
         even, odd = down & _EVEN_ROWS, down & _ODD_ROWS
-        landings |= ((even & ~_LEFT_EDGE) << 4 & theirs) << 3 | ((odd & ~_LEFT_EDGE) << 3 & theirs) << 4
-        landings |= ((even & ~_RIGHT_EDGE) << 5 & theirs) << 4 | ((odd & ~_RIGHT_EDGE) << 4 & theirs) << 5
+        landings |= ((even & ~_LEFT_EDGE) << 4 & theirs) << 3 | (
+            (odd & ~_LEFT_EDGE) << 3 & theirs
+        ) << 4
+        landings |= ((even & ~_RIGHT_EDGE) << 5 & theirs) << 4 | (
+            (odd & ~_RIGHT_EDGE) << 4 & theirs
+        ) << 5
     if up:
         even, odd = up & _EVEN_ROWS, up & _ODD_ROWS
-        landings |= ((even & ~_LEFT_EDGE) >> 4 & theirs) >> 5 | ((odd & ~_LEFT_EDGE) >> 5 & theirs) >> 4
-        landings |= ((even & ~_RIGHT_EDGE) >> 3 & theirs) >> 4 | ((odd & ~_RIGHT_EDGE) >> 4 & theirs) >> 3
+        landings |= ((even & ~_LEFT_EDGE) >> 4 & theirs) >> 5 | (
+            (odd & ~_LEFT_EDGE) >> 5 & theirs
+        ) >> 4
+        landings |= ((even & ~_RIGHT_EDGE) >> 3 & theirs) >> 4 | (
+            (odd & ~_RIGHT_EDGE) >> 4 & theirs
+        ) >> 3
     return landings
 
 
@@ -247,10 +264,15 @@ class Checkers(Game[Move]):
     name = "checkers"
     player_names = ("Black", "White")
     options = (
-        Option("draw_plies", int, DEFAULT_DRAW_PLIES,
-               "plies in a row without a capture or a man's move that draw the game",
-               minimum=2, maximum=400),
-    )  # fmt: skip
+        Option(
+            "draw_plies",
+            int,
+            DEFAULT_DRAW_PLIES,
+            "plies in a row without a capture or a man's move that draw the game",
+            minimum=2,
+            maximum=400,
+        ),
+    )
     #: the searcher analyze and the web board use first: far too big to search to the end
     default_searcher: ClassVar[str | None] = "iterative"
     #: :meth:`evaluate` stays strictly inside plus or minus this
@@ -299,7 +321,9 @@ class Checkers(Game[Move]):
         :raises InvalidOptionError: for a bad option.
         """
         if not isinstance(text, str):
-            raise InvalidPositionError(f"a position must be text, not {type(text).__name__}: {text!r}")
+            raise InvalidPositionError(
+                f"a position must be text, not {type(text).__name__}: {text!r}"
+            )
         if ":" not in text:
             game = super().from_text(text, **options)
             assert isinstance(game, Checkers)
@@ -318,7 +342,8 @@ class Checkers(Game[Move]):
         letters = [field[:1].upper() for field in fields[1:]]
         if sorted(letters) != sorted(SIDE_LETTERS):
             raise InvalidPositionError(
-                f"position {text!r} must give White's pieces after 'W' and Black's after 'B', once each"
+                f"position {text!r} must give White's pieces after 'W' and Black's after 'B', once "
+                "each"
             )
         for field in fields[1:]:
             side = SIDE_LETTERS.index(field[:1].upper())
@@ -327,7 +352,9 @@ class Checkers(Game[Move]):
                 for square in _read_squares(text, word[1:] if is_king else word):
                     bit = 1 << square
                     if (pieces[0] | pieces[1]) & bit:
-                        raise InvalidPositionError(f"position {text!r} puts two pieces on square {square + 1}")
+                        raise InvalidPositionError(
+                            f"position {text!r} puts two pieces on square {square + 1}"
+                        )
                     pieces[side] |= bit
                     if is_king:
                         kings |= bit
@@ -335,7 +362,8 @@ class Checkers(Game[Move]):
             name = cls.player_names[side]
             if pieces[side].bit_count() > 12:
                 raise InvalidPositionError(
-                    f"position {text!r} gives {name} {pieces[side].bit_count()} pieces; a side has at most 12"
+                    f"position {text!r} gives {name} {pieces[side].bit_count()} pieces; a side has "
+                    "at most 12"
                 )
             crowned_men = pieces[side] & ~kings & CROWN_ROWS[side]
             if crowned_men:
@@ -355,7 +383,12 @@ class Checkers(Game[Move]):
 
         :raises InvalidPositionError: when they are no whole numbers, or out of range.
         """
-        if not (quiet_text.isascii() and quiet_text.isdigit() and ply_text.isascii() and ply_text.isdigit()):
+        if not (
+            quiet_text.isascii()
+            and quiet_text.isdigit()
+            and ply_text.isascii()
+            and ply_text.isdigit()
+        ):
             raise InvalidPositionError(
                 f"position {text!r}: the quiet plies and the ply must be whole numbers, "
                 f"not {quiet_text!r} and {ply_text!r}"
@@ -363,7 +396,8 @@ class Checkers(Game[Move]):
         quiet, ply = int(quiet_text), int(ply_text)
         if quiet > self.draw_plies:
             raise InvalidPositionError(
-                f"position {text!r} has {quiet} quiet plies; the game is drawn after {self.draw_plies}"
+                f"position {text!r} has {quiet} quiet plies; the game is drawn after "
+                f"{self.draw_plies}"
             )
         self._quiet = quiet
         latest = self.rules.max_plies - self.plies_left()
@@ -576,7 +610,7 @@ class Checkers(Game[Move]):
         opponent must then play (an offer or an exchange)."""
         start_bit, end_bit = 1 << move[0], 1 << move[-1]
         captured = 0
-        for before, after in zip(move, move[1:]):
+        for before, after in pairwise(move):
             captured |= JUMPED[before * SQUARES + after]
         kings = self._kings & ~captured
         if kings & start_bit or end_bit & CROWN_ROWS[self._turn]:
@@ -598,9 +632,14 @@ class Checkers(Game[Move]):
         advance = 0
         for row in range(1, 7):
             row_bits = 0b1111 << (4 * row)
-            advance += row * (black_men & row_bits).bit_count() - (7 - row) * (white_men & row_bits).bit_count()
+            advance += (
+                row * (black_men & row_bits).bit_count()
+                - (7 - row) * (white_men & row_bits).bit_count()
+            )
         total += ROW_POINTS * advance
-        total += BACK_ROW_POINTS * ((black_men & BACK_ROWS[BLACK]).bit_count() - (white_men & BACK_ROWS[WHITE]).bit_count())
+        total += BACK_ROW_POINTS * (
+            (black_men & BACK_ROWS[BLACK]).bit_count() - (white_men & BACK_ROWS[WHITE]).bit_count()
+        )
         total += CENTRE_POINTS * ((black & CENTRE).bit_count() - (white & CENTRE).bit_count())
         bound = self.evaluation_bound - 1
         return max(-bound, min(bound, total))
@@ -617,7 +656,8 @@ class Checkers(Game[Move]):
     def to_text(self) -> str:
         def squares(side_bits: int) -> str:
             return ",".join(
-                f"K{square + 1}" if self._kings >> square & 1 else str(square + 1) for square in _bits_of(side_bits)
+                f"K{square + 1}" if self._kings >> square & 1 else str(square + 1)
+                for square in _bits_of(side_bits)
             )
 
         text = f"{SIDE_LETTERS[self._turn]}:W{squares(self._white)}:B{squares(self._black)}"
@@ -649,7 +689,10 @@ class Checkers(Game[Move]):
                 square = square_at(row, col)
                 symbols.append("" if square is None else self._symbol(square))
         paths = tuple(
-            (self.format_move(move), tuple(8 * row_of(square) + column_of(square) for square in move))
+            (
+                self.format_move(move),
+                tuple(8 * row_of(square) + column_of(square) for square in move),
+            )
             for move in self.legal_moves()
         )
         caption = ""
@@ -672,21 +715,29 @@ class Checkers(Game[Move]):
         written = str(text).strip().lower()
         separator = "x" if "x" in written else "-"
         words = written.split(separator)
-        if len(words) < 2 or not all(word.strip().isascii() and word.strip().isdigit() for word in words):
+        if len(words) < 2 or not all(
+            word.strip().isascii() and word.strip().isdigit() for word in words
+        ):
             raise InvalidMoveError(
                 f"move {text!r} is not a move; write the squares (1 to 32) it stops on, "
                 "like 11-15 or 15x22x29"
             )
         numbers = [int(word) for word in words]
         if not all(1 <= number <= SQUARES for number in numbers):
-            raise InvalidMoveError(f"move {text!r} names a square off the board; squares run from 1 to 32")
+            raise InvalidMoveError(
+                f"move {text!r} names a square off the board; squares run from 1 to 32"
+            )
         move = tuple(number - 1 for number in numbers)
         if len(move) == 2 and move[1] in (target for _, (_, target) in STEPS[KING][move[0]]):
             return move
-        if all(JUMPED[a * SQUARES + b] for a, b in zip(move, move[1:])):
+        if all(JUMPED[a * SQUARES + b] for a, b in pairwise(move)):
             return move
         if len(move) == 2:  # the short form of a chain of jumps
-            chains = [m for m in self.legal_moves() if m[0] == move[0] and m[-1] == move[1] and self.is_capture(m)]
+            chains = [
+                m
+                for m in self.legal_moves()
+                if m[0] == move[0] and m[-1] == move[1] and self.is_capture(m)
+            ]
             if len(chains) == 1:
                 return chains[0]
             if chains:
@@ -695,7 +746,8 @@ class Checkers(Game[Move]):
                     "write the squares of the whole chain"
                 )
         raise InvalidMoveError(
-            f"move {text!r} is not a move: a piece steps to a diagonal neighbour or jumps two squares diagonally"
+            f"move {text!r} is not a move: a piece steps to a diagonal neighbour or jumps two "
+            "squares diagonally"
         )
 
     def format_move(self, move: Move) -> str:
@@ -711,11 +763,14 @@ def _read_squares(text: str, word: str) -> list[int]:
     low, dash, high = word.partition("-")
     numbers = [low, high] if dash else [low]
     if not all(number.strip().isascii() and number.strip().isdigit() for number in numbers):
-        raise InvalidPositionError(f"position {text!r}: {word!r} is not a square number (1 to 32) or a range")
+        raise InvalidPositionError(
+            f"position {text!r}: {word!r} is not a square number (1 to 32) or a range"
+        )
     first, last = int(numbers[0]), int(numbers[-1])
     if not (1 <= first <= last <= SQUARES):
         raise InvalidPositionError(
-            f"position {text!r}: {word!r} is no square from 1 to 32 or range of them from low to high"
+            f"position {text!r}: {word!r} is no square from 1 to 32 or range of them from low to "
+            "high"
         )
     return list(range(first - 1, last))
 

@@ -24,7 +24,15 @@ from gamesearch.errors import (
     InvalidMoveError,
     InvalidPositionError,
 )
-from gamesearch.game import BoardView, Game, Option, Player, Rules, check_alternating_counts, resolve_options
+from gamesearch.game import (
+    BoardView,
+    Game,
+    Option,
+    Player,
+    Rules,
+    check_alternating_counts,
+    resolve_options,
+)
 from gamesearch.plugins import hookimpl
 
 EMPTY, CROSS, NOUGHT = ".", "X", "O"
@@ -60,7 +68,8 @@ class _Geometry:
         #: the top cell of every column: ``mask & top_mask`` says which columns are full
         self.top_mask = sum(self.tops)
         full_columns = [
-            sum(top for col, top in enumerate(self.tops) if chosen >> col & 1) for chosen in range(1 << width)
+            sum(top for col, top in enumerate(self.tops) if chosen >> col & 1)
+            for chosen in range(1 << width)
         ]
         #: by ``mask & top_mask``: the playable columns in natural order, and centre first
         self.natural_moves = {full: self._open_columns(full, range(width)) for full in full_columns}
@@ -84,7 +93,10 @@ class _Geometry:
                     end_col, end_row = col + 3 * d_col, row + 3 * d_row
                     if 0 <= end_col < self.width and 0 <= end_row < self.height:
                         windows.append(
-                            sum(1 << ((col + i * d_col) * stride + row + i * d_row) for i in range(4))
+                            sum(
+                                1 << ((col + i * d_col) * stride + row + i * d_row)
+                                for i in range(4)
+                            )
                         )
         return windows
 
@@ -192,9 +204,21 @@ class ConnectFour(Game[int]):
     # that can raise the ply (make_move) sets -1, and a ply only comes back down to it
     # by taking moves back, to the very position advance() found.
     __slots__ = (
-        "_geometry", "_current", "_mask", "_ply", "_history", "_origin", "_open",
-        "_four", "_bottoms", "_columns", "_cells", "_top_mask", "_natural", "_ordered",
-    )  # fmt: skip
+        "_geometry",
+        "_current",
+        "_mask",
+        "_ply",
+        "_history",
+        "_origin",
+        "_open",
+        "_four",
+        "_bottoms",
+        "_columns",
+        "_cells",
+        "_top_mask",
+        "_natural",
+        "_ordered",
+    )
 
     def __init__(self, width: int = 7, height: int = 6) -> None:
         settings = resolve_options(self.options, {"width": width, "height": height})
@@ -216,8 +240,15 @@ class ConnectFour(Game[int]):
     def __getstate__(self) -> tuple[Any, ...]:
         """Return what pickles the position (the board size, not its tables)."""
         geometry = self._geometry
-        return (geometry.width, geometry.height, self._current, self._mask, self._ply,
-                self._history, self._origin)  # fmt: skip
+        return (
+            geometry.width,
+            geometry.height,
+            self._current,
+            self._mask,
+            self._ply,
+            self._history,
+            self._origin,
+        )
 
     def __setstate__(self, state: tuple[Any, ...]) -> None:
         width, height, self._current, self._mask, self._ply, self._history, self._origin = state
@@ -240,7 +271,9 @@ class ConnectFour(Game[int]):
         :raises InvalidOptionError: for a bad width or height.
         """
         if not isinstance(text, str):
-            raise InvalidPositionError(f"a position must be text, not {type(text).__name__}: {text!r}")
+            raise InvalidPositionError(
+                f"a position must be text, not {type(text).__name__}: {text!r}"
+            )
         stripped = text.strip()
         if not stripped or (stripped.isascii() and stripped.isdigit()):
             return cls.from_moves(stripped, **options)
@@ -303,13 +336,19 @@ class ConnectFour(Game[int]):
         for col, column_mask in enumerate(geometry.column_masks):
             column = (mask & column_mask) >> (col * geometry.stride)
             if column & (column + 1):  # not a run of ones from the bottom
-                raise InvalidPositionError(f"grid {original!r} has a floating stone in column {col + 1}")
+                raise InvalidPositionError(
+                    f"grid {original!r} has a floating stone in column {col + 1}"
+                )
         count_x, count_o = crosses.bit_count(), noughts.bit_count()
         check_alternating_counts(
-            f"grid {original!r}", count_x, count_o,
-            geometry.has_four(crosses), geometry.has_four(noughts),
-            won="with four in a row", pieces="stones",
-        )  # fmt: skip
+            f"grid {original!r}",
+            count_x,
+            count_o,
+            geometry.has_four(crosses),
+            geometry.has_four(noughts),
+            won="with four in a row",
+            pieces="stones",
+        )
         self._ply = count_x + count_o
         self._mask = mask
         self._current = noughts if self._ply & 1 else crosses
@@ -519,10 +558,22 @@ class ConnectFour(Game[int]):
                     return 0
                 return self._evaluate(opponent, mask | forced, ply + 1, forced_plies - 1)
         if mover_sign > 0:
-            crosses, noughts, cross_threats, nought_threats = current, opponent, mover_threats, opponent_threats
+            crosses, noughts, cross_threats, nought_threats = (
+                current,
+                opponent,
+                mover_threats,
+                opponent_threats,
+            )
         else:
-            crosses, noughts, cross_threats, nought_threats = opponent, current, opponent_threats, mover_threats
-        total = self._threat_points(cross_threats, nought_threats) + self._window_points(crosses, noughts)
+            crosses, noughts, cross_threats, nought_threats = (
+                opponent,
+                current,
+                opponent_threats,
+                mover_threats,
+            )
+        total = self._threat_points(cross_threats, nought_threats) + self._window_points(
+            crosses, noughts
+        )
         bound = self.evaluation_bound - 1
         return max(-bound, min(bound, total))
 
@@ -536,8 +587,14 @@ class ConnectFour(Game[int]):
         cross_live = cross_threats & ~_cells_above(nought_threats, geometry)
         nought_live = nought_threats & ~_cells_above(cross_threats, geometry)
         good, other = self.GOOD_THREAT_POINTS, self.OTHER_THREAT_POINTS
-        total = good * (cross_live & odd_rows).bit_count() + other * (cross_live & ~odd_rows).bit_count()
-        total -= good * (nought_live & ~odd_rows).bit_count() + other * (nought_live & odd_rows).bit_count()
+        total = (
+            good * (cross_live & odd_rows).bit_count()
+            + other * (cross_live & ~odd_rows).bit_count()
+        )
+        total -= (
+            good * (nought_live & ~odd_rows).bit_count()
+            + other * (nought_live & odd_rows).bit_count()
+        )
         cross_odd, nought_even = cross_live & odd_rows, nought_live & ~odd_rows
         if cross_odd and not nought_even:
             total += self.ZUGZWANG_POINTS
@@ -559,11 +616,14 @@ class ConnectFour(Game[int]):
             elif theirs:
                 total -= WINDOW_POINTS[theirs.bit_count()]
         centre = self._geometry.centre_mask
-        return total + CENTRE_POINTS * ((crosses & centre).bit_count() - (noughts & centre).bit_count())
+        return total + CENTRE_POINTS * (
+            (crosses & centre).bit_count() - (noughts & centre).bit_count()
+        )
 
     # --------------------------------------------------------------------- text
     def cell(self, col: int, row: int) -> str:
-        """Return ``"X"``, ``"O"`` or ``"."`` for the cell at column ``col``, row ``row`` (0 = bottom)."""
+        """Return ``"X"``, ``"O"`` or ``"."`` for the cell at column ``col``, row ``row`` (0 =
+        bottom)."""
         bit = self._geometry.bit(col, row)
         if not self._mask & bit:
             return EMPTY
@@ -626,7 +686,9 @@ class ConnectFour(Game[int]):
         if self._four(current ^ mask):
             return ()
         playable = (mask + geometry.bottom_mask) & geometry.board_mask
-        sharp = playable & (geometry.winning_cells(current, mask) | geometry.winning_cells(current ^ mask, mask))
+        sharp = playable & (
+            geometry.winning_cells(current, mask) | geometry.winning_cells(current ^ mask, mask)
+        )
         if not sharp:
             return ()
         return tuple(col for col in geometry.order if sharp & geometry.column_masks[col])
@@ -643,7 +705,8 @@ class ConnectFour(Game[int]):
 
 @functools.cache
 def _odd_row_mask(width: int, height: int) -> int:
-    """Return the cells of rows 1, 3, 5, ... counted from 1 at the bottom (the first player's rows)."""
+    """Return the cells of rows 1, 3, 5, ... counted from 1 at the bottom (the first player's
+    rows)."""
     rows = sum(1 << row for row in range(0, height, 2))
     return sum(rows << (col * (height + 1)) for col in range(width))
 

@@ -133,8 +133,12 @@ class Kalah(Game[int]):
         :raises InvalidOptionError: for a bad option.
         """
         if not isinstance(text, str):
-            raise InvalidPositionError(f"a position must be text, not {type(text).__name__}: {text!r}")
-        shape = "South's houses/store/North's houses/store, the side to move ('S' or 'N') and the ply"
+            raise InvalidPositionError(
+                f"a position must be text, not {type(text).__name__}: {text!r}"
+            )
+        shape = (
+            "South's houses/store/North's houses/store, the side to move ('S' or 'N') and the ply"
+        )
         parts = text.split()
         fields = parts[0].split("/") if len(parts) in (2, 3) else []
         if len(fields) != 4 or parts[1].upper() not in SIDE_LETTERS:
@@ -144,7 +148,9 @@ class Kalah(Game[int]):
             stores = [int(fields[1]), int(fields[3])]
             ply = int(parts[2]) if len(parts) == 3 else 0
         except ValueError:
-            raise InvalidPositionError(f"position {text!r} has a count that is not a whole number") from None
+            raise InvalidPositionError(
+                f"position {text!r} has a count that is not a whole number"
+            ) from None
         if len(south) != len(north):
             raise InvalidPositionError(
                 f"position {text!r} gives South {len(south)} houses and North {len(north)}"
@@ -159,7 +165,9 @@ class Kalah(Game[int]):
             options = {**options, "seeds": total // (2 * pits)}
         game = cls.new(**options)
         if game.pits != pits:
-            raise InvalidPositionError(f"position {text!r} has {pits} houses a side, not {game.pits}")
+            raise InvalidPositionError(
+                f"position {text!r} has {pits} houses a side, not {game.pits}"
+            )
         if total != 2 * game.pits * game.seeds:
             raise InvalidPositionError(
                 f"position {text!r} holds {total} seeds; a game of {game.pits} pits starts with "
@@ -310,7 +318,8 @@ class Kalah(Game[int]):
         pits, board = self.pits, self._board
         south = ",".join(map(str, board[:pits]))
         north = ",".join(map(str, board[pits + 1 : 2 * pits + 1]))
-        return f"{south}/{board[pits]}/{north}/{board[2 * pits + 1]} {SIDE_LETTERS[self._turn]} {self.ply}"
+        stores = f"{board[pits]}", f"{board[2 * pits + 1]}"
+        return f"{south}/{stores[0]}/{north}/{stores[1]} {SIDE_LETTERS[self._turn]} {self.ply}"
 
     def render(self) -> str:
         """Return the board as seen from South: North's row on top, right to left."""
@@ -335,7 +344,11 @@ class Kalah(Game[int]):
         on the right); a click on a house of the mover with seeds plays it."""
         pits, board, turn = self.pits, self._board, self._turn
         playable = set(self.legal_moves())
-        top = [str(board[2 * pits + 1])] + [str(board[2 * pits - house]) for house in range(pits)] + [""]
+        top = (
+            [str(board[2 * pits + 1])]
+            + [str(board[2 * pits - house]) for house in range(pits)]
+            + [""]
+        )
         bottom = [""] + [str(board[house]) for house in range(pits)] + [str(board[pits])]
         top_moves: list[str | None] = [None] * (pits + 2)
         bottom_moves: list[str | None] = [None] * (pits + 2)
@@ -351,7 +364,9 @@ class Kalah(Game[int]):
         try:
             house = int(str(text).strip())
         except ValueError:
-            raise InvalidMoveError(f"move {text!r} is not a house number; use 1 to {pits}") from None
+            raise InvalidMoveError(
+                f"move {text!r} is not a house number; use 1 to {pits}"
+            ) from None
         if not 1 <= house <= pits:
             raise InvalidMoveError(f"house {text!r} is not on the board; use 1 to {pits}")
         return house - 1

@@ -24,6 +24,7 @@ from typing import Any
 from gamesearch.errors import InvalidOptionError, InvalidPositionError
 from gamesearch.game import BoardView, Option, Rules, UtilitiesGame, resolve_options
 from gamesearch.plugins import hookimpl
+
 from .tictactoe import cell_board_view, parse_cell
 
 EMPTY = "."
@@ -39,16 +40,22 @@ class _Geometry:
         self.rows, self.cols, self.k = rows, cols, k
         self.cells = rows * cols
         self.rules = Rules(
-            max_plies=self.cells, players=3, alternating=True, result_range=(LOSS, WIN),
-            utilities=True, constant_sum=WIN + 2 * LOSS,
-        )  # fmt: skip
+            max_plies=self.cells,
+            players=3,
+            alternating=True,
+            result_range=(LOSS, WIN),
+            utilities=True,
+            constant_sum=WIN + 2 * LOSS,
+        )
         lines = []
         for row in range(rows):
             for col in range(cols):
                 for d_row, d_col in ((0, 1), (1, 0), (1, 1), (1, -1)):
                     end_row, end_col = row + d_row * (k - 1), col + d_col * (k - 1)
                     if 0 <= end_row < rows and 0 <= end_col < cols:
-                        lines.append(tuple((row + d_row * i) * cols + col + d_col * i for i in range(k)))
+                        lines.append(
+                            tuple((row + d_row * i) * cols + col + d_col * i for i in range(k))
+                        )
         self.lines = tuple(sorted(set(lines)))
         self.lines_through = tuple(
             tuple(line for line in self.lines if cell in line) for cell in range(self.cells)
@@ -61,7 +68,8 @@ def _geometry(rows: int, cols: int, k: int) -> _Geometry:
 
 
 class ThreePlayerMNK(UtilitiesGame[int]):
-    """Three-player m,n,k: A, B and C take turns; k in a row wins (3 to the winner, 1 each if full)."""
+    """Three-player m,n,k: A, B and C take turns; k in a row wins (3 to the winner, 1 each if
+    full)."""
 
     name = "mnk3"
     options = (
@@ -75,7 +83,9 @@ class ThreePlayerMNK(UtilitiesGame[int]):
 
     def __init__(self, rows: int = 3, cols: int = 3, k: int = 3) -> None:
         if k > max(rows, cols):
-            raise InvalidOptionError(f"option 'k' must be at most the longer side ({max(rows, cols)}): {k!r}")
+            raise InvalidOptionError(
+                f"option 'k' must be at most the longer side ({max(rows, cols)}): {k!r}"
+            )
         self._geometry = _geometry(rows, cols, k)
         self._cells = [EMPTY] * self._geometry.cells
         self._turn = 0
@@ -104,7 +114,9 @@ class ThreePlayerMNK(UtilitiesGame[int]):
             counts or winners.
         """
         if not isinstance(text, str):
-            raise InvalidPositionError(f"a position must be text, not {type(text).__name__}: {text!r}")
+            raise InvalidPositionError(
+                f"a position must be text, not {type(text).__name__}: {text!r}"
+            )
         rows_text = "".join(text.split()).split("/")
         if "rows" not in options and "cols" not in options:
             options = {**options, "rows": len(rows_text), "cols": len(rows_text[0])}
@@ -112,7 +124,8 @@ class ThreePlayerMNK(UtilitiesGame[int]):
         geometry = game._geometry
         if len(rows_text) != geometry.rows or any(len(row) != geometry.cols for row in rows_text):
             raise InvalidPositionError(
-                f"position {text!r} must have {geometry.rows} rows of {geometry.cols} cells separated by '/'"
+                f"position {text!r} must have {geometry.rows} rows of {geometry.cols} cells "
+                "separated by '/'"
             )
         game._set_cells("".join(rows_text).upper(), text)
         return game
@@ -121,20 +134,28 @@ class ThreePlayerMNK(UtilitiesGame[int]):
         for index, symbol in enumerate(cells):
             if symbol != EMPTY and symbol not in MARKS:
                 raise InvalidPositionError(
-                    f"position {original!r} has {symbol!r} at cell {index}; use 'A', 'B', 'C' or '.'"
+                    f"position {original!r} has {symbol!r} at cell {index}; use 'A', 'B', 'C' or "
+                    "'.'"
                 )
         counts = [cells.count(mark) for mark in MARKS]
         if not counts[0] - 1 <= counts[2] <= counts[1] <= counts[0]:
             raise InvalidPositionError(
-                f"position {original!r} has {counts[0]} A, {counts[1]} B and {counts[2]} C; they take "
+                f"position {original!r} has {counts[0]} A, {counts[1]} B and {counts[2]} C; they "
+                "take "
                 "turns from A, so A has as many marks as B or one more, and B as C or one more"
             )
         lines = self._geometry.lines
-        winners = [mark for mark in MARKS if any(all(cells[cell] == mark for cell in line) for line in lines)]
+        winners = [
+            mark
+            for mark in MARKS
+            if any(all(cells[cell] == mark for cell in line) for line in lines)
+        ]
         filled = sum(counts)
         last = MARKS[(filled - 1) % 3] if filled else None
         if len(winners) > 1:
-            raise InvalidPositionError(f"position {original!r} has lines of {' and '.join(winners)}")
+            raise InvalidPositionError(
+                f"position {original!r} has lines of {' and '.join(winners)}"
+            )
         if winners and winners[0] != last:
             raise InvalidPositionError(
                 f"position {original!r} has a line of {winners[0]}, but {last} has moved since"
@@ -174,7 +195,9 @@ class ThreePlayerMNK(UtilitiesGame[int]):
         cells = self._cells
         cells[move] = mark
         self._filled += 1
-        won = any(all(cells[cell] == mark for cell in line) for line in self._geometry.lines_through[move])
+        won = any(
+            all(cells[cell] == mark for cell in line) for line in self._geometry.lines_through[move]
+        )
         self._results.append(self._outcome(mover if won else None))
         self._turn = (mover + 1) % 3
 

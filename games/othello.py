@@ -67,9 +67,15 @@ class _Geometry:
         #: (shift, mask): a positive shift moves bits to higher cells; the mask drops the
         #: bits that wrapped round into the wrong column
         self.directions = (
-            (1, not_first), (-1, not_last), (size, full), (-size, full),
-            (size + 1, not_first), (size - 1, not_last), (1 - size, not_first), (-1 - size, not_last),
-        )  # fmt: skip
+            (1, not_first),
+            (-1, not_last),
+            (size, full),
+            (-size, full),
+            (size + 1, not_first),
+            (size - 1, not_last),
+            (1 - size, not_first),
+            (-1 - size, not_last),
+        )
         #: by cell: the cells' bits along each of the eight directions, nearest first
         self.rays = tuple(self._rays(cell) for cell in range(cells))
         half = size // 2
@@ -81,10 +87,14 @@ class _Geometry:
         self.corners = sum(self.bit(row, col) for row in edge for col in edge)
         #: by corner: its bit, its X-square's bit and its two C-squares' bits
         self.corner_neighbours = tuple(
-            (self.bit(row, col), self.bit(row + down, col + right), self.bit(row + down, col) | self.bit(row, col + right))
+            (
+                self.bit(row, col),
+                self.bit(row + down, col + right),
+                self.bit(row + down, col) | self.bit(row, col + right),
+            )
             for row, down in ((0, 1), (size - 1, -1))
             for col, right in ((0, 1), (size - 1, -1))
-        )  # fmt: skip
+        )
         self.order = tuple(sorted(range(cells), key=self._priority))
         self.rank = {cell: index for index, cell in enumerate(self.order)}
         #: legal-move bits by ``mine << cells | theirs`` (bounded: emptied when full)
@@ -220,9 +230,15 @@ class Othello(Game[int]):
     player_names = ("Black", "White")
     options = (
         Option("size", int, 8, "board side", choices=SIZES),
-        Option("passes", str, "move", "how a player without a move passes: "
-               "'move' (an explicit move 'pass') or 'auto' (skipped)", choices=PASS_STYLES),
-    )  # fmt: skip
+        Option(
+            "passes",
+            str,
+            "move",
+            "how a player without a move passes: "
+            "'move' (an explicit move 'pass') or 'auto' (skipped)",
+            choices=PASS_STYLES,
+        ),
+    )
     #: the searcher the web board offers first: the full boards are far too big to search
     #: to the end, and iterative deepening answers within a time limit
     default_searcher: ClassVar[str | None] = "iterative"
@@ -270,7 +286,9 @@ class Othello(Game[int]):
         :raises InvalidOptionError: for a bad option.
         """
         if not isinstance(text, str):
-            raise InvalidPositionError(f"a position must be text, not {type(text).__name__}: {text!r}")
+            raise InvalidPositionError(
+                f"a position must be text, not {type(text).__name__}: {text!r}"
+            )
         parts = text.replace("/", " ").split()
         ply_text = parts.pop() if parts and parts[-1].isascii() and parts[-1].isdigit() else None
         if len(parts) < 2 or parts[-1].upper() not in (BLACK_SYMBOL, WHITE_SYMBOL):
@@ -299,7 +317,8 @@ class Othello(Game[int]):
                     )
         if (black | white) & geometry.centre != geometry.centre:
             raise InvalidPositionError(
-                f"position {text!r} has an empty centre square; the four centre discs are never taken away"
+                f"position {text!r} has an empty centre square; the four centre discs are never "
+                "taken away"
             )
         game._black, game._white, game._moves = black, white, -1
         game._turn = 0 if mover == BLACK_SYMBOL else 1
@@ -321,7 +340,8 @@ class Othello(Game[int]):
         if self._is_auto:
             if ply_text is not None and int(ply_text) != placed:
                 raise InvalidPositionError(
-                    f"position {text!r} has {placed} discs placed, so its ply is {placed}, not {ply_text}"
+                    f"position {text!r} has {placed} discs placed, so its ply is {placed}, not "
+                    f"{ply_text}"
                 )
             return 0
         # Turns alternate, so the ply's parity is the side to move's.
@@ -330,8 +350,10 @@ class Othello(Game[int]):
             name = self.player_names[self._turn]
             raise InvalidPositionError(
                 f"no game reaches position {text!r} with {name} to move at ply "
-                f"{placed + passes if ply_text is None else ply_text}: the ply is the {placed} discs "
-                "placed plus the passes, its parity gives the side to move, and each pass follows a disc"
+                f"{placed + passes if ply_text is None else ply_text}: the ply is the {placed} "
+                "discs "
+                "placed plus the passes, its parity gives the side to move, and each pass follows "
+                "a disc"
             )
         return passes
 
@@ -439,7 +461,11 @@ class Othello(Game[int]):
         self._flipped.append(flipped)
         # With automatic passes a player without a move is skipped: the mover moves
         # again when only they can move. Otherwise (or once no one can) turns alternate.
-        if self._is_auto and not geometry.move_bits(theirs, mine) and geometry.move_bits(mine, theirs):
+        if (
+            self._is_auto
+            and not geometry.move_bits(theirs, mine)
+            and geometry.move_bits(mine, theirs)
+        ):
             return
         self._turn ^= 1
 
@@ -475,13 +501,18 @@ class Othello(Game[int]):
         corners (the disc count itself says little before the end, so it is left out)."""
         geometry, black, white = self._geometry, self._black, self._white
         corners = (black & geometry.corners).bit_count() - (white & geometry.corners).bit_count()
-        mobility = geometry.move_bits(black, white).bit_count() - geometry.move_bits(white, black).bit_count()
+        mobility = (
+            geometry.move_bits(black, white).bit_count()
+            - geometry.move_bits(white, black).bit_count()
+        )
         total = CORNER_POINTS * corners + MOBILITY_POINTS * mobility
         occupied = black | white
         for corner, x_square, c_squares in geometry.corner_neighbours:
             if not occupied & corner:
                 total += X_SQUARE_POINTS * (bool(white & x_square) - bool(black & x_square))
-                total += C_SQUARE_POINTS * ((white & c_squares).bit_count() - (black & c_squares).bit_count())
+                total += C_SQUARE_POINTS * (
+                    (white & c_squares).bit_count() - (black & c_squares).bit_count()
+                )
         bound = self.evaluation_bound - 1
         return max(-bound, min(bound, total))
 
@@ -519,7 +550,9 @@ class Othello(Game[int]):
         moves = self.legal_moves()
         playable = set(moves)
         symbols = tuple(self.cell(index).replace(EMPTY, "") for index in range(size * size))
-        clicks = tuple(self.format_move(index) if index in playable else None for index in range(size * size))
+        clicks = tuple(
+            self.format_move(index) if index in playable else None for index in range(size * size)
+        )
         extra = ((PASS_TEXT, PASS_TEXT),) if PASS in playable else ()
         return BoardView(size, size, symbols, clicks, extra_moves=extra)
 
@@ -530,13 +563,16 @@ class Othello(Game[int]):
         if written == PASS_TEXT:
             if self._is_auto:
                 raise InvalidMoveError(
-                    f"move {text!r} is not a move with automatic passes; use a cell from a1 to {last}"
+                    f"move {text!r} is not a move with automatic passes; use a cell from a1 to "
+                    f"{last}"
                 )
             return PASS
         column, row_text = written[:1], written[1:]
         if not (column and column in COLUMN_LETTERS[:size] and row_text.isdigit()):
             also = "" if self._is_auto else " or 'pass'"
-            raise InvalidMoveError(f"move {text!r} is not a cell; use a cell from a1 to {last}{also}")
+            raise InvalidMoveError(
+                f"move {text!r} is not a cell; use a cell from a1 to {last}{also}"
+            )
         row = int(row_text)
         if not 1 <= row <= size:
             raise InvalidMoveError(f"cell {text!r} is off the board; rows run from 1 to {size}")

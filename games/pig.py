@@ -77,7 +77,8 @@ START: State = (0, 0, 0, 0, False, 0, None)
 
 
 class Pig(Game[str]):
-    """Pig: roll a die to build a turn total, hold to bank it, a 1 loses it; first to the goal wins."""
+    """Pig: roll a die to build a turn total, hold to bank it, a 1 loses it; first to the goal
+    wins."""
 
     name = "pig"
     player_names = PLAYER_LETTERS
@@ -85,8 +86,12 @@ class Pig(Game[str]):
         Option("goal", int, 10, "points that win", minimum=1, maximum=100),
         Option("faces", int, 6, "sides of the die", minimum=2, maximum=20),
         Option(
-            "horizon", int, 12, "players' moves (rolls and holds) before the game ends in a draw",
-            minimum=1, maximum=1000,
+            "horizon",
+            int,
+            12,
+            "players' moves (rolls and holds) before the game ends in a draw",
+            minimum=1,
+            maximum=1000,
         ),
     )
     #: the full game is too big to search to the end: a few moves ahead, Star2 pruning
@@ -114,7 +119,9 @@ class Pig(Game[str]):
         :raises InvalidOptionError: for a bad option.
         """
         if not isinstance(text, str):
-            raise InvalidPositionError(f"a position must be text, not {type(text).__name__}: {text!r}")
+            raise InvalidPositionError(
+                f"a position must be text, not {type(text).__name__}: {text!r}"
+            )
         match = _TEXT.fullmatch(text.strip())
         if match is None:
             raise InvalidPositionError(
@@ -131,7 +138,10 @@ class Pig(Game[str]):
         if len(winners) == 2:
             problem = "both players have reached the goal"
         elif winners and (total or rolling or winners[0] == turn):
-            problem = f"{PLAYER_LETTERS[winners[0]]} has won, so the game is over with the other to move and no turn total"
+            problem = (
+                f"{PLAYER_LETTERS[winners[0]]} has won, so the game is over with the other "
+                "to move and no turn total"
+            )
         elif made > game.horizon:
             problem = f"the players have made more moves than the {game.horizon} the game lasts"
         elif made == game.horizon and (rolling or total):
@@ -228,7 +238,9 @@ class Pig(Game[str]):
         first, second, total, turn, _, made, _ = state
         if move == ROLL:
             made += 1
-            if made == self.horizon:  # the last move: a draw, the die stays still, nothing is banked
+            if (
+                made == self.horizon
+            ):  # the last move: a draw, the die stays still, nothing is banked
                 self._state = (first, second, 0, turn, False, made, 0)
                 return 0
             self._state = (first, second, total, turn, True, made, None)
@@ -268,7 +280,8 @@ class Pig(Game[str]):
     # --------------------------------------------------------------------- text
     def to_text(self) -> str:
         first, second, total, turn, rolling, made, _ = self._state
-        return f"{first}-{second} {PLAYER_LETTERS[turn]}+{total}{'*' if rolling else ''} {made} {self.ply}"
+        rolled = "*" if rolling else ""
+        return f"{first}-{second} {PLAYER_LETTERS[turn]}+{total}{rolled} {made} {self.ply}"
 
     def render(self) -> str:
         """Return the scores, the turn total and what happens next."""

@@ -21,7 +21,15 @@ from gamesearch.errors import (
     InvalidOptionError,
     InvalidPositionError,
 )
-from gamesearch.game import BoardView, Game, Option, Player, Rules, check_alternating_counts, resolve_options
+from gamesearch.game import (
+    BoardView,
+    Game,
+    Option,
+    Player,
+    Rules,
+    check_alternating_counts,
+    resolve_options,
+)
 from gamesearch.plugins import hookimpl
 
 EMPTY, CROSS, NOUGHT = ".", "X", "O"
@@ -56,7 +64,9 @@ class _Geometry:
         self.rules = Rules(max_plies=self.cells, alternating=True)
         self.full = (1 << self.cells) - 1
         self.lines = tuple(self._winning_lines())
-        lines_through = [sum(1 for line in self.lines if line >> cell & 1) for cell in range(self.cells)]
+        lines_through = [
+            sum(1 for line in self.lines if line >> cell & 1) for cell in range(self.cells)
+        ]
         centre_row, centre_col = (rows - 1) / 2, (cols - 1) / 2
 
         def priority(cell: int) -> tuple[int, float, int]:
@@ -107,7 +117,9 @@ class _Geometry:
                     return sign
                 return 0 if marks | other == full else None
 
-            natural = tuple((cell, after(cell)) for cell in self._empty(mover | other, range(self.cells)))
+            natural = tuple(
+                (cell, after(cell)) for cell in self._empty(mover | other, range(self.cells))
+            )
             found = (natural, tuple(sorted(natural, key=lambda pair: self.order.index(pair[0]))))
         memo = self.move_results
         if isinstance(memo, _BoundedMemo) and len(memo) >= MOVE_RESULTS_MEMO_SIZE:
@@ -122,7 +134,9 @@ class _Geometry:
                 for d_row, d_col in ((0, 1), (1, 0), (1, 1), (1, -1)):
                     end_row, end_col = row + d_row * (k - 1), col + d_col * (k - 1)
                     if 0 <= end_row < rows and 0 <= end_col < cols:
-                        yield sum(1 << ((row + d_row * i) * cols + col + d_col * i) for i in range(k))
+                        yield sum(
+                            1 << ((row + d_row * i) * cols + col + d_col * i) for i in range(k)
+                        )
 
     def _has_line(self, board: int) -> bool:
         return any(board & line == line for line in self.lines)
@@ -181,12 +195,21 @@ class TicTacToe(Game[int]):
         Option("k", int, 3, "marks in a row that win", minimum=1, maximum=20),
     )
 
-    # _wins, _cells, _full, _natural, _ordered and _move_results repeat _geometry's for the hot path.
+    # _wins, _cells, _full, _natural, _ordered and _move_results repeat _geometry's for the hot
+    # path.
     # The ply is not stored: it is the number of marks (X has as many as O, or one more).
     __slots__ = (
-        "_geometry", "_mover", "_other", "_history", "_wins", "_cells", "_full", "_natural", "_ordered",
+        "_geometry",
+        "_mover",
+        "_other",
+        "_history",
+        "_wins",
+        "_cells",
+        "_full",
+        "_natural",
+        "_ordered",
         "_move_results",
-    )  # fmt: skip
+    )
 
     def __init__(self, rows: int = 3, cols: int = 3, k: int = 3) -> None:
         settings = resolve_options(self.options, {"rows": rows, "cols": cols, "k": k})
@@ -225,7 +248,9 @@ class TicTacToe(Game[int]):
             turn counts or winners.
         """
         if not isinstance(text, str):
-            raise InvalidPositionError(f"a position must be text, not {type(text).__name__}: {text!r}")
+            raise InvalidPositionError(
+                f"a position must be text, not {type(text).__name__}: {text!r}"
+            )
         stripped = "".join(text.split())
         rows_text = stripped.split("/")
         if "rows" not in options and "cols" not in options:
@@ -235,7 +260,9 @@ class TicTacToe(Game[int]):
                 options = _square_size(len(stripped), options)
         game = cls.new(**options)
         rows, cols = game._geometry.rows, game._geometry.cols
-        if len(rows_text) > 1 and (len(rows_text) != rows or any(len(row) != cols for row in rows_text)):
+        if len(rows_text) > 1 and (
+            len(rows_text) != rows or any(len(row) != cols for row in rows_text)
+        ):
             raise InvalidPositionError(
                 f"position {text!r} must have {rows} rows of {cols} cells separated by '/'"
             )
@@ -244,12 +271,16 @@ class TicTacToe(Game[int]):
 
     @classmethod
     def from_cells(cls, cells: Sequence[str | None], **options: Any) -> TicTacToe:
-        """Return the position given as a list of cells (``"X"``, ``"O"``, ``""``, ``"."`` or ``None``).
+        """Return the position given as a list of cells, each ``"X"``, ``"O"`` or empty.
+
+        An empty cell is ``"."``, ``""`` or ``None``.
 
         :raises InvalidPositionError: as :meth:`from_text`.
         """
         if isinstance(cells, str) or not isinstance(cells, Sequence):
-            raise InvalidPositionError(f"cells must be a list of 'X', 'O' or empty cells: {cells!r}")
+            raise InvalidPositionError(
+                f"cells must be a list of 'X', 'O' or empty cells: {cells!r}"
+            )
         symbols = []
         for index, cell in enumerate(cells):
             if cell in (None, "", EMPTY):
@@ -285,9 +316,12 @@ class TicTacToe(Game[int]):
                 )
         crosses, noughts = boards[0].bit_count(), boards[1].bit_count()
         check_alternating_counts(
-            f"position {original!r}", crosses, noughts,
-            bool(geometry.wins[boards[0]]), bool(geometry.wins[boards[1]]),
-        )  # fmt: skip
+            f"position {original!r}",
+            crosses,
+            noughts,
+            bool(geometry.wins[boards[0]]),
+            bool(geometry.wins[boards[1]]),
+        )
         self._mover, self._other = boards if crosses == noughts else boards[::-1]
         self._history = []
 
@@ -303,8 +337,17 @@ class TicTacToe(Game[int]):
     def copy(self) -> TicTacToe:
         # (every search copies its root: the slots are copied here without a call)
         twin = object.__new__(type(self))
-        twin._geometry, twin._wins, twin._cells, twin._full = self._geometry, self._wins, self._cells, self._full
-        twin._natural, twin._ordered, twin._move_results = self._natural, self._ordered, self._move_results
+        twin._geometry, twin._wins, twin._cells, twin._full = (
+            self._geometry,
+            self._wins,
+            self._cells,
+            self._full,
+        )
+        twin._natural, twin._ordered, twin._move_results = (
+            self._natural,
+            self._ordered,
+            self._move_results,
+        )
         twin._mover, twin._other = self._mover, self._other
         twin._history = self._history.copy()
         return twin
@@ -494,9 +537,13 @@ def parse_cell(text: str, cells: int) -> int:
     try:
         move = int(str(text).strip())
     except ValueError:
-        raise InvalidMoveError(f"move {text!r} is not a cell index; use a number from 0 to {cells - 1}") from None
+        raise InvalidMoveError(
+            f"move {text!r} is not a cell index; use a number from 0 to {cells - 1}"
+        ) from None
     if not 0 <= move < cells:
-        raise InvalidMoveError(f"cell {text!r} is off the board; use a number from 0 to {cells - 1}")
+        raise InvalidMoveError(
+            f"cell {text!r} is off the board; use a number from 0 to {cells - 1}"
+        )
     return move
 
 

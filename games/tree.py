@@ -131,15 +131,23 @@ class Tree:
         result_range = (min(numbers), max(numbers))
         if not self.has_utilities:
             return Rules(
-            max_plies=max_plies, players=self.agents, alternating=alternating, chance=chance,
-            result_range=result_range,
-        )  # fmt: skip
+                max_plies=max_plies,
+                players=self.agents,
+                alternating=alternating,
+                chance=chance,
+                result_range=result_range,
+            )
         sums = {sum(_numbers(utility)) for utility in utilities}
         constant = sums.pop() if len(sums) == 1 else None
         return Rules(
-            max_plies=max_plies, players=self.agents, alternating=alternating, chance=chance,
-            result_range=result_range, utilities=True, constant_sum=constant,
-        )  # fmt: skip
+            max_plies=max_plies,
+            players=self.agents,
+            alternating=alternating,
+            chance=chance,
+            result_range=result_range,
+            utilities=True,
+            constant_sum=constant,
+        )
 
     @index.default
     def _index(self) -> dict[str, int]:
@@ -155,7 +163,9 @@ class Tree:
         if self.agents != 2 or any(node.is_chance for node in nodes):
             return False
         return all(
-            nodes[child].agent in (None, 1 - (node.agent or 0)) for node in nodes for child in node.children
+            nodes[child].agent in (None, 1 - (node.agent or 0))
+            for node in nodes
+            for child in node.children
         )
 
     def path_to(self, target: int) -> list[int]:
@@ -204,7 +214,8 @@ def _is_value(target: str) -> bool:
 
 
 def _child_name(parent: str, move: str, target: str) -> str:
-    """Return the name of the node ``move`` of ``parent`` leads to (a leaf in place: parent.move)."""
+    """Return the name of the node ``move`` of ``parent`` leads to (a leaf in place:
+    parent.move)."""
     return f"{parent}.{move}" if _is_value(target) else target
 
 
@@ -249,7 +260,9 @@ def parse_tree(text: str) -> tuple[Tree, str | None]:
                 if leaf_name in drafts:
                     raise InvalidPositionError(f"node {leaf_name!r} is defined twice")
                 utility = _value(target, f"the utility of {leaf_name!r}")
-                drafts[leaf_name] = _Draft(leaf_name, "leaf", None, 0, utility=utility, is_inline=True)
+                drafts[leaf_name] = _Draft(
+                    leaf_name, "leaf", None, 0, utility=utility, is_inline=True
+                )
     if not drafts:
         raise InvalidPositionError(
             f"no node in the tree {text!r}; write a node as NAME max: MOVE -> CHILD, MOVE -> CHILD"
@@ -267,7 +280,9 @@ def _read_node(statement: str) -> _Draft:
         )
     name, kind, body = match["name"], match["kind"].split()[0], match["body"].strip()
     if _is_value(name):
-        raise InvalidPositionError(f"node name {name!r} looks like a utility; give it a name with a letter")
+        raise InvalidPositionError(
+            f"node name {name!r} looks like a utility; give it a name with a letter"
+        )
     evaluation = _value(match["eval"], f"the evaluation of {name!r}") if match["eval"] else 0
     agent = {"max": 0, "min": 1}.get(kind)
     if kind == "agent":
@@ -295,14 +310,20 @@ def _read_node(statement: str) -> _Draft:
                 )
             chance = Fraction(probability)
             if chance <= 0:
-                raise InvalidPositionError(f"chance node {name!r}: a probability must be > 0: {written!r}")
+                raise InvalidPositionError(
+                    f"chance node {name!r}: a probability must be > 0: {written!r}"
+                )
             draft.probabilities.append(chance)
         elif probability is not None:
-            raise InvalidPositionError(f"node {name!r}: only a chance node's moves have probabilities: {written!r}")
+            raise InvalidPositionError(
+                f"node {name!r}: only a chance node's moves have probabilities: {written!r}"
+            )
         draft.children.append((move, child["target"]))
         position = child.end()
     if not draft.children:
-        raise InvalidPositionError(f"node {name!r} has no moves; write a leaf as {name} leaf: VALUE")
+        raise InvalidPositionError(
+            f"node {name!r} has no moves; write a leaf as {name} leaf: VALUE"
+        )
     if kind == "chance" and sum(draft.probabilities) != 1:
         raise InvalidPositionError(
             f"the probabilities of chance node {name!r} add up to {sum(draft.probabilities)}, not 1"
@@ -328,7 +349,9 @@ def _build(drafts: dict[str, _Draft], declared_agents: int | None) -> Tree:
             parents[child] = draft.name
     root = next(iter(drafts))
     if root in parents:
-        raise InvalidPositionError(f"the root {root!r} (the first node) is a child of {parents[root]!r}")
+        raise InvalidPositionError(
+            f"the root {root!r} (the first node) is a child of {parents[root]!r}"
+        )
     values = [value for draft in drafts.values() for value in (draft.utility, draft.evaluation)]
     implied = [draft.agent + 1 for draft in drafts.values() if draft.agent is not None]
     implied += [len(value) for value in values if isinstance(value, tuple)]
@@ -347,7 +370,9 @@ def _build(drafts: dict[str, _Draft], declared_agents: int | None) -> Tree:
         stack.extend((target, depth + 1) for target in reversed(targets))
     unreachable = [name for name in drafts if name not in order]
     if unreachable:
-        raise InvalidPositionError(f"node {unreachable[0]!r} cannot be reached from the root {root!r}")
+        raise InvalidPositionError(
+            f"node {unreachable[0]!r} cannot be reached from the root {root!r}"
+        )
     finished = []
     for node in nodes:
         draft = drafts[node.name]
@@ -357,9 +382,13 @@ def _build(drafts: dict[str, _Draft], declared_agents: int | None) -> Tree:
                 node,
                 is_chance=draft.kind == "chance",
                 moves=tuple(move for move, _ in draft.children),
-                children=tuple(order[_child_name(node.name, move, target)] for move, target in draft.children),
+                children=tuple(
+                    order[_child_name(node.name, move, target)] for move, target in draft.children
+                ),
                 probabilities=tuple(draft.probabilities),
-                utility=None if draft.utility is None else _checked(draft.utility, draft, "utility", agents, has_utilities),
+                utility=None
+                if draft.utility is None
+                else _checked(draft.utility, draft, "utility", agents, has_utilities),
                 evaluation=_checked(draft.evaluation, draft, "evaluation", agents, has_utilities),
                 is_inline=draft.is_inline,
             )
@@ -376,7 +405,8 @@ def _check_agent(draft: _Draft, agents: int) -> None:
         )
     if draft.agent is not None and not 0 <= draft.agent < agents:
         raise InvalidPositionError(
-            f"node {draft.name!r} is moved by agent {draft.agent}; the tree has agents 0 to {agents - 1}"
+            f"node {draft.name!r} is moved by agent {draft.agent}; the tree has agents 0 to "
+            f"{agents - 1}"
         )
 
 
@@ -388,10 +418,13 @@ def _checked(value: Value, draft: _Draft, what: str, agents: int, has_utilities:
             value = (value,) + (-value,) * (agents - 1)
         if len(value) != agents:
             raise InvalidPositionError(
-                f"the {what} of {draft.name!r} is {_write_value(value)!r}: the tree has {agents} agents, "
+                f"the {what} of {draft.name!r} is {_write_value(value)!r}: the tree has {agents} "
+                "agents, "
                 f"so one integer or {agents} in parentheses"
             )
-    if what == "evaluation" and not all(-EVALUATION_BOUND < number < EVALUATION_BOUND for number in _numbers(value)):
+    if what == "evaluation" and not all(
+        -EVALUATION_BOUND < number < EVALUATION_BOUND for number in _numbers(value)
+    ):
         raise InvalidPositionError(
             f"the evaluation of {draft.name!r} must lie strictly between -{EVALUATION_BOUND} and "
             f"{EVALUATION_BOUND}: {value!r}"
@@ -411,9 +444,11 @@ def _canonical(nodes: Sequence[Node], agents: int) -> str:
             kind = "chance"
         else:
             kind = ("max", "min")[node.agent or 0] if agents == 2 else f"agent {node.agent}"
-        evaluation = f" eval {_write_value(node.evaluation)}" if any(_numbers(node.evaluation)) else ""
+        evaluation = (
+            f" eval {_write_value(node.evaluation)}" if any(_numbers(node.evaluation)) else ""
+        )
         children = []
-        for index, (move, child) in enumerate(zip(node.moves, node.children)):
+        for index, (move, child) in enumerate(zip(node.moves, node.children, strict=True)):
             target = nodes[child]
             written = _write_value(target.utility or 0) if target.is_inline else target.name
             chance = f" {node.probabilities[index]}" if node.is_chance else ""
@@ -423,7 +458,8 @@ def _canonical(nodes: Sequence[Node], agents: int) -> str:
 
 
 class TreeGame(Game[str]):
-    """An explicit game tree read from text: max, min, agent and chance nodes, leaves with utilities."""
+    """An explicit game tree read from text: max, min, agent and chance nodes, leaves with
+    utilities."""
 
     name = "tree"
     player_names: ClassVar[tuple[str, ...]] = ("MAX", "MIN")
@@ -521,7 +557,7 @@ class TreeGame(Game[str]):
         node = self.node
         if not node.is_chance:
             raise ValueError(f"node {node.name!r} is not a chance node")
-        return tuple(zip(node.moves, node.probabilities))
+        return tuple(zip(node.moves, node.probabilities, strict=True))
 
     @property
     def ply(self) -> int:
@@ -564,7 +600,9 @@ class TreeGame(Game[str]):
                 utility = _write_value(node.utility or 0)
                 return utility if node.is_inline else f"{node.name} = {utility}"
             mover = "chance" if node.is_chance else names[node.agent or 0]
-            evaluation = f", eval {_write_value(node.evaluation)}" if any(_numbers(node.evaluation)) else ""
+            evaluation = (
+                f", eval {_write_value(node.evaluation)}" if any(_numbers(node.evaluation)) else ""
+            )
             return f"{node.name} ({mover}{evaluation})"
 
         stack: list[tuple[int, str, str, str]] = [(self._path[-1], "", "", "")]
@@ -574,11 +612,19 @@ class TreeGame(Game[str]):
             total += 1
             if len(lines) < RENDER_LINES:
                 lines.append(f"{prefix}{corner}{edge}{label(node)}")
-            branch = prefix + ("" if not corner else "    " if corner.startswith("└") else "│   ")
+            below = "    " if corner.startswith("└") else "│   "
+            branch = prefix + (below if corner else "")
             for position in reversed(range(len(node.moves))):
                 chance = f" ({node.probabilities[position]})" if node.is_chance else ""
                 corner_mark = "└── " if position == len(node.moves) - 1 else "├── "
-                stack.append((node.children[position], branch, corner_mark, f"{node.moves[position]}{chance}: "))
+                stack.append(
+                    (
+                        node.children[position],
+                        branch,
+                        corner_mark,
+                        f"{node.moves[position]}{chance}: ",
+                    )
+                )
         if total > len(lines):
             lines.append(f"... {total - len(lines)} more nodes")
         return "\n".join(lines)

@@ -14,14 +14,20 @@ from gamesearch.errors import (
     UnknownSearcherError,
 )
 from gamesearch.game import BoardView, Game, Option, Outcome, Player, Rules, Scoring
-from gamesearch.plugins import Registry, build_registry, default_registry, hookimpl, make_plugin_manager
+from gamesearch.plugins import (
+    Registry,
+    build_registry,
+    default_registry,
+    hookimpl,
+    make_plugin_manager,
+)
 from gamesearch.search import (
     AlphaBeta,
     IterativeDeepening,
     Minimax,
+    Searcher,
     SearchResult,
     SearchStats,
-    Searcher,
     TranspositionTable,
 )
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from fractions import Fraction
 from typing import Any
 
 import attrs
@@ -87,7 +86,9 @@ class GameRecord:
 
     def _utilities_words(self) -> str:
         assert self.utilities is not None
-        each = ", ".join(f"{SEAT_NAMES[seat]} {utility}" for seat, utility in enumerate(self.utilities))
+        each = ", ".join(
+            f"{SEAT_NAMES[seat]} {utility}" for seat, utility in enumerate(self.utilities)
+        )
         winners = self.winners
         if len(winners) == len(self.utilities):
             return f"a draw ({each})"
@@ -104,15 +105,18 @@ class GameRecord:
             "start": self.start,
             **{SEAT_NAMES[seat]: label for seat, label in enumerate(self.players)},
             "outcome": self.outcome.name.lower(),
-            "result": describe_outcome(self.outcome) if self.utilities is None else self._utilities_words(),
+            "result": describe_outcome(self.outcome)
+            if self.utilities is None
+            else self._utilities_words(),
             "winner": self.winner,
             "final": self.final,
             "utilities": None if self.utilities is None else list(self.utilities),
             "moves": [
                 {
-                    **attrs.asdict(move), "value": json_value(move.value),
+                    **attrs.asdict(move),
+                    "value": json_value(move.value),
                     "player": "chance" if move.player is None else SEAT_NAMES[move.player],
-                }  # fmt: skip
+                }
                 for move in self.moves
             ],
         }
@@ -143,8 +147,12 @@ def play_game(
     searchers = (first, second, *others)
     seats = max(2, board.rules.players)
     if len(searchers) != seats:
-        raise ValueError(f"{board.name!r} needs {seats} searchers, one a player, not {len(searchers)}")
-    names = labels if labels is not None else tuple(searcher_label(searcher) for searcher in searchers)
+        raise ValueError(
+            f"{board.name!r} needs {seats} searchers, one a player, not {len(searchers)}"
+        )
+    names = (
+        labels if labels is not None else tuple(searcher_label(searcher) for searcher in searchers)
+    )
     chooser = random.Random(seed)
     start = board.to_text()
     moves: list[MoveRecord] = []
@@ -165,9 +173,14 @@ def play_game(
             result = searchers[player].search(board)
             move = result.move
             record = MoveRecord(
-                board.ply, player, board.format_move(move), is_random=False,
-                nodes=result.stats.nodes, seconds=result.stats.seconds, value=result.value,
-            )  # fmt: skip
+                board.ply,
+                player,
+                board.format_move(move),
+                is_random=False,
+                nodes=result.stats.nodes,
+                seconds=result.stats.seconds,
+                value=result.value,
+            )
         board.apply(move)
         moves.append(record)
         if on_move is not None:
@@ -297,7 +310,9 @@ def play_match(
     searchers = (a, b, *others)
     seats = max(2, game.rules.players)
     if len(searchers) != seats:
-        raise ValueError(f"{game.name!r} needs {seats} searchers, one a player, not {len(searchers)}")
+        raise ValueError(
+            f"{game.name!r} needs {seats} searchers, one a player, not {len(searchers)}"
+        )
     plan = match_games(searchers, games=games, swap=swap, seed=seed)
     records: list[GameRecord] = []
     for planned in plan:
@@ -336,8 +351,15 @@ def match_games(
         turn = number % seats if swap else 0
         # seat s is played by searcher (s + turn) % seats
         order = [(seat + turn) % seats for seat in range(seats)]
-        planned.append(MatchGame(number, tuple(seeded[index] for index in order),
-                                 tuple(labels[index] for index in order), game_seed, turn))  # fmt: skip
+        planned.append(
+            MatchGame(
+                number,
+                tuple(seeded[index] for index in order),
+                tuple(labels[index] for index in order),
+                game_seed,
+                turn,
+            )
+        )
     return tuple(planned)
 
 
@@ -345,7 +367,13 @@ def play_planned(game: Game[Any], planned: MatchGame, opening_plies: int) -> Gam
     """Play the match game ``planned`` from ``game``'s position and return its record."""
     first, second, *others = planned.searchers
     return play_game(
-        game, first, second, others=others, opening_plies=opening_plies, seed=planned.seed, labels=planned.labels
+        game,
+        first,
+        second,
+        others=others,
+        opening_plies=opening_plies,
+        seed=planned.seed,
+        labels=planned.labels,
     )
 
 

@@ -255,14 +255,16 @@ class Rules:
             raise ValueError(f"'result_range' must be (lowest, highest): {self.result_range!r}")
         if self.players > 2 and not self.utilities:
             raise ValueError(
-                f"a game of {self.players!r} players must declare utilities=True (one result per player)"
+                f"a game of {self.players!r} players must declare utilities=True (one result per "
+                "player)"
             )
         if self.constant_sum is not None:
             if not self.utilities:
                 raise ValueError(f"'constant_sum' needs utilities=True: {self.constant_sum!r}")
             if not self.players * low <= self.constant_sum <= self.players * high:
                 raise ValueError(
-                    f"'constant_sum' must lie between {self.players * low} and {self.players * high} "
+                    f"'constant_sum' must lie between {self.players * low} and "
+                    f"{self.players * high} "
                     f"({self.players} utilities in {low}..{high}): {self.constant_sum!r}"
                 )
         object.__setattr__(self, "scale", ValueScale(self.max_plies, max(1, self.largest_margin)))
@@ -511,7 +513,9 @@ class Game(abc.ABC, Generic[MoveT]):
         :raises InvalidOptionError: for an unknown option or a bad value.
         """
         if not isinstance(text, str):
-            raise InvalidPositionError(f"a position must be text, not {type(text).__name__}: {text!r}")
+            raise InvalidPositionError(
+                f"a position must be text, not {type(text).__name__}: {text!r}"
+            )
         game = cls.new(**options)
         for index, word in enumerate(text.split()):
             try:
@@ -534,7 +538,8 @@ class Game(abc.ABC, Generic[MoveT]):
     # ------------------------------------------------------------ state queries
     @property
     def ply(self) -> int:
-        """Return how many moves were played since the starting position (default: the history's length)."""
+        """Return how many moves were played since the starting position (default: the history's
+        length)."""
         return len(self._history)
 
     @property
@@ -610,7 +615,8 @@ class Game(abc.ABC, Generic[MoveT]):
             raise ValueError(f"the game is not over: {self.to_text()!r}")
         if isinstance(result, tuple):
             raise ValueError(
-                f"a game with utilities has no single value (see final_utilities()): {self.to_text()!r}"
+                "a game with utilities has no single value (see final_utilities()): "
+                f"{self.to_text()!r}"
             )
         return self.value_scale.proven(result, self.ply, scoring)
 
@@ -748,7 +754,9 @@ class Game(abc.ABC, Generic[MoveT]):
             self.undo()
         return found
 
-    def advance_results(self, move: MoveT, ordered: bool = False) -> Sequence[tuple[MoveT, int | None]]:
+    def advance_results(
+        self, move: MoveT, ordered: bool = False
+    ) -> Sequence[tuple[MoveT, int | None]]:
         """Play the trusted ``move``, after which the game goes on, and return
         :meth:`move_results` (``ordered`` likewise) of the position it reaches; the move
         goes into the history as with :meth:`push`, and :meth:`retract` takes it back.
@@ -872,6 +880,8 @@ class UtilitiesGame(Game[MoveT]):
         strictly inside the result range.
         """
         return (0,) * self.rules.players
+
+
 def draw_outcome(game: Game[MoveT], chooser: random.Random) -> MoveT:
     """Return an outcome of the chance position ``game`` drawn with its probability.
 
@@ -1058,7 +1068,10 @@ def describe_utilities(
     A value that is not exact (a heuristic's, mapped inside the result range) is said
     so: ``"estimate A 1.420, B 0.790, C 0.790"``.
     """
-    words = ", ".join(f"{game.player_names[player]} {number_text(value)}" for player, value in enumerate(utilities))
+    words = ", ".join(
+        f"{game.player_names[player]} {number_text(value)}"
+        for player, value in enumerate(utilities)
+    )
     return words if is_exact else f"estimate {words}"
 
 
@@ -1069,7 +1082,9 @@ def describe_result(game: Game[Any], result: int | tuple[int, ...]) -> str:
     """
     if isinstance(result, tuple):
         best = max(result)
-        top = [game.player_names[player] for player, utility in enumerate(result) if utility == best]
+        top = [
+            game.player_names[player] for player, utility in enumerate(result) if utility == best
+        ]
         head = "a draw" if len(top) == len(result) else f"{' and '.join(top)} won"
         return f"{head}: {describe_utilities(game, result)}"
     if result == 0:

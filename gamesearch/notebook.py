@@ -24,7 +24,16 @@ CELL = 48
 #: narrowest drawing, so that the caption fits under a small board
 MIN_WIDTH = 220
 #: colours of the players' marks, first player first
-PLAYER_COLOURS = ("#c62828", "#1565c0", "#2e7d32", "#6a1b9a", "#ef6c00", "#00838f", "#5d4037", "#455a64")
+PLAYER_COLOURS = (
+    "#c62828",
+    "#1565c0",
+    "#2e7d32",
+    "#6a1b9a",
+    "#ef6c00",
+    "#00838f",
+    "#5d4037",
+    "#455a64",
+)
 
 
 def board_svg(game: Game[Any]) -> str | None:
@@ -56,20 +65,29 @@ def board_svg(game: Game[Any]) -> str | None:
     for index, symbol in enumerate(view.symbols):
         row, col = divmod(index, view.cols)
         x, y = col * CELL, row * CELL
-        parts.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="none" stroke="#bbb"/>')
+        parts.append(
+            f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="none" stroke="#bbb"/>'
+        )
         centre_x, centre_y = x + CELL // 2, y + CELL // 2
-        colour = PLAYER_COLOURS[names.index(symbol) % len(PLAYER_COLOURS)] if symbol in names else "#333"
+        colour = (
+            PLAYER_COLOURS[names.index(symbol) % len(PLAYER_COLOURS)] if symbol in names else "#333"
+        )
         if symbol and discs:
-            parts.append(f'<circle cx="{centre_x}" cy="{centre_y}" r="{CELL * 0.4:.0f}" fill="{colour}"/>')
+            parts.append(
+                f'<circle cx="{centre_x}" cy="{centre_y}" r="{CELL * 0.4:.0f}" fill="{colour}"/>'
+            )
         elif symbol:
             parts.append(
-                f'<text x="{centre_x}" y="{centre_y}" font-size="{CELL * 0.6:.0f}" font-weight="bold" '
-                f'fill="{colour}" text-anchor="middle" dominant-baseline="central">{html.escape(symbol)}</text>'
+                f'<text x="{centre_x}" y="{centre_y}" font-size="{CELL * 0.6:.0f}" '
+                'font-weight="bold" '
+                f'fill="{colour}" text-anchor="middle" '
+                f'dominant-baseline="central">{html.escape(symbol)}</text>'
             )
         elif view.moves[index] is not None and labelled.get(view.moves[index] or "") == index:
             parts.append(
                 f'<text x="{centre_x}" y="{centre_y}" font-size="{CELL * 0.25:.0f}" fill="#999" '
-                f'text-anchor="middle" dominant-baseline="central">{html.escape(str(view.moves[index]))}</text>'
+                'text-anchor="middle" '
+                f'dominant-baseline="central">{html.escape(str(view.moves[index]))}</text>'
             )
     parts.append(
         f'<text x="{width // 2}" y="{height + 17}" font-size="14" text-anchor="middle">'
@@ -129,7 +147,11 @@ def result_html(result: SearchResult, game: Game[Any] | None = None) -> str:
         ("searcher", result.searcher),
         ("move", _move_text(result.move, game)),
         ("value", result.value_text + ("" if result.is_exact else " (heuristic)")),
-        *([("utilities", ", ".join(number_text(value) for value in result.utilities))] if result.utilities else []),
+        *(
+            [("utilities", ", ".join(number_text(value) for value in result.utilities))]
+            if result.utilities
+            else []
+        ),
         ("best moves", best),
         ("nodes", f"{stats.nodes:,}"),
         ("leaves", f"{stats.leaves:,}"),
@@ -138,14 +160,20 @@ def result_html(result: SearchResult, game: Game[Any] | None = None) -> str:
         ("depth", str(stats.depth)),
         ("seconds", f"{stats.seconds:.3f}"),
     ]
-    body = "".join(f"<tr><th style='text-align:left'>{name}</th><td>{html.escape(value)}</td></tr>" for name, value in rows)
+    body = "".join(
+        f"<tr><th style='text-align:left'>{name}</th><td>{html.escape(value)}</td></tr>"
+        for name, value in rows
+    )
     table = f"<table class='gamesearch-result'>{body}</table>"
     if result.move_values:
         moves = "".join(
-            f"<tr><td>{html.escape(_move_text(move, game))}</td><td style='text-align:right'>{value}</td></tr>"
+            f"<tr><td>{html.escape(_move_text(move, game))}</td><td "
+            f"style='text-align:right'>{value}</td></tr>"
             for move, value in result.move_values
         )
-        table += f"<table class='gamesearch-moves'><tr><th>move</th><th>value</th></tr>{moves}</table>"
+        table += (
+            f"<table class='gamesearch-moves'><tr><th>move</th><th>value</th></tr>{moves}</table>"
+        )
     return table
 
 
@@ -156,7 +184,8 @@ function node(data, onPick) {
   const who = data.move === null ? "root" : data.move;
   const value = data.value === null ? "?" : data.value;
   const bound = data.bound === "upper" || data.bound === "lower" ? ` (${data.bound} bound)` : "";
-  label.textContent = `${who}  window [${data.alpha ?? "-inf"}, ${data.beta ?? "+inf"}]  value ${value}${bound}`;
+  const bounds = `[${data.alpha ?? "-inf"}, ${data.beta ?? "+inf"}]`;
+  label.textContent = `${who}  window ${bounds}  value ${value}${bound}`;
   label.style.cursor = "pointer";
   item.appendChild(label);
   if (data.children.length || data.pruned.length) {
@@ -213,7 +242,9 @@ def tree_widget(tracer: TreeTracer, game: Game[Any] | None = None) -> Any:
         import anywidget
         import traitlets
     except ImportError as missing:
-        raise ImportError("the tree widget needs anywidget: pip install 'gamesearch[notebook]'") from missing
+        raise ImportError(
+            "the tree widget needs anywidget: pip install 'gamesearch[notebook]'"
+        ) from missing
     if not tracer.roots:
         raise ValueError(f"the tracer recorded no search: {tracer!r}")
     game = game if game is not None else tracer.game

@@ -33,7 +33,9 @@ class Problem:
 
     name: str
     position: str  #: the position in the game's notation
-    best_moves: tuple[str, ...]  #: the moves that solve it (move texts); empty when only avoid_moves
+    best_moves: tuple[
+        str, ...
+    ]  #: the moves that solve it (move texts); empty when only avoid_moves
     avoid_moves: tuple[str, ...] = ()  #: moves that fail it (move texts)
 
 
@@ -119,7 +121,9 @@ def read_problems(game_class: type[Game[Any]], text: str) -> list[Problem]:
     return problems
 
 
-def attempt(game_class: type[Game[Any]], problem: Problem, searcher: Searcher, limit: Limit) -> Attempt:
+def attempt(
+    game_class: type[Game[Any]], problem: Problem, searcher: Searcher, limit: Limit
+) -> Attempt:
     """Search ``problem``'s position with ``searcher`` within ``limit`` and return how it did.
 
     A searcher that gives up (its budget ran out before any answer) fails the problem.
@@ -146,7 +150,9 @@ def _moves(game: Game[Any], problem: Problem, texts: Sequence[str]) -> set[Hasha
         try:
             moves.add(game.parse_move(text))
         except GameSearchError as error:
-            raise InvalidPositionError(f"problem {problem.name!r}: move {text!r} cannot be read: {error}") from None
+            raise InvalidPositionError(
+                f"problem {problem.name!r}: move {text!r} cannot be read: {error}"
+            ) from None
     return moves
 
 

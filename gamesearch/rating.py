@@ -82,17 +82,21 @@ def fit_ratings(labels: Sequence[str], results: Iterable[Result]) -> tuple[Ratin
         # variance of (strength - mean strength), from the full covariance matrix
         row = covariance[index]
         variance = (
-            row[index]
-            - 2 * sum(row) / count
-            + sum(sum(line) for line in covariance) / count**2
+            row[index] - 2 * sum(row) / count + sum(sum(line) for line in covariance) / count**2
         )
         ratings.append(
-            Rating(label, (strengths[index] - mean) * ELO_SCALE, math.sqrt(max(variance, 0.0)) * ELO_SCALE)
+            Rating(
+                label,
+                (strengths[index] - mean) * ELO_SCALE,
+                math.sqrt(max(variance, 0.0)) * ELO_SCALE,
+            )
         )
     return tuple(ratings)
 
 
-def _derivatives(strengths: list[float], pairs: list[Result]) -> tuple[list[float], list[list[float]]]:
+def _derivatives(
+    strengths: list[float], pairs: list[Result]
+) -> tuple[list[float], list[list[float]]]:
     """Return the log likelihood's gradient and its negated Hessian (the information)."""
     count = len(strengths)
     gradient = [0.0] * count

@@ -60,7 +60,9 @@ class ScheduledGame:
     """One game of the schedule: who plays which seat, from which opening and seeds."""
 
     number: int  #: place in the schedule, from 0
-    seats: tuple[int, ...]  #: index of the player in each seat: the first mover's, the second's, ...
+    seats: tuple[
+        int, ...
+    ]  #: index of the player in each seat: the first mover's, the second's, ...
     opening_seed: int  #: seed of the random opening (shared by the games of one block)
     searcher_seeds: tuple[int, ...]  #: seeds given to each seat's searcher, seat by seat
 
@@ -75,7 +77,8 @@ class ScheduledGame:
         return self.seats[1]
 
     def seat_of(self, player: int) -> int | None:
-        """Return the seat ``player`` (an index) plays in this game, or ``None`` when it does not play."""
+        """Return the seat ``player`` (an index) plays in this game, or ``None`` when it does not
+        play."""
         return self.seats.index(player) if player in self.seats else None
 
 
@@ -138,7 +141,9 @@ def schedule(players: int, games: int, seed: int, *, seats: int = 2) -> tuple[Sc
     if seats < 2:
         raise InvalidOptionError(f"a game of a tournament needs at least two seats: {seats!r}")
     if players < seats:
-        raise InvalidOptionError(f"a tournament needs at least {_in_words(seats)} players: {players!r}")
+        raise InvalidOptionError(
+            f"a tournament needs at least {_in_words(seats)} players: {players!r}"
+        )
     if games < 1:
         unit = "pair" if seats == 2 else "group"
         raise InvalidOptionError(f"the number of games per {unit} must be >= 1: {games!r}")
@@ -150,7 +155,9 @@ def schedule(players: int, games: int, seed: int, *, seats: int = 2) -> tuple[Sc
             if index % seats == 0:
                 opening_seed = draw(1 << 32)
             seeds = tuple(draw(1 << 32) for _ in range(seats))
-            planned.append(ScheduledGame(len(planned), orders[index % len(orders)], opening_seed, seeds))
+            planned.append(
+                ScheduledGame(len(planned), orders[index % len(orders)], opening_seed, seeds)
+            )
     return tuple(planned)
 
 
@@ -163,7 +170,8 @@ class TournamentStanding(Standing):
 
     @property
     def mean_utility(self) -> float | None:
-        """Return the mean final utility a game (``None``: the game has no utilities, or none was played)."""
+        """Return the mean final utility a game (``None``: the game has no utilities, or none was
+        played)."""
         return None if self.utility is None or not self.games else self.utility / self.games
 
     def as_dict(self) -> dict[str, Any]:
@@ -183,7 +191,9 @@ class Tournament:
     game: str  #: the game's registry name
     start: str  #: the starting position
     players: tuple[str, ...]  #: the players' searcher specs, as given
-    games_per_pair: int  #: games each group of ``seats`` players plays (a pair in a two-player game)
+    games_per_pair: (
+        int  #: games each group of ``seats`` players plays (a pair in a two-player game)
+    )
     opening_plies: int
     seed: int
     played: tuple[PlayedGame, ...]  #: in schedule order
@@ -195,7 +205,8 @@ class Tournament:
         return any(played.record.utilities is not None for played in self.played)
 
     def describe(self) -> str:
-        """Return how the players meet, e.g. ``"2 games a pair"``, ``"3 games a group of three"``."""
+        """Return how the players meet, e.g. ``"2 games a pair"``, ``"3 games a group of
+        three"``."""
         if self.seats == 2:
             return f"{self.games_per_pair} games a pair"
         return f"{self.games_per_pair} games a group of {_in_words(self.seats)}"
@@ -210,7 +221,9 @@ class Tournament:
         games = [played for played in self.played if player in played.scheduled.seats]
         seated = [(played.record, played.scheduled.seats.index(player)) for played in games]
         base = tally(self.players[player], seated)
-        utilities = [record.utilities[seat] for record, seat in seated if record.utilities is not None]
+        utilities = [
+            record.utilities[seat] for record, seat in seated if record.utilities is not None
+        ]
         return TournamentStanding(
             **attrs.asdict(base, recurse=False),
             points=sum(played.score(player) for played in games),
@@ -226,7 +239,9 @@ class Tournament:
                 entry = totals.setdefault((a, b), [0.0, 0.0])
                 entry[0] += 1
                 entry[1] += played.versus(a, b)
-        return tuple(Result(a, b, games, score) for (a, b), (games, score) in sorted(totals.items()))
+        return tuple(
+            Result(a, b, games, score) for (a, b), (games, score) in sorted(totals.items())
+        )
 
     def ratings(self) -> tuple[Rating, ...]:
         """Return the Elo ratings fitted to the results of every pair, in player order."""
@@ -238,9 +253,13 @@ class Tournament:
         players = []
         for standing, rating in zip(self.standings(), self.ratings(), strict=True):
             players.append(
-                {**standing.as_dict(), "elo": rating.elo, "elo_error": rating.error,
-                 "elo_interval95": rating.interval}
-            )  # fmt: skip
+                {
+                    **standing.as_dict(),
+                    "elo": rating.elo,
+                    "elo_error": rating.error,
+                    "elo_interval95": rating.interval,
+                }
+            )
         meetings = (
             {"games_per_pair": self.games_per_pair}
             if self.seats == 2
@@ -254,12 +273,17 @@ class Tournament:
             "opening_plies": self.opening_plies,
             "players": players,
             "pairs": [
-                {"a": self.players[result.a], "b": self.players[result.b],
-                 "games": result.games, "a_score": result.score}
+                {
+                    "a": self.players[result.a],
+                    "b": self.players[result.b],
+                    "games": result.games,
+                    "a_score": result.score,
+                }
                 for result in self.pair_results()
-            ],  # fmt: skip
+            ],
             "games": [
-                {"number": played.scheduled.number, **played.record.as_dict()} for played in self.played
+                {"number": played.scheduled.number, **played.record.as_dict()}
+                for played in self.played
             ],
         }
 
@@ -302,16 +326,21 @@ def run_tournament(
     labels = tuple(spec.strip() for spec in players)
     repeated = sorted({label for label in labels if labels.count(label) > 1})
     if repeated:
-        raise InvalidOptionError(f"each player must differ; repeated: {', '.join(map(repr, repeated))}")
+        raise InvalidOptionError(
+            f"each player must differ; repeated: {', '.join(map(repr, repeated))}"
+        )
     if seats > 2 and len(labels) < seats:
         raise InvalidOptionError(
-            f"{game.name!r} is a game of {seats} players, so a tournament of it needs at least {seats} "
+            f"{game.name!r} is a game of {seats} players, so a tournament of it needs at least "
+            f"{seats} "
             f"different searchers, one a seat: {list(labels)!r}"
         )
     for label in labels:  # fail early, before any game is played
         unmet = registry.new_searcher(label).unmet_needs(game)
         if unmet:
-            raise UnsupportedGameError(f"searcher {label!r} cannot search {game.name!r}: {'; '.join(unmet)}")
+            raise UnsupportedGameError(
+                f"searcher {label!r} cannot search {game.name!r}: {'; '.join(unmet)}"
+            )
     if workers < 1:
         raise InvalidOptionError(f"the number of workers must be >= 1: {workers!r}")
     if opening_plies < 0:
@@ -319,7 +348,11 @@ def run_tournament(
     planned = schedule(len(labels), games, seed, seats=seats)
     start = game.copy()
     played: dict[int, PlayedGame] = dict(done or {})
-    jobs = [(start, labels, opening_plies, scheduled) for scheduled in planned if scheduled.number not in played]
+    jobs = [
+        (start, labels, opening_plies, scheduled)
+        for scheduled in planned
+        if scheduled.number not in played
+    ]
 
     def finished(result: PlayedGame) -> None:
         played[result.scheduled.number] = result
@@ -327,13 +360,19 @@ def run_tournament(
             on_game(result)
 
     own = executor is None  # an executor of the caller's stays open for its next use
-    running = (InlineExecutor() if workers == 1 else LocalExecutor(workers)) if executor is None else executor
+    running = (
+        (InlineExecutor() if workers == 1 else LocalExecutor(workers))
+        if executor is None
+        else executor
+    )
     # the workers get the caller's registry (searchers of its own included); on an
     # error or Ctrl-C, games not yet started are dropped, not waited for
     with running if own else contextlib.nullcontext(running):
         for job in running.map_unordered(functools.partial(_play_job, registry=registry), jobs):
             if job.result is None:
-                raise GameSearchError(f"game {job.item[3].number} of the schedule was lost: {job.error}")
+                raise GameSearchError(
+                    f"game {job.item[3].number} of the schedule was lost: {job.error}"
+                )
             finished(job.result)
     return Tournament(
         game=game.name,
@@ -368,12 +407,18 @@ def _play(
         spec = labels[player]
         _, options = parse_searcher_spec(spec)
         searchers.append(
-            registry.new_searcher(spec) if "seed" in options else registry.new_searcher(spec, seed=searcher_seed)
+            registry.new_searcher(spec)
+            if "seed" in options
+            else registry.new_searcher(spec, seed=searcher_seed)
         )
     first, second, *others = searchers
     record = play_game(
-        game, first, second, others=others, opening_plies=opening_plies, seed=scheduled.opening_seed,
+        game,
+        first,
+        second,
+        others=others,
+        opening_plies=opening_plies,
+        seed=scheduled.opening_seed,
         labels=tuple(labels[player] for player in scheduled.seats),
-    )  # fmt: skip
+    )
     return PlayedGame(scheduled, record)
-

@@ -84,12 +84,18 @@ class TraceNode:
         return {
             "move": None if self.move is None else format_move(self.move),
             "ply": self.ply,
-            "to_move": "chance" if self.is_chance else None if self.to_move is None else SEAT_NAMES[self.to_move],
+            "to_move": "chance"
+            if self.is_chance
+            else None
+            if self.to_move is None
+            else SEAT_NAMES[self.to_move],
             "position": self.position,
             "probability": None if self.probability is None else str(self.probability),
             "alpha": None if self.alpha <= -INFINITY else json_value(self.alpha),
             "beta": None if self.beta >= INFINITY else json_value(self.beta),
-            "value": [json_value(item) for item in self.value] if isinstance(self.value, tuple) else json_value(self.value),
+            "value": [json_value(item) for item in self.value]
+            if isinstance(self.value, tuple)
+            else json_value(self.value),
             "bound": self.bound,
             "is_leaf": not self.is_expanded,
             "pruned": [format_move(move) for move in self.pruned],

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from gamesearch.game import CHANCE, Game, describe_value
+from gamesearch.game import CHANCE, Game
 from gamesearch.plugins import Registry
 from gamesearch.search.base import SearchResult, json_value
 
@@ -28,7 +28,9 @@ def analysis(game: Game[Any], result: SearchResult) -> dict[str, Any]:
         "best_moves": data["best_moves"],
         "pv": data["pv"],
         "moves": data["moves"] or [],
-        "stats": {key: stats[key] for key in ("nodes", "leaves", "cutoffs", "tt_hits", "depth", "seconds")},
+        "stats": {
+            key: stats[key] for key in ("nodes", "leaves", "cutoffs", "tt_hits", "depth", "seconds")
+        },
         "is_exact": result.is_exact,
         "is_game_over": result.is_game_over,
         "description": result.describe(game),
@@ -43,10 +45,12 @@ def catalogue(found: Registry) -> dict[str, Any]:
             "description": _first_line(cls.__doc__),
             "options": [
                 {
-                    "name": option.name, "type": option.type.__name__, "default": option.default,
+                    "name": option.name,
+                    "type": option.type.__name__,
+                    "default": option.default,
                     "help": option.help,
                     "choices": None if option.choices is None else list(option.choices),
-                }  # fmt: skip
+                }
                 for option in cls.options
             ],
             # the rules with the default options (they may change with the options)
@@ -87,7 +91,12 @@ _EMPHASIS = re.compile(r"\*{1,2}([^*]+)\*{1,2}")
 def plain_text(text: str) -> str:
     """Return ``text`` with reST markup removed: ``:class:`~a.Board``` becomes ``Board``,
     a double-backquoted literal its bare text, ``*word*`` the word."""
-    text = _ROLE.sub(lambda found: found.group(1).rsplit(".", 1)[-1] if "~" in found.group(0) else found.group(1), text)
+    text = _ROLE.sub(
+        lambda found: (
+            found.group(1).rsplit(".", 1)[-1] if "~" in found.group(0) else found.group(1)
+        ),
+        text,
+    )
     text = _LITERAL.sub(r"\1", text)
     text = _INTERPRETED.sub(r"\1", text)
     return _EMPHASIS.sub(r"\1", text)

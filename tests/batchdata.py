@@ -1,4 +1,5 @@
-"""What the batch tests share: samples of Pons' sets, the store read with sqlite3, JSON without timings."""
+"""What the batch tests share: samples of Pons' sets, the store read with sqlite3, JSON without
+timings."""
 
 from __future__ import annotations
 
@@ -18,7 +19,9 @@ def needs_set(name: str) -> pytest.MarkDecorator:
     return pytest.mark.skipif(not (DATA / name).is_file(), reason=f"no benchmark data in {DATA}")
 
 
-def pons_sample(tmp_path: Path, name: str, lines: range | tuple[int, ...]) -> tuple[Path, dict[str, int]]:
+def pons_sample(
+    tmp_path: Path, name: str, lines: range | tuple[int, ...]
+) -> tuple[Path, dict[str, int]]:
     """Write the given lines of one of Pons' sets to a file; return it and {moves: score}."""
     text = (DATA / name).read_text().splitlines()
     chosen = [text[number - 1] for number in lines]

@@ -4,6 +4,12 @@ from __future__ import annotations
 
 import os
 
+# pytest-xdist's workers inherit COLUMNS from the run (80 when there is no terminal):
+# the command line would then wrap its tables at that width, where a test run in one
+# process sees the width of a pipe. Every test sees the same environment either way.
+os.environ.pop("COLUMNS", None)
+os.environ.pop("LINES", None)
+
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(

@@ -30,18 +30,25 @@ DISTANCE_WEIGHT = 10_000
 
 ALPHABETA_SWITCHES = [
     {"ordering": ordering, "root_window": window, "table": table}
-    for ordering, window, table in itertools.product(("game", "natural"), ("shared", "fresh"), (False, True))
+    for ordering, window, table in itertools.product(
+        ("game", "natural"), ("shared", "fresh"), (False, True)
+    )
 ]
 EXACT_SEARCHERS: list[Searcher] = [
-    Minimax(), IterativeDeepening(), PrincipalVariationSearch(), MTDf(), Solver(),
+    Minimax(),
+    IterativeDeepening(),
+    PrincipalVariationSearch(),
+    MTDf(),
+    Solver(),
     *(AlphaBeta(**switches) for switches in ALPHABETA_SWITCHES),  # type: ignore[arg-type]
-]  # fmt: skip
+]
 #: the exact searchers that keep a transposition table (all but minimax and alpha-beta
 #: without its table), the ones whose answer may depend on what a memory holds
 TABLE_SEARCHERS: list[Searcher] = [
-    searcher for searcher in EXACT_SEARCHERS
+    searcher
+    for searcher in EXACT_SEARCHERS
     if not isinstance(searcher, Minimax) and attrs.asdict(searcher).get("table", True)
-]  # fmt: skip
+]
 
 
 def rank(outcome: tuple[int, int]) -> int:
@@ -109,17 +116,25 @@ class Oracle(abc.ABC, Generic[State]):
                     seen.add(child)
                     stack.append(child)
 
-    def answer(self, state: State, game: Game[Any], scoring: Scoring = Scoring.DISTANCE) -> tuple[int, int, set[str]]:
+    def answer(
+        self, state: State, game: Game[Any], scoring: Scoring = Scoring.DISTANCE
+    ) -> tuple[int, int, set[str]]:
         """Return the value of ``game`` (the position ``state``) on the framework's documented
         scale, its margin and its best moves."""
         result, plies = self.solve(state)
-        return game.value_scale.proven(result, game.ply + plies, scoring), result, self.best_moves(state, scoring)
+        return (
+            game.value_scale.proven(result, game.ply + plies, scoring),
+            result,
+            self.best_moves(state, scoring),
+        )
 
 
 def searcher_id(searcher: Searcher) -> str:
     """Return the searcher's name and its alpha-beta switches, for test ids."""
     options = attrs.asdict(searcher)
-    return searcher.name + "".join(f":{name}={options[name]}" for name in ALPHABETA_SWITCHES[0] if name in options)
+    return searcher.name + "".join(
+        f":{name}={options[name]}" for name in ALPHABETA_SWITCHES[0] if name in options
+    )
 
 
 def search_answer(searcher: Searcher, game: Game[Any]) -> tuple[int, int | None, set[str]]:
@@ -145,7 +160,9 @@ class Expected:
 
 
 def expected_answers(
-    oracle: Oracle[State], states: Iterable[State], make_game: Callable[[State], Game[Any]],
+    oracle: Oracle[State],
+    states: Iterable[State],
+    make_game: Callable[[State], Game[Any]],
     scoring: Scoring = Scoring.DISTANCE,
 ) -> list[Expected]:
     """Return, for each state in turn, its position (``make_game(state)``) and the oracle's
@@ -159,7 +176,9 @@ def expected_answers(
     return found
 
 
-def check_every_position(searcher: Searcher, cases: Sequence[Expected], memory: SearchMemory | None) -> int:
+def check_every_position(
+    searcher: Searcher, cases: Sequence[Expected], memory: SearchMemory | None
+) -> int:
     """Search a copy of each case's position in turn, with ``memory`` kept from one search to
     the next (``None``: each search from an empty memory), and compare with the oracle.
 
@@ -173,10 +192,12 @@ def check_every_position(searcher: Searcher, cases: Sequence[Expected], memory: 
         game = case.game.copy()
         answer = searcher.search(game, memory=memory)
         if not (
-            answer.is_exact and answer.value == case.value and answer.margin == case.margin
+            answer.is_exact
+            and answer.value == case.value
+            and answer.margin == case.margin
             and frozenset(answer.best_moves) == case.best_moves
             and (game.key(), game.ply, game.history) == case.position
-        ):  # fmt: skip
+        ):
             texts = sorted(game.format_move(move) for move in answer.best_moves)
             expected = sorted(game.format_move(move) for move in case.best_moves)
             raise AssertionError(

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gamesearch_games.tictactoe import TicTacToe
 from gamesearch import AlphaBeta, Minimax
+from gamesearch_games.tictactoe import TicTacToe
 
 SWITCHES = [
     AlphaBeta(ordering=ordering, root_window=window, all_best=all_best, table=table)
@@ -29,6 +30,7 @@ def crowded_positions(draw: st.DrawFn, k: int) -> TicTacToe:
     return game
 
 
+@pytest.mark.slow
 @settings(max_examples=25)
 @given(game=st.one_of(crowded_positions(k=3), crowded_positions(k=4)))
 def test_every_alphabeta_switch_combination_equals_minimax(game: TicTacToe) -> None:

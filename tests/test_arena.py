@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from gamesearch_games.tictactoe import TicTacToe
 from gamesearch import AlphaBeta, Minimax, Outcome, Player, Scoring
 from gamesearch.arena import play_game, play_match, searcher_label
+from gamesearch_games.tictactoe import TicTacToe
 
 
 def test_a_game_between_perfect_searchers_is_a_draw_and_the_record_replays() -> None:
@@ -37,7 +37,9 @@ def test_opening_moves_are_random_from_the_seed_and_repeat_with_it() -> None:
 
 def test_the_side_with_a_forced_win_wins_and_on_move_sees_every_move() -> None:
     seen = []
-    record = play_game(TicTacToe.from_text("XX./OO./..."), AlphaBeta(), Minimax(), on_move=seen.append)
+    record = play_game(
+        TicTacToe.from_text("XX./OO./..."), AlphaBeta(), Minimax(), on_move=seen.append
+    )
     assert record.outcome is Outcome.FIRST_WINS
     assert record.winner == "alphabeta"
     assert [move.move for move in record.moves] == ["2"]
@@ -77,9 +79,11 @@ def test_match_standings_count_wins_for_the_right_searcher() -> None:
 
 @pytest.mark.parametrize(
     ("arguments", "message"),
-    [({"games": -1}, "number of games must be >= 0: -1"),
-     ({"opening_plies": -2}, "number of opening plies must be >= 0: -2")],
-)  # fmt: skip
+    [
+        ({"games": -1}, "number of games must be >= 0: -1"),
+        ({"opening_plies": -2}, "number of opening plies must be >= 0: -2"),
+    ],
+)
 def test_a_match_rejects_negative_counts(arguments: dict[str, int], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         play_match(TicTacToe(), AlphaBeta(), AlphaBeta(), **arguments)

@@ -1,4 +1,5 @@
-"""``gamesearch batch`` and gamesearch.batch on local processes: every record once, whole, resumable."""
+"""``gamesearch batch`` and gamesearch.batch on local processes: every record once, whole,
+resumable."""
 
 from __future__ import annotations
 
@@ -60,7 +61,9 @@ def outcome(cells: str) -> int:
     if "." not in cells:
         return 0
     mover = "X" if cells.count("X") == cells.count("O") else "O"
-    values = [outcome(cells[:i] + mover + cells[i + 1 :]) for i, cell in enumerate(cells) if cell == "."]
+    values = [
+        outcome(cells[:i] + mover + cells[i + 1 :]) for i, cell in enumerate(cells) if cell == "."
+    ]
     return max(values) if mover == "X" else min(values)
 
 
@@ -86,9 +89,13 @@ def tictactoe_file(tmp_path: Path, count: int = 24, seed: int = 3) -> tuple[Path
     expected = {position: outcome(position.replace("/", "")) for position in positions}
     words = {1: "win", 0: "draw", -1: "loss"}
     path = tmp_path / "positions.txt"
-    path.write_text("# tic-tac-toe positions and X's result\n" + "".join(
-        f"{position} {words[value] if index % 2 else value}\n" for index, (position, value) in enumerate(expected.items())
-    ))  # fmt: skip
+    path.write_text(
+        "# tic-tac-toe positions and X's result\n"
+        + "".join(
+            f"{position} {words[value] if index % 2 else value}\n"
+            for index, (position, value) in enumerate(expected.items())
+        )
+    )
     return path, expected
 
 
@@ -99,7 +106,9 @@ def test_two_local_workers_store_every_position_once_and_agree(
 ) -> None:
     sample, scores = pons_sample(tmp_path, "Test_L2_R1", range(7, 1001, 28))
     store = tmp_path / "results.sqlite"
-    status, out, _ = run_cli(capsys, "batch", "connect4", str(sample), "--workers", "2", "--store", str(store), "--json")
+    status, out, _ = run_cli(
+        capsys, "batch", "connect4", str(sample), "--workers", "2", "--store", str(store), "--json"
+    )
     summary = json.loads(out)
     assert status == 0
     assert summary["positions"] == summary["done"] == summary["agreed"] == len(scores) == 36
@@ -110,16 +119,32 @@ def test_two_local_workers_store_every_position_once_and_agree(
     assert len({row["worker"] for row in rows}) >= 1 and all(row["nodes"] > 0 for row in rows)
 
 
-def test_values_agree_with_an_independent_minimax(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_values_agree_with_an_independent_minimax(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     path, expected = tictactoe_file(tmp_path)
     store = tmp_path / "ttt.sqlite"
     output = tmp_path / "ttt.jsonl"
     status, out, _ = run_cli(
-        capsys, "batch", "tictactoe", str(path), "-s", "alphabeta", "-s", "mtdf", "--workers", "2",
-        "--store", str(store), "--output", str(output),
-    )  # fmt: skip
+        capsys,
+        "batch",
+        "tictactoe",
+        str(path),
+        "-s",
+        "alphabeta",
+        "-s",
+        "mtdf",
+        "--workers",
+        "2",
+        "--store",
+        str(store),
+        "--output",
+        str(output),
+    )
     assert status == 0
-    assert out.strip().startswith(f"{2 * len(expected)} of {2 * len(expected)} done, {2 * len(expected)} of")
+    assert out.strip().startswith(
+        f"{2 * len(expected)} of {2 * len(expected)} done, {2 * len(expected)} of"
+    )
     rows = stored_rows(store)
     assert len(rows) == 2 * len(expected)
     for row in rows:
@@ -131,14 +156,32 @@ def test_values_agree_with_an_independent_minimax(capsys: pytest.CaptureFixture[
     )
 
 
-def test_a_rerun_computes_only_what_is_missing(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_a_rerun_computes_only_what_is_missing(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     path, expected = tictactoe_file(tmp_path, 16)
     store = str(tmp_path / "resume.sqlite")
-    argv = ("batch", "tictactoe", str(path), "-s", "alphabeta", "--workers", "2", "--store", store, "--json")
+    argv = (
+        "batch",
+        "tictactoe",
+        str(path),
+        "-s",
+        "alphabeta",
+        "--workers",
+        "2",
+        "--store",
+        store,
+        "--json",
+    )
     first = json.loads(run_cli(capsys, *argv, "--limit", "5")[1])
     assert (first["computed"], first["resumed"], first["done"], first["tasks"]) == (5, 0, 5, 5)
     second = json.loads(run_cli(capsys, *argv)[1])
-    assert (second["computed"], second["resumed"], second["done"], second["agreed"]) == (11, 5, 16, 16)
+    assert (second["computed"], second["resumed"], second["done"], second["agreed"]) == (
+        11,
+        5,
+        16,
+        16,
+    )
     third = json.loads(run_cli(capsys, *argv)[1])
     assert (third["computed"], third["resumed"], third["done"]) == (0, 16, 16)
     assert len(stored_rows(Path(store))) == len(expected)
@@ -192,20 +235,30 @@ def test_a_position_that_kills_its_worker_process_is_failed_once_and_the_rest_co
     path, expected = tictactoe_file(tmp_path, 14)
     extra = {KillerSearcher.CURSED: 0, KillerSearcher.FLAKY: outcome("XO" + "." * 7)}
     expected = {position: value for position, value in expected.items() if position not in extra}
-    path.write_text("".join(f"{position} {value}\n" for position, value in [*expected.items(), *extra.items()]))
+    path.write_text(
+        "".join(f"{position} {value}\n" for position, value in [*expected.items(), *extra.items()])
+    )
     positions, expect = read_positions(path)
     tasks = make_tasks("tictactoe", positions, ["killer"], expect=expect)
     with ResultStore(tmp_path / "killer.sqlite") as store, LocalExecutor(2) as executor:
         summary = run_batch(tasks, store, executor, registry=fragile_registry())
         records = {record.position: record for record in store.records()}
-    assert (summary.done, summary.failed, summary.agreed) == (len(expected) + 1, 1, len(expected) + 1)
+    assert (summary.done, summary.failed, summary.agreed) == (
+        len(expected) + 1,
+        1,
+        len(expected) + 1,
+    )
     assert sorted(records) == sorted([*expected, *extra])  # each position once
     assert records[KillerSearcher.CURSED].error == "its worker process died while computing it"
     assert records[KillerSearcher.FLAKY].status is Status.DONE  # tried again, it went through
 
 
-@pytest.mark.parametrize("executor", [InlineExecutor, functools.partial(LocalExecutor, 2)], ids=["inline", "local"])
-def test_a_searcher_that_raises_is_recorded_as_failed_and_the_rest_complete(tmp_path: Path, executor: Any) -> None:
+@pytest.mark.parametrize(
+    "executor", [InlineExecutor, functools.partial(LocalExecutor, 2)], ids=["inline", "local"]
+)
+def test_a_searcher_that_raises_is_recorded_as_failed_and_the_rest_complete(
+    tmp_path: Path, executor: Any
+) -> None:
     path, expected = tictactoe_file(tmp_path, 12)
     path.write_text(path.read_text() + f"{FragileSearcher.CURSED} 0\n")
     positions, expect = read_positions(path)
@@ -221,11 +274,25 @@ def test_a_searcher_that_raises_is_recorded_as_failed_and_the_rest_complete(tmp_
     assert (again.computed, again.failed, again.done) == (0, 1, 12)
 
 
-def test_a_search_over_its_budget_is_recorded_as_over_budget(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_a_search_over_its_budget_is_recorded_as_over_budget(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     path = tmp_path / "start.txt"
     path.write_text(".../.../... 0\nXOX/OXO/... 1\n")
     store = str(tmp_path / "budget.sqlite")
-    argv = ("batch", "tictactoe", str(path), "-s", "minimax", "--max-nodes", "100", "--workers", "1", "--store", store)
+    argv = (
+        "batch",
+        "tictactoe",
+        str(path),
+        "-s",
+        "minimax",
+        "--max-nodes",
+        "100",
+        "--workers",
+        "1",
+        "--store",
+        store,
+    )
     status, out, _ = run_cli(capsys, *argv, "--json")
     summary = json.loads(out)
     assert status == 0 and (summary["done"], summary["over_budget"], summary["agreed"]) == (1, 1, 1)
@@ -236,32 +303,70 @@ def test_a_search_over_its_budget_is_recorded_as_over_budget(capsys: pytest.Capt
     assert status == 0 and "0 computed" in out and "1 over budget" in out
 
 
-def test_a_disagreement_is_printed_and_sets_the_exit_status(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_a_disagreement_is_printed_and_sets_the_exit_status(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     path = tmp_path / "wrong.txt"
     path.write_text("XX./OO./... loss\n")
-    status, out, _ = run_cli(capsys, "batch", "tictactoe", str(path), "--store", str(tmp_path / "s.sqlite"), "-w", "1")
+    status, out, _ = run_cli(
+        capsys, "batch", "tictactoe", str(path), "--store", str(tmp_path / "s.sqlite"), "-w", "1"
+    )
     assert status == 1
-    assert out.splitlines()[0] == "disagreement on line 1: XX./OO./... (solver) expected -1, found 1"
+    assert (
+        out.splitlines()[0] == "disagreement on line 1: XX./OO./... (solver) expected -1, found 1"
+    )
 
 
-def test_bad_arguments_fail_at_once_with_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_bad_arguments_fail_at_once_with_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     path, _ = tictactoe_file(tmp_path, 3)
     store = str(tmp_path / "s.sqlite")
-    assert_usage_error(capsys, "no file 'nowhere.txt'", "batch", "tictactoe", "nowhere.txt", "--store", store)
-    assert_usage_error(capsys, "--workers must be >= 1: 0", "batch", "tictactoe", str(path), "-w", "0")
-    assert_usage_error(capsys, "unknown searcher 'nope'", "batch", "tictactoe", str(path), "-s", "nope", "--store", store)
-    assert_usage_error(capsys, "--seconds must be > 0: -1.0", "batch", "tictactoe", str(path), "--seconds", "-1")
     assert_usage_error(
-        capsys, "each searcher must differ; repeated: 'alphabeta'",
-        "batch", "tictactoe", str(path), "-s", "alphabeta", "-s", "alphabeta", "--store", store,
-    )  # fmt: skip
+        capsys, "no file 'nowhere.txt'", "batch", "tictactoe", "nowhere.txt", "--store", store
+    )
+    assert_usage_error(
+        capsys, "--workers must be >= 1: 0", "batch", "tictactoe", str(path), "-w", "0"
+    )
+    assert_usage_error(
+        capsys,
+        "unknown searcher 'nope'",
+        "batch",
+        "tictactoe",
+        str(path),
+        "-s",
+        "nope",
+        "--store",
+        store,
+    )
+    assert_usage_error(
+        capsys, "--seconds must be > 0: -1.0", "batch", "tictactoe", str(path), "--seconds", "-1"
+    )
+    assert_usage_error(
+        capsys,
+        "each searcher must differ; repeated: 'alphabeta'",
+        "batch",
+        "tictactoe",
+        str(path),
+        "-s",
+        "alphabeta",
+        "-s",
+        "alphabeta",
+        "--store",
+        store,
+    )
     not_a_store = tmp_path / "other.sqlite"
     with sqlite3.connect(not_a_store) as db:
         db.execute("CREATE TABLE notes (text TEXT)")
     assert_usage_error(
-        capsys, f"the store {str(not_a_store)!r} is not a gamesearch results store",
-        "batch", "tictactoe", str(path), "--store", str(not_a_store),
-    )  # fmt: skip
+        capsys,
+        f"the store {str(not_a_store)!r} is not a gamesearch results store",
+        "batch",
+        "tictactoe",
+        str(path),
+        "--store",
+        str(not_a_store),
+    )
     with pytest.raises(InvalidOptionError, match="cannot use .* as a results store"):
         (tmp_path / "text.sqlite").write_text("not a database, just text " * 40)
         ResultStore(tmp_path / "text.sqlite")
@@ -282,7 +387,10 @@ def test_the_value_alone_method_gives_the_files_score(tmp_path: Path) -> None:
     sample, scores = pons_sample(tmp_path, "Test_L3_R1", range(1, 1001, 100))
     positions, expect = read_positions(sample)
     assert expect is Expect.SCORE
-    tasks = [attrs.evolve(task, method=Method.SOLVE) for task in make_tasks("connect4", positions, ["solver"], expect=expect)]
+    tasks = [
+        attrs.evolve(task, method=Method.SOLVE)
+        for task in make_tasks("connect4", positions, ["solver"], expect=expect)
+    ]
     with ResultStore() as store:
         summary = run_batch(tasks, store, InlineExecutor())
         assert summary.agreed == len(scores) == 10
@@ -292,12 +400,27 @@ def test_the_value_alone_method_gives_the_files_score(tmp_path: Path) -> None:
 # ------------------------------------------------------------------ a killed or stopped batch
 def start_batch(tmp_path: Path, sample: Path, store: Path, *extra: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [str(SCRIPT), "batch", "connect4", str(sample), "--store", str(store), "--workers", "1", *extra],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-    )  # fmt: skip
+        [
+            str(SCRIPT),
+            "batch",
+            "connect4",
+            str(sample),
+            "--store",
+            str(store),
+            "--workers",
+            "1",
+            *extra,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
 
 
-def wait_for_records(store: Path, count: int, process: subprocess.Popen[str], timeout: float = 60) -> int:
+def wait_for_records(
+    store: Path, count: int, process: subprocess.Popen[str], timeout: float = 60
+) -> int:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline and process.poll() is None:
         if store.exists():
@@ -312,7 +435,9 @@ def wait_for_records(store: Path, count: int, process: subprocess.Popen[str], ti
     raise AssertionError(f"the batch stored fewer than {count} records in {timeout} s")
 
 
-def stop_batch(tmp_path: Path, sample: Path, store: Path, sent: int, after: int) -> tuple[int, str, str]:
+def stop_batch(
+    tmp_path: Path, sample: Path, store: Path, sent: int, after: int
+) -> tuple[int, str, str]:
     """Start a batch, send ``sent`` to it and its workers once ``after`` records are
     stored; return its exit status, standard output and standard error."""
     process = start_batch(tmp_path, sample, store)
@@ -327,6 +452,7 @@ def stop_batch(tmp_path: Path, sample: Path, store: Path, sent: int, after: int)
     return process.returncode, out, err
 
 
+@pytest.mark.slow
 @needs_data
 @pytest.mark.skipif(sys.platform == "win32", reason="process groups and SIGKILL are POSIX")
 def test_a_killed_batch_resumes_with_no_duplicate_and_no_partial_record(tmp_path: Path) -> None:
@@ -347,23 +473,50 @@ def test_a_killed_batch_resumes_with_no_duplicate_and_no_partial_record(tmp_path
         assert None not in (row["value"], row["exact"], row["nodes"], row["seconds"], row["worker"])
 
 
+@pytest.mark.slow
 @needs_data
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a process group is POSIX")
 def test_ctrl_c_prints_the_summary_of_what_is_stored(tmp_path: Path) -> None:
     sample, scores = pons_sample(tmp_path, "Test_L1_R1", range(1, 41))
     store = tmp_path / "stopped.sqlite"
-    status, out, err = stop_batch(tmp_path, sample, store, signal.SIGINT, after=3)  # as a terminal's Ctrl-C does
+    status, out, err = stop_batch(
+        tmp_path, sample, store, signal.SIGINT, after=3
+    )  # as a terminal's Ctrl-C does
     stored = len(stored_rows(store))
     assert status == 130
     assert f"{stored} of {len(scores)} done" in out and "not computed" in out
     assert f"interrupted after {stored} of {len(scores)} positions" in err
 
 
-# ------------------------------------------------------------------ tournaments and matches in the store
-TOURNAMENT = ("tournament", "tictactoe", "--players", "alphabeta:depth=1", "alphabeta", "mcts:simulations=50",
-              "--games", "4", "--seed", "5", "--json")  # fmt: skip
-MATCH = ("match", "connect4", "--first", "alphabeta:depth=2", "--second", "alphabeta:depth=1", "--games", "6",
-         "--swap", "--seed", "2", "--json")  # fmt: skip
+# ------------------------------------------------------------------ tournaments and matches in the
+# store
+TOURNAMENT = (
+    "tournament",
+    "tictactoe",
+    "--players",
+    "alphabeta:depth=1",
+    "alphabeta",
+    "mcts:simulations=50",
+    "--games",
+    "4",
+    "--seed",
+    "5",
+    "--json",
+)
+MATCH = (
+    "match",
+    "connect4",
+    "--first",
+    "alphabeta:depth=2",
+    "--second",
+    "alphabeta:depth=1",
+    "--games",
+    "6",
+    "--swap",
+    "--seed",
+    "2",
+    "--json",
+)
 
 
 def test_a_stored_tournament_plays_only_the_missing_games_and_rates_from_the_store(
@@ -374,7 +527,9 @@ def test_a_stored_tournament_plays_only_the_missing_games_and_rates_from_the_sto
     stored = json.loads(run_cli(capsys, *TOURNAMENT, "--store", str(store), "--workers", "2")[1])
     assert timeless(stored) == timeless(plain)
     with sqlite3.connect(store) as db:
-        kept = db.execute("SELECT number, stored FROM games WHERE number % 3 != 0 ORDER BY number").fetchall()
+        kept = db.execute(
+            "SELECT number, stored FROM games WHERE number % 3 != 0 ORDER BY number"
+        ).fetchall()
         db.execute("DELETE FROM games WHERE number % 3 = 0")  # as if stopped before those ended
     status, out, err = run_cli(capsys, *TOURNAMENT, "--store", str(store))
     assert status == 0 and timeless(json.loads(out)) == timeless(plain)
@@ -391,11 +546,14 @@ def test_a_stored_match_on_two_workers_is_the_match_played_here(
     store = str(tmp_path / "match.sqlite")
     stored = json.loads(run_cli(capsys, *MATCH, "--workers", "2", "--store", store)[1])
     assert timeless(stored) == timeless(plain)
-    again = json.loads(run_cli(capsys, *MATCH, "--store", store)[1])  # every game read back from the store
+    again = json.loads(
+        run_cli(capsys, *MATCH, "--store", store)[1]
+    )  # every game read back from the store
     assert timeless(again) == timeless(plain) and again["standings"] == stored["standings"]
 
 
-# ------------------------------------------------------------------ the front ends: solve-bench, uci-check
+# ------------------------------------------------------------------ the front ends: solve-bench,
+# uci-check
 @needs_data
 def test_solve_bench_on_two_workers_with_a_store_resumes_and_reports_the_same(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
@@ -403,9 +561,13 @@ def test_solve_bench_on_two_workers_with_a_store_resumes_and_reports_the_same(
     sample, scores = pons_sample(tmp_path, "Test_L2_R1", range(5, 1001, 40))
     here = json.loads(run_cli(capsys, "solve-bench", str(sample), "--json")[1])
     store = str(tmp_path / "bench.sqlite")
-    partial = json.loads(run_cli(capsys, "solve-bench", str(sample), "--json", "--limit", "10", "--store", store)[1])
+    partial = json.loads(
+        run_cli(capsys, "solve-bench", str(sample), "--json", "--limit", "10", "--store", store)[1]
+    )
     assert partial["positions"] == 10
-    status, out, err = run_cli(capsys, "solve-bench", str(sample), "--json", "--workers", "2", "--store", store)
+    status, out, err = run_cli(
+        capsys, "solve-bench", str(sample), "--json", "--workers", "2", "--store", store
+    )
     parallel = json.loads(out)
     assert status == 0 and parallel["positions"] == parallel["agree"] == len(scores) == 25
     assert timeless(parallel) == timeless(here)  # the same figures, whatever ran them
@@ -442,33 +604,85 @@ def test_uci_check_with_a_store_solves_only_the_rows_missing(
 def test_a_stored_match_of_a_game_of_chance_reads_back_its_exact_values(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    argv = ("match", "pig", "--first", "expectiminimax:depth=2", "--second", "star2:depth=2", "--games", "2",
-            "--seed", "1", "--json", "--store", str(tmp_path / "pig.sqlite"))  # fmt: skip
+    argv = (
+        "match",
+        "pig",
+        "--first",
+        "expectiminimax:depth=2",
+        "--second",
+        "star2:depth=2",
+        "--games",
+        "2",
+        "--seed",
+        "1",
+        "--json",
+        "--store",
+        str(tmp_path / "pig.sqlite"),
+    )
     played = json.loads(run_cli(capsys, *argv)[1])
     again = json.loads(run_cli(capsys, *argv)[1])  # read back from the store, nothing played
     assert again == played
-    values = [move["value"] for game in played["games"] for move in game["moves"] if move["value"] is not None]
-    assert any(isinstance(value, str) and "/" in value for value in values)  # fractions, written exactly
+    values = [
+        move["value"]
+        for game in played["games"]
+        for move in game["moves"]
+        if move["value"] is not None
+    ]
+    assert any(
+        isinstance(value, str) and "/" in value for value in values
+    )  # fractions, written exactly
 
 
-def test_uci_rows_are_read_as_the_first_players_outcome(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_uci_rows_are_read_as_the_first_players_outcome(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     data = tmp_path / "connect-4.data"
-    data.write_text("b,b,b,b,b,b,b,b,b,b,b,b,x,o,x,o,x,o,x,o,b,b,b,b,o,x,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,loss\n")
+    data.write_text(
+        "b,b,b,b,b,b,b,b,b,b,b,b,x,o,x,o,x,o,x,o,b,b,b,b,o,x,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,loss\n"
+    )
     positions, expect = read_positions(data)
-    assert expect is Expect.OUTCOME and [(item.line, item.expected) for item in positions] == [(1, -1)]
+    assert expect is Expect.OUTCOME and [(item.line, item.expected) for item in positions] == [
+        (1, -1)
+    ]
     # the cells go column by column, bottom to top: column c holds x,o,x,o,x,o, d x,o and e o,x
     assert positions[0].position == "..O..../..X..../..O..../..X..../..OOX../..XXO.."
     store = str(tmp_path / "uci.sqlite")
-    status, out, _ = run_cli(capsys, "batch", "connect4", str(data), "--max-nodes", "50", "-w", "1", "--store", store)
-    assert status == 0 and out.startswith("0 of 1 done, 0 of 1 agree, 0 failed, 1 over budget; 1 computed")
+    status, out, _ = run_cli(
+        capsys, "batch", "connect4", str(data), "--max-nodes", "50", "-w", "1", "--store", store
+    )
+    assert status == 0 and out.startswith(
+        "0 of 1 done, 0 of 1 agree, 0 failed, 1 over budget; 1 computed"
+    )
 
 
-def test_a_stored_match_of_three_players_reads_back_every_seat(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    argv = ("match", "mnk3", "--first", "maxn:depth=2", "--second", "paranoid:depth=2", "--seat", "brs:depth=2",
-            "--games", "3", "--swap", "--seed", "4", "--json")  # fmt: skip
+def test_a_stored_match_of_three_players_reads_back_every_seat(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    argv = (
+        "match",
+        "mnk3",
+        "--first",
+        "maxn:depth=2",
+        "--second",
+        "paranoid:depth=2",
+        "--seat",
+        "brs:depth=2",
+        "--games",
+        "3",
+        "--swap",
+        "--seed",
+        "4",
+        "--json",
+    )
     here = json.loads(run_cli(capsys, *argv)[1])
     store = str(tmp_path / "three.sqlite")
     stored = json.loads(run_cli(capsys, *argv, "--workers", "2", "--store", store)[1])
-    again = json.loads(run_cli(capsys, *argv, "--store", store)[1])  # every game read back from the store
+    again = json.loads(
+        run_cli(capsys, *argv, "--store", store)[1]
+    )  # every game read back from the store
     assert timeless(stored) == timeless(here) and again == stored
-    assert [game["third"] for game in again["games"]] == ["brs:depth=2", "maxn:depth=2", "paranoid:depth=2"]
+    assert [game["third"] for game in again["games"]] == [
+        "brs:depth=2",
+        "maxn:depth=2",
+        "paranoid:depth=2",
+    ]

@@ -21,10 +21,11 @@ from batchdata import needs_set, pons_sample, timeless
 from clirun import run_cli
 
 distributed = pytest.importorskip(
-    "distributed", reason="Dask distributed is not installed (pip install 'gamesearch[distributed]')"
+    "distributed",
+    reason="Dask distributed is not installed (pip install 'gamesearch[distributed]')",
 )
 
-from gamesearch.batch import (
+from gamesearch.batch import (  # noqa: E402
     DaskExecutor,
     LocalExecutor,
     Record,
@@ -34,7 +35,7 @@ from gamesearch.batch import (
     read_positions,
     run_batch,
 )
-from gamesearch.errors import InvalidOptionError
+from gamesearch.errors import InvalidOptionError  # noqa: E402
 
 needs_data = needs_set("Test_L1_R1")
 #: seconds the cluster may take to start (the machine may be loaded)
@@ -52,10 +53,14 @@ class Cluster:
 
     def start(self, workers: int) -> None:
         file = self.folder / "scheduler.json"
-        self.scheduler = self._spawn("scheduler", "--host", "127.0.0.1", "--port", "0", "--scheduler-file", str(file))
+        self.scheduler = self._spawn(
+            "scheduler", "--host", "127.0.0.1", "--port", "0", "--scheduler-file", str(file)
+        )
         deadline = time.monotonic() + START_TIMEOUT
         while not file.exists() or not file.read_text().strip().endswith("}"):
-            assert time.monotonic() < deadline and self.scheduler.poll() is None, "the Dask scheduler did not start"
+            assert time.monotonic() < deadline and self.scheduler.poll() is None, (
+                "the Dask scheduler did not start"
+            )
             time.sleep(0.1)
         self.address = json.loads(file.read_text())["address"]
         for _ in range(workers):
@@ -64,9 +69,18 @@ class Cluster:
 
     def add_worker(self) -> subprocess.Popen[bytes]:
         worker = self._spawn(
-            "worker", self.address, "--nthreads", "1", "--no-nanny", "--host", "127.0.0.1",
-            "--local-directory", str(self.folder), "--name", f"worker-{len(self.workers)}",
-        )  # fmt: skip
+            "worker",
+            self.address,
+            "--nthreads",
+            "1",
+            "--no-nanny",
+            "--host",
+            "127.0.0.1",
+            "--local-directory",
+            str(self.folder),
+            "--name",
+            f"worker-{len(self.workers)}",
+        )
         self.workers.append(worker)
         return worker
 
@@ -77,7 +91,9 @@ class Cluster:
     def _spawn(self, *argv: str) -> subprocess.Popen[bytes]:
         log = (self.folder / f"{argv[0]}-{len(self.workers)}.log").open("wb")
         return subprocess.Popen(
-            [sys.executable, "-m", "dask", *argv, "--no-dashboard"], stdout=log, stderr=subprocess.STDOUT
+            [sys.executable, "-m", "dask", *argv, "--no-dashboard"],
+            stdout=log,
+            stderr=subprocess.STDOUT,
         )
 
     def stop(self) -> None:
@@ -98,9 +114,17 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
 
 
 def same_answer(record: Record) -> tuple[object, ...]:
-    return (record.position, record.status, record.value, record.best_moves, record.nodes, record.found)
+    return (
+        record.position,
+        record.status,
+        record.value,
+        record.best_moves,
+        record.nodes,
+        record.found,
+    )
 
 
+@pytest.mark.slow
 @needs_data
 def test_a_dask_batch_gives_the_results_of_local_processes(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, cluster: Cluster
@@ -108,20 +132,33 @@ def test_a_dask_batch_gives_the_results_of_local_processes(
     sample, scores = pons_sample(tmp_path, "Test_L2_R1", range(3, 1001, 28))
     dask_store, local_store = tmp_path / "dask.sqlite", tmp_path / "local.sqlite"
     status, out, _ = run_cli(
-        capsys, "batch", "connect4", str(sample), "--scheduler", cluster.address, "--store", str(dask_store), "--json"
+        capsys,
+        "batch",
+        "connect4",
+        str(sample),
+        "--scheduler",
+        cluster.address,
+        "--store",
+        str(dask_store),
+        "--json",
     )
     summary = json.loads(out)
-    assert status == 0 and summary["executor"].startswith(f"Dask at {cluster.address} (2 worker threads")
+    assert status == 0 and summary["executor"].startswith(
+        f"Dask at {cluster.address} (2 worker threads"
+    )
     assert summary["positions"] == summary["done"] == summary["agreed"] == len(scores) == 36
     run_cli(capsys, "batch", "connect4", str(sample), "--workers", "2", "--store", str(local_store))
     with ResultStore(dask_store) as on_dask, ResultStore(local_store) as local:
-        assert sorted(map(same_answer, on_dask.records())) == sorted(map(same_answer, local.records()))
+        assert sorted(map(same_answer, on_dask.records())) == sorted(
+            map(same_answer, local.records())
+        )
         workers = {record.worker for record in on_dask.records()}
     assert {record_worker.partition(":")[2] for record_worker in workers} <= {
         str(process.pid) for process in cluster.workers
     }
 
 
+@pytest.mark.slow
 @needs_data
 def test_a_worker_killed_mid_batch_loses_no_position(tmp_path: Path, cluster: Cluster) -> None:
     sample, scores = pons_sample(tmp_path, "Test_L1_R1", range(1, 41))
@@ -138,52 +175,95 @@ def test_a_worker_killed_mid_batch_loses_no_position(tmp_path: Path, cluster: Cl
             victim.send_signal(signal.SIGKILL)  # the worker has more tasks queued, in flight
             killed_after.append(len(arrived))
 
-    with ResultStore(tmp_path / "killed.sqlite") as store, DaskExecutor(cluster.address) as executor:
+    with (
+        ResultStore(tmp_path / "killed.sqlite") as store,
+        DaskExecutor(cluster.address) as executor,
+    ):
         summary = run_batch(tasks, store, executor, on_record=stored)
         records = store.records()
-    assert killed_after and killed_after[0] < len(tasks), "the victim worker was never killed mid-batch"
+    assert killed_after and killed_after[0] < len(tasks), (
+        "the victim worker was never killed mid-batch"
+    )
     assert victim.wait(timeout=30) == -signal.SIGKILL
     assert (summary.done, summary.agreed, summary.failed) == (len(scores), len(scores), 0)
     assert sorted(record.position for record in records) == sorted(scores)  # every position once
-    assert all(record.status is Status.DONE and record.found == scores[record.position] for record in records)
+    assert all(
+        record.status is Status.DONE and record.found == scores[record.position]
+        for record in records
+    )
     assert len(arrived) == len(scores)
 
 
-def test_a_scheduler_that_does_not_answer_is_one_clear_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+@pytest.mark.slow
+def test_a_scheduler_that_does_not_answer_is_one_clear_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     path = tmp_path / "one.txt"
     path.write_text("XX./OO./... 1\n")
-    with pytest.raises(InvalidOptionError, match="no Dask scheduler answers at 'tcp://127.0.0.1:9'"):
+    with pytest.raises(
+        InvalidOptionError, match="no Dask scheduler answers at 'tcp://127.0.0.1:9'"
+    ):
         DaskExecutor("tcp://127.0.0.1:9", timeout=1)
-    status, out, err = run_cli(capsys, "batch", "tictactoe", str(path), "--scheduler", "tcp://127.0.0.1:9",
-                               "--workers", "2")  # fmt: skip
+    status, out, err = run_cli(
+        capsys,
+        "batch",
+        "tictactoe",
+        str(path),
+        "--scheduler",
+        "tcp://127.0.0.1:9",
+        "--workers",
+        "2",
+    )
     assert status == 2 and "not allowed with argument" in err
 
 
+@pytest.mark.slow
 def test_a_tournament_on_dask_has_the_standings_of_the_local_run(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, cluster: Cluster
 ) -> None:
-    argv = ("tournament", "connect4", "--players", "alphabeta:depth=1", "alphabeta:depth=2", "mcts:simulations=30",
-            "--games", "4", "--seed", "11", "--json")  # fmt: skip
+    argv = (
+        "tournament",
+        "connect4",
+        "--players",
+        "alphabeta:depth=1",
+        "alphabeta:depth=2",
+        "mcts:simulations=30",
+        "--games",
+        "4",
+        "--seed",
+        "11",
+        "--json",
+    )
     status, out, _ = run_cli(capsys, *argv)
     local = json.loads(out)
     store = tmp_path / "tournament.sqlite"
     status, out, _ = run_cli(capsys, *argv, "--scheduler", cluster.address, "--store", str(store))
     on_dask = json.loads(out)
     assert status == 0 and timeless(on_dask) == timeless(local)
-    assert [(player["label"], player["wins"], player["draws"], player["losses"]) for player in on_dask["players"]] == [
-        (player["label"], player["wins"], player["draws"], player["losses"]) for player in local["players"]
+    assert [
+        (player["label"], player["wins"], player["draws"], player["losses"])
+        for player in on_dask["players"]
+    ] == [
+        (player["label"], player["wins"], player["draws"], player["losses"])
+        for player in local["players"]
     ]
     with sqlite3.connect(store) as db:
-        assert db.execute("SELECT count(*), count(DISTINCT number) FROM games").fetchone() == (12, 12)
+        assert db.execute("SELECT count(*), count(DISTINCT number) FROM games").fetchone() == (
+            12,
+            12,
+        )
 
 
+@pytest.mark.slow
 @needs_data
 def test_solve_bench_on_dask_reports_what_it_reports_here(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, cluster: Cluster
 ) -> None:
     sample, scores = pons_sample(tmp_path, "Test_L1_R1", range(2, 1001, 50))
     here = json.loads(run_cli(capsys, "solve-bench", str(sample), "--weak", "--json")[1])
-    status, out, _ = run_cli(capsys, "solve-bench", str(sample), "--weak", "--json", "--scheduler", cluster.address)
+    status, out, _ = run_cli(
+        capsys, "solve-bench", str(sample), "--weak", "--json", "--scheduler", cluster.address
+    )
     assert status == 0 and timeless(json.loads(out)) == timeless(here)
     assert here["positions"] == here["agree"] == len(scores) == 20
 

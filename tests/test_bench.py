@@ -15,8 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import Contender, Row, build_rows, ratios, run_rows
-from benchmarks import floors, workloads
+from benchmarks import Contender, Row, build_rows, floors, ratios, run_rows, workloads
 from benchmarks.cli import main
 from benchmarks.core import FRAMEWORK, Run
 from benchmarks.peers import load_peers
@@ -31,7 +30,8 @@ from gamesearch import AlphaBeta, Minimax, Scoring, default_registry
 
 
 def run_bench(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    """Return the exit status, standard output and standard error of ``python -m benchmarks argv``."""
+    """Return the exit status, standard output and standard error of ``python -m benchmarks
+    argv``."""
     try:
         status = main(list(argv))
     except SystemExit as stop:  # argparse: --help and usage errors
@@ -56,6 +56,7 @@ def recording(log: list[str], name: str, nodes: int | None) -> Contender:
     return Contender(name, f"{name}'s search", prepare, count_nodes=lambda: 7)
 
 
+@pytest.mark.slow
 def test_rows_run_interleaved_one_repetition_after_the_other() -> None:
     log: list[str] = []
     rows = [
@@ -70,6 +71,7 @@ def test_rows_run_interleaved_one_repetition_after_the_other() -> None:
     assert [item.nodes for item in measurements] == [10, 7, 20]
 
 
+@pytest.mark.slow
 def test_each_run_starts_with_the_garbage_of_the_runs_before_it_collected() -> None:
     found: list[int] = []
 
@@ -86,6 +88,7 @@ def test_each_run_starts_with_the_garbage_of_the_runs_before_it_collected() -> N
     assert found == [0, 0, 0, 0]
 
 
+@pytest.mark.slow
 def test_ratio_is_a_median_over_the_framework_median_on_the_same_row() -> None:
     log: list[str] = []
     rows = [Row("row", (recording(log, FRAMEWORK, 1), recording(log, "peer", 1)))]
@@ -98,7 +101,10 @@ def test_ratio_is_a_median_over_the_framework_median_on_the_same_row() -> None:
 
 @pytest.mark.parametrize(
     ("options", "message"),
-    [({"repeat": 0}, "repeat must be >= 1: 0"), ({"repeat": 1, "clock": "sundial"}, "clock must be one of")],
+    [
+        ({"repeat": 0}, "repeat must be >= 1: 0"),
+        ({"repeat": 1, "clock": "sundial"}, "clock must be one of"),
+    ],
 )
 def test_run_rows_rejects_bad_settings(options: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
@@ -108,7 +114,9 @@ def test_run_rows_rejects_bad_settings(options: dict[str, object], message: str)
 def test_the_tictactoe_workload_is_every_reachable_position() -> None:
     positions = tictactoe_positions()
     assert len(positions) == 5_478
-    assert sum(default_registry().new_game("tictactoe", cells).is_over() for cells in positions) == 958
+    assert (
+        sum(default_registry().new_game("tictactoe", cells).is_over() for cells in positions) == 958
+    )
 
 
 def test_every_position_is_reached_by_its_move_order_without_finishing_early() -> None:
@@ -151,18 +159,34 @@ def test_the_connect4_floor_matches_the_framework_value_and_nodes(depth: int) ->
     assert floors.connect4_alphabeta(depth) == (result.value, result.stats.nodes)
 
 
-@pytest.mark.parametrize("moves", ["", "4", "4455", "44444433", "1234567123", "4411772266", "1763254"])
+@pytest.mark.parametrize(
+    "moves", ["", "4", "4455", "44444433", "1234567123", "4411772266", "1763254"]
+)
 def test_the_peers_connect4_heuristic_is_the_framework_evaluation(moves: str) -> None:
     game = bench_game(default_registry(), "connect4", moves)
-    cells = "".join(game.cell(col, row) for col in range(7) for row in range(6))  # type: ignore[attr-defined]
-    crosses = sum(1 << (7 * col + row) for col in range(7) for row in range(6) if cells[6 * col + row] == "X")
-    noughts = sum(1 << (7 * col + row) for col in range(7) for row in range(6) if cells[6 * col + row] == "O")
-    assert connect4_window_score(cells) == game.evaluate() == floors.connect4_evaluate(crosses, noughts)
+    cell = game.cell  # type: ignore[attr-defined]
+    cells = "".join(cell(col, row) for col in range(7) for row in range(6))
+    crosses = sum(
+        1 << (7 * col + row) for col in range(7) for row in range(6) if cells[6 * col + row] == "X"
+    )
+    noughts = sum(
+        1 << (7 * col + row) for col in range(7) for row in range(6) if cells[6 * col + row] == "O"
+    )
+    assert (
+        connect4_window_score(cells)
+        == game.evaluate()
+        == floors.connect4_evaluate(crosses, noughts)
+    )
 
 
 #: the first positions of Pascal Pons' Test_L3_R1 set (columns played, 1..7)
-END_EASY = ("2252576253462244111563365343671351441", "7422341735647741166133573473242566",
-            "23163416124767223154467471272416755633", "71255763773133525731261364622167124446454", "65214673556155731566316327373221417")  # fmt: skip
+END_EASY = (
+    "2252576253462244111563365343671351441",
+    "7422341735647741166133573473242566",
+    "23163416124767223154467471272416755633",
+    "71255763773133525731261364622167124446454",
+    "65214673556155731566316327373221417",
+)
 
 
 def test_the_connect4_solving_floor_matches_the_framework_over_a_shared_table() -> None:
@@ -212,17 +236,23 @@ def test_rows_name_the_libraries_that_cannot_run_them() -> None:
     assert not build_rows(peers=False, quick=True, only="5,478")[0]
 
 
+@pytest.mark.slow
 def test_bench_command_prints_one_json_object(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run_bench(capsys, "--no-peers", "--only", "full alpha-beta", "--repeat", "2", "--json")
+    status, out, _ = run_bench(
+        capsys, "--no-peers", "--only", "full alpha-beta", "--repeat", "2", "--json"
+    )
     assert status == 0
     data = json.loads(out)
-    assert {"date", "machine", "python", "versions", "repeat", "clock", "rows", "results"} <= set(data)
+    assert {"date", "machine", "python", "versions", "repeat", "clock", "rows", "results"} <= set(
+        data
+    )
     results = {item["library"]: item for item in data["results"]}
     assert set(results) == {"gamesearch", "floor"}
     assert results["gamesearch"]["nodes"] == 18_297 and results["gamesearch"]["ratio"] == 1.0
     assert len(results["floor"]["seconds"]) == 2
 
 
+@pytest.mark.slow
 def test_bench_command_prints_a_table_and_draws_a_plot(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -247,20 +277,41 @@ def test_bench_command_rejects_bad_options(
 ) -> None:
     status, out, err = run_bench(capsys, "--no-peers", *argv)
     assert status == 2 and out == ""
-    assert err.startswith("python -m benchmarks: error: ") and message in err and err.count("\n") == 1, err
+    assert (
+        err.startswith("python -m benchmarks: error: ") and message in err and err.count("\n") == 1
+    ), err
 
 
-def test_bench_command_refuses_an_unknown_clock_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+def test_bench_command_refuses_an_unknown_clock_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     status, out, err = run_bench(capsys, "--clock", "sundial")
     assert status == 2 and out == ""
-    assert re.fullmatch(r"python -m benchmarks: error: .*'sundial'.* \(see 'python -m benchmarks --help'\)\n", err), err
+    assert re.fullmatch(
+        r"python -m benchmarks: error: .*'sundial'.* \(see 'python -m benchmarks --help'\)\n", err
+    ), err
 
 
+@pytest.mark.slow
 def test_the_benchmark_runs_as_a_module_from_the_repository_root() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "benchmarks", "--no-peers", "--only", "full alpha-beta", "--repeat", "1", "--json"],
-        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "benchmarks",
+            "--no-peers",
+            "--only",
+            "full alpha-beta",
+            "--repeat",
+            "1",
+            "--json",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     results = {item["library"]: item["nodes"] for item in json.loads(done.stdout)["results"]}
     assert results == {"gamesearch": 18_297, "floor": 18_297}
@@ -291,6 +342,9 @@ def test_peer_adapters_count_the_known_alphabeta_figures() -> None:
 @pytest.mark.skipif(importlib.util.find_spec("aima3") is None, reason="aima3 not installed")
 def test_peer_adapters_search_connect4_to_depth_6_in_left_to_right_order() -> None:
     available, _ = load_peers()
-    counts = {library: found["connect four: alpha-beta depth 6"].count_nodes() for library, found in available}  # type: ignore[misc]
+    counts = {
+        library: found["connect four: alpha-beta depth 6"].count_nodes()
+        for library, found in available
+    }  # type: ignore[misc]
     # the same tree in every peer: columns left to right, the same heuristic
     assert counts == {"aima-python": 16_597, "OpenSpiel": 16_597, "easyAI": 16_597}

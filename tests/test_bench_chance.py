@@ -1,5 +1,6 @@
 """The chance rows of the benchmark: OpenSpiel's expectiminimax, aima-python's expect_minmax and
-the framework's searchers search the same Pig tree (same value, same nodes for plain expectiminimax)."""
+the framework's searchers search the same Pig tree (same value, same nodes for plain
+expectiminimax)."""
 
 from __future__ import annotations
 
@@ -29,17 +30,25 @@ def test_aima_pythons_expect_minmax_agrees_on_value_move_and_positions() -> None
     peer, rows = block["aima"], {row["searcher"]: row for row in block["rows"]}
     assert peer is not None and peer["searcher"] == "aima-python expect_minmax"
     plain = rows["expectiminimax"]
-    assert (peer["value"], peer["move"], peer["nodes"]) == (pytest.approx(plain["value"], abs=1e-12), plain["move"], plain["nodes"])
+    assert (peer["value"], peer["move"], peer["nodes"]) == (
+        pytest.approx(plain["value"], abs=1e-12),
+        plain["move"],
+        plain["nodes"],
+    )
     assert all(row["vs_aima"] > 0 for row in rows.values())
 
 
-def test_the_command_prints_every_row(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.slow
+def test_the_command_prints_every_row(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr("benchmarks.chance.WORKLOADS", (SMALL,))
     assert main(["--repeat", "1"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("pig 4/d3/6, depth 3") and "star2:table=true" in out
 
 
+@pytest.mark.slow
 def test_without_aima_python_its_rows_are_left_out_with_a_note(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

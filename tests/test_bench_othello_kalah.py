@@ -12,9 +12,6 @@ from typing import Any
 
 import pytest
 
-from gamesearch_games.kalah import Kalah
-from gamesearch_games.othello import PASS, Othello
-from gamesearch import AlphaBeta, Scoring
 from benchmarks import build_rows, floors
 from benchmarks.workloads import (
     KALAH_DEPTH,
@@ -28,7 +25,10 @@ from benchmarks.workloads import (
     othello_bitboards,
     othello_heuristic,
 )
+from gamesearch import AlphaBeta, Scoring
 from gamesearch.search.base import heuristic
+from gamesearch_games.kalah import Kalah
+from gamesearch_games.othello import PASS, Othello
 
 needs_openspiel = pytest.mark.skipif(
     importlib.util.find_spec("pyspiel") is None, reason="OpenSpiel (pyspiel) is not installed"
@@ -70,17 +70,25 @@ def test_the_othello_floor_matches_the_framework_from_positions_with_passes(game
     assert floors.othello_alphabeta(6, 4, position) == alphabeta(4, game)
 
 
+@pytest.mark.slow
 def test_the_othello_solving_floor_matches_the_framework_on_the_late_positions() -> None:
     games = [Othello.from_text(text, size=6) for text in OTHELLO6_LATE_POSITIONS[:2]]
     results = [alphabeta(None, game, table=True) for game in games]
-    values, nodes = floors.othello_solve(6, [othello_bitboards(text) for text in OTHELLO6_LATE_POSITIONS[:2]])
+    values, nodes = floors.othello_solve(
+        6, [othello_bitboards(text) for text in OTHELLO6_LATE_POSITIONS[:2]]
+    )
     assert values == [value for value, _ in results]
     assert nodes == sum(count for _, count in results)
     # exact disc margins: White wins the first by 10 discs, Black the second by 26
-    assert [game.value_scale.margin(value) for game, value in zip(games, values)] == [-10, 26]
+    assert [game.value_scale.margin(value) for game, value in zip(games, values, strict=True)] == [
+        -10,
+        26,
+    ]
 
 
-@pytest.mark.parametrize(("depth", "ordered"), [(1, False), (4, False), (7, False), (3, True), (9, True)])
+@pytest.mark.parametrize(
+    ("depth", "ordered"), [(1, False), (4, False), (7, False), (3, True), (9, True)]
+)
 def test_the_kalah_floor_matches_the_framework(depth: int, ordered: bool) -> None:
     expected = alphabeta(depth, Kalah.new(), ordering="game" if ordered else "natural")
     assert floors.kalah_alphabeta(depth, ordered=ordered) == expected
@@ -95,6 +103,7 @@ def test_the_kalah_floor_scores_a_finished_game_by_its_margin() -> None:
     assert floors.kalah_alphabeta(6, pits=2, seeds=1, ordered=True) == alphabeta(6, game)
 
 
+@pytest.mark.slow
 def test_the_kalah_solving_floor_matches_the_framework_on_the_late_positions() -> None:
     games = [Kalah.from_text(text) for text, _ in KALAH_LATE_POSITIONS]
     results = [alphabeta(None, game, table=True) for game in games]
@@ -102,12 +111,24 @@ def test_the_kalah_solving_floor_matches_the_framework_on_the_late_positions() -
     assert values == [value for value, _ in results]
     assert nodes == sum(count for _, count in results)
     # exact seed margins: North wins the first by 4, a draw, South wins the others by 20 and 14
-    assert [game.value_scale.margin(value) for game, value in zip(games, values)] == [-4, 0, 20, 14]
+    assert [game.value_scale.margin(value) for game, value in zip(games, values, strict=True)] == [
+        -4,
+        0,
+        20,
+        14,
+    ]
     # and with plain scoring (the row's search): the same margins, not how soon
     plain = [alphabeta(None, game, table=True, scoring=Scoring.PLAIN) for game in games]
-    values, nodes = floors.kalah_solve([kalah_position(text) for text, _ in KALAH_LATE_POSITIONS], distance=False)
+    values, nodes = floors.kalah_solve(
+        [kalah_position(text) for text, _ in KALAH_LATE_POSITIONS], distance=False
+    )
     assert (values, nodes) == ([value for value, _ in plain], sum(count for _, count in plain))
-    assert [game.value_scale.margin(value) for game, value in zip(games, values)] == [-4, 0, 20, 14]
+    assert [game.value_scale.margin(value) for game, value in zip(games, values, strict=True)] == [
+        -4,
+        0,
+        20,
+        14,
+    ]
 
 
 def test_the_kalah_late_positions_are_reached_by_their_moves() -> None:
@@ -124,7 +145,11 @@ def test_the_kalah_late_positions_are_reached_by_their_moves() -> None:
 def test_the_floors_value_scale_is_the_framework_s() -> None:
     for game in (Othello.new(size=6), Othello.new(), Kalah.new()):
         scale = game.value_scale
-        assert floors.proven_scale(game.rules.max_plies) == (scale.win, scale.stride, scale.heuristic_bound)
+        assert floors.proven_scale(game.rules.max_plies) == (
+            scale.win,
+            scale.stride,
+            scale.heuristic_bound,
+        )
     assert floors.kalah_max_plies(6, 4) == Kalah.new().rules.max_plies
     assert floors.othello_board(6).max_plies == Othello.new(size=6).rules.max_plies
 
@@ -160,7 +185,10 @@ def test_the_new_rows_hold_the_framework_and_the_floor() -> None:
     ]
     assert all([item.library for item in row.contenders] == ["gamesearch", "floor"] for row in rows)
     rows, _ = build_rows(peers=False, quick=True, only="kalah")
-    assert [row.name for row in rows] == [KALAH_DEPTH, "kalah 6x4: exact, 4 positions with 14 seeds in the houses"]
+    assert [row.name for row in rows] == [
+        KALAH_DEPTH,
+        "kalah 6x4: exact, 4 positions with 14 seeds in the houses",
+    ]
 
 
 # ------------------------------------------------------------------- OpenSpiel
@@ -175,7 +203,9 @@ def test_openspiel_othello_plays_our_othello() -> None:
         chance, game, state = random.Random(number), Othello.new(), spiel.new_initial_state()
         while not state.is_terminal():
             assert game.result() is None
-            moves = [64 if move == PASS else move for move in game.legal_moves()]  # OpenSpiel's pass is 64
+            moves = [
+                64 if move == PASS else move for move in game.legal_moves()
+            ]  # OpenSpiel's pass is 64
             assert (moves, state.current_player()) == (state.legal_actions(), game.to_move())
             assert othello_discs(state) == game.discs()
             assert othello_value(state) == heuristic(game)()
@@ -220,9 +250,11 @@ def test_openspiel_searches_the_framework_s_tree(game_name: str, depth: int) -> 
     spiel, counter = pyspiel.load_game(game_name), [0]
     value_function = othello_value if game_name == "othello" else kalah_value
     value, _ = minimax.alpha_beta_search(
-        spiel, state=CountingState(spiel.new_initial_state(), counter),
-        value_function=value_function, maximum_depth=depth,
-    )  # fmt: skip
+        spiel,
+        state=CountingState(spiel.new_initial_state(), counter),
+        value_function=value_function,
+        maximum_depth=depth,
+    )
     game = Othello.new() if game_name == "othello" else Kalah.new()
     assert (value, counter[0] + 1) == alphabeta(depth, game, ordering="natural")
 
@@ -238,7 +270,9 @@ def test_openspiel_reaches_the_kalah_late_positions_and_finds_the_same_winners()
     for text, moves in KALAH_LATE_POSITIONS[:2]:
         state, game = kalah_state(spiel, moves), Kalah.from_text(text)
         assert (kalah_board(state), state.current_player()) == (list(game.board()), game.to_move())
-        value, _ = minimax.alpha_beta_search(spiel, state=state, maximum_depth=spiel.max_game_length())
+        value, _ = minimax.alpha_beta_search(
+            spiel, state=state, maximum_depth=spiel.max_game_length()
+        )
         margin = game.value_scale.margin(alphabeta(None, game, table=True)[0])
         assert margin is not None
         first_player_value = value if game.to_move() == 0 else -value
@@ -250,7 +284,10 @@ def test_openspiel_runs_the_othello_8x8_and_kalah_rows_with_the_framework_s_coun
     from benchmarks.peers import openspiel
 
     found = openspiel.contenders()
-    assert found[OTHELLO8_DEPTH].searcher == f"alpha_beta_search(maximum_depth={OTHELLO_DEPTHS[OTHELLO8_DEPTH][1]})"
+    assert (
+        found[OTHELLO8_DEPTH].searcher
+        == f"alpha_beta_search(maximum_depth={OTHELLO_DEPTHS[OTHELLO8_DEPTH][1]})"
+    )
     kalah = found[KALAH_DEPTH]
     assert kalah.count_nodes is not None
     depth, _ = KALAH_DEPTHS[KALAH_DEPTH]

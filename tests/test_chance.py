@@ -43,7 +43,9 @@ def state_of(game: Game[Any]) -> State:
     return int(first), int(second), int(total), "AB".index(letter), bool(star), int(played)
 
 
-def pig_oracle(goal: int, faces: int, horizon: int, depth: int | None = None) -> Callable[[State], Fraction]:
+def pig_oracle(
+    goal: int, faces: int, horizon: int, depth: int | None = None
+) -> Callable[[State], Fraction]:
     """Return the exact expected result of a Pig state, from the rules alone.
 
     With ``depth``, players' moves are counted (the die is free) and a state reached
@@ -71,7 +73,11 @@ def pig_oracle(goal: int, faces: int, horizon: int, depth: int | None = None) ->
             lost = (first, second, 0, 1 - player, False, made)
             return sum(
                 (
-                    Fraction(1, faces) * value(lost if face == 1 else (first, second, total + face, player, False, made), left)
+                    Fraction(1, faces)
+                    * value(
+                        lost if face == 1 else (first, second, total + face, player, False, made),
+                        left,
+                    )
                     for face in range(1, faces + 1)
                 ),
                 Fraction(0),
@@ -131,7 +137,9 @@ def test_star1_and_star2_equal_expectiminimax_with_fewer_nodes_on_every_position
         totals["expectiminimax"] += reference.stats.nodes
         for searcher in (Star1(), Star2()):
             result = searcher.search(game)
-            assert (result.value, result.best_moves) == (reference.value, reference.best_moves), game.to_text()
+            assert (result.value, result.best_moves) == (reference.value, reference.best_moves), (
+                game.to_text()
+            )
             assert result.stats.nodes <= reference.stats.nodes, (searcher.name, game.to_text())
             totals[searcher.name] += result.stats.nodes
     print(f"nodes on the {len(small_positions)} unfinished positions of Pig {SMALL}: {totals}")
@@ -235,7 +243,10 @@ REFUSING = sorted(set(default_registry().searchers) - CHANCE_SEARCHERS)
 def test_every_other_built_in_searcher_refuses_a_game_of_chance_up_front(name: str) -> None:
     searcher = default_registry().searcher_class(name)()
     game = Pig()
-    with pytest.raises(UnsupportedGameError, match=rf"searcher {name!r} cannot search 'pig': it cannot search games of chance"):
+    with pytest.raises(
+        UnsupportedGameError,
+        match=rf"searcher {name!r} cannot search 'pig': it cannot search games of chance",
+    ):
         searcher.search(game)
     assert game.history == ()
 
@@ -266,10 +277,22 @@ def _broken(outcomes: Any) -> Game[Any]:
 @pytest.mark.parametrize(
     ("outcomes", "message"),
     [
-        ([("1", 0.5), ("2", 0.25), ("3", 0.25)], r"gives 1 the probability 0\.5; each must be a Fraction greater than 0"),
-        ([("1", Fraction(1, 2)), ("2", Fraction(1, 2)), ("3", Fraction(0))], r"gives 3 the probability Fraction\(0, 1\)"),
-        ([("1", Fraction(1, 3)), ("2", Fraction(1, 3)), ("3", Fraction(1, 2))], r"sum to 7/6, not 1"),
-        ([("1", Fraction(1, 2)), ("2", Fraction(1, 2))], r"lists the moves \('1', '2'\), not legal_moves\(\) \('1', '2', '3'\)"),
+        (
+            [("1", 0.5), ("2", 0.25), ("3", 0.25)],
+            r"gives 1 the probability 0\.5; each must be a Fraction greater than 0",
+        ),
+        (
+            [("1", Fraction(1, 2)), ("2", Fraction(1, 2)), ("3", Fraction(0))],
+            r"gives 3 the probability Fraction\(0, 1\)",
+        ),
+        (
+            [("1", Fraction(1, 3)), ("2", Fraction(1, 3)), ("3", Fraction(1, 2))],
+            r"sum to 7/6, not 1",
+        ),
+        (
+            [("1", Fraction(1, 2)), ("2", Fraction(1, 2))],
+            r"lists the moves \('1', '2'\), not legal_moves\(\) \('1', '2', '3'\)",
+        ),
     ],
 )
 def test_the_kit_catches_bad_chance_outcomes(outcomes: Any, message: str) -> None:
@@ -285,7 +308,9 @@ class _Silent(Pig):
 
 
 def test_the_kit_requires_chance_outcomes_of_a_game_of_chance() -> None:
-    with pytest.raises(ConformanceError, match=r"declare chance, but the game does not offer chance_outcomes\(\)"):
+    with pytest.raises(
+        ConformanceError, match=r"declare chance, but the game does not offer chance_outcomes\(\)"
+    ):
         check_position(_Silent.from_text("0-0 A+0* 1 1", **SMALL))
 
 
@@ -300,7 +325,9 @@ class _Undeclared(Pig):
 
 
 def test_the_kit_refuses_a_chance_position_in_a_game_that_declares_no_chance() -> None:
-    with pytest.raises(ConformanceError, match=r"to_move\(\) returned -1; the rules declare 2 players \(0 to 1\)"):
+    with pytest.raises(
+        ConformanceError, match=r"to_move\(\) returned -1; the rules declare 2 players \(0 to 1\)"
+    ):
         check_position(_Undeclared.from_text("0-0 A+0* 1 1", **SMALL))
 
 
@@ -346,7 +373,9 @@ def test_mcts_refuses_a_game_of_chance_with_margins() -> None:
         def rules(self) -> Rules:
             return Rules(max_plies=Pig().rules.max_plies, chance=True, result_range=(-3, 3))
 
-    with pytest.raises(UnsupportedGameError, match=r"in a game of chance it needs results \+1/0/-1"):
+    with pytest.raises(
+        UnsupportedGameError, match=r"in a game of chance it needs results \+1/0/-1"
+    ):
         MonteCarlo().search(Margins())
 
 
@@ -359,7 +388,10 @@ Tree = Any
 def _probabilities(count: int, draw: Callable[[Any], Any]) -> list[Fraction]:
     weights = [draw(st.integers(1, 6)) for _ in range(count)]
     denominators = [draw(st.sampled_from([1, 2, 3, 5, 7])) for _ in range(count)]
-    raw = [Fraction(weight, denominator) for weight, denominator in zip(weights, denominators)]
+    raw = [
+        Fraction(weight, denominator)
+        for weight, denominator in zip(weights, denominators, strict=True)
+    ]
     return [share / sum(raw) for share in raw]
 
 
@@ -371,7 +403,7 @@ def trees(draw: Callable[[Any], Any], depth: int = 4) -> Tree:
     count = draw(st.integers(1, 3))
     children = [draw(trees(depth=depth - 1)) for _ in range(count)]
     if kind == "chance":
-        return (kind, list(zip(_probabilities(count, draw), children)))
+        return (kind, list(zip(_probabilities(count, draw), children, strict=True)))
     return (kind, children)
 
 
@@ -381,7 +413,9 @@ def tree_value(tree: Tree) -> Fraction:
         return Fraction(tree)
     kind, children = tree
     if kind == "chance":
-        return sum((probability * tree_value(child) for probability, child in children), Fraction(0))
+        return sum(
+            (probability * tree_value(child) for probability, child in children), Fraction(0)
+        )
     values = [tree_value(child) for child in children]
     return max(values) if kind == "max" else min(values)
 
@@ -432,9 +466,12 @@ def tree_game(tree: Tree) -> Game[Any]:
     return type("OneTree", (TreeGame,), {"tree": tree})()
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(tree=trees())
-def test_the_searchers_of_chance_equal_the_definition_on_random_trees_with_any_odds(tree: Tree) -> None:
+def test_the_searchers_of_chance_equal_the_definition_on_random_trees_with_any_odds(
+    tree: Tree,
+) -> None:
     game = tree_game(tree)
     if game.is_over():
         return
@@ -466,12 +503,17 @@ def mixed_odds_text() -> str:
     """Return :data:`MIXED_ODDS` in the tree game's notation."""
     lines = []
     for name, (kind, children) in MIXED_ODDS.items():
-        moves = ", ".join(f"{move} {'' if odds is None else odds} -> {child}".replace("  ", " ") for move, odds, child in children)
+        moves = ", ".join(
+            f"{move} {'' if odds is None else odds} -> {child}".replace("  ", " ")
+            for move, odds, child in children
+        )
         lines.append(f"{name} {kind}: {moves}")
     return "\n".join(lines)
 
 
-def mixed_odds_walk(node: str | int = "A", path: tuple[str, ...] = ()) -> tuple[Fraction, list[tuple[str, ...]]]:
+def mixed_odds_walk(
+    node: str | int = "A", path: tuple[str, ...] = ()
+) -> tuple[Fraction, list[tuple[str, ...]]]:
     """The oracle: the node's expected result and every position below it, depth first
     in the order the moves are written (each as its moves from the root)."""
     if isinstance(node, int):
@@ -508,5 +550,7 @@ def test_a_recorded_search_of_pig_generates_every_position_of_its_tree_once() ->
 
     position, generated = recording(Pig.new(**SMALL))
     result = Expectiminimax().search(position)
-    assert len(generated) == len(set(generated)) == result.stats.nodes - 1 == 1_785  # the root is not generated
+    assert (
+        len(generated) == len(set(generated)) == result.stats.nodes - 1 == 1_785
+    )  # the root is not generated
     assert generated[:3] == [("roll",), ("roll", "1"), ("roll", "1", "roll")]

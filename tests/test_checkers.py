@@ -14,12 +14,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gamesearch_games.checkers import Checkers, can_move, longest_game
 from gamesearch import AlphaBeta
-from gamesearch.errors import ConformanceError, IllegalMoveError, InvalidMoveError, InvalidOptionError, InvalidPositionError
+from gamesearch.errors import (
+    ConformanceError,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidOptionError,
+    InvalidPositionError,
+)
 from gamesearch.game import BoardView
 from gamesearch.plugins import default_registry
 from gamesearch.testing import check_game, check_position
+from gamesearch_games.checkers import Checkers, can_move, longest_game
 
 Cell = tuple[int, int]
 Board = dict[Cell, str]  # "b", "w" men; "B", "W" kings
@@ -28,7 +34,8 @@ START = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
 
 # --------------------------------------------------------------------- the oracle
 def cell_of(number: int) -> Cell:
-    """Return the (row, column) of square ``number``: Black's side at the top, four squares a row."""
+    """Return the (row, column) of square ``number``: Black's side at the top, four squares a
+    row."""
     row = (number - 1) // 4
     return row, 2 * ((number - 1) % 4) + (row + 1) % 2
 
@@ -68,7 +75,13 @@ def oracle_moves(board: Board, side: str) -> dict[str, tuple[list[Cell], list[Ce
         rest = {cell: other for cell, other in board.items() if cell != start}
         crown_row = 7 if side == "b" else 0
 
-        def chain(path: list[Cell], taken: list[Cell]) -> None:
+        def chain(
+            path: list[Cell],
+            taken: list[Cell],
+            piece: str = piece,
+            rest: Board = rest,
+            crown_row: int = crown_row,
+        ) -> None:
             row, col = path[-1]
             went_on = False
             for d_row, d_col in directions(piece):
@@ -149,7 +162,8 @@ def test_every_position_of_random_games_has_the_oracles_moves_and_boards() -> No
 
 @st.composite
 def placements(draw: st.DrawFn) -> str:
-    """Return a PDN position: up to 12 pieces a side on random squares, men off their crowning row."""
+    """Return a PDN position: up to 12 pieces a side on random squares, men off their crowning
+    row."""
     squares = draw(st.lists(st.integers(1, 32), min_size=2, max_size=20, unique=True))
     sides: dict[str, list[str]] = {"W": [], "B": []}
     for number in squares:
@@ -211,8 +225,13 @@ def test_a_king_may_jump_round_and_come_back_to_its_square() -> None:
 def test_kings_step_backwards_and_men_only_forwards() -> None:
     game = Checkers.from_text("B:W32:B14,K19")
     assert sorted(game.format_move(move) for move in game.legal_moves()) == [
-        "14-17", "14-18", "19-15", "19-16", "19-23", "19-24",
-    ]  # fmt: skip
+        "14-17",
+        "14-18",
+        "19-15",
+        "19-16",
+        "19-23",
+        "19-24",
+    ]
 
 
 def test_a_player_who_cannot_move_loses() -> None:
@@ -259,8 +278,14 @@ def test_the_start_and_its_text() -> None:
     assert Checkers.from_text("B:W21-32:B1-12.").to_text() == START
     assert Checkers.from_text("B:B1-12:W21-32").key() == game.key()
     assert [game.format_move(move) for move in game.legal_moves()] == [
-        "9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16",
-    ]  # fmt: skip
+        "9-13",
+        "9-14",
+        "10-14",
+        "10-15",
+        "11-15",
+        "11-16",
+        "12-16",
+    ]
 
 
 def test_text_keeps_the_quiet_plies_and_the_ply() -> None:
@@ -349,7 +374,9 @@ def test_the_heuristic_is_the_same_for_either_colour_and_inside_its_bound(text: 
 
 def test_the_heuristic_counts_a_king_as_more_than_a_man() -> None:
     assert Checkers().evaluate() == 0
-    assert Checkers.from_text("B:W21:BK20").evaluate() > Checkers.from_text("B:W21:B20").evaluate() > 0
+    assert (
+        Checkers.from_text("B:W21:BK20").evaluate() > Checkers.from_text("B:W21:B20").evaluate() > 0
+    )
 
 
 def test_ordering_tries_long_chains_and_crowning_first() -> None:
@@ -384,11 +411,14 @@ def test_a_move_is_forcing_when_it_leaves_the_opponent_a_capture() -> None:
 def test_the_board_view_draws_each_piece_and_a_path_per_move() -> None:
     view = Checkers.from_text("B:W14,23:BK9,12").board_view()
     assert (view.rows, view.cols) == (8, 8)
-    assert view.symbols[2 * 8 + 1] == "B" and view.symbols[3 * 8 + 2] == "w" and view.symbols[0] == ""
+    assert (
+        view.symbols[2 * 8 + 1] == "B" and view.symbols[3 * 8 + 2] == "w" and view.symbols[0] == ""
+    )
     assert view.moves == (None,) * 64
     assert view.paths == (("9x18x27", (17, 35, 53)),) and view.caption == ""
 
 
+@pytest.mark.slow
 def test_check_game_passes_on_random_games() -> None:
     report = check_game("checkers", max_positions=800, playouts=12, seed=5)
     assert report.terminal > 0 and report.longest > 40
@@ -414,12 +444,17 @@ class BadPaths(Checkers):
 @pytest.mark.parametrize(
     ("path", "message"),
     [
-        (("9-13", (17,)), r"board_view\(\) path of '9-13' is \(17,\), not two cells or more of the 64"),
+        (
+            ("9-13", (17,)),
+            r"board_view\(\) path of '9-13' is \(17,\), not two cells or more of the 64",
+        ),
         (("9-13", (17, 64)), r"board_view\(\) path of '9-13' is \(17, 64\), not two cells or more"),
         (("9-14", (17, 26)), r"board_view\(\) path \(17, 26\) plays '9-14', which is not legal"),
     ],
 )
-def test_the_kit_refuses_a_board_view_path_that_is_no_legal_move(path: tuple[str, tuple[int, ...]], message: str) -> None:
+def test_the_kit_refuses_a_board_view_path_that_is_no_legal_move(
+    path: tuple[str, tuple[int, ...]], message: str
+) -> None:
     game = BadPaths.from_text("B:W14,23:BK9,12")
     game.path = path
     with pytest.raises(ConformanceError, match=message):

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import importlib.util
 import random
+from itertools import pairwise
 
 import pytest
 
-from gamesearch_games.checkers import Checkers
-from gamesearch import AlphaBeta
 from benchmarks import build_rows
 from benchmarks.checkers import (
     CHECKERS_DEPTH,
@@ -23,7 +22,9 @@ from benchmarks.checkers import (
     openspiel_value,
 )
 from benchmarks.floors import proven_scale
+from gamesearch import AlphaBeta
 from gamesearch.search.base import heuristic
+from gamesearch_games.checkers import Checkers
 
 needs_openspiel = pytest.mark.skipif(
     importlib.util.find_spec("pyspiel") is None, reason="OpenSpiel (pyspiel) is not installed"
@@ -60,7 +61,9 @@ def test_the_floor_searches_the_frameworks_tree_from_the_start(depth: int) -> No
 
 
 def test_the_floor_searches_the_frameworks_tree_from_random_positions() -> None:
-    positions = [game for line in random_games(6, seed=4) for game in line[::7] if game.result() is None]
+    positions = [
+        game for line in random_games(6, seed=4) for game in line[::7] if game.result() is None
+    ]
     assert len(positions) > 60 and any(game.quiet_plies for game in positions)
     for game in positions:
         assert checkers_alphabeta(3, floor_position(game)) == alphabeta(3, game), game.to_text()
@@ -83,7 +86,11 @@ def test_the_floors_value_scale_is_the_frameworks() -> None:
         game = Checkers(draw_plies=draw_plies)
         scale = game.value_scale
         assert checkers_max_plies(draw_plies) == game.rules.max_plies
-        assert proven_scale(game.rules.max_plies) == (scale.win, scale.stride, scale.heuristic_bound)
+        assert proven_scale(game.rules.max_plies) == (
+            scale.win,
+            scale.stride,
+            scale.heuristic_bound,
+        )
 
 
 def test_the_row_holds_the_framework_and_the_floor() -> None:
@@ -95,14 +102,15 @@ def test_the_row_holds_the_framework_and_the_floor() -> None:
 
 # ------------------------------------------------------------------- OpenSpiel
 def openspiel_actions(move: tuple[int, ...]) -> list[str]:
-    """Return OpenSpiel's action texts of our ``move``: one a jump (its board is ours turned round)."""
+    """Return OpenSpiel's action texts of our ``move``: one a jump (its board is ours turned
+    round)."""
 
     def cell(square: int) -> str:
         row = square // 4
         col = 2 * (square % 4) + (row + 1) % 2
         return f"{'abcdefgh'[7 - col]}{row + 1}"
 
-    return [cell(start) + cell(end) for start, end in zip(move, move[1:])]
+    return [cell(start) + cell(end) for start, end in pairwise(move)]
 
 
 @needs_openspiel
@@ -113,7 +121,7 @@ def test_openspiel_checkers_plays_our_checkers() -> None:
     chains = finished = openspiel_draws = 0
     for line in random_games(12, seed=1):
         state = spiel.new_initial_state()
-        for game, after in zip(line, line[1:]):
+        for game, after in pairwise(line):
             if state.is_terminal():  # OpenSpiel's draw rule: 40 plies without a capture
                 assert state.returns() == [0.0, 0.0] and game.quiet_plies < 80
                 openspiel_draws += 1
@@ -122,10 +130,15 @@ def test_openspiel_checkers_plays_our_checkers() -> None:
             assert openspiel_value(state) == game.evaluate()
             assert state.current_player() == game.to_move()
             firsts = sorted({tuple(openspiel_actions(move)[:1]) for move in game.legal_moves()})
-            assert sorted((state.action_to_string(action),) for action in state.legal_actions()) == firsts
+            assert (
+                sorted((state.action_to_string(action),) for action in state.legal_actions())
+                == firsts
+            )
             move = after.history[-1]
             for text in openspiel_actions(move):
-                actions = {state.action_to_string(action): action for action in state.legal_actions()}
+                actions = {
+                    state.action_to_string(action): action for action in state.legal_actions()
+                }
                 state.apply_action(actions[text])
             chains += len(move) > 2
         else:

@@ -43,7 +43,9 @@ def cell(square: int) -> int:
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     """The server of the board page with checkers (the page fixture opens it)."""
-    with BackgroundServer(create_app(shipped_games(gamesearch_games.checkers), limits=Limits(seconds=5.0))) as url:
+    with BackgroundServer(
+        create_app(shipped_games(gamesearch_games.checkers), limits=Limits(seconds=5.0))
+    ) as url:
         yield url
 
 
@@ -56,19 +58,30 @@ def test_the_start_shows_discs_on_the_dark_squares_and_no_crown(page: Any, serve
     page.goto(f"{server}/?game=checkers")
     wait_for_status(page, "Black to move")
     symbols = board_symbols(page)
-    assert [index for index, symbol in enumerate(symbols) if symbol == "b"] == [cell(n) for n in range(1, 13)]
-    assert [index for index, symbol in enumerate(symbols) if symbol == "w"] == [cell(n) for n in range(21, 33)]
-    assert page.locator("#board .disc").count() == 24 and page.locator("#board .disc.crowned").count() == 0
+    assert [index for index, symbol in enumerate(symbols) if symbol == "b"] == [
+        cell(n) for n in range(1, 13)
+    ]
+    assert [index for index, symbol in enumerate(symbols) if symbol == "w"] == [
+        cell(n) for n in range(21, 33)
+    ]
+    assert (
+        page.locator("#board .disc").count() == 24
+        and page.locator("#board .disc.crowned").count() == 0
+    )
     assert set(cells_with(page, "dark")) >= {cell(n) for n in range(1, 33)}
     assert page.locator("#board-caption").is_hidden()
 
 
-def test_a_chain_of_jumps_is_played_by_clicking_the_king_then_its_last_square(page: Any, server: str) -> None:
+def test_a_chain_of_jumps_is_played_by_clicking_the_king_then_its_last_square(
+    page: Any, server: str
+) -> None:
     open_position(page, server, "B:W14,23:BK9,12")
     king = page.locator("#board .cell").nth(cell(9))
     assert king.locator(".disc.crowned").count() == 1
     assert king.get_attribute("aria-label") == "black king, row 3, column 2, can move"
-    assert page.locator("#board .cell").nth(cell(12)).get_attribute("aria-disabled") == "true"  # it must not move
+    assert (
+        page.locator("#board .cell").nth(cell(12)).get_attribute("aria-disabled") == "true"
+    )  # it must not move
     king.click()
     assert cells_with(page, "selected") == [cell(9)] and cells_with(page, "target") == [cell(27)]
     target = page.locator("#board .cell").nth(cell(27))
@@ -77,8 +90,14 @@ def test_a_chain_of_jumps_is_played_by_clicking_the_king_then_its_last_square(pa
     target.click()
     assert wait_for_status(page, "Game over") == "Game over: Black wins."
     symbols = board_symbols(page)
-    assert symbols[cell(27)] == "B" and symbols[cell(14)] == symbols[cell(23)] == symbols[cell(9)] == ""
-    assert page.get_by_role("group", name="Game record").get_by_role("button").all_inner_texts()[-1] == "Black 9x18x27"
+    assert (
+        symbols[cell(27)] == "B"
+        and symbols[cell(14)] == symbols[cell(23)] == symbols[cell(9)] == ""
+    )
+    assert (
+        page.get_by_role("group", name="Game record").get_by_role("button").all_inner_texts()[-1]
+        == "Black 9x18x27"
+    )
 
 
 def test_a_second_click_elsewhere_drops_the_piece_and_picks_another(page: Any, server: str) -> None:
@@ -94,7 +113,10 @@ def test_a_second_click_elsewhere_drops_the_piece_and_picks_another(page: Any, s
     cells.nth(cell(15)).click()
     wait_for_status(page, "White to move")
     assert board_symbols(page)[cell(15)] == "B"
-    assert page.locator("#board-caption").inner_text() == "1 ply without a capture or a man's move (a draw at 80)"
+    assert (
+        page.locator("#board-caption").inner_text()
+        == "1 ply without a capture or a man's move (a draw at 80)"
+    )
 
 
 def test_two_chains_between_the_same_squares_are_offered_as_buttons(page: Any, server: str) -> None:
@@ -111,7 +133,10 @@ def test_two_chains_between_the_same_squares_are_offered_as_buttons(page: Any, s
 
 def test_the_caption_counts_the_quiet_plies_of_a_given_position(page: Any, server: str) -> None:
     open_position(page, server, "B:WK10:BK20 7 31")
-    assert page.locator("#board-caption").inner_text() == "7 plies without a capture or a man's move (a draw at 80)"
+    assert (
+        page.locator("#board-caption").inner_text()
+        == "7 plies without a capture or a man's move (a draw at 80)"
+    )
     assert page.locator("#board .disc.crowned").count() == 2
 
 

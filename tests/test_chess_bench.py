@@ -10,13 +10,16 @@ import json
 
 import pytest
 
-pytest.importorskip("gamesearch_chess", reason="the chess plugin is not installed: pip install -e docs/examples/gamesearch-chess")
+pytest.importorskip(
+    "gamesearch_chess",
+    reason="the chess plugin is not installed: pip install -e docs/examples/gamesearch-chess",
+)
 
 import chess  # noqa: E402
+from gamesearch_chess import Chess  # noqa: E402
 
 from benchmarks import chess_speed  # noqa: E402
 from gamesearch import AlphaBeta  # noqa: E402
-from gamesearch_chess import Chess  # noqa: E402
 
 POSITIONS = [
     chess.STARTING_FEN,
@@ -26,6 +29,7 @@ POSITIONS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fen", POSITIONS)
 @pytest.mark.parametrize("depth", [1, 2, 3])
 def test_the_floor_finds_the_frameworks_value_with_the_same_nodes(fen: str, depth: int) -> None:
@@ -35,11 +39,18 @@ def test_the_floor_finds_the_frameworks_value_with_the_same_nodes(fen: str, dept
     assert board.fen() == fen
 
 
-def test_the_benchmark_prints_a_row_per_contender_as_json(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_benchmark_prints_a_row_per_contender_as_json(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     assert chess_speed.main(["--depth", "1", "--runs", "1", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)["rows"]
     names = [row["searcher"] for row in rows]
-    assert names[:2] == ["gamesearch alphabeta:depth=1,ordering=natural,all_best=off", "floor: the same loop on python-chess"]
+    assert names[:2] == [
+        "gamesearch alphabeta:depth=1,ordering=natural,all_best=off",
+        "floor: the same loop on python-chess",
+    ]
     assert rows[0]["nodes"] == rows[1]["nodes"] == 21  # the root and its 20 moves
     if importlib.util.find_spec("pyspiel") is not None:
-        assert rows[2]["nodes"] == 21 and rows[2]["searcher"].startswith("OpenSpiel alpha_beta_search")
+        assert rows[2]["nodes"] == 21 and rows[2]["searcher"].startswith(
+            "OpenSpiel alpha_beta_search"
+        )

@@ -15,8 +15,12 @@ import pytest
 
 pytest.importorskip("starlette", reason="the web extra is not installed")
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
-pytest.importorskip("gamesearch_chess", reason="the chess plugin is not installed: pip install -e docs/examples/gamesearch-chess")
+pytest.importorskip(
+    "gamesearch_chess",
+    reason="the chess plugin is not installed: pip install -e docs/examples/gamesearch-chess",
+)
 
+import gamesearch_chess  # noqa: E402
 from test_web_e2e import (  # noqa: E402, F401  (browser and page are fixtures)
     BackgroundServer,
     board_symbols,
@@ -31,7 +35,6 @@ from test_web_e2e import (  # noqa: E402, F401  (browser and page are fixtures)
     wait_for_status,
 )
 
-import gamesearch_chess  # noqa: E402
 from gamesearch.web.service import Limits  # noqa: E402
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
@@ -53,7 +56,9 @@ def expected_symbols(placement: str) -> list[str]:
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     """The server of the board page with chess (the page fixture opens it)."""
-    with BackgroundServer(create_app(shipped_games(gamesearch_chess), limits=Limits(seconds=5.0))) as url:
+    with BackgroundServer(
+        create_app(shipped_games(gamesearch_chess), limits=Limits(seconds=5.0))
+    ) as url:
         yield url
 
 
@@ -62,13 +67,21 @@ def open_position(page: Any, server: str, position: str) -> None:
     page.select_option("#player-1", "human")
 
 
-def test_the_start_shows_the_pieces_as_glyphs_and_the_castling_rights(page: Any, server: str) -> None:
+def test_the_start_shows_the_pieces_as_glyphs_and_the_castling_rights(
+    page: Any, server: str
+) -> None:
     page.goto(f"{server}/?game=chess")
     wait_for_status(page, "White to move")
     assert board_symbols(page) == expected_symbols(START)
-    glyphs = page.locator("#board .cell").nth(cell("e1")).inner_text() + page.locator("#board .cell").nth(cell("d8")).inner_text()
+    glyphs = (
+        page.locator("#board .cell").nth(cell("e1")).inner_text()
+        + page.locator("#board .cell").nth(cell("d8")).inner_text()
+    )
     assert "♔" in glyphs and "♛" in glyphs
-    assert page.locator("#board-caption").inner_text() == "castling KQkq, 0 of 150 plies toward the 75-move rule"
+    assert (
+        page.locator("#board-caption").inner_text()
+        == "castling KQkq, 0 of 150 plies toward the 75-move rule"
+    )
 
 
 def test_a_move_is_a_click_on_the_piece_then_on_its_square(page: Any, server: str) -> None:
@@ -81,7 +94,10 @@ def test_a_move_is_a_click_on_the_piece_then_on_its_square(page: Any, server: st
     page.locator("#board .cell").nth(cell("f3")).click()
     wait_for_status(page, "Black to move")
     assert board_symbols(page) == expected_symbols("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R")
-    assert page.locator("#board-caption").inner_text() == "castling KQkq, 1 of 150 plies toward the 75-move rule"
+    assert (
+        page.locator("#board-caption").inner_text()
+        == "castling KQkq, 1 of 150 plies toward the 75-move rule"
+    )
 
 
 def test_a_promotion_offers_its_four_pieces_as_buttons(page: Any, server: str) -> None:
@@ -89,7 +105,12 @@ def test_a_promotion_offers_its_four_pieces_as_buttons(page: Any, server: str) -
     page.locator("#board .cell").nth(cell("a7")).click()
     page.locator("#board .cell").nth(cell("a8")).click()
     buttons = page.locator("#extra-moves button")
-    assert sorted(buttons.all_inner_texts()) == ["Play a7a8b", "Play a7a8n", "Play a7a8q", "Play a7a8r"]
+    assert sorted(buttons.all_inner_texts()) == [
+        "Play a7a8b",
+        "Play a7a8n",
+        "Play a7a8q",
+        "Play a7a8r",
+    ]
     screenshot(page, "chess-promotion", clip=page.locator("#play").bounding_box())
     page.get_by_role("button", name="Play a7a8q").click()
     wait_for_status(page, "Black to move")

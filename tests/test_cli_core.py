@@ -22,7 +22,17 @@ def test_analyze_json_has_the_documented_keys(capsys: pytest.CaptureFixture[str]
     status, out, _ = run(capsys, "analyze", "tictactoe", "--position", "XX./OO./...", "--json")
     data = json.loads(out)
     assert status == 0
-    assert {"game", "position", "to_move", "move", "value", "best_moves", "pv", "moves", "stats"} <= set(data)
+    assert {
+        "game",
+        "position",
+        "to_move",
+        "move",
+        "value",
+        "best_moves",
+        "pv",
+        "moves",
+        "stats",
+    } <= set(data)
     assert set(data["stats"]) == {"nodes", "leaves", "cutoffs", "tt_hits", "depth", "seconds"}
     assert data["move"] == "2" and data["best_moves"] == ["2"] and data["to_move"] == "X"
     assert {entry["move"]: entry["value"] for entry in data["moves"]}["2"] == 995
@@ -37,7 +47,20 @@ def test_analyze_prints_value_best_moves_and_statistics(capsys: pytest.CaptureFi
 
 
 def test_analyze_with_depth_and_seed(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(capsys, "analyze", "tictactoe", "-o", "rows=4", "-o", "cols=4", "--depth", "2", "--seed", "1", "--json")
+    status, out, _ = run(
+        capsys,
+        "analyze",
+        "tictactoe",
+        "-o",
+        "rows=4",
+        "-o",
+        "cols=4",
+        "--depth",
+        "2",
+        "--seed",
+        "1",
+        "--json",
+    )
     data = json.loads(out)
     assert status == 0 and data["stats"]["depth"] == 2 and data["is_exact"] is False
 
@@ -66,32 +89,51 @@ def test_games_lists_games_and_searchers(capsys: pytest.CaptureFixture[str]) -> 
     data = json.loads(out)
     assert status == 0
     assert "tictactoe" in data["games"] and "alphabeta" in data["searchers"]
-    assert {option["name"] for option in data["games"]["tictactoe"]["options"]} == {"rows", "cols", "k"}
+    assert {option["name"] for option in data["games"]["tictactoe"]["options"]} == {
+        "rows",
+        "cols",
+        "k",
+    }
 
 
+@pytest.mark.slow
 def test_the_installed_console_script_runs() -> None:
-    command = shutil.which("gamesearch") or str(__import__("pathlib").Path(sys.executable).parent / "gamesearch")
-    done = subprocess.run([command, "analyze", "tictactoe", "--json"], capture_output=True, text=True, check=False)
+    command = shutil.which("gamesearch") or str(
+        __import__("pathlib").Path(sys.executable).parent / "gamesearch"
+    )
+    done = subprocess.run(
+        [command, "analyze", "tictactoe", "--json"], capture_output=True, text=True, check=False
+    )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["value"] == 0
     bad = subprocess.run([command, "analyze", "shogi"], capture_output=True, text=True, check=False)
     assert bad.returncode == 2 and bad.stderr.startswith("gamesearch: error: unknown game 'shogi'")
 
 
-def test_an_argument_error_from_argparse_is_one_line_too(capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_argument_error_from_argparse_is_one_line_too(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     with pytest.raises(SystemExit) as stop:
         main(["analyze", "tictactoe", "--depth", "deep"])
     err = capsys.readouterr().err
     assert stop.value.code == 2
-    assert err == "gamesearch: error: argument -d/--depth: must be an integer: 'deep' (see 'gamesearch analyze --help')\n"
+    assert (
+        err
+        == "gamesearch: error: argument -d/--depth: must be an integer: 'deep' (see 'gamesearch "
+        "analyze --help')\n"
+    )
 
 
+@pytest.mark.slow
 def test_output_piped_into_a_reader_that_stops_early_ends_quietly() -> None:
     command = str(__import__("pathlib").Path(sys.executable).parent / "gamesearch")
     done = subprocess.run(
         f"'{command}' tree tictactoe -p X.O/.X./... -s minimax -f json | head -c 10",
-        shell=True, capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        shell=True,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     # about 100 kB of JSON: more than a pipe holds, so the writer meets a closed pipe
     assert done.stderr == "" and len(done.stdout) == 10
 
@@ -100,17 +142,21 @@ def test_output_piped_into_a_reader_that_stops_early_ends_quietly() -> None:
 def test_analyze_gives_up_clearly_on_a_game_too_big_to_search_to_the_end(
     capsys: pytest.CaptureFixture[str], searcher: str
 ) -> None:
-    status, out, err = run(capsys, "analyze", "connect4", "--searcher", searcher, "--max-nodes", "2000")
+    status, out, err = run(
+        capsys, "analyze", "connect4", "--searcher", searcher, "--max-nodes", "2000"
+    )
     assert status == 2 and out == ""
     assert err == (
-        f"gamesearch: error: {searcher} gave up after 2,000 nodes on the starting position: too big "
-        "to search to the end; give --depth N, or --searcher iterative:seconds=5, or a larger --max-nodes\n"
+        f"gamesearch: error: {searcher} gave up after 2,000 nodes on the starting position: too "
+        "big "
+        "to search to the end; give --depth N, or --searcher iterative:seconds=5, or a larger "
+        "--max-nodes\n"
     )
 
 
 def test_the_node_budget_of_alphabeta_raises_and_leaves_the_position_alone() -> None:
-    from gamesearch_games.tictactoe import TicTacToe
     from gamesearch import AlphaBeta, BudgetExceededError
+    from gamesearch_games.tictactoe import TicTacToe
 
     game = TicTacToe()
     with pytest.raises(BudgetExceededError, match="node budget of 100 exhausted"):

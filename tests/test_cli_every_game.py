@@ -13,8 +13,17 @@ from gamesearch.plugins import default_registry
 GAMES = list(default_registry().games)
 #: the searchers with a depth limit that search a game of chance, and those that search the others
 CHANCE_DEPTH = ("expectiminimax", "star1", "star2", "chance-iterative")
-PLAIN_DEPTH = ("minimax", "alphabeta", "iterative", "pvs", "mtdf", "solver", "engine", "textbook-minimax",
-               "textbook-alphabeta")
+PLAIN_DEPTH = (
+    "minimax",
+    "alphabeta",
+    "iterative",
+    "pvs",
+    "mtdf",
+    "solver",
+    "engine",
+    "textbook-minimax",
+    "textbook-alphabeta",
+)
 #: the games whose results are one utility per player (searched by max^n and its kin)
 UTILITIES = {name for name, cls in default_registry().games.items() if cls.new().rules.utilities}
 
@@ -35,8 +44,11 @@ def engine(game: str, depth: int) -> str:
 LONG_PLAYOUTS = {"chess"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
-def test_compare_with_a_depth_limit_agrees_with_minimax(capsys: pytest.CaptureFixture[str], game: str) -> None:
+def test_compare_with_a_depth_limit_agrees_with_minimax(
+    capsys: pytest.CaptureFixture[str], game: str
+) -> None:
     searchers = []
     if game in LONG_PLAYOUTS:
         searchers = ["--searchers", ",".join(PLAIN_DEPTH)]
@@ -44,19 +56,30 @@ def test_compare_with_a_depth_limit_agrees_with_minimax(capsys: pytest.CaptureFi
     assert status == 0, err
     rows = json.loads(out)["rows"]
     if game in UTILITIES:  # max^n is the reference; paranoid and BRS answer another question
-        assert {row["searcher"].split(":")[0] for row in rows} == {"maxn", "paranoid", "brs", "mcts"}
-        assert all(row["agrees"] is (True if row["searcher"].startswith("maxn") else None) for row in rows)
+        assert {row["searcher"].split(":")[0] for row in rows} == {
+            "maxn",
+            "paranoid",
+            "brs",
+            "mcts",
+        }
+        assert all(
+            row["agrees"] is (True if row["searcher"].startswith("maxn") else None) for row in rows
+        )
         return
     with_depth = CHANCE_DEPTH if has_chance(game) else PLAIN_DEPTH
     assert {row["searcher"].split(":")[0] for row in rows} >= set(with_depth[:3])
     depth_limited = [row for row in rows if row["searcher"].split(":")[0] in with_depth]
     assert all(row["agrees"] for row in depth_limited)
     # a searcher without a depth limit (MCTS) is not checked against a depth-limited reference
-    assert all(row["agrees"] is None for row in rows if row not in depth_limited and not row["gave_up"])
+    assert all(
+        row["agrees"] is None for row in rows if row not in depth_limited and not row["gave_up"]
+    )
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_tree_counts_match_the_searcher_on_every_game(capsys: pytest.CaptureFixture[str], game: str) -> None:
+def test_tree_counts_match_the_searcher_on_every_game(
+    capsys: pytest.CaptureFixture[str], game: str
+) -> None:
     status, out, err = run_cli(capsys, "tree", game, "--depth", "2", "--format", "json")
     assert status == 0, err
     data = json.loads(out)
@@ -68,20 +91,35 @@ def test_match_plays_every_game_to_the_end(capsys: pytest.CaptureFixture[str], g
     seats = default_registry().games[game].new().rules.players
     more = [arg for _ in range(seats - 2) for arg in ("--seat", engine(game, 1))]
     status, out, err = run_cli(
-        capsys, "match", game, "--first", engine(game, 2), "--second", engine(game, 1), *more,
-        "--games", "2", "--swap", "--seed", "1", "--json",
-    )  # fmt: skip
+        capsys,
+        "match",
+        game,
+        "--first",
+        engine(game, 2),
+        "--second",
+        engine(game, 1),
+        *more,
+        "--games",
+        "2",
+        "--swap",
+        "--seed",
+        "1",
+        "--json",
+    )
     assert status == 0, err
     standings = json.loads(out)["standings"]
     assert [entry["games"] for entry in standings] == [2] * max(2, seats)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_play_lets_two_engines_finish_every_game(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, game: str
 ) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
-    status, out, err = run_cli(capsys, "play", game, "--human", "none", "--opponent", engine(game, 2), "--seed", "1")
+    status, out, err = run_cli(
+        capsys, "play", game, "--human", "none", "--opponent", engine(game, 2), "--seed", "1"
+    )
     assert status == 0, err
     assert "Game over: " in out
 

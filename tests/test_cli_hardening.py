@@ -20,18 +20,20 @@ from typing import Any
 import pytest
 from clirun import assert_usage_error, run_cli
 
-from gamesearch_games.connect4 import ConnectFour
 from gamesearch.cli import _common, analyze, build_parser, compare, tournament, tree
 from gamesearch.errors import InvalidOptionError
 from gamesearch.plugins import default_registry
-from gamesearch.search import AlphaBeta
 from gamesearch.search.mcts import MonteCarlo
+from gamesearch_games.connect4 import ConnectFour
 
 SEED_004 = "XOX/O.O/.X."
 #: positions of Pascal Pons' set Test_L2_R1 with his scores (side to move's view:
 #: 22 minus the winner's stones, negative for a loss)
-PONS_L2_R1 = [("5554224333234511764415115", 4), ("52753311433677442422121", 8),
-              ("1233722555341451114725221333", -1)]  # fmt: skip
+PONS_L2_R1 = [
+    ("5554224333234511764415115", 4),
+    ("52753311433677442422121", 8),
+    ("1233722555341451114725221333", -1),
+]
 
 
 def no_work(*args: Any, **kwargs: Any) -> Any:
@@ -59,14 +61,24 @@ def bad_paths(tmp_path: Path) -> dict[str, tuple[str, str]]:
         (["tree", "tictactoe", "-p", SEED_004, "-f", "json"], "--output", tree, "trace_with_depth"),
         (["tree", "tictactoe", "-p", SEED_004], "--output", tree, "trace_with_depth"),
         (["compare", "tictactoe", "-p", SEED_004, "-s", "alphabeta"], "--plot", compare, "measure"),
-        (["tournament", "tictactoe", "--players", "alphabeta:depth=1", "alphabeta"], "--plot", tournament,
-         "run_tournament"),
+        (
+            ["tournament", "tictactoe", "--players", "alphabeta:depth=1", "alphabeta"],
+            "--plot",
+            tournament,
+            "run_tournament",
+        ),
     ],
-)  # fmt: skip
+)
 def test_an_output_file_that_cannot_be_written_is_refused_before_any_work(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
-    command: list[str], option: str, module: Any, work: str, kind: str,
-) -> None:  # fmt: skip
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    command: list[str],
+    option: str,
+    module: Any,
+    work: str,
+    kind: str,
+) -> None:
     monkeypatch.setattr(module, work, no_work)
     path, words = bad_paths(tmp_path)[kind]
     assert_usage_error(capsys, f"{option} {path!r}", *command, option, path)
@@ -81,8 +93,18 @@ def test_a_read_only_folder_is_refused(capsys: pytest.CaptureFixture[str], tmp_p
     locked.chmod(0o500)
     try:
         target = str(locked / "tree.json")
-        assert_usage_error(capsys, "is not writable", "tree", "tictactoe", "-p", SEED_004, "-f", "json",
-                           "--output", target)  # fmt: skip
+        assert_usage_error(
+            capsys,
+            "is not writable",
+            "tree",
+            "tictactoe",
+            "-p",
+            SEED_004,
+            "-f",
+            "json",
+            "--output",
+            target,
+        )
     finally:
         locked.chmod(0o700)
 
@@ -92,8 +114,14 @@ def test_a_plot_with_an_unknown_extension_is_refused_before_the_search(
 ) -> None:
     monkeypatch.setattr(compare, "measure", no_work)
     target = str(tmp_path / "chart.gif")
-    assert_usage_error(capsys, f"--plot must end in .png, .svg, .pdf: {target!r}", "compare", "tictactoe",
-                       "--plot", target)  # fmt: skip
+    assert_usage_error(
+        capsys,
+        f"--plot must end in .png, .svg, .pdf: {target!r}",
+        "compare",
+        "tictactoe",
+        "--plot",
+        target,
+    )
 
 
 def test_a_write_that_fails_late_is_one_line_not_a_traceback(
@@ -104,11 +132,23 @@ def test_a_write_that_fails_late_is_one_line_not_a_traceback(
 
     monkeypatch.setattr(Path, "write_text", refuse)
     target = str(tmp_path / "tree.json")
-    assert_usage_error(capsys, f"cannot write --output {target!r}: Permission denied",
-                       "tree", "tictactoe", "-p", SEED_004, "-f", "json", "--output", target)  # fmt: skip
+    assert_usage_error(
+        capsys,
+        f"cannot write --output {target!r}: Permission denied",
+        "tree",
+        "tictactoe",
+        "-p",
+        SEED_004,
+        "-f",
+        "json",
+        "--output",
+        target,
+    )
 
 
-def test_tree_writes_its_text_drawing_to_the_output_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_tree_writes_its_text_drawing_to_the_output_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     target = tmp_path / "tree.txt"
     status, out, err = run_cli(capsys, "tree", "tictactoe", "-p", SEED_004, "--output", str(target))
     assert (status, out, err) == (0, "", "")
@@ -119,7 +159,9 @@ def test_tree_writes_its_text_drawing_to_the_output_file(capsys: pytest.CaptureF
 def test_check_output_file_accepts_a_new_file_in_an_existing_folder(tmp_path: Path) -> None:
     assert _common.check_output_file(tmp_path / "new.json") == tmp_path / "new.json"
     assert not (tmp_path / "new.json").exists()  # checking creates nothing
-    with pytest.raises(InvalidOptionError, match=r"--plot '.*missing.*': the folder '.*missing' does not exist"):
+    with pytest.raises(
+        InvalidOptionError, match=r"--plot '.*missing.*': the folder '.*missing' does not exist"
+    ):
         _common.check_output_file(tmp_path / "missing" / "x.png", "--plot")
 
 
@@ -140,7 +182,17 @@ BAD_MCTS = [
         ["analyze", "tictactoe", "--searcher", "{spec}"],
         ["match", "tictactoe", "--first", "{spec}", "--second", "alphabeta", "-n", "1"],
         ["tournament", "tictactoe", "--players", "{spec}", "alphabeta", "-n", "2"],
-        ["tournament", "tictactoe", "--players", "{spec}", "alphabeta", "-n", "2", "--workers", "2"],
+        [
+            "tournament",
+            "tictactoe",
+            "--players",
+            "{spec}",
+            "alphabeta",
+            "-n",
+            "2",
+            "--workers",
+            "2",
+        ],
         ["play", "tictactoe", "--human", "none", "--opponent", "{spec}"],
     ],
 )
@@ -151,7 +203,9 @@ def test_a_nan_or_infinite_mcts_setting_is_one_line_and_status_2(
     assert_usage_error(capsys, f"searcher 'mcts': {message}", *argv)
 
 
-@pytest.mark.parametrize("options", [{"seconds": math.nan}, {"seconds": math.inf}, {"exploration": math.nan}])
+@pytest.mark.parametrize(
+    "options", [{"seconds": math.nan}, {"seconds": math.inf}, {"exploration": math.nan}]
+)
 def test_the_library_refuses_a_budget_that_never_runs_out(options: dict[str, float]) -> None:
     with pytest.raises(ValueError, match=r"must be a finite number: (nan|inf)"):
         MonteCarlo(**options)  # type: ignore[arg-type]
@@ -176,8 +230,9 @@ def all_help_texts() -> dict[str, str]:
 INTERNAL = re.compile(r"seed \d{3}|issue|%%|NoneType|``|make bench", re.IGNORECASE)
 
 
-@pytest.mark.parametrize("command", ["gamesearch", "analyze", "compare", "games", "match",
-                                     "tournament", "tree"])  # fmt: skip
+@pytest.mark.parametrize(
+    "command", ["gamesearch", "analyze", "compare", "games", "match", "tournament", "tree"]
+)
 def test_help_texts_speak_plainly(command: str) -> None:
     text = all_help_texts()[command]
     assert INTERNAL.search(text) is None, INTERNAL.search(text)
@@ -189,13 +244,27 @@ def test_tournament_help_prints_a_single_percent_sign(capsys: pytest.CaptureFixt
 
 
 def test_an_integer_argument_is_asked_for_in_words(capsys: pytest.CaptureFixture[str]) -> None:
-    assert_usage_error(capsys, "argument --max-nodes: must be an integer: 'many'",
-                       "tree", "tictactoe", "--max-nodes", "many")  # fmt: skip
+    assert_usage_error(
+        capsys,
+        "argument --max-nodes: must be an integer: 'many'",
+        "tree",
+        "tictactoe",
+        "--max-nodes",
+        "many",
+    )
 
 
-def test_a_searcher_option_of_the_wrong_type_is_named_in_words(capsys: pytest.CaptureFixture[str]) -> None:
-    assert_usage_error(capsys, "option 'depth' must be an integer or none: 'x'",
-                       "analyze", "tictactoe", "--searcher", "alphabeta:depth=x")  # fmt: skip
+def test_a_searcher_option_of_the_wrong_type_is_named_in_words(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert_usage_error(
+        capsys,
+        "option 'depth' must be an integer or none: 'x'",
+        "analyze",
+        "tictactoe",
+        "--searcher",
+        "alphabeta:depth=x",
+    )
 
 
 def test_games_reads_as_plain_text(capsys: pytest.CaptureFixture[str]) -> None:
@@ -208,8 +277,15 @@ def test_games_reads_as_plain_text(capsys: pytest.CaptureFixture[str]) -> None:
     for entry in data["searchers"].values():
         for option in entry["options"]:  # JSON keeps its types; the table shows what one types
             default = option["default"]
-            shown = "none" if default is None else {True: "on", False: "off"}[default] if isinstance(default, bool) else str(default)
-            assert re.search(rf"│\s+│ {option['name']}\s+│ {re.escape(shown)}\s+│", out), option
+            shown = (
+                "none"
+                if default is None
+                else {True: "on", False: "off"}[default]
+                if isinstance(default, bool)
+                else str(default)
+            )
+            row = rf"│\s+│ {option['name']}\s+│ {re.escape(shown)}\s+│"
+            assert re.search(row, out), option
 
 
 # ------------------------------------------------------------ tree agrees with its counts
@@ -223,7 +299,9 @@ def searcher_specs() -> list[str]:
     specs = []
     found = default_registry()
     for name, cls in found.searchers.items():
-        if cls().unmet_needs(found.new_game("tictactoe")):  # chance, several players: their own tests
+        if cls().unmet_needs(
+            found.new_game("tictactoe")
+        ):  # chance, several players: their own tests
             continue
         specs.append(name)
         option = _common.depth_option(cls)
@@ -232,15 +310,31 @@ def searcher_specs() -> list[str]:
     return specs
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", searcher_specs())
 @pytest.mark.parametrize("position", [SEED_004, "X.O/.X./...", "XO./.../..."])
 def test_tree_refuses_a_searcher_or_draws_exactly_the_nodes_it_counted(
     capsys: pytest.CaptureFixture[str], spec: str, position: str
 ) -> None:
-    status, out, err = run_cli(capsys, "tree", "tictactoe", "-p", position, "-s", spec, "-f", "json",
-                               "--max-nodes", "100000")  # fmt: skip
+    status, out, err = run_cli(
+        capsys,
+        "tree",
+        "tictactoe",
+        "-p",
+        position,
+        "-s",
+        spec,
+        "-f",
+        "json",
+        "--max-nodes",
+        "100000",
+    )
     if status == 2:
-        assert out == "" and err.startswith("gamesearch: error: tree cannot draw ") and err.count("\n") == 1
+        assert (
+            out == ""
+            and err.startswith("gamesearch: error: tree cannot draw ")
+            and err.count("\n") == 1
+        )
         return
     assert status == 0, err
     data = json.loads(out)
@@ -249,22 +343,30 @@ def test_tree_refuses_a_searcher_or_draws_exactly_the_nodes_it_counted(
 
 @pytest.mark.parametrize(
     ("spec", "words"),
-    [("mcts", "it grows its tree by random playouts"),
-     ("pvs", "searching to the end: it does not report every position"),
-     ("mtdf", "searching to the end: it does not report every position"),
-     ("solver", "searching to the end: it does not report every position")],
-)  # fmt: skip
+    [
+        ("mcts", "it grows its tree by random playouts"),
+        ("pvs", "searching to the end: it does not report every position"),
+        ("mtdf", "searching to the end: it does not report every position"),
+        ("solver", "searching to the end: it does not report every position"),
+    ],
+)
 def test_tree_refuses_at_once_a_searcher_it_cannot_draw(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, spec: str, words: str
 ) -> None:
     monkeypatch.setattr(tree, "trace_with_depth", no_work)
-    assert_usage_error(capsys, f"tree cannot draw {spec!r}", "tree", "tictactoe", "-p", SEED_004, "-s", spec)
+    assert_usage_error(
+        capsys, f"tree cannot draw {spec!r}", "tree", "tictactoe", "-p", SEED_004, "-s", spec
+    )
     status, _, err = run_cli(capsys, "tree", "tictactoe", "-p", SEED_004, "-s", spec)
     assert words in err and "alphabeta, minimax or iterative" in err
 
 
-def test_the_exact_searchers_are_drawn_when_given_a_depth(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run_cli(capsys, "tree", "tictactoe", "-p", SEED_004, "-s", "solver", "--depth", "3")
+def test_the_exact_searchers_are_drawn_when_given_a_depth(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, _ = run_cli(
+        capsys, "tree", "tictactoe", "-p", SEED_004, "-s", "solver", "--depth", "3"
+    )
     assert status == 0 and "10 nodes traced, the searcher counted 10" in out
 
 
@@ -277,18 +379,21 @@ def test_tree_connect4_draws_the_deepest_depth_that_fits_and_says_so(
     status, out, err = run_cli(capsys, "tree", "connect4", "-s", spec, "-f", "json")
     assert status == 0, err
     data = json.loads(out)
-    found = default_registry()
-    option = _common.depth_option(found.searcher_class(spec))
-    depth = int(re.search(r"drawn to depth (\d+)", data["depth_note"]).group(1))  # type: ignore[union-attr]
+    registry = default_registry()
+    option = _common.depth_option(registry.searcher_class(spec))
+    found = re.search(r"drawn to depth (\d+)", data["depth_note"])
+    assert found is not None
+    depth = int(found.group(1))
 
     def nodes_at(limit: int) -> int:  # the searcher's own count at a depth, untraced
-        return found.new_searcher(f"{spec}:{option}={limit}").search(ConnectFour()).stats.nodes
+        return registry.new_searcher(f"{spec}:{option}={limit}").search(ConnectFour()).stats.nodes
 
     assert nodes_at(depth) <= 200 < nodes_at(depth + 1)
     assert data["nodes"] == data["stats"]["nodes"] == data["recorded"] == nodes_at(depth)
     assert not data["is_truncated"]
     assert data["depth_note"] == (
-        f"a search to the end enters more than 20,000 positions, so the tree is drawn to depth {depth}, "
+        "a search to the end enters more than 20,000 positions, so the tree is drawn to depth "
+        f"{depth}, "
         "the deepest whose tree fits in --max-nodes 200 (give --depth N for another depth)"
     )
     assert err == f"gamesearch tree: {data['depth_note']}\n"
@@ -304,18 +409,24 @@ def test_tree_says_when_even_depth_1_does_not_fit(
     assert "... 5 more nodes not drawn (--max-nodes 3)" in out  # depth 1: the root and 7 moves
 
 
-def test_tree_connect4_answers_in_seconds_with_the_depth_in_its_text(capsys: pytest.CaptureFixture[str]) -> None:
+def test_tree_connect4_answers_in_seconds_with_the_depth_in_its_text(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     started = time.process_time()
     status, out, _ = run_cli(capsys, "tree", "connect4")
     assert status == 0 and time.process_time() - started < 10
-    assert re.search(r"so the tree is drawn to depth \d+, the deepest whose tree fits in --max-nodes 200", out)
+    assert re.search(
+        r"so the tree is drawn to depth \d+, the deepest whose tree fits in --max-nodes 200", out
+    )
     assert "more nodes not drawn" not in out
 
 
 def test_tree_keeps_searching_to_the_end_when_that_fits(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run_cli(capsys, "tree", "tictactoe", "-f", "json")
     data = json.loads(out)
-    assert status == 0 and data["depth_note"] is None and data["stats"]["nodes"] == 15_362  # the whole game
+    assert (
+        status == 0 and data["depth_note"] is None and data["stats"]["nodes"] == 15_362
+    )  # the whole game
 
 
 # ------------------------------------------------------------ analyze answers
@@ -325,6 +436,7 @@ def analyze_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, An
     return json.loads(out)
 
 
+@pytest.mark.slow
 def test_analyze_connect4_hands_over_to_a_time_budget_and_says_it_is_not_exact(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -337,11 +449,15 @@ def test_analyze_connect4_hands_over_to_a_time_budget_and_says_it_is_not_exact(
     status, out, _ = run_cli(capsys, "analyze", "connect4")
     assert status == 0 and re.search(
         r"solver gave up after 20,000 nodes, so iterative deepening answered within 0.3 s: "
-        r"not exact \(a heuristic estimate at depth \d+\)\.", out
+        r"not exact \(a heuristic estimate at depth \d+\)\.",
+        out,
     )
 
 
-def test_analyze_connect4_on_the_empty_board_answers_within_seconds(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.slow
+def test_analyze_connect4_on_the_empty_board_answers_within_seconds(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     started = time.process_time()
     status, out, _ = run_cli(capsys, "analyze", "connect4")
     assert status == 0 and time.process_time() - started < 8
@@ -369,12 +485,24 @@ def test_analyze_connect4_solves_a_benchmark_position_exactly(
     assert status == 0 and "Answered by solver, the game's default searcher: exact." in out
 
 
-def test_a_searcher_named_on_the_command_line_still_gives_up_clearly(capsys: pytest.CaptureFixture[str]) -> None:
-    assert_usage_error(capsys, "solver gave up after 2,000 nodes on the starting position",
-                       "analyze", "connect4", "--searcher", "solver", "--max-nodes", "2000")  # fmt: skip
+def test_a_searcher_named_on_the_command_line_still_gives_up_clearly(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert_usage_error(
+        capsys,
+        "solver gave up after 2,000 nodes on the starting position",
+        "analyze",
+        "connect4",
+        "--searcher",
+        "solver",
+        "--max-nodes",
+        "2000",
+    )
 
 
-def test_a_game_without_a_default_searcher_is_analysed_by_alphabeta(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_game_without_a_default_searcher_is_analysed_by_alphabeta(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     data = analyze_json(capsys, "tictactoe")
     assert "searcher" not in data and data["is_exact"] is True and data["value"] == 0
     status, out, _ = run_cli(capsys, "analyze", "tictactoe")
@@ -384,18 +512,31 @@ def test_a_game_without_a_default_searcher_is_analysed_by_alphabeta(capsys: pyte
 
 @pytest.mark.parametrize(
     ("named", "depth", "expected"),
-    [("solver", None, ("solver", {})), ("solver", 3, ("solver", {"depth": 3})),
-     ("iterative", 3, ("iterative", {"depth": 3})), ("mcts", None, ("mcts", {})),
-     ("mcts", 3, ("alphabeta", {"depth": 3})), (None, 3, ("alphabeta", {"depth": 3}))],
-)  # fmt: skip
+    [
+        ("solver", None, ("solver", {})),
+        ("solver", 3, ("solver", {"depth": 3})),
+        ("iterative", 3, ("iterative", {"depth": 3})),
+        ("mcts", None, ("mcts", {})),
+        ("mcts", 3, ("alphabeta", {"depth": 3})),
+        (None, 3, ("alphabeta", {"depth": 3})),
+    ],
+)
 def test_the_default_searcher_takes_the_depth_under_its_own_option_name(
-    monkeypatch: pytest.MonkeyPatch, named: str | None, depth: int | None, expected: tuple[str, dict[str, int]]
+    monkeypatch: pytest.MonkeyPatch,
+    named: str | None,
+    depth: int | None,
+    expected: tuple[str, dict[str, int]],
 ) -> None:
     monkeypatch.setattr(ConnectFour, "default_searcher", named, raising=False)
     assert _common.default_searcher_spec(ConnectFour(), "alphabeta", depth) == expected
 
 
-def test_analyze_with_a_depth_uses_the_games_searcher_to_that_depth(capsys: pytest.CaptureFixture[str]) -> None:
+def test_analyze_with_a_depth_uses_the_games_searcher_to_that_depth(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     status, out, _ = run_cli(capsys, "analyze", "connect4", "--depth", "2")
     assert status == 0
-    assert "Answered by solver:depth=2, the game's default searcher: not exact (a heuristic estimate at depth 2)." in out
+    assert (
+        "Answered by solver:depth=2, the game's default searcher: not exact (a heuristic estimate "
+        "at depth 2)." in out
+    )

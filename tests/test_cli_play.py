@@ -11,17 +11,19 @@ from typing import Any
 import pytest
 from clirun import assert_usage_error, run_cli, run_script
 
-from gamesearch_games.connect4 import ConnectFour
-from gamesearch_games.tictactoe import TicTacToe
 from gamesearch import AlphaBeta, Player
 from gamesearch.cli.play import PlaySession, board_key
 from gamesearch.game import BoardView
+from gamesearch_games.connect4 import ConnectFour
+from gamesearch_games.tictactoe import TicTacToe
 
 #: every cell in order: whatever the engine took, the first free cell gets played
 EVERY_CELL = "".join(f"{cell}\n" for cell in range(9))
 
 
-def play(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, stdin: str, *argv: str) -> str:
+def play(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, stdin: str, *argv: str
+) -> str:
     monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
     status, out, err = run_cli(capsys, "play", "tictactoe", *argv)
     assert status == 0 and err == "", err
@@ -65,7 +67,9 @@ def test_undo_takes_back_the_human_move_and_the_reply(
     out = play(capsys, monkeypatch, "undo\n4\nundo\nundo\n", "--opponent", "alphabeta")
     assert out.count("Nothing to undo: you have not moved yet.") == 2
     assert "Took back 4, 0." in out
-    assert out.split("Took back 4, 0.")[1].startswith("\n\n. . .    0 1 2\n. . .    3 4 5\n. . .    6 7 8\n")
+    assert out.split("Took back 4, 0.")[1].startswith(
+        "\n\n. . .    0 1 2\n. . .    3 4 5\n. . .    6 7 8\n"
+    )
 
 
 def test_after_a_lost_game_undo_takes_the_last_moves_back_and_play_goes_on(
@@ -101,13 +105,31 @@ def test_help_lists_commands_and_legal_moves_and_new_starts_again(
 def test_every_free_cell_shows_the_move_that_plays_it_beside_the_board(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    out = play(capsys, monkeypatch, "5\n", "-o", "rows=4", "-o", "cols=4", "-o", "k=4", "--opponent", "alphabeta:depth=1")
-    reply = AlphaBeta(depth=1).search(TicTacToe.from_text("..../.X../..../....", rows=4, cols=4, k=4)).move
+    out = play(
+        capsys,
+        monkeypatch,
+        "5\n",
+        "-o",
+        "rows=4",
+        "-o",
+        "cols=4",
+        "-o",
+        "k=4",
+        "--opponent",
+        "alphabeta:depth=1",
+    )
+    reply = (
+        AlphaBeta(depth=1)
+        .search(TicTacToe.from_text("..../.X../..../....", rows=4, cols=4, k=4))
+        .move
+    )
     labels = [" ." if cell in (5, reply) else f"{cell:>2}" for cell in range(16)]
     key = ["    " + " ".join(labels[row * 4 : row * 4 + 4]) for row in range(4)]
     board = TicTacToe.from_text("..../.X../..../....", rows=4, cols=4, k=4)
     board.play(str(reply))
-    drawn = "\n".join(line + row for line, row in zip(board.render().splitlines(), key, strict=True))
+    drawn = "\n".join(
+        line + row for line, row in zip(board.render().splitlines(), key, strict=True)
+    )
     assert drawn in out
 
 
@@ -161,12 +183,17 @@ def test_ctrl_c_in_a_search_cancels_the_move_leaves_the_game_alone_and_go_resume
     _interrupted_once(monkeypatch)
     out = io.StringIO()
     session = PlaySession(
-        TicTacToe(), {Player.FIRST: AlphaBeta(), Player.SECOND: AlphaBeta()}, {Player.SECOND},
-        io.StringIO("go\nquit\n"), out,
-    )  # fmt: skip
+        TicTacToe(),
+        {Player.FIRST: AlphaBeta(), Player.SECOND: AlphaBeta()},
+        {Player.SECOND},
+        io.StringIO("go\nquit\n"),
+        out,
+    )
     assert session.run() == 0
     text = out.getvalue()
-    _, resumed = text.split("X's move cancelled: type go to let the engine move; Ctrl-C again quits.")
+    _, resumed = text.split(
+        "X's move cancelled: type go to let the engine move; Ctrl-C again quits."
+    )
     assert "X to move (go lets the engine play): go" in resumed
     expected = AlphaBeta().search(TicTacToe()).move
     assert f"X (alphabeta) plays {expected}: value 0 (draw), exact" in resumed
@@ -176,8 +203,13 @@ def test_ctrl_c_in_a_search_cancels_the_move_leaves_the_game_alone_and_go_resume
 def test_ctrl_c_during_a_hint_cancels_only_the_hint(monkeypatch: pytest.MonkeyPatch) -> None:
     _interrupted_once(monkeypatch)
     out = io.StringIO()
-    session = PlaySession(TicTacToe(), {side: AlphaBeta() for side in Player}, {Player.FIRST},
-                          io.StringIO("hint\nhint\n"), out)  # fmt: skip
+    session = PlaySession(
+        TicTacToe(),
+        {side: AlphaBeta() for side in Player},
+        {Player.FIRST},
+        io.StringIO("hint\nhint\n"),
+        out,
+    )
     assert session.run() == 0
     expected = AlphaBeta().search(TicTacToe()).move
     assert "Hint cancelled." in out.getvalue() and f"Hint: {expected} (best: " in out.getvalue()
@@ -191,20 +223,31 @@ class _InterruptedPrompt(io.StringIO):
 
 def test_ctrl_c_at_the_prompt_says_goodbye_and_returns_130() -> None:
     out = io.StringIO()
-    session = PlaySession(TicTacToe(), {side: AlphaBeta() for side in Player}, {Player.FIRST},
-                          _InterruptedPrompt(), out)  # fmt: skip
+    session = PlaySession(
+        TicTacToe(),
+        {side: AlphaBeta() for side in Player},
+        {Player.FIRST},
+        _InterruptedPrompt(),
+        out,
+    )
     assert session.run() == 130
     assert out.getvalue().endswith("X to move: \nInterrupted: goodbye.\n")
 
 
 def _spawn(*argv: str) -> Any:
     """Return ``gamesearch argv`` running in a pseudo-terminal (pexpect), 20 s per expectation."""
-    pexpect = pytest.importorskip("pexpect", reason="the terminal tests drive a pseudo-terminal with pexpect")
+    pexpect = pytest.importorskip(
+        "pexpect", reason="the terminal tests drive a pseudo-terminal with pexpect"
+    )
     env = {**os.environ, "TERM": "xterm", "PYTHONUNBUFFERED": "1"}
     return pexpect.spawn(
-        sys.executable, ["-m", "gamesearch", *argv], env=env, encoding="utf-8",
-        timeout=20, dimensions=(40, 120),
-    )  # fmt: skip
+        sys.executable,
+        ["-m", "gamesearch", *argv],
+        env=env,
+        encoding="utf-8",
+        timeout=20,
+        dimensions=(40, 120),
+    )
 
 
 def _finish(child: Any) -> int:
@@ -214,8 +257,11 @@ def _finish(child: Any) -> int:
     return int(child.exitstatus if child.exitstatus is not None else 128 + child.signalstatus)
 
 
+@pytest.mark.slow
 def test_at_a_terminal_ctrl_c_cancels_the_thinking_engine_and_ctrl_c_at_the_prompt_quits() -> None:
-    child = _spawn("play", "connect4", "--human", "second", "--opponent", "alphabeta")  # no depth: never ends
+    child = _spawn(
+        "play", "connect4", "--human", "second", "--opponent", "alphabeta"
+    )  # no depth: never ends
     try:
         child.expect_exact("X (alphabeta) is thinking; Ctrl-C cancels.")
         time.sleep(0.5)  # well inside the search
@@ -234,6 +280,7 @@ def test_at_a_terminal_ctrl_c_cancels_the_thinking_engine_and_ctrl_c_at_the_prom
         child.terminate(force=True)
 
 
+@pytest.mark.slow
 def test_at_a_terminal_go_lets_the_engine_move_after_a_cancel() -> None:
     child = _spawn("play", "tictactoe", "--human", "second", "--opponent", "iterative:seconds=1")
     try:
@@ -249,6 +296,7 @@ def test_at_a_terminal_go_lets_the_engine_move_after_a_cancel() -> None:
         child.terminate(force=True)
 
 
+@pytest.mark.slow
 def test_at_a_terminal_the_prompt_completes_commands_and_keeps_a_history() -> None:
     child = _spawn("play", "tictactoe", "--opponent", "alphabeta")
     try:
@@ -268,13 +316,17 @@ def test_at_a_terminal_the_prompt_completes_commands_and_keeps_a_history() -> No
         child.terminate(force=True)
 
 
-def test_the_human_may_play_second(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_human_may_play_second(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     out = play(capsys, monkeypatch, "quit\n", "--human", "second", "--opponent", "alphabeta")
     assert "X: engine alphabeta, O: human" in out
     assert out.index("X (alphabeta) plays 4") < out.index("O to move:")
 
 
-def test_two_humans_undo_one_move_at_a_time(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_two_humans_undo_one_move_at_a_time(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     out = play(capsys, monkeypatch, "0\n4\nundo\n", "--human", "both")
     assert "Took back 4." in out and "O (" not in out
 
@@ -282,7 +334,17 @@ def test_two_humans_undo_one_move_at_a_time(capsys: pytest.CaptureFixture[str], 
 def test_watching_two_searchers_plays_to_the_end_without_input(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    out = play(capsys, monkeypatch, "", "--human", "none", "--opponent", "minimax", "--opponent", "alphabeta")
+    out = play(
+        capsys,
+        monkeypatch,
+        "",
+        "--human",
+        "none",
+        "--opponent",
+        "minimax",
+        "--opponent",
+        "alphabeta",
+    )
     assert "X: engine minimax, O: engine alphabeta" in out
     assert out.count(" plays ") == 9 and out.rstrip().endswith("Game over: a draw.")
 
@@ -291,15 +353,28 @@ def test_the_seed_breaks_ties_at_random_and_repeats(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def watch(seed: int) -> str:
-        return play(capsys, monkeypatch, "", "--human", "none", "--opponent", "alphabeta", "--seed", str(seed))
+        return play(
+            capsys,
+            monkeypatch,
+            "",
+            "--human",
+            "none",
+            "--opponent",
+            "alphabeta",
+            "--seed",
+            str(seed),
+        )
 
     assert _moves(watch(3)) == _moves(watch(3))
     assert len({_moves(watch(seed)) for seed in range(5)}) > 1
 
 
 def _moves(transcript: str) -> tuple[str, ...]:
-    return tuple(line.split(" plays ")[1].split(":")[0] for line in transcript.splitlines() if " plays " in line)
-
+    return tuple(
+        line.split(" plays ")[1].split(":")[0]
+        for line in transcript.splitlines()
+        if " plays " in line
+    )
 
 
 @pytest.mark.parametrize(
@@ -307,7 +382,10 @@ def _moves(transcript: str) -> tuple[str, ...]:
     [
         (("--opponent", "alphabeta:depth=x"), "option 'depth' must be"),
         (("--opponent", "random"), "unknown searcher 'random'"),
-        (("--opponent", "a", "--opponent", "b", "--opponent", "c"), "--opponent is given at most twice"),
+        (
+            ("--opponent", "a", "--opponent", "b", "--opponent", "c"),
+            "--opponent is given at most twice",
+        ),
         (("--position", "XXXX/OOO/..."), "position 'XXXX/OOO/...'"),
     ],
 )
@@ -317,6 +395,7 @@ def test_bad_arguments_are_one_line_and_status_2(
     assert_usage_error(capsys, message, "play", "tictactoe", *argv)
 
 
+@pytest.mark.slow
 def test_the_installed_script_plays_a_game_from_a_pipe() -> None:
     done = run_script("play", "tictactoe", "--opponent", "alphabeta", stdin=EVERY_CELL)
     assert done.returncode == 0, done.stderr

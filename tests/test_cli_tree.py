@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from clirun import assert_usage_error, run_cli, run_script
 
-from gamesearch_games.tictactoe import TicTacToe
 from gamesearch.cli import tree
 from gamesearch.plugins import default_registry
+from gamesearch_games.tictactoe import TicTacToe
 
 SEED_004 = "XOX/O.O/.X."
 
@@ -27,11 +27,18 @@ def count(node: dict) -> int:
     return 1 + sum(count(child) for child in node["children"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "spec",
-    ["minimax", "alphabeta", "alphabeta:ordering=natural,all_best=off,scoring=plain",
-     "alphabeta:table=on", "iterative", "minimax:depth=2"],
-)  # fmt: skip
+    [
+        "minimax",
+        "alphabeta",
+        "alphabeta:ordering=natural,all_best=off,scoring=plain",
+        "alphabeta:table=on",
+        "iterative",
+        "minimax:depth=2",
+    ],
+)
 @pytest.mark.parametrize("position", [SEED_004, "X.O/.X./...", "XO./.../..."])
 def test_tree_node_counts_equal_the_searchers_own_statistics(
     capsys: pytest.CaptureFixture[str], spec: str, position: str
@@ -60,16 +67,31 @@ def test_seed_004_position_shows_10_of_14_nodes_and_the_pruned_moves(
     assert root["children"][1]["bound"] == "upper"
 
 
-def test_max_nodes_draws_fewer_nodes_but_counts_them_all(capsys: pytest.CaptureFixture[str]) -> None:
-    data = tree_json(capsys, "--position", "X.../....", "-o", "rows=2", "-o", "cols=4", "-o", "k=2",
-                     "--max-nodes", "5")  # fmt: skip
+def test_max_nodes_draws_fewer_nodes_but_counts_them_all(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    data = tree_json(
+        capsys,
+        "--position",
+        "X.../....",
+        "-o",
+        "rows=2",
+        "-o",
+        "cols=4",
+        "-o",
+        "k=2",
+        "--max-nodes",
+        "5",
+    )
     assert data["recorded"] == sum(count(tree) for tree in data["trees"]) == 5
     assert data["nodes"] == data["stats"]["nodes"] > 5 and data["is_truncated"]
     status, out, _ = run_cli(capsys, "tree", "tictactoe", "--max-nodes", "3", "-p", "X.O/.X./...")
     assert status == 0 and "more nodes not drawn (--max-nodes 3)" in out
 
 
-def test_dot_output_is_graphviz_source_with_pruned_edges(capsys: pytest.CaptureFixture[str]) -> None:
+def test_dot_output_is_graphviz_source_with_pruned_edges(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     status, out, _ = run_cli(capsys, "tree", "tictactoe", "-p", SEED_004, "--format", "dot")
     assert status == 0
     assert out.startswith("digraph search {") and out.rstrip().endswith("}")
@@ -103,7 +125,9 @@ def test_svg_with_graphviz_runs_dot_on_the_source(
     fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
     monkeypatch.setenv("PATH", f"{fake.parent}{os.pathsep}{os.environ['PATH']}")
     target = tmp_path / "tree.svg"
-    status, _, err = run_cli(capsys, "tree", "tictactoe", "-p", SEED_004, "-f", "svg", "--output", str(target))
+    status, _, err = run_cli(
+        capsys, "tree", "tictactoe", "-p", SEED_004, "-f", "svg", "--output", str(target)
+    )
     assert status == 0, err
     svg = target.read_text()
     assert svg.startswith("<svg>") and "digraph search {" in svg
@@ -115,7 +139,10 @@ def test_svg_with_graphviz_runs_dot_on_the_source(
         (("-p", "XOX/O.O/.X.", "--searcher", "dfs"), "unknown searcher 'dfs'"),
         (("-p", "XOQ/.../..."), "has 'Q' at cell 2"),
         (("-p", "XOX/O.O/.X.", "--max-nodes", "0"), "--max-nodes must be >= 1: 0"),
-        (("-p", "XOX/O.O/.X.", "--searcher", "alphabeta:ordering=best"), "option 'ordering' must be one of"),
+        (
+            ("-p", "XOX/O.O/.X.", "--searcher", "alphabeta:ordering=best"),
+            "option 'ordering' must be one of",
+        ),
         (("-o", "rows=0"), "option 'rows' must be >= 1: '0'"),
     ],
 )
@@ -130,10 +157,13 @@ def test_a_search_too_big_to_trace_is_refused_not_hung(
 ) -> None:
     monkeypatch.setattr(tree, "SEARCH_LIMIT", 5000)
     # with a depth given, tree draws that depth or refuses; it does not pick another
-    status, _, err = run_cli(capsys, "tree", "tictactoe", "-o", "rows=4", "-o", "cols=4", "-s", "minimax", "-d", "12")
+    status, _, err = run_cli(
+        capsys, "tree", "tictactoe", "-o", "rows=4", "-o", "cols=4", "-s", "minimax", "-d", "12"
+    )
     assert status == 2 and "the search entered more than 5,000 positions" in err
 
 
+@pytest.mark.slow
 def test_installed_script_draws_the_tree_and_has_help() -> None:
     done = run_script("tree", "tictactoe", "--position", SEED_004)
     assert done.returncode == 0 and "pruned: 8 (never searched)" in done.stdout
@@ -141,7 +171,11 @@ def test_installed_script_draws_the_tree_and_has_help() -> None:
     assert "gamesearch tree tictactoe --position XOX/O.O/.X." in helped.stdout
 
 
-def test_iterative_deepening_draws_one_tree_per_iteration(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run_cli(capsys, "tree", "tictactoe", "-p", SEED_004, "-s", "iterative:table=off")
+def test_iterative_deepening_draws_one_tree_per_iteration(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, _ = run_cli(
+        capsys, "tree", "tictactoe", "-p", SEED_004, "-s", "iterative:table=off"
+    )
     assert status == 0
     assert "iteration 1:" in out and "iteration 3:" in out and "iteration 4:" not in out

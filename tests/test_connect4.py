@@ -6,7 +6,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gamesearch_games.connect4 import ConnectFour
 from gamesearch import (
     AlphaBeta,
     GameOverError,
@@ -19,6 +18,7 @@ from gamesearch import (
     Player,
     default_registry,
 )
+from gamesearch_games.connect4 import ConnectFour
 
 SIZES = [(4, 4), (5, 4), (7, 6), (9, 8)]
 
@@ -75,7 +75,9 @@ def test_moves_are_columns_written_from_one_and_ordered_from_the_centre() -> Non
 def test_a_full_column_is_not_legal() -> None:
     game = ConnectFour.from_text("444444")
     assert 3 not in game.legal_moves()
-    with pytest.raises(IllegalMoveError, match=r"illegal move '4' in '444444'; legal moves: 1, 2, 3, 5"):
+    with pytest.raises(
+        IllegalMoveError, match=r"illegal move '4' in '444444'; legal moves: 1, 2, 3, 5"
+    ):
         game.apply(3)
     assert game.ply == 6
 
@@ -89,7 +91,9 @@ def test_a_move_after_the_game_is_over_is_refused() -> None:
 
 @pytest.mark.parametrize("text", ["0", "8", "x", "", "12"])
 def test_move_text_that_is_not_a_column_is_refused(text: str) -> None:
-    with pytest.raises(InvalidMoveError, match=rf"move {text!r} is not a column; use a number from 1 to 7"):
+    with pytest.raises(
+        InvalidMoveError, match=rf"move {text!r} is not a column; use a number from 1 to 7"
+    ):
         ConnectFour().parse_move(text)
 
 
@@ -186,7 +190,9 @@ def test_non_losing_moves_put_the_move_making_most_threats_first() -> None:
 
 
 @pytest.mark.parametrize(("width", "height"), SIZES)
-def test_evaluate_stays_inside_the_bound_and_is_symmetric_at_the_start(width: int, height: int) -> None:
+def test_evaluate_stays_inside_the_bound_and_is_symmetric_at_the_start(
+    width: int, height: int
+) -> None:
     game = ConnectFour(width=width, height=height)
     assert game.evaluate() == 0
     game.push(width // 2)
@@ -201,7 +207,9 @@ def test_depth_limited_alphabeta_blocks_an_immediate_threat() -> None:
 
 
 @given(st.data(), st.sampled_from(SIZES))
-def test_apply_then_undo_restores_every_position(data: st.DataObject, size: tuple[int, int]) -> None:
+def test_apply_then_undo_restores_every_position(
+    data: st.DataObject, size: tuple[int, int]
+) -> None:
     game = random_position(data, *size)
     key, text, ply = game.key(), game.to_text(), game.ply
     for move in game.legal_moves():
@@ -243,7 +251,9 @@ def test_threat_helpers_agree_with_playing_the_moves(data: st.DataObject) -> Non
     safe = set()
     for move in game.legal_moves():
         game.push(move)
-        opponent_wins = not game.is_over() and any(_wins_at_once(game, reply) for reply in game.legal_moves())
+        opponent_wins = not game.is_over() and any(
+            _wins_at_once(game, reply) for reply in game.legal_moves()
+        )
         game.undo()
         if not opponent_wins:
             safe.add(move)

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 from clirun import assert_usage_error, run_cli
 
-from gamesearch_games.connect4 import ConnectFour
 from gamesearch.datasets.connect4 import (
     InvalidDataError,
     benchmark_score,
@@ -18,6 +17,7 @@ from gamesearch.datasets.connect4 import (
     read_uci,
 )
 from gamesearch.errors import InvalidPositionError
+from gamesearch_games.connect4 import ConnectFour
 
 DATA = data_dir()
 needs_data = pytest.mark.skipif(

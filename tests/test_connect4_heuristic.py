@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gamesearch_games.connect4 import ConnectFour
 from gamesearch import AlphaBeta, Player
 from gamesearch.tournament import run_tournament
+from gamesearch_games.connect4 import ConnectFour
 
 SIZES = [(7, 6), (4, 4), (5, 4), (9, 12), (8, 7)]
 
@@ -88,6 +88,7 @@ def test_a_threat_counts_more_on_its_owners_rows_and_not_at_all_above_an_opponen
     assert game._threat_points(odd, below) == game._threat_points(0, below)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("shallow", "deep"), [(1, 2), (2, 4)])
 def test_the_deeper_search_takes_more_than_half_the_points(shallow: int, deep: int) -> None:
     # 20 games in pairs from random openings, colours swapped. Closer pairs need more
@@ -103,13 +104,17 @@ def test_a_forced_block_is_scored_by_the_position_after_it_leaving_the_game_unto
     assert game.to_move() is Player.SECOND and not game.winning_moves()
     blocked = game.copy()
     blocked.push(3)
-    assert not blocked.winning_moves() and len(blocked.non_losing_moves()) > 1  # nothing forced after it
+    assert (
+        not blocked.winning_moves() and len(blocked.non_losing_moves()) > 1
+    )  # nothing forced after it
     before = (game.key(), game.history, game.ply, game.legal_moves())
     assert game.evaluate() == blocked.evaluate()
     assert (game.key(), game.history, game.ply, game.legal_moves()) == before
 
 
-def test_the_evaluation_at_depth_eight_from_the_start_picks_a_move_and_says_it_is_not_exact() -> None:
+def test_the_evaluation_at_depth_eight_from_the_start_picks_a_move_and_says_it_is_not_exact() -> (
+    None
+):
     result = AlphaBeta(depth=8).search(ConnectFour())
     assert result.move in range(7) and not result.is_exact
     assert abs(result.value) < ConnectFour().eval_bound

@@ -24,11 +24,14 @@ import gamesearch.cli.data
 import gamesearch.datasets
 import gamesearch.datasets.connect4 as connect4_data
 from gamesearch.datasets import ChecksumMismatchError, DataSet, DownloadError, RemoteFile, fetch
-from gamesearch.datasets.connect4 import CONNECT4, DATA_ENVIRONMENT, UCI_FILE, checkout_dir
+from gamesearch.datasets.connect4 import CONNECT4, DATA_ENVIRONMENT, UCI_FILE, data_dir
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "connect4"
+#: the reference copies of the data with their checksums in a README, where the optional
+#: $GAMESEARCH_CONNECT4_DATA names such a folder (`make test` names the workplace's copy)
+SHARED = data_dir()
 needs_shared = pytest.mark.skipif(
-    not (SHARED / "README.md").is_file(), reason=f"no reference copies in {SHARED}"
+    not (SHARED / "README.md").is_file(),
+    reason=f"no reference copies with their README in {SHARED} (set {DATA_ENVIRONMENT})",
 )
 
 #: twelve rows of connect-4.data that solve in milliseconds (lines 1, 1747, 1941, 2135,
@@ -123,10 +126,9 @@ def published(server: Served, monkeypatch: pytest.MonkeyPatch) -> DataSet:
 
 @pytest.fixture
 def pip_install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Look up data as an installed wheel does: no checkout folder, no variable, a fresh cache."""
+    """Look up data as an installed wheel does: no variable, a fresh cache."""
     cache = tmp_path / "cache" / "connect4"
     monkeypatch.delenv(DATA_ENVIRONMENT, raising=False)
-    monkeypatch.setattr(connect4_data, "checkout_dir", lambda: None)
     monkeypatch.setattr(connect4_data, "cache_dir", lambda: cache)
     return cache
 
@@ -166,9 +168,16 @@ def test_a_corrupted_download_is_refused_and_leaves_no_file_behind(
     served.write_bytes(served.read_bytes().replace(b" 1\n", b" 2\n", 1))  # one score changed
     target = tmp_path / "c4"
     assert_usage_error(
-        capsys, "is not the published 'Test_L2_R1' (its SHA-256 checksum is not 52b9ee96",
-        "data", "fetch", "connect4", "--data", str(target), "--mirror", server.base,
-    )  # fmt: skip
+        capsys,
+        "is not the published 'Test_L2_R1' (its SHA-256 checksum is not 52b9ee96",
+        "data",
+        "fetch",
+        "connect4",
+        "--data",
+        str(target),
+        "--mirror",
+        server.base,
+    )
     assert [path.name for path in target.iterdir()] == ["Test_L3_R1"]  # the file before it, checked
 
 
@@ -197,9 +206,16 @@ def test_a_file_missing_on_the_server_is_one_clear_line(
 ) -> None:
     (server.root / "Test_L3_R1").unlink()
     assert_usage_error(
-        capsys, "cannot download 'Test_L3_R1' from", "data", "fetch", "connect4", "--data", str(tmp_path / "c4"),
-        "--mirror", server.base,
-    )  # fmt: skip
+        capsys,
+        "cannot download 'Test_L3_R1' from",
+        "data",
+        "fetch",
+        "connect4",
+        "--data",
+        str(tmp_path / "c4"),
+        "--mirror",
+        server.base,
+    )
     assert_usage_error(
         capsys, "no data set 'chess'; expected one of connect4", "data", "fetch", "chess"
     )
@@ -268,9 +284,14 @@ def test_the_data_option_and_the_variable_say_where_and_how(
 ) -> None:
     folder = tmp_path / "my data"
     assert_usage_error(
-        capsys, f"no 'Test_L3_R1' in {str(folder)!r}; run 'gamesearch data fetch connect4 --data '{folder}'' to",
-        "solve-bench", "Test_L3_R1", "--data", str(folder),
-    )  # fmt: skip
+        capsys,
+        f"no 'Test_L3_R1' in {str(folder)!r}; run 'gamesearch data fetch connect4 --data "
+        f"'{folder}'' to",
+        "solve-bench",
+        "Test_L3_R1",
+        "--data",
+        str(folder),
+    )
     monkeypatch.setenv(DATA_ENVIRONMENT, str(folder))
     assert_usage_error(
         capsys,
@@ -332,9 +353,14 @@ def test_pons_sets_come_from_his_site_and_the_table_from_uci() -> None:
             )
 
 
-def test_the_checkout_folder_is_found_only_in_a_source_checkout() -> None:
-    found = checkout_dir()
-    assert found is None or found == SHARED.resolve() or found.name == "connect4"
+def test_data_is_looked_for_only_where_the_user_says_or_in_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(DATA_ENVIRONMENT, str(tmp_path))
+    assert connect4_data.search_dirs() == [tmp_path]
+    assert connect4_data.search_dirs(tmp_path / "given") == [tmp_path / "given"]
+    monkeypatch.delenv(DATA_ENVIRONMENT)
+    assert connect4_data.search_dirs() == [connect4_data.cache_dir()]
 
 
 def test_the_data_library_sits_below_the_command_line() -> None:

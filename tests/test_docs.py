@@ -39,13 +39,17 @@ from pathlib import Path
 import pytest
 
 from gamesearch.cli import main
+from gamesearch.datasets.connect4 import DATA_ENVIRONMENT, data_dir
+
+pytestmark = pytest.mark.docs
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 README = ROOT / "README.md"
 PAGES = sorted(page for page in DOCS.rglob("*.md") if "examples" not in page.parts)
 FENCE = re.compile(
-    r"(?:^<!-- docs-test: skip (?P<skip>[^\n]*?) -->\n)?^```(?P<language>\w*)[^\n]*\n(?P<body>.*?)^```[ \t]*$",
+    r"(?:^<!-- docs-test: (?:skip (?P<skip>[^\n]*?)|needs (?P<needs>[^\n]*?)) "
+    r"-->\n)?^```(?P<language>\w*)[^\n]*\n(?P<body>.*?)^```[ \t]*$",
     re.MULTILINE | re.DOTALL,
 )
 COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
@@ -56,6 +60,15 @@ OPTIONS = doctest.ELLIPSIS
 #: pages whose examples need the example plugin installed (`make test` installs it)
 NEEDS_NIM = {"write-a-game-plugin.md"}
 NIM_INSTALLED = importlib.util.find_spec("gamesearch_nim") is not None
+#: what a block marked ``<!-- docs-test: needs NAME -->`` needs, and the reason it is
+#: skipped without it: data outside the repository, found only where the user says
+NEEDS = {
+    "connect4 data": (
+        lambda: (data_dir() / "Test_L3_R1").is_file(),
+        f"Pons' Connect Four sets are not in {data_dir()} (set {DATA_ENVIRONMENT}, or run "
+        "'gamesearch data fetch connect4')",
+    ),
+}
 
 
 def fenced_blocks(page: Path, language: str) -> list[tuple[int, str]]:
@@ -64,13 +77,23 @@ def fenced_blocks(page: Path, language: str) -> list[tuple[int, str]]:
 
 
 def all_fenced_blocks(page: Path, language: str) -> list[tuple[int, str, str | None]]:
-    """Return ``(line number, body, reason to skip or None)`` of each ``language`` block of ``page``."""
+    """Return ``(line number, body, reason to skip or None)`` of each ``language`` block of
+    ``page``: a block marked ``skip`` always has a reason, one marked ``needs`` has one when
+    what it needs is missing."""
     text = page.read_text()
-    return [
-        (text.count("\n", 0, match.start("body")), match.group("body"), match.group("skip"))
-        for match in FENCE.finditer(text)
-        if match.group("language") == language
-    ]
+    blocks = []
+    for match in FENCE.finditer(text):
+        if match.group("language") != language:
+            continue
+        reason = match.group("skip")
+        needs = match.group("needs")
+        if needs is not None:
+            if needs not in NEEDS:
+                raise AssertionError(f"{page.name}: unknown docs-test need {needs!r}")
+            present, missing = NEEDS[needs]
+            reason = None if present() else missing
+        blocks.append((text.count("\n", 0, match.start("body")), match.group("body"), reason))
+    return blocks
 
 
 def transcript(body: str) -> list[tuple[str, str]]:
@@ -101,7 +124,9 @@ def run_command(command: str) -> str:
         stdin = shlex.split(piped.group("text"))[0].encode().decode("unicode_escape")
         command = piped.group("command")
     argv = shlex.split(command)
-    assert argv[0] == "gamesearch", f"console blocks run gamesearch commands only (use ```sh): {command!r}"
+    assert argv[0] == "gamesearch", (
+        f"console blocks run gamesearch commands only (use ```sh): {command!r}"
+    )
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), replaced_stdin(stdin):
         try:
@@ -147,7 +172,9 @@ def normalise(text: str) -> str:
             if "┃" in line:  # the header
                 timing = {index for index, cell in enumerate(cells) if TIMING_HEADER.search(cell)}
             else:
-                cells = ["~" if index in timing and cell else cell for index, cell in enumerate(cells)]
+                cells = [
+                    "~" if index in timing and cell else cell for index, cell in enumerate(cells)
+                ]
             lines.append("|".join(cells))
         elif RULE.search(line):
             lines.append(RULE.sub(r"\1", line))
@@ -159,11 +186,19 @@ def normalise(text: str) -> str:
 def test_normalise_hides_speed_and_keeps_counts() -> None:
     fast = "Searcher alphabeta: 68 nodes, depth 5, 0.000 s (535,058 nodes/s)"
     slow = "Searcher alphabeta: 68 nodes, depth 5, 12.5 s (1,002 nodes/s)"
-    assert normalise(fast) == normalise(slow) == "Searcher alphabeta: 68 nodes, depth 5, ~ s (~ nodes/s)\n"
+    assert (
+        normalise(fast)
+        == normalise(slow)
+        == "Searcher alphabeta: 68 nodes, depth 5, ~ s (~ nodes/s)\n"
+    )
     assert normalise(fast) != normalise(fast.replace("68 nodes", "69 nodes"))
     table = "┃ searcher ┃ nodes ┃ median ms ┃\n│ {0} │ 1,589 │ {1} │\n"
-    assert normalise(table.format("minimax  ", "7.38")) == normalise(table.format("minimax", "1,234.5"))
-    assert normalise(table.format("minimax", "7.38")) != normalise(table.format("alphabeta", "7.38"))
+    assert normalise(table.format("minimax  ", "7.38")) == normalise(
+        table.format("minimax", "1,234.5")
+    )
+    assert normalise(table.format("minimax", "7.38")) != normalise(
+        table.format("alphabeta", "7.38")
+    )
 
 
 def console_params() -> list[object]:
@@ -175,7 +210,12 @@ def console_params() -> list[object]:
             if skip is not None:
                 marks.append(pytest.mark.skip(reason=skip))
             elif page.name in NEEDS_NIM and not NIM_INSTALLED:
-                marks.append(pytest.mark.skip(reason="the example plugin is not installed: pip install -e docs/examples/gamesearch-nim"))
+                marks.append(
+                    pytest.mark.skip(
+                        reason="the example plugin is not installed: pip install -e "
+                        "docs/examples/gamesearch-nim"
+                    )
+                )
             params.append(pytest.param(page, line, body, id=f"{name}:{line}", marks=marks))
     return params
 
@@ -189,28 +229,59 @@ def test_every_console_transcript_in_the_docs_is_what_the_command_prints(
     for command, expected in transcript(body):
         want, got = normalise(expected), normalise(run_command(command))
         if not checker.check_output(want, got, OPTIONS):
-            pytest.fail(f"{page.name}:{line}: {command}\n" + checker.output_difference(
-                doctest.Example(command, want), got, OPTIONS
-            ))  # fmt: skip
+            pytest.fail(
+                f"{page.name}:{line}: {command}\n"
+                + checker.output_difference(doctest.Example(command, want), got, OPTIONS)
+            )
 
 
 def test_a_skipped_block_is_marked_with_its_reason(tmp_path: Path) -> None:
     page = tmp_path / "skipped.md"
-    page.write_text("<!-- docs-test: skip waits for moves -->\n```console\n$ gamesearch play x\n```\n\n```console\n$ gamesearch games\n```\n")
-    assert all_fenced_blocks(page, "console") == [(2, "$ gamesearch play x\n", "waits for moves"), (6, "$ gamesearch games\n", None)]
+    page.write_text(
+        "<!-- docs-test: skip waits for moves -->\n```console\n$ gamesearch play "
+        "x\n```\n\n```console\n$ gamesearch games\n```\n"
+    )
+    assert all_fenced_blocks(page, "console") == [
+        (2, "$ gamesearch play x\n", "waits for moves"),
+        (6, "$ gamesearch games\n", None),
+    ]
     assert fenced_blocks(page, "console") == [(6, "$ gamesearch games\n")]
 
 
 def test_the_docs_skip_only_a_handful_of_console_blocks() -> None:
-    skipped = [(page.name, line) for page in [README, *PAGES] for line, _, skip in all_fenced_blocks(page, "console") if skip]
+    skipped = [
+        (page.name, line)
+        for page in [README, *PAGES]
+        for match in FENCE.finditer(page.read_text())
+        if match.group("language") == "console" and match.group("skip")
+        for line in [page.read_text().count("\n", 0, match.start("body"))]
+    ]
     assert len(skipped) <= 6, skipped
+
+
+def test_a_block_that_needs_missing_data_is_skipped_with_the_reason(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    page = tmp_path / "needs.md"
+    page.write_text(
+        "<!-- docs-test: needs connect4 data -->\n```console\n$ gamesearch batch connect4 "
+        "Test_L3_R1\n```\n"
+    )
+    monkeypatch.setenv(DATA_ENVIRONMENT, str(tmp_path / "nothing here"))
+    [(_, _, reason)] = all_fenced_blocks(page, "console")
+    assert reason is not None and "Connect Four sets are not in" in reason
 
 
 PYCON = [
     pytest.param(
         page,
         id=str(page.relative_to(DOCS)),
-        marks=[pytest.mark.skip(reason="the example plugin is not installed: pip install -e docs/examples/gamesearch-nim")]
+        marks=[
+            pytest.mark.skip(
+                reason="the example plugin is not installed: pip install -e "
+                "docs/examples/gamesearch-nim"
+            )
+        ]
         if page.name in NEEDS_NIM and not NIM_INSTALLED
         else [],
     )
@@ -220,7 +291,9 @@ PYCON = [
 
 
 @pytest.mark.parametrize("page", PYCON)
-def test_every_python_session_in_the_docs_runs_as_shown(page: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_python_session_in_the_docs_runs_as_shown(
+    page: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(ROOT)  # sessions name files from the top of the repository
     monkeypatch.setattr(sys, "path", list(sys.path))  # what a session adds to it goes away
     parser = doctest.DocTestParser()
@@ -236,7 +309,9 @@ def test_every_python_session_in_the_docs_runs_as_shown(page: Path, monkeypatch:
 
 def checked_output(page: Path) -> str:
     """Return what the checked blocks of ``page`` print (the expected output, as written)."""
-    parts = [expected for _, body in fenced_blocks(page, "console") for _, expected in transcript(body)]
+    parts = [
+        expected for _, body in fenced_blocks(page, "console") for _, expected in transcript(body)
+    ]
     for _, body in fenced_blocks(page, "pycon"):
         parts += [example.want for example in doctest.DocTestParser().get_examples(body)]
     return "\n".join(parts)
@@ -254,9 +329,15 @@ FIGURE_PAGES = [
 
 
 @pytest.mark.parametrize("page", FIGURE_PAGES)
-def test_every_figure_in_the_prose_is_printed_by_a_checked_command_on_the_same_page(page: Path) -> None:
+def test_every_figure_in_the_prose_is_printed_by_a_checked_command_on_the_same_page(
+    page: Path,
+) -> None:
     printed = {figure.replace(",", "") for figure in FIGURE.findall(checked_output(page))}
-    figures = [figure for figure in FIGURE.findall(prose(page)) if not 1900 <= int(figure.replace(",", "")) < 2100]
+    figures = [
+        figure
+        for figure in FIGURE.findall(prose(page))
+        if not 1900 <= int(figure.replace(",", "")) < 2100
+    ]
     missing = [figure for figure in figures if figure.replace(",", "") not in printed]
     assert not missing, f"{page.name}: figures with no checked command beside them: {missing}"
 
@@ -268,16 +349,24 @@ def test_the_figure_check_sees_figures_and_ignores_years_and_versions() -> None:
 
 def test_every_code_excerpt_on_the_plugin_page_is_copied_from_the_example_package() -> None:
     example = DOCS / "examples" / "gamesearch-nim"
-    sources = "\n".join(path.read_text() for path in sorted(example.rglob("*")) if path.suffix in (".py", ".toml"))
+    sources = "\n".join(
+        path.read_text() for path in sorted(example.rglob("*")) if path.suffix in (".py", ".toml")
+    )
     page = DOCS / "write-a-game-plugin.md"
     excerpts = fenced_blocks(page, "python") + fenced_blocks(page, "toml")
     assert len(excerpts) >= 8
     stale = [line for line, body in excerpts if body not in sources]
-    assert not stale, f"{page.name}: excerpts at lines {stale} are not in {example.relative_to(ROOT)}"
+    assert not stale, (
+        f"{page.name}: excerpts at lines {stale} are not in {example.relative_to(ROOT)}"
+    )
 
 
 #: words that belong to the project's own records, not to a user's page
-INTERNAL = re.compile(r"\bseed \d{3}\b|\bseed \d{3}'s\b|\bissue (?:note|\d+)\b|\bprevious recording\b|\bTODO\b|\bFIXME\b", re.IGNORECASE)
+INTERNAL = re.compile(
+    r"\bseed \d{3}\b|\bseed \d{3}'s\b|\bissue (?:note|\d+)\b|\bprevious "
+    r"recording\b|\bTODO\b|\bFIXME\b",
+    re.IGNORECASE,
+)
 
 
 @pytest.mark.parametrize("page", [README, *PAGES], ids=lambda page: str(page.relative_to(ROOT)))
@@ -287,4 +376,7 @@ def test_no_page_speaks_of_the_projects_internal_records(page: Path) -> None:
 
 
 def test_the_internal_words_check_sees_them_and_lets_real_seeds_pass() -> None:
-    assert INTERNAL.findall("Seed 003's table; see the issue note; --seed 1; seed 42") == ["Seed 003", "issue note"]
+    assert INTERNAL.findall("Seed 003's table; see the issue note; --seed 1; seed 42") == [
+        "Seed 003",
+        "issue note",
+    ]

@@ -32,11 +32,24 @@ def skeleton(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
     return importlib.import_module("my_searcher")
 
 
+@pytest.mark.slow
 def test_the_skeleton_fails_the_checks_naming_the_first_exercise() -> None:
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", str(COURSEWORK / "check_my_searcher.py")],
-        capture_output=True, text=True, timeout=300, check=False,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-x",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            str(COURSEWORK / "check_my_searcher.py"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert run.returncode == 1, run.stdout + run.stderr
     assert "NotImplementedError: exercise 1: write minimax_value" in run.stdout
 
@@ -51,6 +64,7 @@ def minimax_by_the_library(game: Game[Any], scoring: Scoring, counters: Counters
     return Minimax(scoring=scoring).search(game).value
 
 
+@pytest.mark.slow
 def test_the_searcher_around_the_exercises_agrees_with_minimax_given_correct_values(
     skeleton: ModuleType,
 ) -> None:
@@ -60,13 +74,19 @@ def test_the_searcher_around_the_exercises_agrees_with_minimax_given_correct_val
     assert report.positions == 40
 
 
-def test_values_from_the_side_to_move_instead_of_the_first_player_are_caught(skeleton: ModuleType) -> None:
+def test_values_from_the_side_to_move_instead_of_the_first_player_are_caught(
+    skeleton: ModuleType,
+) -> None:
     def side_to_move_view(game: Game[Any], scoring: Scoring, counters: Counters) -> int:
         return minimax_by_the_library(game, scoring, counters) * game.to_move().sign
 
     skeleton.minimax_value = side_to_move_view
     sample = random_positions("tictactoe", count=40, seed=5, max_plies=9)
-    with pytest.raises(ConformanceError, match=r"searcher 'student' disagrees with minimax on tictactoe .*: value -?\d+, minimax -?\d+"):
+    with pytest.raises(
+        ConformanceError,
+        match=r"searcher 'student' disagrees with minimax on tictactoe .*: value -?\d+, minimax "
+        r"-?\d+",
+    ):
         check_searcher(skeleton.StudentSearcher(pruning=False), sample)
 
 
@@ -75,7 +95,8 @@ PAGE = (COURSEWORK.parent / "coursework.md").read_text().replace("\n", " ")
 
 
 def suite(name: str) -> tuple[str, list[Case]]:
-    """Return the reference and the tests of the suite ``grading/NAME.toml``, as the command reads them."""
+    """Return the reference and the tests of the suite ``grading/NAME.toml``, as the command
+    reads them."""
     return load_suite(COURSEWORK / "grading" / f"{name}.toml")
 
 
@@ -85,27 +106,42 @@ def output_of(report: GradeReport, name: str) -> str:
 
 
 def assert_the_skeleton_fails(
-    capsys: pytest.CaptureFixture[str], folder: Path, student: str, name: str, exercise: str, tests: int, points: int,
+    capsys: pytest.CaptureFixture[str],
+    folder: Path,
+    student: str,
+    name: str,
+    exercise: str,
+    tests: int,
+    points: int,
     first: str,
-) -> None:  # fmt: skip
+) -> None:
     """Grade ``student`` (``FILE.py:Class`` of the coursework) on the suite ``name`` with the
     command, as shipped: every test fails with the exercise to do, nothing is scored, and
     the results are written as Gradescope reads them."""
     results = folder / "results.json"
     status, out, err = run_cli(
-        capsys, "grade", str(COURSEWORK / student), "--suite", str(COURSEWORK / "grading" / f"{name}.toml"),
-        "--results", str(results),
-    )  # fmt: skip
+        capsys,
+        "grade",
+        str(COURSEWORK / student),
+        "--suite",
+        str(COURSEWORK / "grading" / f"{name}.toml"),
+        "--results",
+        str(results),
+    )
     assert status == 1, err
     data = json.loads(results.read_text())
     assert data["score"] == 0 and len(data["tests"]) == tests
     file = student.split(":")[0]
-    assert all(test["output"].startswith(f"NotImplementedError: {exercise} in {file}") for test in data["tests"])
+    assert all(
+        test["output"].startswith(f"NotImplementedError: {exercise} in {file}")
+        for test in data["tests"]
+    )
     assert f"0 of {points} points, 0 of {tests} tests passed; first difference in {first!r}" in out
 
 
 def minimax(game: Game[Any], scoring: Scoring, counters: Counters, mistake: str = "") -> int:
-    """Exercise 1 answered (``mistake``: "sign" gives values from the side to move's point of view)."""
+    """Exercise 1 answered (``mistake``: "sign" gives values from the side to move's point of
+    view)."""
     counters.nodes += 1
     if game.is_over():
         value = game.score(scoring)
@@ -120,7 +156,12 @@ def minimax(game: Game[Any], scoring: Scoring, counters: Counters, mistake: str 
 
 
 def alphabeta(
-    game: Game[Any], alpha: float, beta: float, scoring: Scoring, counters: Counters, mistake: str = ""
+    game: Game[Any],
+    alpha: float,
+    beta: float,
+    scoring: Scoring,
+    counters: Counters,
+    mistake: str = "",
 ) -> float:
     """Exercise 2 answered (``mistake``: "strict" prunes only once alpha > beta)."""
     counters.nodes += 1
@@ -143,45 +184,62 @@ def alphabeta(
 
 @pytest.mark.parametrize(
     ("student", "name", "exercise"),
-    [("StudentMinimax", "minimax", "exercise 1: write minimax_value"),
-     ("StudentSearcher", "alphabeta", "exercise 2: write alphabeta_value")],
-)  # fmt: skip
+    [
+        ("StudentMinimax", "minimax", "exercise 1: write minimax_value"),
+        ("StudentSearcher", "alphabeta", "exercise 2: write alphabeta_value"),
+    ],
+)
 def test_the_skeleton_fails_its_suites_naming_the_exercise(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, student: str, name: str, exercise: str
 ) -> None:
-    assert_the_skeleton_fails(capsys, tmp_path, f"my_searcher.py:{student}", name, exercise, 4, 6, "AIMA Figure 5.2")
+    assert_the_skeleton_fails(
+        capsys, tmp_path, f"my_searcher.py:{student}", name, exercise, 4, 6, "AIMA Figure 5.2"
+    )
 
 
 def test_right_answers_pass_both_suites_node_for_node(skeleton: ModuleType) -> None:
     skeleton.minimax_value = minimax
     skeleton.alphabeta_value = alphabeta
-    for student, name in ((skeleton.StudentMinimax, "minimax"), (skeleton.StudentSearcher, "alphabeta")):
+    for student, name in (
+        (skeleton.StudentMinimax, "minimax"),
+        (skeleton.StudentSearcher, "alphabeta"),
+    ):
         reference, cases = suite(name)
         report = grade(student, cases, reference)
         assert (report.score, report.max_score) == (6, 6), report.summary()
 
 
-def test_an_alphabeta_that_prunes_only_once_alpha_exceeds_beta_is_caught(skeleton: ModuleType) -> None:
+def test_an_alphabeta_that_prunes_only_once_alpha_exceeds_beta_is_caught(
+    skeleton: ModuleType,
+) -> None:
     skeleton.alphabeta_value = lambda *args: alphabeta(*args, mistake="strict")
     reference, cases = suite("alphabeta")
     report = grade(skeleton.StudentSearcher, cases, reference)
     failure = report.first_failure
     assert failure is not None and failure.name == "tic-tac-toe, O to move"
     message = (
-        "the search generates positions the reference skips: does it miss cut-offs (or prune only once "
+        "the search generates positions the reference skips: does it miss cut-offs (or prune only "
+        "once "
         "alpha > beta where the reference prunes on equality)?"
     )
     assert failure.output.endswith(message) and message in PAGE
 
 
-def test_a_minimax_with_values_from_the_side_to_move_is_caught_with_its_sign(skeleton: ModuleType) -> None:
+def test_a_minimax_with_values_from_the_side_to_move_is_caught_with_its_sign(
+    skeleton: ModuleType,
+) -> None:
     skeleton.minimax_value = lambda *args: minimax(*args, mistake="sign")
     reference, cases = suite("minimax")
     report = grade(skeleton.StudentMinimax, cases, reference)
-    output = next(result.output for result in report.results if result.name == "tic-tac-toe, two moves from the end")
+    output = next(
+        result.output
+        for result in report.results
+        if result.name == "tic-tac-toe, two moves from the end"
+    )
     # O's move 8 wins for X: the finished position, O to move, is scored for O
     message = (
-        "inside its search, after 7 6 8 (O to move) is worth -991, the reference 991: the opposite sign: a finished "
+        "inside its search, after 7 6 8 (O to move) is worth -991, the reference 991: the opposite "
+        "sign: a finished "
         "game's value is from the first player's point of view, whoever is to move"
     )
     assert message in output and message in PAGE

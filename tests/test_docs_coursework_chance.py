@@ -49,16 +49,24 @@ def expectimax(game: Game[Any], counters: Counters, mistake: str = "") -> Fracti
             return sum(values, Fraction(0)) / len(values)
         if mistake == "min":  # chance as a player who minimises
             return min(values)
-        return sum((odds * value for (_, odds), value in zip(game.chance_outcomes(), values)), Fraction(0))
+        return sum(
+            (odds * value for (_, odds), value in zip(game.chance_outcomes(), values, strict=True)),
+            Fraction(0),
+        )
     if mistake == "sign":  # the second player maximises too
         return max(values)
     return max(values) if game.to_move() == Player.FIRST else min(values)
 
 
 def star1(
-    game: Game[Any], alpha: Fraction, beta: Fraction, low: Fraction, high: Fraction, counters: Counters,
+    game: Game[Any],
+    alpha: Fraction,
+    beta: Fraction,
+    low: Fraction,
+    high: Fraction,
+    counters: Counters,
     mistake: str = "",
-) -> Fraction:  # fmt: skip
+) -> Fraction:
     """Exercise 2 answered (``mistake``: "player-window" prunes a chance position as if it
     were a player's, searching each outcome in the position's own window)."""
     counters.nodes += 1
@@ -108,15 +116,29 @@ def graded(skeleton: ModuleType, exercise: str, answer: Callable[..., Fraction])
 # ------------------------------------------------------------------------ the tests
 @pytest.mark.parametrize(
     ("student", "name", "exercise", "tests", "points"),
-    [("StudentExpectimax", "expectimax", "exercise 1: write expectimax_value", 4, 6),
-     ("StudentStar1", "star1", "exercise 2: write star1_value", 5, 7)],
-)  # fmt: skip
+    [
+        ("StudentExpectimax", "expectimax", "exercise 1: write expectimax_value", 4, 6),
+        ("StudentStar1", "star1", "exercise 2: write star1_value", 5, 7),
+    ],
+)
 def test_the_skeleton_fails_its_suite_naming_the_exercise(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, student: str, name: str, exercise: str, tests: int,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    student: str,
+    name: str,
+    exercise: str,
+    tests: int,
     points: int,
 ) -> None:
     assert_the_skeleton_fails(
-        capsys, tmp_path, f"my_expectimax.py:{student}", name, exercise, tests, points, "Pig from the start"
+        capsys,
+        tmp_path,
+        f"my_expectimax.py:{student}",
+        name,
+        exercise,
+        tests,
+        points,
+        "Pig from the start",
     )
 
 
@@ -124,8 +146,14 @@ def test_a_right_expectimax_passes_every_test_node_for_node(skeleton: ModuleType
     report = graded(skeleton, "expectimax", expectimax)
     assert (report.score, report.max_score) == (6, 6), report.summary()
     # the whole tree of the small Pig: 1,786 positions with the root, which is not generated
-    assert output_of(report, "Pig from the start") == "value 8/27, move roll, 1785 positions generated: as the reference"
-    assert output_of(report, "three gambles") == "value 3/2, move bet, 12 positions generated: as the reference"
+    assert (
+        output_of(report, "Pig from the start")
+        == "value 8/27, move roll, 1785 positions generated: as the reference"
+    )
+    assert (
+        output_of(report, "three gambles")
+        == "value 3/2, move bet, 12 positions generated: as the reference"
+    )
 
 
 def test_a_right_star1_passes_every_test_with_fewer_positions(skeleton: ModuleType) -> None:
@@ -133,39 +161,74 @@ def test_a_right_star1_passes_every_test_with_fewer_positions(skeleton: ModuleTy
     assert (report.score, report.max_score) == (7, 7), report.summary()
     # D (3 positions) is skipped
     assert output_of(report, "a tree where Star1 cuts") == (
-        "value 5/2, move go: as the reference; 11 positions generated, fewer than the reference's 14"
+        "value 5/2, move go: as the reference; 11 positions generated, fewer than the reference's "
+        "14"
     )
-    assert output_of(report, "Pig from the start").startswith("value 8/27, move roll: as the reference; ")
-    assert output_of(report, "Pig from the start").endswith(" positions generated, fewer than the reference's 1785")
+    assert output_of(report, "Pig from the start").startswith(
+        "value 8/27, move roll: as the reference; "
+    )
+    assert output_of(report, "Pig from the start").endswith(
+        " positions generated, fewer than the reference's 1785"
+    )
 
 
 @pytest.mark.parametrize(
     ("mistake", "name", "message"),
     [
         # the gambles are not equally likely: the plain mean prefers the dare
-        ("uniform", "three gambles", ("its value is the plain mean of its outcomes' values: weigh each outcome "
-                                      "by its probability (chance_outcomes())")),
-        ("min", "three gambles", ("its value is its smallest outcome's, as if chance were a player: a chance "
-                                  "position is worth the probability-weighted mean of its outcomes")),
-        ("sign", "three gambles", "its value is the largest of its moves' values, where MIN takes the smallest"),
-        ("sign", "Pig, B to move", "its value is the largest of its moves' values, where B takes the smallest"),
+        (
+            "uniform",
+            "three gambles",
+            (
+                "its value is the plain mean of its outcomes' values: weigh each outcome "
+                "by its probability (chance_outcomes())"
+            ),
+        ),
+        (
+            "min",
+            "three gambles",
+            (
+                "its value is its smallest outcome's, as if chance were a player: a chance "
+                "position is worth the probability-weighted mean of its outcomes"
+            ),
+        ),
+        (
+            "sign",
+            "three gambles",
+            "its value is the largest of its moves' values, where MIN takes the smallest",
+        ),
+        (
+            "sign",
+            "Pig, B to move",
+            "its value is the largest of its moves' values, where B takes the smallest",
+        ),
     ],
-)  # fmt: skip
+)
 def test_the_usual_mistakes_in_expectimax_are_named_as_the_page_says(
     skeleton: ModuleType, mistake: str, name: str, message: str
 ) -> None:
-    report = graded(skeleton, "expectimax", lambda game, counters: expectimax(game, counters, mistake))
+    report = graded(
+        skeleton, "expectimax", lambda game, counters: expectimax(game, counters, mistake)
+    )
     assert message in output_of(report, name)
     assert message in PAGE.replace("\n", " ")
 
 
 def test_an_expectimax_handed_in_for_star1_is_told_to_prune(skeleton: ModuleType) -> None:
-    def no_pruning(game: Game[Any], alpha: Fraction, beta: Fraction, low: Fraction, high: Fraction, counters: Counters) -> Fraction:
+    def no_pruning(
+        game: Game[Any],
+        alpha: Fraction,
+        beta: Fraction,
+        low: Fraction,
+        high: Fraction,
+        counters: Counters,
+    ) -> Fraction:
         return expectimax(game, counters)
 
     report = graded(skeleton, "star1", no_pruning)
     message = (
-        "1785 positions generated, the reference 1785: a pruning search generates fewer (at a chance position, "
+        "1785 positions generated, the reference 1785: a pruning search generates fewer (at a "
+        "chance position, "
         "stop once the outcomes left cannot bring the mean back inside the window)"
     )
     assert output_of(report, "Pig from the start") == message
@@ -173,13 +236,19 @@ def test_an_expectimax_handed_in_for_star1_is_told_to_prune(skeleton: ModuleType
     assert output_of(report, "three gambles").endswith(": as the reference")  # values only there
 
 
-def test_a_star1_that_prunes_a_chance_position_as_a_players_is_caught_by_its_value(skeleton: ModuleType) -> None:
+def test_a_star1_that_prunes_a_chance_position_as_a_players_is_caught_by_its_value(
+    skeleton: ModuleType,
+) -> None:
     # E's first outcome (0) is below alpha (2), but the mean may still rise above it
     report = graded(skeleton, "star1", lambda *args: star1(*args, mistake="player-window"))
-    assert [result.name for result in report.results if not result.passed] == ["a tree where Star1 cuts"]
+    assert [result.name for result in report.results if not result.passed] == [
+        "a tree where Star1 cuts"
+    ]
     assert output_of(report, "a tree where Star1 cuts").startswith(
-        "value 3, the reference 5/2; the values differ at the position itself (MAX to move); searched from each of "
-        "its moves, the search agrees with the reference; inside its search, after go (MAX to move) is worth 3, "
+        "value 3, the reference 5/2; the values differ at the position itself (MAX to move); "
+        "searched from each of "
+        "its moves, the search agrees with the reference; inside its search, after go (MAX to "
+        "move) is worth 3, "
         "the reference 5/2"
     )
 
@@ -190,8 +259,11 @@ def test_the_librarys_star2_passes_the_star1_suite_as_the_page_says() -> None:
     assert "gamesearch.search.expectimax:Star2`) passes the same suite" in PAGE.replace("\n", " ")
 
 
-def expectimax_to_depth(game: Game[Any], depth: int, counters: Counters, mistake: str = "") -> Fraction:
-    """Exercise 3 answered (``mistake``: "chance-costs" takes a move off for an outcome of chance too)."""
+def expectimax_to_depth(
+    game: Game[Any], depth: int, counters: Counters, mistake: str = ""
+) -> Fraction:
+    """Exercise 3 answered (``mistake``: "chance-costs" takes a move off for an outcome of chance
+    too)."""
     counters.nodes += 1
     if game.result() is not None:
         return Fraction(game.result() or 0)
@@ -205,15 +277,26 @@ def expectimax_to_depth(game: Game[Any], depth: int, counters: Counters, mistake
         values.append(expectimax_to_depth(game, below, counters, mistake))
         game.undo()
     if at_chance:
-        return sum((odds * value for (_, odds), value in zip(game.chance_outcomes(), values)), Fraction(0))
+        return sum(
+            (odds * value for (_, odds), value in zip(game.chance_outcomes(), values, strict=True)),
+            Fraction(0),
+        )
     return max(values) if game.to_move() == Player.FIRST else min(values)
 
 
-def test_the_skeleton_fails_the_depth_suite_naming_exercise_three(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_the_skeleton_fails_the_depth_suite_naming_exercise_three(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     assert_the_skeleton_fails(
-        capsys, tmp_path, "my_expectimax.py:StudentExpectimaxToDepth", "expectimax-depth",
-        "exercise 3: write expectimax_to_depth", 3, 5, "two rolls, two moves",
-    )  # fmt: skip
+        capsys,
+        tmp_path,
+        "my_expectimax.py:StudentExpectimaxToDepth",
+        "expectimax-depth",
+        "exercise 3: write expectimax_to_depth",
+        3,
+        5,
+        "two rolls, two moves",
+    )
 
 
 def test_a_right_expectimax_to_a_depth_passes_every_test(skeleton: ModuleType) -> None:
@@ -221,15 +304,23 @@ def test_a_right_expectimax_to_a_depth_passes_every_test(skeleton: ModuleType) -
     report = grade(skeleton.StudentExpectimaxToDepth, *reversed(suite("expectimax-depth")))
     assert (report.score, report.max_score) == (5, 5), report.summary()
     # D and E are searched with the one move left, F and G are worth their estimates
-    assert output_of(report, "two rolls, two moves") == "value 5/18, move go, 8 positions generated: as the reference"
+    assert (
+        output_of(report, "two rolls, two moves")
+        == "value 5/18, move go, 8 positions generated: as the reference"
+    )
 
 
 def test_an_outcome_of_chance_counted_as_a_move_is_named(skeleton: ModuleType) -> None:
     skeleton.expectimax_to_depth = lambda *args: expectimax_to_depth(*args, mistake="chance-costs")
     report = grade(skeleton.StudentExpectimaxToDepth, *reversed(suite("expectimax-depth")))
     message = (
-        "the search goes 2 moves deep, the reference 3: does it count an outcome of chance as a move? The depth "
+        "the search goes 2 moves deep, the reference 3: does it count an outcome of chance as a "
+        "move? The depth "
         "counts the players' moves only"
     )
-    assert output_of(report, "two rolls, two moves").endswith(message) and message in PAGE.replace("\n", " ")
-    assert all(result.output.endswith(message[message.index(": does it"):]) for result in report.results)
+    assert output_of(report, "two rolls, two moves").endswith(message) and message in PAGE.replace(
+        "\n", " "
+    )
+    assert all(
+        result.output.endswith(message[message.index(": does it") :]) for result in report.results
+    )

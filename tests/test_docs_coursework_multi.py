@@ -22,7 +22,9 @@ from gamesearch.testing.grading import GradeReport, grade
 from tests.test_docs_coursework import assert_the_skeleton_fails, output_of, suite
 
 COURSEWORK = Path(__file__).resolve().parent.parent / "docs" / "coursework"
-PAGES = " ".join((COURSEWORK / page).read_text() for page in ("multi-agent.md", "paranoid-vs-maxn.md")).replace("\n", " ")
+PAGES = " ".join(
+    (COURSEWORK / page).read_text() for page in ("multi-agent.md", "paranoid-vs-maxn.md")
+).replace("\n", " ")
 
 
 @pytest.fixture()
@@ -34,7 +36,9 @@ def skeleton(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
 
 
 # ------------------------------------------------- the answers, and the usual mistakes
-def paranoid(game: Game[Any], player: int, rounds_left: int, context: SearchContext, mistake: str = "") -> int | Fraction:
+def paranoid(
+    game: Game[Any], player: int, rounds_left: int, context: SearchContext, mistake: str = ""
+) -> int | Fraction:
     """Exercise 1 answered (``mistake``: "plies" takes a round off after every move, "sign"
     lets the other players maximise too, "prune" prunes as alpha-beta where the whole
     tree is asked for)."""
@@ -42,7 +46,13 @@ def paranoid(game: Game[Any], player: int, rounds_left: int, context: SearchCont
 
 
 def _paranoid(
-    game: Game[Any], player: int, rounds_left: int, context: SearchContext, mistake: str, alpha: float, beta: float
+    game: Game[Any],
+    player: int,
+    rounds_left: int,
+    context: SearchContext,
+    mistake: str,
+    alpha: float,
+    beta: float,
 ) -> int | Fraction:
     context.count_node(game)
     plies = mistake == "plies"
@@ -98,21 +108,33 @@ def graded(skeleton: ModuleType, exercise: str, mistake: str = "") -> GradeRepor
 # ------------------------------------------------------------------------ the tests
 @pytest.mark.parametrize(
     ("student", "name", "exercise", "tests", "points"),
-    [("StudentParanoid", "multi-agent", "exercise 1: write paranoid_value", 5, 6),
-     ("StudentMaxN", "maxn", "exercise 2: write maxn_value", 4, 5)],
-)  # fmt: skip
+    [
+        ("StudentParanoid", "multi-agent", "exercise 1: write paranoid_value", 5, 6),
+        ("StudentMaxN", "maxn", "exercise 2: write maxn_value", 4, 5),
+    ],
+)
 def test_the_skeleton_fails_its_suite_naming_the_exercise(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, student: str, name: str, exercise: str, tests: int,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    student: str,
+    name: str,
+    exercise: str,
+    tests: int,
     points: int,
 ) -> None:
     first = "two ghosts, one round" if name == "multi-agent" else "two ghosts, two rounds"
-    assert_the_skeleton_fails(capsys, tmp_path, f"my_multi_agent.py:{student}", name, exercise, tests, points, first)
+    assert_the_skeleton_fails(
+        capsys, tmp_path, f"my_multi_agent.py:{student}", name, exercise, tests, points, first
+    )
 
 
 def test_a_right_paranoid_search_passes_every_test_node_for_node(skeleton: ModuleType) -> None:
     report = graded(skeleton, "paranoid")
     assert (report.score, report.max_score) == (6, 6), report.summary()
-    assert output_of(report, "two ghosts, one round") == "value 3, move right, 12 positions generated: as the reference"
+    assert (
+        output_of(report, "two ghosts, one round")
+        == "value 3, move right, 12 positions generated: as the reference"
+    )
 
 
 def test_a_right_maxn_passes_every_test_with_every_players_utility(skeleton: ModuleType) -> None:
@@ -123,11 +145,15 @@ def test_a_right_maxn_passes_every_test_with_every_players_utility(skeleton: Mod
     )
 
 
-ROUNDS = "is the depth counted in plies instead of rounds? A round is one move of each of the 3 players"
+ROUNDS = (
+    "is the depth counted in plies instead of rounds? A round is one move of each of the 3 players"
+)
 
 
 @pytest.mark.parametrize("exercise", ["paranoid", "maxn"])
-def test_a_depth_counted_in_moves_is_caught_as_such_in_every_test(skeleton: ModuleType, exercise: str) -> None:
+def test_a_depth_counted_in_moves_is_caught_as_such_in_every_test(
+    skeleton: ModuleType, exercise: str
+) -> None:
     report = graded(skeleton, exercise, "plies")
     assert report.score == 0
     assert all(result.output.endswith(ROUNDS) for result in report.results), report.results
@@ -139,18 +165,29 @@ def test_a_paranoid_sign_error_is_caught_by_its_values(skeleton: ModuleType) -> 
     failure = report.first_failure
     assert failure is not None and failure.name == "two ghosts, one round"
     message = (
-        "the positions are the reference's but not the values: does each player take the largest or the smallest "
+        "the positions are the reference's but not the values: does each player take the largest "
+        "or the smallest "
         "value as it should, of the right player's utility?"
     )
-    assert failure.output.startswith("value 8, the reference 3; ") and failure.output.endswith(message)
+    assert failure.output.startswith("value 8, the reference 3; ") and failure.output.endswith(
+        message
+    )
     assert message in PAGES
 
 
-def test_a_paranoid_search_that_prunes_is_told_it_skips_positions_of_the_whole_tree(skeleton: ModuleType) -> None:
+def test_a_paranoid_search_that_prunes_is_told_it_skips_positions_of_the_whole_tree(
+    skeleton: ModuleType,
+) -> None:
     report = graded(skeleton, "paranoid", "prune")
     # the values are right: only the positions generated differ
-    assert all(result.output.startswith(("value", "1", "2", "3", "4", "5", "6", "7", "8", "9")) for result in report.results)
-    message = "the search skips positions maxn:pruning=false generates: this test asks for every one of them (no pruning)"
+    assert all(
+        result.output.startswith(("value", "1", "2", "3", "4", "5", "6", "7", "8", "9"))
+        for result in report.results
+    )
+    message = (
+        "the search skips positions maxn:pruning=false generates: "
+        "this test asks for every one of them (no pruning)"
+    )
     failures = [result for result in report.results if not result.passed]
     assert failures and all(result.output.endswith(message) for result in failures)
     assert all("value" not in result.output.split(";")[0] for result in failures)

@@ -45,7 +45,9 @@ def test_the_hooks_page_documents_no_hook_that_does_not_exist() -> None:
 def test_each_documented_hook_has_the_arguments_of_its_spec() -> None:
     for name, arguments in documented().items():
         spec = [parameter for parameter in hook_specs()[name].parameters if parameter != "self"]
-        assert arguments == spec, f"{name}: documented ({', '.join(arguments)}), spec ({', '.join(spec)})"
+        assert arguments == spec, (
+            f"{name}: documented ({', '.join(arguments)}), spec ({', '.join(spec)})"
+        )
 
 
 def test_every_hook_spec_has_a_docstring() -> None:

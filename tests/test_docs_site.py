@@ -46,15 +46,21 @@ def public_modules() -> list[str]:
 
 
 def test_every_public_module_has_a_reference_section() -> None:
-    documented = set(re.findall(r"^::: ([\w.]+)", "\n".join(
-        page.read_text() for page in (ROOT / "docs" / "reference").glob("*.md")
-    ), re.MULTILINE))  # fmt: skip
+    documented = set(
+        re.findall(
+            r"^::: ([\w.]+)",
+            "\n".join(page.read_text() for page in (ROOT / "docs" / "reference").glob("*.md")),
+            re.MULTILINE,
+        )
+    )
     modules = public_modules()
     assert "gamesearch.notebook" in modules and "gamesearch.search.alphabeta" in modules
     # a package documented by its own __init__ (gamesearch.testing) counts
-    missing = [name for name in modules if name not in documented and not any(
-        other.startswith(name + ".") for other in documented
-    )]  # fmt: skip
+    missing = [
+        name
+        for name in modules
+        if name not in documented and not any(other.startswith(name + ".") for other in documented)
+    ]
     assert not missing, f"public modules with no ::: section in docs/reference/: {missing}"
 
 
@@ -62,34 +68,59 @@ def test_every_public_module_has_a_reference_section() -> None:
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     target = tmp_path_factory.mktemp("site")
     build = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(ROOT / "mkdocs.yml"),
-         "--site-dir", str(target)],
-        capture_output=True, text=True, timeout=300, check=False, cwd=ROOT,
+        [
+            sys.executable,
+            "-m",
+            "mkdocs",
+            "build",
+            "--strict",
+            "--config-file",
+            str(ROOT / "mkdocs.yml"),
+            "--site-dir",
+            str(target),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        cwd=ROOT,
         env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-    )  # fmt: skip
+    )
     assert build.returncode == 0, build.stderr
     return target
 
 
+@pytest.mark.docs
 def test_the_docs_site_builds_with_no_warnings_in_the_material_theme(site: Path) -> None:
     index = (site / "index.html").read_text()
     assert "md-typeset" in index  # Material for MkDocs
     assert (site / "reference" / "trace" / "index.html").exists()
     assert (site / "coursework" / "notebook.ipynb").exists()
-    roles = sorted({str(page.relative_to(site)) for page in site.rglob("*.html") if re.search(r":(class|meth|func|attr):<code>", page.read_text())})
+    roles = sorted(
+        {
+            str(page.relative_to(site))
+            for page in site.rglob("*.html")
+            if re.search(r":(class|meth|func|attr):<code>", page.read_text())
+        }
+    )
     assert roles == []  # docstrings' Sphinx roles read as plain code names
 
 
+@pytest.mark.docs
 def test_no_page_loads_a_script_a_stylesheet_or_a_font_from_another_host(site: Path) -> None:
-    remote = sorted({
-        (str(page.relative_to(site)), match.group("url"))
-        for page in site.rglob("*.html")
-        for match in RESOURCE.finditer(page.read_text())
-        if urlsplit(match.group("url")).scheme in ("http", "https") or match.group("url").startswith("//")
-    })  # fmt: skip
+    remote = sorted(
+        {
+            (str(page.relative_to(site)), match.group("url"))
+            for page in site.rglob("*.html")
+            for match in RESOURCE.finditer(page.read_text())
+            if urlsplit(match.group("url")).scheme in ("http", "https")
+            or match.group("url").startswith("//")
+        }
+    )
     assert remote == []
 
 
+@pytest.mark.docs
 def test_code_is_highlighted_at_build_time(site: Path) -> None:
     page = (site / "write-a-game-plugin" / "index.html").read_text()
     assert 'class="highlight"' in page and '<span class="k">' in page  # Pygments' spans
@@ -99,7 +130,9 @@ def test_code_is_highlighted_at_build_time(site: Path) -> None:
 def served(site: Path) -> Iterator[str]:
     handler = functools.partial(QuietHandler, directory=str(site))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True
+    )
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}"
@@ -131,12 +164,23 @@ OVERFLOW = """() => {
 }"""
 
 
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed (apt-get install chromium)")
-def test_tables_fit_a_1280_pixel_window_and_nothing_is_fetched_from_elsewhere(site: Path, served: str) -> None:
-    playwright_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
+@pytest.mark.browser
+@pytest.mark.docs
+@pytest.mark.skipif(
+    not Path(CHROMIUM).exists(),
+    reason="Debian's chromium is not installed (apt-get install chromium)",
+)
+def test_tables_fit_a_1280_pixel_window_and_nothing_is_fetched_from_elsewhere(
+    site: Path, served: str
+) -> None:
+    playwright_api = pytest.importorskip(
+        "playwright.sync_api", reason="Playwright for Python is not installed"
+    )
     outside: list[str] = []
     with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"]
+        )
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             page.set_default_timeout(30_000)

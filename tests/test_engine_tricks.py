@@ -35,15 +35,28 @@ TRICKS: list[dict[str, Any]] = [
     {"lmr": True},
     {"quiescence": True},
     {"extensions": True},
-    {"iterative": True, "aspiration": 50, "killers": True, "history": True, "null_move": 2,
-     "lmr": True, "quiescence": True, "extensions": True, "table": True},
-]  # fmt: skip
+    {
+        "iterative": True,
+        "aspiration": 50,
+        "killers": True,
+        "history": True,
+        "null_move": 2,
+        "lmr": True,
+        "quiescence": True,
+        "extensions": True,
+        "table": True,
+    },
+]
 TRICK_IDS = [",".join(f"{name}={value}" for name, value in options.items()) for options in TRICKS]
 #: the tricks that only reorder moves: with a depth they keep plain alpha-beta's value
 ORDERING_TRICKS: list[dict[str, Any]] = [
-    {"iterative": True}, {"aspiration": 1}, {"aspiration": 50}, {"killers": True}, {"history": True},
+    {"iterative": True},
+    {"aspiration": 1},
+    {"aspiration": 50},
+    {"killers": True},
+    {"history": True},
     {"iterative": True, "aspiration": 3, "killers": True, "history": True},
-]  # fmt: skip
+]
 
 
 # ------------------------------------------------------------------ the oracle
@@ -111,9 +124,12 @@ def tictactoe_values() -> dict[Hashable, int]:
     return minimax_values(TicTacToe())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options", TRICKS, ids=TRICK_IDS)
 def test_without_a_depth_every_trick_gives_minimax_on_every_tictactoe_position(
-    options: dict[str, Any], tictactoe_unfinished: list[Game[Any]], tictactoe_values: dict[Hashable, int]
+    options: dict[str, Any],
+    tictactoe_unfinished: list[Game[Any]],
+    tictactoe_values: dict[Hashable, int],
 ) -> None:
     engine = Engine(**options)
     assert len(tictactoe_unfinished) == 4_520
@@ -135,7 +151,9 @@ def connect4_endgames() -> list[ConnectFour]:
 
 
 @pytest.mark.parametrize("options", TRICKS, ids=TRICK_IDS)
-def test_without_a_depth_every_trick_gives_minimax_on_connect4_endgames(options: dict[str, Any]) -> None:
+def test_without_a_depth_every_trick_gives_minimax_on_connect4_endgames(
+    options: dict[str, Any],
+) -> None:
     engine = Engine(**options)
     for game in connect4_endgames():
         assert_exact(engine, game, minimax_values(game))
@@ -147,6 +165,7 @@ def othello_4x4() -> tuple[list[Game[Any]], dict[Hashable, int]]:
     return [start, *sample_positions(start, 40, seed=4)], minimax_values(start)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options", TRICKS, ids=TRICK_IDS)
 def test_without_a_depth_every_trick_gives_minimax_on_4x4_othello(
     options: dict[str, Any], othello_4x4: tuple[list[Game[Any]], dict[Hashable, int]]
@@ -173,7 +192,9 @@ def test_without_a_depth_the_engine_gives_minimax_where_a_player_moves_twice_and
         assert_exact(Engine(**options), position, values)
 
 
-def test_plain_scoring_gives_the_win_draw_loss_of_minimax(tictactoe_unfinished: list[Game[Any]]) -> None:
+def test_plain_scoring_gives_the_win_draw_loss_of_minimax(
+    tictactoe_unfinished: list[Game[Any]],
+) -> None:
     values = minimax_values(TicTacToe(), Scoring.PLAIN)
     for position in tictactoe_unfinished[::10]:
         assert_exact(Engine(scoring=Scoring.PLAIN, **TRICKS[-1]), position, values)
@@ -223,22 +244,34 @@ def test_with_a_depth_the_ordering_tricks_keep_plain_alphabeta_value_and_best_mo
     for position in sample_positions(start, 6, seed=len(name)):
         plain = AlphaBeta(depth=3).search(position)
         tricked = Engine(depth=3, **options).search(position)
-        assert (tricked.value, set(tricked.best_moves)) == (plain.value, set(plain.best_moves)), position.to_text()
+        assert (tricked.value, set(tricked.best_moves)) == (plain.value, set(plain.best_moves)), (
+            position.to_text()
+        )
 
 
 @pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "kalah", "passing"])
-def test_with_a_depth_every_trick_at_once_answers_legally_and_leaves_the_position_as_it_was(name: str) -> None:
-    start: Game[Any] = PassingTicTacToe() if name == "passing" else default_registry().new_game(name)
+def test_with_a_depth_every_trick_at_once_answers_legally_and_leaves_the_position_as_it_was(
+    name: str,
+) -> None:
+    start: Game[Any] = (
+        PassingTicTacToe() if name == "passing" else default_registry().new_game(name)
+    )
     engine = Engine(depth=4, **TRICKS[-1])
     for position in [start, *sample_positions(start, 8, seed=9)]:
-        result = check_search(engine, position, exact=False)  # a legal move, a legal line, no change
+        result = check_search(
+            engine, position, exact=False
+        )  # a legal move, a legal line, no change
         assert not result.is_exact or result.margin is not None  # exact means a proven value
 
 
 def test_plain_engine_with_a_depth_is_alphabeta_node_for_node() -> None:
     game = ConnectFour.from_text("4433")
     plain, engine = AlphaBeta(depth=5).search(game), Engine(depth=5).search(game)
-    assert (engine.value, engine.best_moves, engine.is_exact) == (plain.value, plain.best_moves, False)
+    assert (engine.value, engine.best_moves, engine.is_exact) == (
+        plain.value,
+        plain.best_moves,
+        False,
+    )
     assert engine.stats.nodes == plain.stats.nodes
 
 
@@ -262,7 +295,9 @@ def test_quiescence_does_not_stand_pat_after_a_forcing_move(
     forks = []
     for position in tictactoe_unfinished:
         value = tictactoe_values[position.key()]
-        win_in_three = position.value_scale.proven(1 if position.to_move() == 0 else -1, position.ply + 3)
+        win_in_three = position.value_scale.proven(
+            1 if position.to_move() == 0 else -1, position.ply + 3
+        )
         if value == win_in_three:
             forks.append(position)
     assert len(forks) > 100
@@ -316,7 +351,11 @@ class PassingTicTacToe(Game[int]):
         return self.mover
 
     def legal_moves(self) -> Sequence[int]:
-        return () if self.result() is not None else [cell for cell in range(9) if self.cells[cell] == "."]
+        return (
+            ()
+            if self.result() is not None
+            else [cell for cell in range(9) if self.cells[cell] == "."]
+        )
 
     def make_move(self, move: int) -> None:
         self.cells[move] = "XO"[self.mover]
@@ -417,8 +456,10 @@ def test_null_move_is_a_no_op_where_the_game_does_not_allow_it(game: Any) -> Non
     assert not allows_null_move(game)
     with_null, without = Engine(depth=4, null_move=2).search(game), Engine(depth=4).search(game)
     assert (with_null.value, with_null.best_moves, with_null.stats.nodes) == (
-        without.value, without.best_moves, without.stats.nodes,
-    )  # fmt: skip
+        without.value,
+        without.best_moves,
+        without.stats.nodes,
+    )
     assert not Engine(depth=4, null_move=2).tricks_for(game)["null_move"]
 
 
@@ -446,9 +487,11 @@ def test_connect4_noisy_moves_are_the_wins_and_the_blocks() -> None:
     for position in sample_positions(ConnectFour(), 40, seed=5):
         mover = position.to_move()
         expected = {
-            col for col in position.legal_moves()
-            if connect4_wins_at(position, mover, col) or connect4_wins_at(position, mover.opponent, col)
-        }  # fmt: skip
+            col
+            for col in position.legal_moves()
+            if connect4_wins_at(position, mover, col)
+            or connect4_wins_at(position, mover.opponent, col)
+        }
         assert set(position.noisy_moves()) == expected, position.to_text()
 
 
@@ -459,7 +502,9 @@ def test_connect4_forcing_moves_make_a_threat_the_opponent_must_block() -> None:
             claimed = position.is_forcing(col)
             position.push(col)
             if position.result() is None:
-                threat = any(connect4_wins_at(position, mover, other) for other in position.legal_moves())
+                threat = any(
+                    connect4_wins_at(position, mover, other) for other in position.legal_moves()
+                )
                 assert claimed == threat, (position.to_text(), col)
             position.undo()
 
@@ -474,7 +519,9 @@ def test_tictactoe_noisy_moves_complete_a_line_for_either_side() -> None:
 def test_othello_noisy_moves_are_the_corners() -> None:
     for position in sample_positions(Othello.new(size=6), 30, seed=7):
         corners = {0, 5, 30, 35}
-        assert set(position.noisy_moves()) == corners & set(position.legal_moves()), position.to_text()
+        assert set(position.noisy_moves()) == corners & set(position.legal_moves()), (
+            position.to_text()
+        )
 
 
 def test_the_kit_refuses_noisy_moves_that_are_not_legal() -> None:
@@ -484,19 +531,33 @@ def test_the_kit_refuses_noisy_moves_that_are_not_legal() -> None:
         def noisy_moves(self) -> Sequence[int]:
             return (4,) if self.result() is None else ()
 
-    with pytest.raises(ConformanceError, match="noisy_moves\\(\\) lists '4', which is not a legal move"):
+    with pytest.raises(
+        ConformanceError, match="noisy_moves\\(\\) lists '4', which is not a legal move"
+    ):
         check_game(Loud(), max_positions=20, playouts=0)
 
 
 # ------------------------------------------------------------------ options
 def test_the_spec_names_every_trick() -> None:
-    spec = ("engine:depth=6,iterative=true,aspiration=50,killers=true,history=true,null_move=2,"
-            "lmr=true,quiescence=true,extensions=true,table=true,max_nodes=100000,seconds=5")  # fmt: skip
+    spec = (
+        "engine:depth=6,iterative=true,aspiration=50,killers=true,history=true,null_move=2,"
+        "lmr=true,quiescence=true,extensions=true,table=true,max_nodes=100000,seconds=5"
+    )
     engine = default_registry().new_searcher(spec)
     assert engine == Engine(
-        depth=6, iterative=True, aspiration=50, killers=True, history=True, null_move=2, lmr=True,
-        quiescence=True, extensions=True, table=True, max_nodes=100_000, seconds=5.0,
-    )  # fmt: skip
+        depth=6,
+        iterative=True,
+        aspiration=50,
+        killers=True,
+        history=True,
+        null_move=2,
+        lmr=True,
+        quiescence=True,
+        extensions=True,
+        table=True,
+        max_nodes=100_000,
+        seconds=5.0,
+    )
     assert default_registry().new_searcher("engine:depth=6") == Engine(depth=6)
 
 
@@ -519,27 +580,47 @@ def test_bad_engine_options_are_refused(spec: str, message: str) -> None:
 def test_compare_tricks_measures_each_trick_against_plain_alphabeta_at_the_depth(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    status, out, err = run_cli(capsys, "compare", "connect4", "--position", "4433", "--depth", "4", "--tricks", "--json")
+    status, out, err = run_cli(
+        capsys, "compare", "connect4", "--position", "4433", "--depth", "4", "--tricks", "--json"
+    )
     assert status == 0, err
     data = json.loads(out)
     rows = {row["searcher"]: row for row in data["rows"]}
     assert data["references"] == {"distance": "alphabeta:depth=4"}
-    assert list(rows)[:3] == ["alphabeta:depth=4", "engine:depth=4", "engine:depth=4,iterative=True"]
+    assert list(rows)[:3] == [
+        "alphabeta:depth=4",
+        "engine:depth=4",
+        "engine:depth=4,iterative=True",
+    ]
     assert len(rows) == 12 and "engine:depth=4,quiescence=True" in rows
     plain = rows["alphabeta:depth=4"]
-    assert plain["nodes_vs_reference"] == 1.0 and rows["engine:depth=4"]["stats"]["nodes"] == plain["stats"]["nodes"]
+    assert (
+        plain["nodes_vs_reference"] == 1.0
+        and rows["engine:depth=4"]["stats"]["nodes"] == plain["stats"]["nodes"]
+    )
     for ordering_only in ("iterative=True", "aspiration=50", "killers=True", "history=True"):
         row = rows[f"engine:depth=4,{ordering_only}"]
         assert row["agrees"] is True and row["value"] == plain["value"], ordering_only
         assert row["nodes_vs_reference"] == row["stats"]["nodes"] / plain["stats"]["nodes"]
     status, out, _ = run_cli(capsys, "compare", "connect4", "--depth", "2", "--tricks")
-    assert status == 0 and "vs alpha-beta" in out and "reference (distance scoring): alphabeta:depth=2" in out
+    assert (
+        status == 0
+        and "vs alpha-beta" in out
+        and "reference (distance scoring): alphabeta:depth=2" in out
+    )
 
 
-@pytest.mark.parametrize("extra", [[], ["--depth", "3", "--searchers", "alphabeta"]], ids=["no-depth", "searchers"])
-def test_compare_tricks_needs_a_depth_and_its_own_searchers(capsys: pytest.CaptureFixture[str], extra: list[str]) -> None:
+@pytest.mark.parametrize(
+    "extra", [[], ["--depth", "3", "--searchers", "alphabeta"]], ids=["no-depth", "searchers"]
+)
+def test_compare_tricks_needs_a_depth_and_its_own_searchers(
+    capsys: pytest.CaptureFixture[str], extra: list[str]
+) -> None:
     status, out, err = run_cli(capsys, "compare", "tictactoe", "--tricks", *extra)
-    assert status == 2 and "--tricks compares its own searchers at one depth: give --depth, not --searchers" in err
+    assert (
+        status == 2
+        and "--tricks compares its own searchers at one depth: give --depth, not --searchers" in err
+    )
 
 
 def test_the_line_of_a_search_stopped_by_its_budget_stops_at_the_depth_that_answered() -> None:

@@ -3,21 +3,20 @@
 from __future__ import annotations
 
 import pytest
-
-from gamesearch.search.table import SearchMemory, TranspositionTable
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from gamesearch.testing import reachable_positions
 from oracle import best_moves, solve_all
 
+from gamesearch import Game, Minimax, Scoring, Searcher, default_registry
+from gamesearch.search.negamax import PrincipalVariationSearch, make_exact_core
+from gamesearch.search.nullwindow import MTDf, Solver, solve
+from gamesearch.search.table import SearchMemory, TranspositionTable
+from gamesearch.testing import reachable_positions
+from gamesearch.trace import TreeTracer
 from gamesearch_games.connect4 import ConnectFour
 from gamesearch_games.kalah import Kalah
 from gamesearch_games.othello import Othello
 from gamesearch_games.tictactoe import TicTacToe
-from gamesearch import Game, Minimax, Scoring, Searcher, default_registry
-from gamesearch.search.negamax import PrincipalVariationSearch, make_exact_core
-from gamesearch.search.nullwindow import MTDf, Solver, solve
-from gamesearch.trace import TreeTracer
 
 EXACT = [PrincipalVariationSearch, MTDf, Solver]
 POSITIONS = [position for position in reachable_positions(TicTacToe()) if not position.is_over()]
@@ -113,10 +112,15 @@ def test_a_kept_table_never_changes_a_result() -> None:
     first = searcher.search(game, move_values=True, memory=memory)
     again = searcher.search(game, move_values=True, memory=memory)
     assert (again.value, again.best_moves, again.pv, again.move_values) == (
-        first.value, first.best_moves, first.pv, first.move_values,
-    )  # fmt: skip
+        first.value,
+        first.best_moves,
+        first.pv,
+        first.move_values,
+    )
     assert again.stats.nodes < first.stats.nodes
-    assert Solver().search(game).stats.nodes == Solver().search(game).stats.nodes  # no memory: no table kept
+    assert (
+        Solver().search(game).stats.nodes == Solver().search(game).stats.nodes
+    )  # no memory: no table kept
 
 
 @pytest.mark.parametrize("searcher_class", EXACT, ids=lambda cls: cls.name)
@@ -153,7 +157,9 @@ def test_without_all_best_the_first_best_move_is_enough() -> None:
     assert one.best_moves == every.best_moves[:1]
 
 
-def values_still_possible(game: Game[object], scoring: Scoring, ply: int, *, threats: bool) -> list[int]:
+def values_still_possible(
+    game: Game[object], scoring: Scoring, ply: int, *, threats: bool
+) -> list[int]:
     """Return, ascending, the value of every way ``game`` can still end after ``ply`` plies,
     for the side to move then, by the documented scale: a result ``r`` at ply ``p`` is worth
     ``sign(r) * ((|r| - 1) * (max_plies + 1) + win - p)``, without the ``- p`` when plain.
@@ -170,7 +176,9 @@ def values_still_possible(game: Game[object], scoring: Scoring, ply: int, *, thr
     found = {0}
     for margin in range(1, game.rules.largest_margin + 1):
         for end in range(ply + 1, longest + 1) if scoring is Scoring.DISTANCE else [ply]:
-            magnitude = (margin - 1) * (longest + 1) + win - (end if scoring is Scoring.DISTANCE else 0)
+            magnitude = (
+                (margin - 1) * (longest + 1) + win - (end if scoring is Scoring.DISTANCE else 0)
+            )
             found |= {magnitude, -magnitude}
     return sorted(found)
 

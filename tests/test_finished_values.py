@@ -26,7 +26,9 @@ def expected(result: int, ply: int, max_plies: int, scoring: Scoring) -> int:
     ("name", "options"),
     [("tictactoe", {}), ("connect4", {}), ("othello", {"size": 6}), ("kalah", {})],
 )
-def test_every_finished_value_is_the_scales(name: str, options: dict[str, int], scoring: Scoring) -> None:
+def test_every_finished_value_is_the_scales(
+    name: str, options: dict[str, int], scoring: Scoring
+) -> None:
     game = default_registry().new_game(name, None, **options)
     rules = game.rules
     largest = max(abs(end) for end in rules.result_range)
@@ -34,7 +36,10 @@ def test_every_finished_value_is_the_scales(name: str, options: dict[str, int], 
     plies = range(0, rules.max_plies + 1, max(1, rules.max_plies // 40))  # Kalah has thousands
     for ply in plies:
         for result in range(-largest, largest + 1):
-            assert values[ply][result] == expected(result, ply, rules.max_plies, scoring), (ply, result)
+            assert values[ply][result] == expected(result, ply, rules.max_plies, scoring), (
+                ply,
+                result,
+            )
     assert finished_values(game, scoring) is values  # worked out once
 
 
@@ -44,6 +49,8 @@ def test_a_large_scale_is_filled_as_needed() -> None:
     largest = max(abs(end) for end in rules.result_range)
     assert (rules.max_plies + 1) * (2 * largest + 1) > FINISHED_TABLE_ENTRIES  # the case under test
     values = finished_values(game, Scoring.DISTANCE)
-    assert values[rules.max_plies][-largest] == expected(-largest, rules.max_plies, rules.max_plies, Scoring.DISTANCE)
+    assert values[rules.max_plies][-largest] == expected(
+        -largest, rules.max_plies, rules.max_plies, Scoring.DISTANCE
+    )
     with pytest.raises(KeyError):
         finished_values(default_registry().new_game("tictactoe", None), Scoring.DISTANCE)[3][2]

@@ -47,7 +47,9 @@ class Student(Searcher):
     counts_plies: ClassVar[bool] = False
     answers_for_the_mover: ClassVar[bool] = False
 
-    def value(self, game: Any, depth: float, alpha: float, beta: float, context: SearchContext) -> float:
+    def value(
+        self, game: Any, depth: float, alpha: float, beta: float, context: SearchContext
+    ) -> float:
         context.count_node(game)
         if game.result() is not None:
             return context.finished_value(game)
@@ -131,9 +133,16 @@ def test_the_grader_passes_the_right_searcher_with_every_point() -> None:
 
 def test_the_grader_passes_the_reference_searcher_itself() -> None:
     shared = load_searcher_class("gamesearch.search.textbook:TextbookAlphaBeta")
-    report = grade(shared, [attrs.evolve(case, options={**case.options, "root_window": "shared",
-                                                         "prune_on_equality": False})
-                            for case in suite()], REFERENCE)  # fmt: skip
+    report = grade(
+        shared,
+        [
+            attrs.evolve(
+                case, options={**case.options, "root_window": "shared", "prune_on_equality": False}
+            )
+            for case in suite()
+        ],
+        REFERENCE,
+    )
     assert report.score == report.max_score
 
 
@@ -141,8 +150,14 @@ def test_the_grader_catches_a_searcher_that_prunes_on_equality() -> None:
     result = grade(PrunesOnEquality, suite(), REFERENCE).results[0]
     assert not result.passed and result.score == 0
     assert "5 positions generated, the reference 6" in result.output
-    assert "generated position 6 is none (the search stops), the reference's after r w" in result.output
-    assert "does it prune on equality (alpha >= beta) where only alpha > beta may prune?" in result.output
+    assert (
+        "generated position 6 is none (the search stops), the reference's after r w"
+        in result.output
+    )
+    assert (
+        "does it prune on equality (alpha >= beta) where only alpha > beta may prune?"
+        in result.output
+    )
 
 
 def test_the_grader_catches_a_depth_counted_in_plies_instead_of_rounds() -> None:
@@ -150,7 +165,8 @@ def test_the_grader_catches_a_depth_counted_in_plies_instead_of_rounds() -> None
     assert "value 4, the reference 3" in result.output
     assert "move r is not among the reference's best moves (l)" in result.output
     assert (
-        "the search goes 1 moves deep, the reference 2: is the depth counted in plies instead of rounds? "
+        "the search goes 1 moves deep, the reference 2: is the depth counted in plies instead of "
+        "rounds? "
         "A round is one move of each of the 2 players"
     ) in result.output
 
@@ -159,10 +175,13 @@ def test_the_grader_catches_a_sign_error_and_names_the_first_position_it_shows_i
     report = grade(SignError, suite(), REFERENCE)
     assert [result.passed for result in report.results] == [True, False]
     assert report.first_failure is report.results[1]
-    assert "value -997, the reference 997 (the opposite sign: values are from the first player's" in (
-        report.results[1].output
+    assert (
+        "value -997, the reference 997 (the opposite sign: values are from the first player's"
+        in (report.results[1].output)
     )
-    assert report.summary().startswith("2 of 3 points, 1 of 2 tests passed; first difference in 'MIN to move at C'")
+    assert report.summary().startswith(
+        "2 of 3 points, 1 of 2 tests passed; first difference in 'MIN to move at C'"
+    )
 
 
 def test_the_grader_names_the_first_position_whose_value_is_wrong() -> None:
@@ -170,8 +189,10 @@ def test_the_grader_names_the_first_position_whose_value_is_wrong() -> None:
     case = Case("MIN's turn inside", TreeGame.from_text(TreeGame().to_text() + "; at B"))
     result = grade(SignError, [case], REFERENCE).results[0]
     assert result.output.startswith(
-        "value -1004, the reference 1004 (the opposite sign: values are from the first player's point of view, "
-        "whoever is to move); the values differ at the position itself (MIN to move); searched from each of "
+        "value -1004, the reference 1004 (the opposite sign: values are from the first player's "
+        "point of view, "
+        "whoever is to move); the values differ at the position itself (MIN to move); searched "
+        "from each of "
         "its moves, the search agrees with the reference"
     )
 
@@ -180,7 +201,9 @@ def test_the_grader_names_the_first_position_whose_value_is_wrong() -> None:
 class WrongBelowTheRoot(Student):
     """Takes the smallest value at MAX's positions below the root."""
 
-    def value(self, game: Any, depth: float, alpha: float, beta: float, context: SearchContext) -> float:
+    def value(
+        self, game: Any, depth: float, alpha: float, beta: float, context: SearchContext
+    ) -> float:
         if game.result() is None and game.to_move() == 0 and depth != 0:
             context.count_node(game)
             values = []
@@ -194,9 +217,14 @@ class WrongBelowTheRoot(Student):
 
 def test_the_grader_follows_the_first_move_whose_value_differs() -> None:
     tree = "A max: a -> B, b -> 0; B min: x -> C, y -> 7; C max: p -> 5, q -> 2"
-    result = grade(WrongBelowTheRoot, [Case("deep", TreeGame.from_text(tree))], REFERENCE).results[0]
+    result = grade(WrongBelowTheRoot, [Case("deep", TreeGame.from_text(tree))], REFERENCE).results[
+        0
+    ]
     # from B, MIN's values are right but C's (searched below B's root) is not
-    assert "the values differ first after a (MIN to move): value 1001, the reference 1013" in result.output
+    assert (
+        "the values differ first after a (MIN to move): value 1001, the reference 1013"
+        in result.output
+    )
 
 
 def test_the_time_limit_stops_a_search_that_never_ends() -> None:
@@ -216,10 +244,13 @@ def test_an_exception_in_the_students_search_is_reported_with_its_line() -> None
 def test_results_are_written_as_gradescope_expects() -> None:
     data = grade(CountsPlies, suite(), REFERENCE).as_gradescope()
     assert set(data) == {"score", "output", "tests"} and data["score"] == 0
-    assert [set(test) for test in data["tests"]] == [{"name", "score", "max_score", "status", "output"}] * 2
+    assert [set(test) for test in data["tests"]] == [
+        {"name", "score", "max_score", "status", "output"}
+    ] * 2
     assert [(test["name"], test["max_score"], test["status"]) for test in data["tests"]] == [
-        ("whole tree", 2, "failed"), ("MIN to move at C", 1, "failed"),
-    ]  # fmt: skip
+        ("whole tree", 2, "failed"),
+        ("MIN to move at C", 1, "failed"),
+    ]
 
 
 def test_a_recorded_position_records_each_push_once_and_its_copies_nothing() -> None:
@@ -233,7 +264,9 @@ def test_a_recorded_position_records_each_push_once_and_its_copies_nothing() -> 
 
 
 def test_a_case_refuses_a_bad_comparison_and_a_bad_time_limit() -> None:
-    with pytest.raises(InvalidOptionError, match=r"'states' must be one of sequence, set, fewer, none: 'all'"):
+    with pytest.raises(
+        InvalidOptionError, match=r"'states' must be one of sequence, set, fewer, none: 'all'"
+    ):
         Case("x", TreeGame(), states="all")
     with pytest.raises(InvalidOptionError, match=r"'time_limit' must be > 0 seconds: 0"):
         Case("x", TreeGame(), time_limit=0)
@@ -243,13 +276,14 @@ def test_a_student_searcher_without_the_tests_options_fails_the_test_with_why() 
     from gamesearch.search.minimax import Minimax
 
     result = grade(Minimax, suite()[:1], REFERENCE).results[0]
-    assert "the student's searcher does not take the test's options: searcher 'minimax' has no option 'rounds'" in (
-        result.output
+    assert (
+        "the student's searcher does not take the test's options: searcher 'minimax' has no option "
+        "'rounds'" in (result.output)
     )
 
 
 # ---------------------------------------------------------------- loading and the CLI
-STUDENT_FILE = '''
+STUDENT_FILE = """
 import attrs
 from gamesearch import Searcher
 
@@ -261,7 +295,7 @@ class Minimal(Searcher):
     def root(self, game, context):
         context.count_node(game)
         return context.answer(game, 0, [game.legal_moves()[0]])
-'''
+"""
 
 
 def test_a_student_searcher_is_loaded_from_a_file(tmp_path: Path) -> None:
@@ -276,11 +310,16 @@ def test_a_student_searcher_is_loaded_from_a_file(tmp_path: Path) -> None:
         ("{folder}/none.py:Minimal", r"no file '.*none.py'"),
         ("{folder}/mine.py:Other", r"'.*mine.py' has no class 'Other'"),
         ("{folder}/mine.py:attrs", r"'attrs' in '.*mine.py' is not a Searcher class"),
-        ("{folder}/broken.py:Minimal", r"importing '.*broken.py' failed: NameError: name 'oops' is not defined"),
+        (
+            "{folder}/broken.py:Minimal",
+            r"importing '.*broken.py' failed: NameError: name 'oops' is not defined",
+        ),
         ("no_such_module_here:Minimal", r"cannot import the module 'no_such_module_here'"),
     ],
 )
-def test_loading_a_student_searcher_says_what_is_wrong(tmp_path: Path, spec: str, message: str) -> None:
+def test_loading_a_student_searcher_says_what_is_wrong(
+    tmp_path: Path, spec: str, message: str
+) -> None:
     (tmp_path / "mine.py").write_text(STUDENT_FILE)
     (tmp_path / "broken.py").write_text("oops\n")
     with pytest.raises(InvalidOptionError, match=message):
@@ -292,7 +331,8 @@ def test_the_grade_command_writes_gradescope_results_for_a_suite(
 ) -> None:
     (tmp_path / "mine.py").write_text(STUDENT_FILE)
     (tmp_path / "tree.txt").write_text(TREE)
-    (tmp_path / "suite.toml").write_text(textwrap.dedent(f'''
+    (tmp_path / "suite.toml").write_text(
+        textwrap.dedent(f'''
         reference = "{REFERENCE}"
         time_limit = 5
         options = {{ depth = 2 }}
@@ -308,15 +348,24 @@ def test_the_grade_command_writes_gradescope_results_for_a_suite(
         game = "tree"
         position = "tree.txt"
         states = "none"
-    '''))
+    ''')
+    )
     results = tmp_path / "results.json"
     status, out, err = run_cli(
-        capsys, "grade", f"{tmp_path / 'mine.py'}:Minimal", "--suite", str(tmp_path / "suite.toml"),
-        "--results", str(results),
-    )  # fmt: skip
+        capsys,
+        "grade",
+        f"{tmp_path / 'mine.py'}:Minimal",
+        "--suite",
+        str(tmp_path / "suite.toml"),
+        "--results",
+        str(results),
+    )
     assert status == 1, err
     data = json.loads(results.read_text())
-    assert data["score"] == 0 and [test["name"] for test in data["tests"]] == ["the whole tree", "values only"]
+    assert data["score"] == 0 and [test["name"] for test in data["tests"]] == [
+        "the whole tree",
+        "values only",
+    ]
     assert "value 0, the reference 3" in data["tests"][1]["output"]
     assert "0 of 3 points, 0 of 2 tests passed; first difference in 'the whole tree'" in out
 
@@ -328,14 +377,32 @@ def test_the_grade_command_writes_gradescope_results_for_a_suite(
         ('colour = "red"\n[[test]]\ngame = "tree"\n', r"unknown setting 'colour' in the suite"),
         ('[[test]]\ngame = "tree"\nshape = 1\n', r"unknown setting 'shape' in test 1"),
         ("reference = \n", r"the suite .* is not TOML"),
-        ('[[test]]\ngame = "tree"\nmax_score = "two"\n', r"'max_score' in test 1 must be a number: 'two'"),
-        ('[[test]]\ngame = "tree"\nstates = "all"\n', r"test 1: 'states' must be one of sequence, set, fewer, none: 'all'"),
-        ('[[test]]\ngame = "tree"\noptions = 3\n', r"'options' in test 1 must be a table such as \{ depth = 2 \}: 3"),
+        (
+            '[[test]]\ngame = "tree"\nmax_score = "two"\n',
+            r"'max_score' in test 1 must be a number: 'two'",
+        ),
+        (
+            '[[test]]\ngame = "tree"\nstates = "all"\n',
+            r"test 1: 'states' must be one of sequence, set, fewer, none: 'all'",
+        ),
+        (
+            '[[test]]\ngame = "tree"\noptions = 3\n',
+            r"'options' in test 1 must be a table such as \{ depth = 2 \}: 3",
+        ),
         ('[[test]]\ngame = "chess960"\n', r"unknown game 'chess960'"),
         ('reference = "alphabeta"\n', r"the suite .* has no \[\[test\]\]"),
-        ('[[test]]\ngame = "tree"\nutilities = "yes"\n', r"'utilities' in test 1 must be true or false: 'yes'"),
-        ('utilities = 1\n[[test]]\ngame = "tree"\n', r"'utilities' in test 1 must be true or false: 1"),
-        ('[[test]]\ngame = "tree"\nstates_reference = 2\n', r"'states_reference' in test 1 must be text"),
+        (
+            '[[test]]\ngame = "tree"\nutilities = "yes"\n',
+            r"'utilities' in test 1 must be true or false: 'yes'",
+        ),
+        (
+            'utilities = 1\n[[test]]\ngame = "tree"\n',
+            r"'utilities' in test 1 must be true or false: 1",
+        ),
+        (
+            '[[test]]\ngame = "tree"\nstates_reference = 2\n',
+            r"'states_reference' in test 1 must be text",
+        ),
     ],
 )
 def test_the_grade_command_names_what_is_wrong_with_a_suite(
@@ -343,7 +410,9 @@ def test_the_grade_command_names_what_is_wrong_with_a_suite(
 ) -> None:
     (tmp_path / "mine.py").write_text(STUDENT_FILE)
     (tmp_path / "suite.toml").write_text(suite)
-    status, _, err = run_cli(capsys, "grade", f"{tmp_path / 'mine.py'}:Minimal", "--suite", str(tmp_path / "suite.toml"))
+    status, _, err = run_cli(
+        capsys, "grade", f"{tmp_path / 'mine.py'}:Minimal", "--suite", str(tmp_path / "suite.toml")
+    )
     assert status == 2
     assert re.search(message, err), err
 
@@ -353,24 +422,46 @@ def test_the_grade_command_grades_positions_given_on_the_command_line(
 ) -> None:
     (tmp_path / "tree.txt").write_text(TREE)
     status, out, err = run_cli(
-        capsys, "grade", "tests.test_grading:PrunesOnEquality", "--game", "tree", "--position", str(tmp_path / "tree.txt"),
-        "--position", "A max: a -> 1, b -> 2", "--reference", REFERENCE, "-s", "rounds=1", "--json",
-    )  # fmt: skip
+        capsys,
+        "grade",
+        "tests.test_grading:PrunesOnEquality",
+        "--game",
+        "tree",
+        "--position",
+        str(tmp_path / "tree.txt"),
+        "--position",
+        "A max: a -> 1, b -> 2",
+        "--reference",
+        REFERENCE,
+        "-s",
+        "rounds=1",
+        "--json",
+    )
     assert status == 1, err
     tests = json.loads(out)["tests"]
     assert [(test["name"].split(" (")[0], test["status"]) for test in tests] == [
-        ("position 1", "failed"), ("position 2", "passed"),
-    ]  # fmt: skip
+        ("position 1", "failed"),
+        ("position 2", "passed"),
+    ]
     assert "does it prune on equality" in tests[0]["output"]
 
 
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--time-limit", "0", "--game", "tree"], r"--time-limit must be a number of seconds > 0: 0.0"),
-        (["--game", "tree", "--results", "/nonexistent/results.json"], r"folder '/nonexistent' does not exist"),
+        (
+            ["--time-limit", "0", "--game", "tree"],
+            r"--time-limit must be a number of seconds > 0: 0.0",
+        ),
+        (
+            ["--game", "tree", "--results", "/nonexistent/results.json"],
+            r"folder '/nonexistent' does not exist",
+        ),
         ([], r"give the tests: --suite SUITE.toml, or --game GAME with --position"),
-        (["--suite", "s.toml", "--game", "tree"], r"give the tests in --suite or with --game and --position, not both"),
+        (
+            ["--suite", "s.toml", "--game", "tree"],
+            r"give the tests in --suite or with --game and --position, not both",
+        ),
     ],
 )
 def test_the_grade_command_refuses_bad_arguments_before_any_work(
@@ -397,7 +488,9 @@ class Expectimax(Searcher):
         if self.mistake == "min":
             return min(values)
         weights = [probability for _, probability in game.chance_outcomes()]
-        return sum((weight * value for weight, value in zip(weights, values)), Fraction(0))
+        return sum(
+            (weight * value for weight, value in zip(weights, values, strict=True)), Fraction(0)
+        )
 
     def value(self, game: Any, context: SearchContext) -> Fraction:
         context.count_node(game)
@@ -441,9 +534,15 @@ class ChanceMinimises(Expectimax):
 
 #: the probabilities have two denominators: expectiminimax's generated positions, each
 #: counted once, are still the order a depth-first search generates them in
-CHANCE_CASES = [Case("a gamble", TreeGame.from_text(
-    "A max: l -> C, r -> 1; C chance: h 1/2 -> 4, t 1/4 -> -2, x 1/4 -> D; D min: a -> 3, b -> 0"
-))]  # fmt: skip
+CHANCE_CASES = [
+    Case(
+        "a gamble",
+        TreeGame.from_text(
+            "A max: l -> C, r -> 1; C chance: h 1/2 -> 4, t 1/4 -> -2, x 1/4 -> D; D min: a -> 3, "
+            "b -> 0"
+        ),
+    )
+]
 
 
 def test_the_grader_grades_an_expectimax_against_expectiminimax() -> None:
@@ -451,8 +550,10 @@ def test_the_grader_grades_an_expectimax_against_expectiminimax() -> None:
     result = grade(UniformChance, CHANCE_CASES, "expectiminimax").results[0]
     # (4 - 2 + 0) / 3 = 2/3 for the gamble: the sure 1 looks better
     assert result.output == (
-        "value 1, the reference 3/2; the values differ first after l (chance): value 2/3, the reference 3/2; "
-        "searched from each of its outcomes, the search agrees with the reference; its value is the plain "
+        "value 1, the reference 3/2; the values differ first after l (chance): value 2/3, the "
+        "reference 3/2; "
+        "searched from each of its outcomes, the search agrees with the reference; its value is "
+        "the plain "
         "mean of its outcomes' values: weigh each outcome by its probability (chance_outcomes()); "
         "move r is not among the reference's best moves (l)"
     )
@@ -461,16 +562,23 @@ def test_the_grader_grades_an_expectimax_against_expectiminimax() -> None:
 def test_the_grader_catches_an_expectimax_that_takes_a_chance_position_for_a_minimiser() -> None:
     result = grade(ChanceMinimises, CHANCE_CASES, "expectiminimax").results[0]
     assert result.output.startswith(
-        "value 1, the reference 3/2; the values differ first after l (chance): value -2, the reference 3/2; "
-        "searched from each of its outcomes, the search agrees with the reference; its value is its smallest "
-        "outcome's, as if chance were a player: a chance position is worth the probability-weighted mean of "
+        "value 1, the reference 3/2; the values differ first after l (chance): value -2, the "
+        "reference 3/2; "
+        "searched from each of its outcomes, the search agrees with the reference; its value is "
+        "its smallest "
+        "outcome's, as if chance were a player: a chance position is worth the "
+        "probability-weighted mean of "
         "its outcomes"
     )
 
 
 def test_a_student_searcher_that_refuses_chance_says_so() -> None:
     result = grade(Student, CHANCE_CASES, "expectiminimax").results[0]
-    assert result.output == "UnsupportedGameError: searcher 'student' cannot search 'tree': it cannot search games of chance"
+    assert (
+        result.output
+        == "UnsupportedGameError: searcher 'student' cannot search 'tree': it cannot search games "
+        "of chance"
+    )
 
 
 # ------------------------------------------------------------ several agents
@@ -498,7 +606,8 @@ class SeveralAgents(Searcher):
 
 @attrs.frozen(kw_only=True)
 class GhostMinimax(SeveralAgents):
-    """A student's multi-agent minimax: agent 0 maximises its utility, every other agent minimises it."""
+    """A student's multi-agent minimax: agent 0 maximises its utility, every other agent
+    minimises it."""
 
     name: ClassVar[str] = "student-ghosts"
     counts_plies: ClassVar[bool] = False
@@ -541,16 +650,22 @@ def test_the_grader_catches_a_depth_in_plies_among_three_agents() -> None:
     )
     result = grade(GhostPlies, [case], "paranoid").results[0]
     assert result.output == (
-        "value 0, the reference 3; move l is not among the reference's best moves (r); 2 positions generated, "
-        "the reference 10; generated position 2 is after r, the reference's after l x; the search goes 1 moves "
-        "deep, the reference 3: is the depth counted in plies instead of rounds? A round is one move of each "
+        "value 0, the reference 3; move l is not among the reference's best moves (r); 2 positions "
+        "generated, "
+        "the reference 10; generated position 2 is after r, the reference's after l x; the search "
+        "goes 1 moves "
+        "deep, the reference 3: is the depth counted in plies instead of rounds? A round is one "
+        "move of each "
         "of the 3 players"
     )
 
 
-def test_a_test_of_a_suite_may_name_its_own_reference(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_test_of_a_suite_may_name_its_own_reference(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / "ghosts.txt").write_text(GHOSTS)
-    (tmp_path / "suite.toml").write_text(textwrap.dedent('''
+    (tmp_path / "suite.toml").write_text(
+        textwrap.dedent("""
         reference = "textbook-alphabeta"
 
         [[test]]
@@ -565,15 +680,26 @@ def test_a_test_of_a_suite_may_name_its_own_reference(tmp_path: Path, capsys: py
         game = "tree"
         position = "ghosts.txt"
         reference = 3
-    '''))
-    status, _, err = run_cli(capsys, "grade", "tests.test_grading:GhostMinimax", "--suite", str(tmp_path / "suite.toml"))
+    """)
+    )
+    status, _, err = run_cli(
+        capsys, "grade", "tests.test_grading:GhostMinimax", "--suite", str(tmp_path / "suite.toml")
+    )
     assert status == 2
-    assert "'reference' in test 2 ('a wrong reference') must be text such as \"paranoid:rounds=1\": 3" in err
+    assert (
+        "'reference' in test 2 ('a wrong reference') must be text such as \"paranoid:rounds=1\": 3"
+        in err
+    )
     text = (tmp_path / "suite.toml").read_text()
-    (tmp_path / "suite.toml").write_text(text[: text.index("[[test]]\nname = \"a wrong")])
-    status, out, err = run_cli(capsys, "grade", "tests.test_grading:GhostMinimax", "--suite", str(tmp_path / "suite.toml"))
+    (tmp_path / "suite.toml").write_text(text[: text.index('[[test]]\nname = "a wrong')])
+    status, out, err = run_cli(
+        capsys, "grade", "tests.test_grading:GhostMinimax", "--suite", str(tmp_path / "suite.toml")
+    )
     assert status == 0, err
-    assert "passed  pac-man against two ghosts (1/1): value 3, move r, 10 positions generated: as the reference" in out
+    assert (
+        "passed  pac-man against two ghosts (1/1): value 3, move r, 10 positions generated: as the "
+        "reference" in out
+    )
 
 
 @attrs.frozen(kw_only=True)
@@ -584,12 +710,16 @@ class ChanceSignError(Expectimax):
         return max(values)
 
 
-def test_the_grader_follows_a_wrong_value_through_a_chance_position_to_the_player_who_errs() -> None:
+def test_the_grader_follows_a_wrong_value_through_a_chance_position_to_the_player_who_errs() -> (
+    None
+):
     result = grade(ChanceSignError, CHANCE_CASES, "expectiminimax").results[0]
     # D is worth min(3, 0) = 0; taken as 3, the gamble is worth 1/2 * 4 - 1/4 * 2 + 1/4 * 3 = 9/4
     assert result.output == (
-        "value 9/4, the reference 3/2; the values differ first after l x (MIN to move): value 3, the reference 0; "
-        "searched from each of its moves, the search agrees with the reference; its value is the largest of its "
+        "value 9/4, the reference 3/2; the values differ first after l x (MIN to move): value 3, "
+        "the reference 0; "
+        "searched from each of its moves, the search agrees with the reference; its value is the "
+        "largest of its "
         "moves' values, where MIN takes the smallest"
     )
 
@@ -603,14 +733,19 @@ class FloatMean(Expectimax):
 
 
 def test_a_value_in_floating_point_is_flagged_when_it_is_not_exact() -> None:
-    tree = TreeGame.from_text("A max: a -> C, b -> -1; C chance: x 1/3 -> 1, y 1/3 -> 0, z 1/3 -> 0")
+    tree = TreeGame.from_text(
+        "A max: a -> C, b -> -1; C chance: x 1/3 -> 1, y 1/3 -> 0, z 1/3 -> 0"
+    )
     result = grade(FloatMean, [Case("thirds", tree)], "expectiminimax").results[0]
     assert result.output.startswith(
-        "value 0.3333333333333333, the reference 1/3 (a float: keep values exact with fractions.Fraction, "
+        "value 0.3333333333333333, the reference 1/3 (a float: keep values exact with "
+        "fractions.Fraction, "
         "as a float rounds)"
     )
     halves = TreeGame.from_text("A max: a -> C, b -> -1; C chance: x 1/2 -> 1, y 1/2 -> 0")
-    assert grade(FloatMean, [Case("halves", halves)], "expectiminimax").results[0].passed  # 0.5 is exact
+    assert (
+        grade(FloatMean, [Case("halves", halves)], "expectiminimax").results[0].passed
+    )  # 0.5 is exact
 
 
 @attrs.frozen(kw_only=True)
@@ -635,13 +770,17 @@ def test_positions_a_reference_generates_again_count_once_where_first_generated(
 def test_a_pruning_search_passes_with_fewer_positions_and_fails_without() -> None:
     pig = Pig.from_text("2-1 B+0 3 3", goal=4, faces=3, horizon=6)
     case = Case("prune", pig, states="fewer")
-    result = grade(load_searcher_class("gamesearch.search.expectimax:Star1"), [case], "expectiminimax").results[0]
+    result = grade(
+        load_searcher_class("gamesearch.search.expectimax:Star1"), [case], "expectiminimax"
+    ).results[0]
     assert result.passed and re.fullmatch(
-        r"value -1/3, move roll: as the reference; (\d+) positions generated, fewer than the reference's 39",
+        r"value -1/3, move roll: as the reference; (\d+) positions generated, fewer than the "
+        r"reference's 39",
         result.output,
     )
     assert grade(Expectimax, [case], "expectiminimax").results[0].output == (
-        "39 positions generated, the reference 39: a pruning search generates fewer (at a chance position, "
+        "39 positions generated, the reference 39: a pruning search generates fewer (at a chance "
+        "position, "
         "stop once the outcomes left cannot bring the mean back inside the window)"
     )
 
@@ -656,7 +795,9 @@ class IgnoresDepth(Expectimax):
 def test_a_pruning_search_that_generates_a_position_the_reference_does_not_fails() -> None:
     case = attrs.evolve(CHANCE_CASES[0], options={"depth": 1}, states="fewer")
     result = grade(IgnoresDepth, [case], "expectiminimax").results[0]
-    assert re.search(r"; the search generates after l \w+, the reference does not$", result.output), result.output
+    assert re.search(
+        r"; the search generates after l \w+, the reference does not$", result.output
+    ), result.output
 
 
 # ---------------------------------------------------------- max^n's utilities
@@ -703,7 +844,9 @@ class StudentMaxN(SeveralAgents):
             game.undo()
         mover = game.to_move()
         move, best = max(found, key=lambda pair: pair[1][mover])
-        answer = context.answer(game, best[mover], [move], [(move, value[mover]) for move, value in found])
+        answer = context.answer(
+            game, best[mover], [move], [(move, value[mover]) for move, value in found]
+        )
         return attrs.evolve(answer, utilities=best) if self.gives_utilities else answer
 
 
@@ -720,13 +863,17 @@ class MaxNWithoutUtilities(StudentMaxN):
 def test_the_grader_compares_every_agents_utility_under_maxn() -> None:
     case = Case("three agents", TreeGame.from_text(MAXN), utilities=True)
     assert grade(StudentMaxN, [case], "maxn:pruning=false").results[0].output == (
-        "value 2, utilities agent 0 2, agent 1 1, agent 2 3, move r, 7 positions generated: as the reference"
+        "value 2, utilities agent 0 2, agent 1 1, agent 2 3, move r, 7 positions generated: as the "
+        "reference"
     )
     result = grade(MaxNForTheRoot, [case], "maxn:pruning=false").results[0]
     assert result.output == (
-        "value 4, the reference 2; utilities agent 0 4, agent 1 0, agent 2 1, the reference agent 0 2, agent 1 1, "
-        "agent 2 3; move l is not among the reference's best moves (r); the positions are the reference's but "
-        "not the values: does each player take the largest or the smallest value as it should, of the right "
+        "value 4, the reference 2; utilities agent 0 4, agent 1 0, agent 2 1, the reference agent "
+        "0 2, agent 1 1, "
+        "agent 2 3; move l is not among the reference's best moves (r); the positions are the "
+        "reference's but "
+        "not the values: does each player take the largest or the smallest value as it should, of "
+        "the right "
         "player's utility?"
     )
     assert grade(MaxNWithoutUtilities, [case], "maxn:pruning=false").results[0].output == (
@@ -736,18 +883,23 @@ def test_the_grader_compares_every_agents_utility_under_maxn() -> None:
 
 def test_a_reference_without_utilities_cannot_grade_them() -> None:
     case = Case("gamble", CHANCE_CASES[0].position, utilities=True)
-    with pytest.raises(InvalidOptionError, match=r"the reference gives no utilities to compare on 'gamble'"):
+    with pytest.raises(
+        InvalidOptionError, match=r"the reference gives no utilities to compare on 'gamble'"
+    ):
         grade(Expectimax, [case], "expectiminimax")
 
 
 def test_the_generated_positions_may_be_another_searchers() -> None:
     # paranoid prunes C's second move (agent 2 can hold agent 0 to 2 < 1? no: to 2 and x
     # gave 1); the full tree is max^n's without pruning
-    case = Case("paranoid", TreeGame.from_text(GHOSTS), {"rounds": 1}, states_reference="maxn:pruning=false")
+    case = Case(
+        "paranoid", TreeGame.from_text(GHOSTS), {"rounds": 1}, states_reference="maxn:pruning=false"
+    )
     assert grade(GhostMinimax, [case], "paranoid").results[0].passed
     result = grade(GhostPlies, [case], "paranoid").results[0]
-    assert "the search goes 1 moves deep, the reference 3: is the depth counted in plies instead of rounds?" in (
-        result.output
+    assert (
+        "the search goes 1 moves deep, the reference 3: is the depth counted in plies instead of "
+        "rounds?" in (result.output)
     )
 
 
@@ -759,7 +911,9 @@ class GhostOneMore(GhostMinimax):
 
     def root(self, game: Any, context: SearchContext) -> RootAnswer:
         rounds = self.rounds
-        return super(GhostOneMore, attrs.evolve(self, rounds=None if rounds is None else rounds + 1)).root(game, context)
+        return super(
+            GhostOneMore, attrs.evolve(self, rounds=None if rounds is None else rounds + 1)
+        ).root(game, context)
 
 
 def test_a_depth_of_rounds_taken_as_moves_below_the_root_move_is_named_too() -> None:
@@ -767,7 +921,8 @@ def test_a_depth_of_rounds_taken_as_moves_below_the_root_move_is_named_too() -> 
     case = Case("two rounds", TreeGame.from_text(ghosts.read_text()), {"rounds": 2})
     result = grade(GhostOneMore, [case], "paranoid").results[0]
     assert result.output.endswith(
-        "the search goes 3 moves deep, the reference 4: is the depth counted in plies instead of rounds? "
+        "the search goes 3 moves deep, the reference 4: is the depth counted in plies instead of "
+        "rounds? "
         "A round is one move of each of the 3 players"
     )
 
@@ -790,7 +945,8 @@ def take_back(game: Any, passes: int) -> None:
 @attrs.frozen(kw_only=True)
 class StudentBestReply(SeveralAgents):
     """A student's best-reply search: between two moves of the root mover, one opponent replies
-    (every move of every opponent at one level, the others passing), the worst for the root mover."""
+    (every move of every opponent at one level, the others passing), the worst for the root
+    mover."""
 
     name: ClassVar[str] = "student-brs"
     replies_of_one: ClassVar[bool] = False  #: only the next opponent replies (paranoid of one)
@@ -807,7 +963,11 @@ class StudentBestReply(SeveralAgents):
                 game.undo()
             return max(values)
         first, players = game.to_move(), game.rules.players
-        opponents = [(first + step) % players for step in range(players) if (first + step) % players != player]
+        opponents = [
+            (first + step) % players
+            for step in range(players)
+            if (first + step) % players != player
+        ]
         for opponent in opponents[:1] if self.replies_of_one else opponents:
             passes = pass_to(game, opponent)
             for move in game.legal_moves():
@@ -838,10 +998,19 @@ class OneOpponentReplies(StudentBestReply):
 
 def test_the_grader_grades_a_best_reply_search_with_the_depth_in_rounds() -> None:
     # values and moves: the library prunes, with windows of its own at the root
-    case = Case("best reply", default_registry().new_game("mnk3", "AB./.C./..."), {"rounds": 1}, states="none")
+    case = Case(
+        "best reply",
+        default_registry().new_game("mnk3", "AB./.C./..."),
+        {"rounds": 1},
+        states="none",
+    )
     assert grade(StudentBestReply, [case], "brs").results[0].passed
     result = grade(OneOpponentReplies, [case], "brs").results[0]
-    assert result.output == "value 1013/1000, the reference 1009/1000; move 6 is not among the reference's best moves (2, 5, 8)"
+    assert (
+        result.output
+        == "value 1013/1000, the reference 1009/1000; move 6 is not among the reference's best "
+        "moves (2, 5, 8)"
+    )
 
 
 @attrs.frozen(kw_only=True)
@@ -861,7 +1030,9 @@ class ChanceToDepth(Expectimax):
         values = []
         for move in game.legal_moves():
             game.push(move)
-            values.append(self.to_depth(game, depth - (not at_chance or self.chance_costs), context))
+            values.append(
+                self.to_depth(game, depth - (not at_chance or self.chance_costs), context)
+            )
             game.undo()
         return self.mean(game, values) if at_chance else self.choose(game, values)
 
@@ -885,11 +1056,17 @@ class ChanceCostsDepth(ChanceToDepth):
 def test_the_grader_asks_whether_an_outcome_of_chance_is_counted_as_a_move() -> None:
     # a first line that ends at once; below the roll, D is searched with the one move left
     tree = TreeGame.from_text(
-        "A max: a -> 0, b -> C; C chance: h 1/2 -> D, t 1/2 -> 2; D min eval 10: x -> E, y -> 3; E max eval 20: e -> 5"
+        "A max: a -> 0, b -> C; C chance: h 1/2 -> D, t 1/2 -> 2; D min eval 10: x -> E, y -> 3; E "
+        "max eval 20: e -> 5"
     )
     case = Case("to a depth", tree, {"depth": 2})
     assert grade(ChanceToDepth, [case], "expectiminimax").results[0].passed
-    assert grade(ChanceCostsDepth, [case], "expectiminimax").results[0].output.endswith(
-        "the search goes 2 moves deep, the reference 3: does it count an outcome of chance as a move? The depth "
-        "counts the players' moves only"
+    assert (
+        grade(ChanceCostsDepth, [case], "expectiminimax")
+        .results[0]
+        .output.endswith(
+            "the search goes 2 moves deep, the reference 3: does it count an outcome of chance as "
+            "a move? The depth "
+            "counts the players' moves only"
+        )
     )

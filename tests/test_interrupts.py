@@ -48,6 +48,7 @@ def timer_interrupts() -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("game_name", "position", "spec"),
     [
@@ -69,7 +70,14 @@ def test_an_interrupt_at_a_random_point_never_corrupts_the_position(
     else:
         game = registry.new_game(game_name, position or None)
         searcher = registry.new_searcher(spec)
-    before = (game.to_text(), game.key(), game.history, tuple(game.legal_moves()), game.result(), game.ply)
+    before = (
+        game.to_text(),
+        game.key(),
+        game.history,
+        tuple(game.legal_moves()),
+        game.result(),
+        game.ply,
+    )
     interrupted = 0
     for _ in range(RUNS):
         try:
@@ -82,6 +90,13 @@ def test_an_interrupt_at_a_random_point_never_corrupts_the_position(
             pass
         except Interrupted:
             interrupted += 1
-        after = (game.to_text(), game.key(), game.history, tuple(game.legal_moves()), game.result(), game.ply)
+        after = (
+            game.to_text(),
+            game.key(),
+            game.history,
+            tuple(game.legal_moves()),
+            game.result(),
+            game.ply,
+        )
         assert after == before
     assert interrupted > RUNS // 2  # the searches were stopped part-way, not finished first

@@ -19,13 +19,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import gamesearch_games.kalah
-from gamesearch_games.kalah import Kalah
 from gamesearch import AlphaBeta, Minimax, Scoring, Searcher
 from gamesearch.errors import InvalidMoveError, InvalidOptionError, InvalidPositionError
 from gamesearch.plugins import build_registry, make_plugin_manager
 from gamesearch.search.mcts import MonteCarlo
 from gamesearch.search.nullwindow import Solver
 from gamesearch.testing import check_game
+from gamesearch_games.kalah import Kalah
 
 #: the size enumerated whole, its reachable positions (the start and the finished ones
 #: included), and its value: South wins by 4 seeds in 8 plies
@@ -62,7 +62,12 @@ class KalahOracle(Oracle[State]):
     def parse(self, text: str) -> State:
         fields, side, *_ = text.split()  # the ply, if given, is no part of the oracle's state
         south, south_store, north, north_store = fields.split("/")
-        board = [*map(int, south.split(",")), int(south_store), *map(int, north.split(",")), int(north_store)]
+        board = [
+            *map(int, south.split(",")),
+            int(south_store),
+            *map(int, north.split(",")),
+            int(north_store),
+        ]
         return tuple(board), "SN".index(side)
 
     def text(self, state: State) -> str:
@@ -197,7 +202,9 @@ def test_a_full_lap_ending_in_the_emptied_house_captures() -> None:
     assert game.to_text() == "0,2,2/5/2,2,0/5 N 1"
 
 
-def test_the_game_ends_when_the_mover_empties_their_side_and_the_other_side_stores_its_seeds() -> None:
+def test_the_game_ends_when_the_mover_empties_their_side_and_the_other_side_stores_its_seeds() -> (
+    None
+):
     game = after("0,0,1/4/1,2,4/0 S", "3")
     assert game.to_text() == "0,0,0/5/0,0,0/7 S 1"
     assert tuple(game.legal_moves()) == ()
@@ -235,7 +242,9 @@ def test_every_reachable_position_of_the_small_size_has_the_oracles_moves_and_ch
 
 @settings(max_examples=30, deadline=None)
 @given(st.integers(1, 7), st.integers(1, 6), st.randoms(use_true_random=False))
-def test_random_games_of_other_sizes_follow_the_oracles_rules(pits: int, seeds: int, rng: random.Random) -> None:
+def test_random_games_of_other_sizes_follow_the_oracles_rules(
+    pits: int, seeds: int, rng: random.Random
+) -> None:
     rules, game = oracle(pits, seeds), Kalah.new(pits=pits, seeds=seeds)
     state = rules.parse(game.to_text())
     while True:
@@ -260,7 +269,9 @@ def test_random_games_of_other_sizes_follow_the_oracles_rules(pits: int, seeds: 
 # ------------------------------------------------------------------------ text
 @settings(max_examples=30, deadline=None)
 @given(st.integers(1, 8), st.integers(1, 6), st.integers(0, 60), st.randoms(use_true_random=False))
-def test_text_round_trips_keep_the_position_and_its_moves(pits: int, seeds: int, plies: int, rng: random.Random) -> None:
+def test_text_round_trips_keep_the_position_and_its_moves(
+    pits: int, seeds: int, plies: int, rng: random.Random
+) -> None:
     game = random_game(pits, seeds, plies, rng)
     again = Kalah.from_text(game.to_text())
     assert again.to_text() == game.to_text()
@@ -304,7 +315,14 @@ def test_copies_are_independent_and_keep_the_history() -> None:
 
 def test_moves_that_earn_another_move_come_first() -> None:
     game = Kalah.new()
-    assert [game.format_move(move) for move in game.ordered_moves()] == ["3", "6", "5", "4", "2", "1"]
+    assert [game.format_move(move) for move in game.ordered_moves()] == [
+        "3",
+        "6",
+        "5",
+        "4",
+        "2",
+        "1",
+    ]
 
 
 def test_the_heuristic_favours_the_side_with_more_seeds_stored() -> None:
@@ -314,12 +332,19 @@ def test_the_heuristic_favours_the_side_with_more_seeds_stored() -> None:
 
 # ------------------------------------------------------------ the plugin and the kit
 def test_the_plugin_hook_registers_the_game() -> None:
-    registry = build_registry(make_plugin_manager(plugins=[gamesearch_games.kalah], entry_points=False))
+    registry = build_registry(
+        make_plugin_manager(plugins=[gamesearch_games.kalah], entry_points=False)
+    )
     assert registry.games["kalah"] is Kalah
 
 
-@pytest.mark.parametrize(("options", "positions"), [({"pits": 3, "seeds": 2}, 2000), ({"pits": 1, "seeds": 3}, 2000), ({}, 300)])
-def test_the_game_keeps_every_promise_of_the_protocol(options: dict[str, object], positions: int) -> None:
+@pytest.mark.parametrize(
+    ("options", "positions"),
+    [({"pits": 3, "seeds": 2}, 2000), ({"pits": 1, "seeds": 3}, 2000), ({}, 300)],
+)
+def test_the_game_keeps_every_promise_of_the_protocol(
+    options: dict[str, object], positions: int
+) -> None:
     report = check_game(Kalah, options=options, max_positions=positions, playouts=10)
     assert report.is_exhaustive or report.positions >= positions
 
@@ -338,7 +363,10 @@ def test_the_game_keeps_every_promise_of_the_protocol(options: dict[str, object]
         ("4,4,x/0/4,4,4/0 S", r"has a count that is not a whole number"),
         ("4,4/0/4,4,4/0 S", r"gives South 2 houses and North 3"),
         ("4,4,-1/1/4,4,4/0 S", r"has a negative count"),
-        ("4,4,4/0/4,4,4/1 S", r"holds 25 seeds; a game of 3 pits starts with 6 times the seeds of a house"),
+        (
+            "4,4,4/0/4,4,4/1 S",
+            r"holds 25 seeds; a game of 3 pits starts with 6 times the seeds of a house",
+        ),
         ("0,0,0/0/0,0,0/0 S", r"holds 0 seeds"),
         ("0,0,0/6/3,2,1/0 N", r"has one side's houses empty; the game would be over"),
     ],
@@ -351,7 +379,9 @@ def test_bad_positions_are_refused_with_the_problem_named(text: str, message: st
 def test_a_position_that_disagrees_with_the_options_is_refused() -> None:
     with pytest.raises(InvalidPositionError, match=r"has 3 houses a side, not 4"):
         Kalah.from_text("2,2,2/0/2,2,2/0 S", pits=4)
-    with pytest.raises(InvalidPositionError, match=r"holds 12 seeds; a game of 3 pits starts with 6 times"):
+    with pytest.raises(
+        InvalidPositionError, match=r"holds 12 seeds; a game of 3 pits starts with 6 times"
+    ):
         Kalah.from_text("2,2,2/0/2,2,2/0 S", seeds=3)
 
 
@@ -374,7 +404,10 @@ def test_bad_move_text_is_refused_with_the_text_named(text: str, message: str) -
         Kalah.new().parse_move(text)
 
 
-@pytest.mark.parametrize(("options", "name"), [({"pits": 0}, "pits"), ({"seeds": 0}, "seeds"), ({"seeds": "many"}, "seeds")])
+@pytest.mark.parametrize(
+    ("options", "name"),
+    [({"pits": 0}, "pits"), ({"seeds": 0}, "seeds"), ({"seeds": "many"}, "seeds")],
+)
 def test_bad_options_are_refused(options: dict[str, object], name: str) -> None:
     value = repr(next(iter(options.values())))
     with pytest.raises(InvalidOptionError, match=f"option '{name}' must be .*: {value}"):
@@ -405,16 +438,32 @@ def small_positions() -> list[str]:
     return sorted(rules.text(state) for state in rules.reachable() if rules.children(state))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("searcher", EXACT_SEARCHERS, ids=searcher_id)
-def test_every_exact_searcher_finds_the_oracles_value_margin_and_best_moves_everywhere(searcher: Searcher) -> None:
+def test_every_exact_searcher_finds_the_oracles_value_margin_and_best_moves_everywhere(
+    searcher: Searcher,
+) -> None:
     rules = oracle(**SMALL)
     for text in small_positions():
         game = Kalah.from_text(text)
-        assert search_answer(searcher, game) == oracle_answer(rules, game, Scoring.DISTANCE), (searcher_id(searcher), text)
+        assert search_answer(searcher, game) == oracle_answer(rules, game, Scoring.DISTANCE), (
+            searcher_id(searcher),
+            text,
+        )
 
 
-@pytest.mark.parametrize("searcher", [Minimax(scoring=Scoring.PLAIN), AlphaBeta(scoring=Scoring.PLAIN, table=True), Solver(scoring=Scoring.PLAIN)], ids=searcher_id)
-def test_plain_scoring_finds_the_oracles_margin_and_every_move_that_keeps_it(searcher: Searcher) -> None:
+@pytest.mark.parametrize(
+    "searcher",
+    [
+        Minimax(scoring=Scoring.PLAIN),
+        AlphaBeta(scoring=Scoring.PLAIN, table=True),
+        Solver(scoring=Scoring.PLAIN),
+    ],
+    ids=searcher_id,
+)
+def test_plain_scoring_finds_the_oracles_margin_and_every_move_that_keeps_it(
+    searcher: Searcher,
+) -> None:
     rules = oracle(**SMALL)
     for text in small_positions()[::7]:
         game = Kalah.from_text(text)
@@ -435,10 +484,14 @@ def late_positions(draw: st.DrawFn) -> Kalah:
 
 @settings(max_examples=40, deadline=None)
 @given(late_positions(), st.sampled_from(EXACT_SEARCHERS))
-def test_every_exact_searcher_finds_the_oracles_value_on_late_positions_of_larger_sizes(game: Kalah, searcher: Searcher) -> None:
+def test_every_exact_searcher_finds_the_oracles_value_on_late_positions_of_larger_sizes(
+    game: Kalah, searcher: Searcher
+) -> None:
     if game.legal_moves():
         rules = oracle(game.pits, game.seeds)
-        assert search_answer(searcher, game) == oracle_answer(rules, game, Scoring.DISTANCE), game.to_text()
+        assert search_answer(searcher, game) == oracle_answer(rules, game, Scoring.DISTANCE), (
+            game.to_text()
+        )
 
 
 @settings(max_examples=15, deadline=None)

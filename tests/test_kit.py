@@ -1,4 +1,5 @@
-"""The in-tree games and searchers, tested through the conformance kit (so the kit is proven on them)."""
+"""The in-tree games and searchers, tested through the conformance kit (so the kit is proven on
+them)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gamesearch_games.tictactoe import TicTacToe
-from gamesearch.search.textbook import TextbookMinimax
 from gamesearch import AlphaBeta, Game, Minimax, Scoring, Searcher, default_registry
+from gamesearch.search.textbook import TextbookMinimax
 from gamesearch.testing import (
     Reference,
     check_game,
@@ -24,6 +24,7 @@ from gamesearch.testing import (
 )
 from gamesearch.testing.protocol import Snapshot
 from gamesearch.testing.strategies import game_names, move_sequences, positions
+from gamesearch_games.tictactoe import TicTacToe
 
 GAMES = sorted(default_registry().games)
 SEARCHERS = sorted(default_registry().searchers)
@@ -58,9 +59,11 @@ def accepts(searcher_name: str, game_name: str) -> bool:
 EXACT_FOR_TICTACTOE = [name for name in EXACT if accepts(name, "tictactoe")]
 APPROXIMATE_FOR_TICTACTOE = [name for name in APPROXIMATE if accepts(name, "tictactoe")]
 EXACT_PAIRS = [
-    (game, name) for game in GAMES for name in EXACT
+    (game, name)
+    for game in GAMES
+    for name in EXACT
     if accepts(name, game) and not default_registry().new_game(game).rules.utilities
-]  # fmt: skip
+]
 APPROXIMATE_PAIRS = [(game, name) for game in GAMES for name in APPROXIMATE if accepts(name, game)]
 
 
@@ -68,6 +71,7 @@ def searcher_without_depth(name: str) -> Searcher:
     return with_depth(default_registry().searcher_class(name), None)
 
 
+@pytest.mark.slow
 def test_the_kit_walks_all_5478_tictactoe_positions_and_finds_958_finished() -> None:
     report = check_game(TicTacToe)
     assert (report.positions, report.terminal, report.is_exhaustive) == (5_478, 958, True)
@@ -79,6 +83,7 @@ def test_the_kit_walks_all_5478_tictactoe_positions_and_finds_958_finished() -> 
 SMALLER_WALKS = {"chess": (100, 1)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 def test_every_registered_game_keeps_the_protocol(name: str) -> None:
     positions, playouts = SMALLER_WALKS.get(name, (1500, 10))
@@ -87,6 +92,7 @@ def test_every_registered_game_keeps_the_protocol(name: str) -> None:
     assert report.terminal > 0  # the playouts reach finished games
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", EXACT_FOR_TICTACTOE)
 def test_every_registered_exact_searcher_agrees_with_minimax_on_every_tictactoe_position(
     name: str, tictactoe_positions: list[TicTacToe], tictactoe_reference: Reference
@@ -115,6 +121,7 @@ def test_every_exact_searcher_gives_minimax_move_values_on_sampled_tictactoe_pos
     check_searcher(searcher_without_depth(name), sample, reference=tictactoe_reference)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game_name", "searcher_name"), EXACT_PAIRS)
 def test_every_exact_searcher_agrees_with_depth_limited_minimax_on_random_positions_of_every_game(
     game_name: str, searcher_name: str
@@ -125,6 +132,7 @@ def test_every_exact_searcher_agrees_with_depth_limited_minimax_on_random_positi
     assert report.positions == SAMPLE_SIZE
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game_name", "searcher_name"), APPROXIMATE_PAIRS)
 def test_every_approximate_searcher_answers_legally_on_random_positions_of_every_game(
     game_name: str, searcher_name: str
@@ -135,13 +143,18 @@ def test_every_approximate_searcher_answers_legally_on_random_positions_of_every
     assert report.positions == 5
 
 
+@pytest.mark.slow
 def test_textbook_alphabeta_reports_one_of_the_best_moves_and_the_kit_accepts_it(
     tictactoe_positions: list[TicTacToe],
 ) -> None:
     searcher = AlphaBeta(scoring=Scoring.PLAIN, ordering="natural", all_best=False)
     reference = Reference(scoring=Scoring.PLAIN)
     report = check_searcher(
-        searcher, tictactoe_positions[::10], reference=reference, exact_best_moves=False, move_values=False
+        searcher,
+        tictactoe_positions[::10],
+        reference=reference,
+        exact_best_moves=False,
+        move_values=False,
     )
     assert report.nodes < report.reference_nodes
 
@@ -172,13 +185,16 @@ def test_a_move_sequence_replays_to_the_position_it_describes(moves: tuple[int, 
 
 @settings(max_examples=30)
 @given(game=positions(TicTacToe, options={"rows": 4, "cols": 4}, min_plies=9))
-def test_alphabeta_agrees_with_minimax_on_hypothesis_positions_of_4x4_tictactoe(game: TicTacToe) -> None:
+def test_alphabeta_agrees_with_minimax_on_hypothesis_positions_of_4x4_tictactoe(
+    game: TicTacToe,
+) -> None:
     check_search(AlphaBeta(table=True), game)
 
 
+@pytest.mark.slow
 @settings(max_examples=15)
 @given(game=positions("connect4", options={"width": 5, "height": 4}, min_plies=12, unfinished=True))
-def test_alphabeta_agrees_with_full_minimax_on_unfinished_hypothesis_positions_of_small_connect_four(
+def test_alphabeta_agrees_with_minimax_on_hypothesis_positions_of_small_connect_four(
     game: Game[Any],
 ) -> None:
     assert not game.is_over()

@@ -8,12 +8,10 @@ from typing import Any, ClassVar
 import attrs
 import pytest
 
-from gamesearch_games.connect4 import ConnectFour
-from gamesearch_games.tictactoe import TicTacToe
-from gamesearch.game import Rules
 from gamesearch import AlphaBeta, Game, Player, Searcher
 from gamesearch.errors import ConformanceError
-from gamesearch.search.base import SearchContext, INFINITY, Counters, RootAnswer, Tracer
+from gamesearch.game import Rules
+from gamesearch.search.base import INFINITY, RootAnswer, SearchContext
 from gamesearch.testing import (
     Reference,
     check_game,
@@ -22,6 +20,8 @@ from gamesearch.testing import (
     check_searcher,
     reachable_positions,
 )
+from gamesearch_games.connect4 import ConnectFour
+from gamesearch_games.tictactoe import TicTacToe
 
 
 class UndoForgetsTheMark(TicTacToe):
@@ -92,7 +92,10 @@ class MoveResultsMissTheDraw(TicTacToe):
     """move_results() says the game goes on after the move that fills the board."""
 
     def move_results(self, ordered: bool = False) -> Sequence[tuple[int, int | None]]:
-        return [(move, None if result == 0 else result) for move, result in super().move_results(ordered)]
+        return [
+            (move, None if result == 0 else result)
+            for move, result in super().move_results(ordered)
+        ]
 
     advance_results = Game.advance_results  # (the default: it asks move_results())
 
@@ -126,37 +129,63 @@ class AdvanceResultsAnswerTheParent(TicTacToe):
 
 
 def test_advance_results_that_leave_the_history_out_are_caught() -> None:
-    with pytest.raises(ConformanceError, match=r"tictactoe at '\.\.\./\.\.\./\.\.\.': advance_results\(0\) and push\(0\) differ: history \(0,\) became \(-1,\)"):
+    with pytest.raises(
+        ConformanceError,
+        match=r"tictactoe at '\.\.\./\.\.\./\.\.\.': advance_results\(0\) and push\(0\) differ: "
+        r"history \(0,\) became \(-1,\)",
+    ):
         check_game(AdvanceResultsLeaveTheHistoryOut)
 
 
 def test_advance_results_of_the_wrong_position_are_caught() -> None:
-    with pytest.raises(ConformanceError, match=r"tictactoe at '\.\.\./\.\.\./\.\.\.': advance_results\(0, False\) answers \(\(0, None\), .*; push\(0\) then move_results\(False\) answers \(\(1, None\), "):
+    with pytest.raises(
+        ConformanceError,
+        match=r"tictactoe at '\.\.\./\.\.\./\.\.\.': advance_results\(0, False\) answers \(\(0, "
+        r"None\), .*; push\(0\) then move_results\(False\) answers \(\(1, None\), ",
+    ):
         check_game(AdvanceResultsAnswerTheParent)
 
 
 def test_move_results_that_miss_a_draw_are_caught_naming_position_and_move() -> None:
-    with pytest.raises(ConformanceError, match=r"tictactoe at '[XO.]{3}/[XO.]{3}/[XO.]{3}': move_results\(False\) says \d gives None; playing it gives 0"):
+    with pytest.raises(
+        ConformanceError,
+        match=r"tictactoe at '[XO.]{3}/[XO.]{3}/[XO.]{3}': move_results\(False\) says \d gives "
+        r"None; playing it gives 0",
+    ):
         check_game(MoveResultsMissTheDraw)
 
 
 def test_move_results_in_the_wrong_order_are_caught() -> None:
-    with pytest.raises(ConformanceError, match=r"tictactoe at '\.\.\./\.\.\./\.\.\.': move_results\(True\) lists the moves \(0, 1, 2, 3, 4, 5, 6, 7, 8\), not ordered_moves\(\) \(4, "):
+    with pytest.raises(
+        ConformanceError,
+        match=r"tictactoe at '\.\.\./\.\.\./\.\.\.': move_results\(True\) lists the moves \(0, 1, "
+        r"2, 3, 4, 5, 6, 7, 8\), not ordered_moves\(\) \(4, ",
+    ):
         check_game(MoveResultsIgnoreTheOrder)
 
 
 def test_an_undo_that_leaves_the_mark_on_the_board_is_caught() -> None:
-    with pytest.raises(ConformanceError, match=r"apply\(0\) then undo\(\) changed the position: text"):
+    with pytest.raises(
+        ConformanceError, match=r"apply\(0\) then undo\(\) changed the position: text"
+    ):
         check_game(UndoForgetsTheMark)
 
 
 def test_a_key_that_forgets_whose_mark_is_where_is_caught() -> None:
-    with pytest.raises(ConformanceError, match=r"tictactoe at '[XO.]{3}/[XO.]{3}/[XO.]{3}': it shares the key \d+ with the different position '[XO.]{3}/"):
+    with pytest.raises(
+        ConformanceError,
+        match=r"tictactoe at '[XO.]{3}/[XO.]{3}/[XO.]{3}': it shares the key \d+ with the "
+        r"different position '[XO.]{3}/",
+    ):
         check_game(KeyIgnoresWhoseMarkItIs)
 
 
 def test_an_evaluate_outside_the_bounds_is_caught() -> None:
-    with pytest.raises(ConformanceError, match=r"evaluate\(\) returned 500, outside the open interval \(-500, 500\) the game declares"):
+    with pytest.raises(
+        ConformanceError,
+        match=r"evaluate\(\) returned 500, outside the open interval \(-500, 500\) the game "
+        r"declares",
+    ):
         check_game(EvaluateReachesTheBound)
 
 
@@ -168,17 +197,25 @@ def test_an_apply_that_accepts_an_illegal_move_is_caught() -> None:
 
 def test_moves_listed_after_the_game_is_over_are_caught() -> None:
     game = LegalMovesAfterTheEnd.from_text("XXX/OO./...")
-    with pytest.raises(ConformanceError, match=r"'XXX/OO\./\.\.\.': the game is over but legal_moves\(\) returned \(5, 6, 7, 8\)"):
+    with pytest.raises(
+        ConformanceError,
+        match=r"'XXX/OO\./\.\.\.': the game is over but legal_moves\(\) returned \(5, 6, 7, 8\)",
+    ):
         check_position(game)
 
 
 def test_a_retract_that_leaves_the_mark_is_caught() -> None:
-    with pytest.raises(ConformanceError, match=r"advance\(0\) then retract\(0\) changed the position: text"):
+    with pytest.raises(
+        ConformanceError, match=r"advance\(0\) then retract\(0\) changed the position: text"
+    ):
         check_game(RetractLeavesTheMark)
 
 
 def test_a_false_claim_of_alternating_turns_is_caught() -> None:
-    with pytest.raises(ConformanceError, match=r"apply\(4\) left player 0 to move, but the rules declare alternating turns"):
+    with pytest.raises(
+        ConformanceError,
+        match=r"apply\(4\) left player 0 to move, but the rules declare alternating turns",
+    ):
         check_game(ClaimsAlternatingTurns)
 
 
@@ -246,28 +283,39 @@ class ForgetsToUndo(AlphaBeta):
         return result
 
 
+@pytest.mark.slow
 def test_alphabeta_with_an_inverted_cutoff_is_caught_with_the_position_and_the_values() -> None:
     positions = reachable_positions(TicTacToe())
     with pytest.raises(
         ConformanceError,
-        match=r"searcher 'inverted-cutoff' disagrees with minimax on tictactoe '.*' \(. to move\): value -?\d+, minimax -?\d+",
+        match=r"searcher 'inverted-cutoff' disagrees with minimax on tictactoe '.*' \(. to move\): "
+        r"value -?\d+, minimax -?\d+",
     ):
         check_searcher(InvertedCutoff(), positions, reference=Reference())
 
 
 def test_a_searcher_that_changes_the_position_is_caught() -> None:
-    with pytest.raises(ConformanceError, match=r"searcher 'forgets-to-undo' changed the position: text '\.\.\./\.\.\./\.\.\.' became 'X\.\./"):
+    with pytest.raises(
+        ConformanceError,
+        match=r"searcher 'forgets-to-undo' changed the position: text '\.\.\./\.\.\./\.\.\.' "
+        r"became 'X\.\./",
+    ):
         check_search(ForgetsToUndo(), TicTacToe())
 
 
+@pytest.mark.slow
 def test_a_searcher_that_knows_only_one_of_the_best_moves_is_caught_when_all_are_asked() -> None:
     one_best = AlphaBeta(all_best=False)
-    with pytest.raises(ConformanceError, match=r"best moves \[4\], minimax \[0, 1, 2, 3, 4, 5, 6, 7, 8\]"):
+    with pytest.raises(
+        ConformanceError, match=r"best moves \[4\], minimax \[0, 1, 2, 3, 4, 5, 6, 7, 8\]"
+    ):
         check_search(one_best, TicTacToe(), move_values=False)
 
 
 def test_a_reference_that_searches_differently_from_the_searcher_is_refused() -> None:
-    with pytest.raises(ConformanceError, match=r"compare searchers with the same scoring and depth limit"):
+    with pytest.raises(
+        ConformanceError, match=r"compare searchers with the same scoring and depth limit"
+    ):
         check_search(AlphaBeta(depth=2), TicTacToe(), Reference())
 
 
@@ -310,20 +358,38 @@ class ThreatHintsWithoutAlternation(TicTacToe):
 
 
 def test_a_threat_hint_that_lets_the_opponent_win_is_caught_naming_position_and_move() -> None:
-    with pytest.raises(ConformanceError, match=r"connect4 at '\d+': non_losing_moves\(\) is wrong about \d: it lets the opponent win at once"):
-        check_game(ConnectFourHintsEveryMove, options={"width": 4, "height": 4}, max_positions=300, playouts=5)
+    with pytest.raises(
+        ConformanceError,
+        match=r"connect4 at '\d+': non_losing_moves\(\) is wrong about \d: it lets the opponent "
+        r"win at once",
+    ):
+        check_game(
+            ConnectFourHintsEveryMove,
+            options={"width": 4, "height": 4},
+            max_positions=300,
+            playouts=5,
+        )
 
 
 def test_a_threat_hint_returning_every_move_fails_the_tictactoe_kit() -> None:
-    with pytest.raises(ConformanceError, match=r"non_losing_moves\(\) is wrong about \d: it lets the opponent win at once"):
+    with pytest.raises(
+        ConformanceError,
+        match=r"non_losing_moves\(\) is wrong about \d: it lets the opponent win at once",
+    ):
         check_game(TicTacToeHintsEveryMove)
 
 
 def test_a_result_outside_the_declared_range_is_caught() -> None:
-    with pytest.raises(ConformanceError, match=r"result\(\) returned 2; expected None or an integer in the declared result_range -1..1"):
+    with pytest.raises(
+        ConformanceError,
+        match=r"result\(\) returned 2; expected None or an integer in the declared result_range "
+        r"-1..1",
+    ):
         check_game(ResultOutsideItsRange)
 
 
 def test_threat_hints_on_a_game_that_does_not_alternate_are_refused() -> None:
-    with pytest.raises(ConformanceError, match=r"only games whose rules declare two players, alternating turns"):
+    with pytest.raises(
+        ConformanceError, match=r"only games whose rules declare two players, alternating turns"
+    ):
         check_game(ThreatHintsWithoutAlternation)

@@ -1,4 +1,5 @@
-"""The example third-party plugin (docs/examples/gamesearch-nim), installed from its folder with pip.
+"""The example third-party plugin (docs/examples/gamesearch-nim), installed from its folder
+with pip.
 
 It must be found through its entry point, and then everything works on it: the
 registry, `gamesearch games`, `analyze`, `match`, `tree`, every searcher and the kit.
@@ -27,17 +28,23 @@ from gamesearch.testing import (
     with_depth,
 )
 
-pytest.importorskip("gamesearch_nim", reason="the example plugin is not installed: pip install -e docs/examples/gamesearch-nim")
+pytest.importorskip(
+    "gamesearch_nim",
+    reason="the example plugin is not installed: pip install -e docs/examples/gamesearch-nim",
+)
 
 #: the searchers that search Nim (those of games of chance or of several players refuse it)
 SEARCHERS = sorted(
-    name for name, cls in default_registry().searchers.items()
+    name
+    for name, cls in default_registry().searchers.items()
     if not cls().unmet_needs(default_registry().new_game("nim"))
-)  # fmt: skip
+)
 EXACT = [name for name in SEARCHERS if depth_option(default_registry().searcher_class(name))]
 APPROXIMATE = [name for name in SEARCHERS if name not in EXACT]
 #: the searchers that search games of chance only (tests/test_chance.py checks them)
-CHANCE_ONLY = [name for name in SEARCHERS if default_registry().searcher_class(name).expected_values]
+CHANCE_ONLY = [
+    name for name in SEARCHERS if default_registry().searcher_class(name).expected_values
+]
 
 
 def nim_sum(game: Any) -> int:
@@ -47,7 +54,9 @@ def nim_sum(game: Any) -> int:
 def winning_moves(game: Any) -> set[tuple[int, int]]:
     """The moves that leave a zero XOR (every one wins when the XOR is not zero)."""
     total = nim_sum(game)
-    return {(heap, size - (size ^ total)) for heap, size in enumerate(game.heaps) if size ^ total < size}
+    return {
+        (heap, size - (size ^ total)) for heap, size in enumerate(game.heaps) if size ^ total < size
+    }
 
 
 @pytest.fixture(scope="module")
@@ -62,16 +71,30 @@ def test_the_example_plugin_is_installed_and_found_through_its_entry_point() -> 
     assert default_registry().game_class("nim").__module__ == "gamesearch_nim"
 
 
+@pytest.mark.slow
 def test_the_installed_games_command_lists_nim_with_its_option() -> None:
     result = run_script("games", "--json")
     assert result.returncode == 0, result.stderr
     nim = json.loads(result.stdout)["games"]["nim"]
     assert nim["options"] == [
-        {"name": "heaps", "type": "str", "default": "3,4,5", "help": "starting heap sizes, separated by commas",
-         "choices": None}
+        {
+            "name": "heaps",
+            "type": "str",
+            "default": "3,4,5",
+            "help": "starting heap sizes, separated by commas",
+            "choices": None,
+        }
     ]
-    assert nim["rules"] == {"players": 2, "alternating": True, "chance": False, "max_plies": 12, "result_range": [-1, 1],
-                            "utilities": False, "constant_sum": None, "zugzwang_rare": False}
+    assert nim["rules"] == {
+        "players": 2,
+        "alternating": True,
+        "chance": False,
+        "max_plies": 12,
+        "result_range": [-1, 1],
+        "utilities": False,
+        "constant_sum": None,
+        "zugzwang_rare": False,
+    }
 
 
 def cli_json(capsys: pytest.CaptureFixture[str], *argv: str) -> Any:
@@ -80,7 +103,9 @@ def cli_json(capsys: pytest.CaptureFixture[str], *argv: str) -> Any:
     return json.loads(out)
 
 
-def test_analyze_finds_the_one_winning_first_move_of_3_4_5(capsys: pytest.CaptureFixture[str]) -> None:
+def test_analyze_finds_the_one_winning_first_move_of_3_4_5(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     data = cli_json(capsys, "analyze", "nim", "--json")
     assert data["best_moves"] == ["A2"]  # 3 xor 4 xor 5 = 2: heap A from 3 to 1
     assert data["description"] == "first wins in 11 plies"
@@ -88,7 +113,11 @@ def test_analyze_finds_the_one_winning_first_move_of_3_4_5(capsys: pytest.Captur
 
 def test_analyze_reads_a_position_and_options_of_nim(capsys: pytest.CaptureFixture[str]) -> None:
     data = cli_json(capsys, "analyze", "nim", "-o", "heaps=7,7", "--position", "7,5@1", "--json")
-    assert (data["to_move"], data["best_moves"], data["description"]) == ("second", ["A2"], "second wins in 11 plies")  # A2, then 10 single takes
+    assert (data["to_move"], data["best_moves"], data["description"]) == (
+        "second",
+        ["A2"],
+        "second wins in 11 plies",
+    )  # A2, then 10 single takes
 
 
 def test_compare_finds_every_searcher_agreeing_on_nim(capsys: pytest.CaptureFixture[str]) -> None:
@@ -97,11 +126,26 @@ def test_compare_finds_every_searcher_agreeing_on_nim(capsys: pytest.CaptureFixt
     assert set(rows) == set(SEARCHERS) - set(CHANCE_ONLY)  # the searchers of chance refuse Nim
     for name in EXACT:
         if name not in CHANCE_ONLY:
-            assert rows[name]["agrees"] and rows[name]["best_moves"] == ["C3"]  # 2 xor 3 xor 4 = 5: C from 4 to 1
+            assert rows[name]["agrees"] and rows[name]["best_moves"] == [
+                "C3"
+            ]  # 2 xor 3 xor 4 = 5: C from 4 to 1
 
 
 def test_match_and_tree_run_on_nim(capsys: pytest.CaptureFixture[str]) -> None:
-    match = cli_json(capsys, "match", "nim", "--first", "alphabeta", "--second", "minimax", "-n", "2", "--seed", "1", "--json")
+    match = cli_json(
+        capsys,
+        "match",
+        "nim",
+        "--first",
+        "alphabeta",
+        "--second",
+        "minimax",
+        "-n",
+        "2",
+        "--seed",
+        "1",
+        "--json",
+    )
     assert len(match["games"]) == 2
     status, out, err = run_cli(capsys, "tree", "nim", "-o", "heaps=1,2", "--searcher", "minimax")
     assert status == 0 and "B2" in out, err
@@ -113,11 +157,15 @@ def test_the_kit_passes_nim(nim_positions: list[Any]) -> None:
 
 
 @pytest.mark.parametrize("name", EXACT)
-def test_every_exact_searcher_agrees_with_minimax_and_with_nim_theory(name: str, nim_positions: list[Any]) -> None:
+def test_every_exact_searcher_agrees_with_minimax_and_with_nim_theory(
+    name: str, nim_positions: list[Any]
+) -> None:
     if name in CHANCE_ONLY:
         pytest.skip(f"{name} searches games of chance only")
     searcher = with_depth(default_registry().searcher_class(name), None, scoring=Scoring.PLAIN)
-    check_searcher(searcher, nim_positions, reference=Reference(scoring=Scoring.PLAIN), move_values=False)
+    check_searcher(
+        searcher, nim_positions, reference=Reference(scoring=Scoring.PLAIN), move_values=False
+    )
     for game in nim_positions:
         if game.is_over():
             continue

@@ -5,14 +5,21 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
-from gamesearch_games.connect4 import ConnectFour
-from gamesearch_games.tictactoe import TicTacToe
-from gamesearch import AlphaBeta, InvalidOptionError, Player, Scoring, SearchResult, default_registry
-from gamesearch.search.mcts import DEFAULT_SIMULATIONS, MonteCarlo
-from gamesearch.testing import reachable_positions
 from oracle import best_moves, solve_all
 from test_unbeatable import human_wins
+
+from gamesearch import (
+    AlphaBeta,
+    InvalidOptionError,
+    Player,
+    Scoring,
+    SearchResult,
+    default_registry,
+)
+from gamesearch.search.mcts import DEFAULT_SIMULATIONS, MonteCarlo
+from gamesearch.testing import reachable_positions
+from gamesearch_games.connect4 import ConnectFour
+from gamesearch_games.tictactoe import TicTacToe
 
 UNFINISHED = [position for position in reachable_positions(TicTacToe()) if not position.is_over()]
 
@@ -54,6 +61,7 @@ def test_a_drawn_position_is_proven_a_draw_with_every_drawing_move() -> None:
     assert sorted(result.best_moves) == [1, 3, 5, 7]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scoring", list(Scoring), ids=lambda scoring: scoring.value)
 def test_no_proven_value_contradicts_minimax_on_any_reachable_position(scoring: Scoring) -> None:
     values = solve_all(TicTacToe(), scoring)
@@ -133,6 +141,7 @@ class SearchOncePerPosition:
         return self.results[game.key()]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1, 2])
 @pytest.mark.parametrize("side", list(Player), ids=lambda player: player.name)
 def test_with_2000_simulations_no_human_line_beats_mcts(side: Player, seed: int) -> None:
@@ -143,9 +152,16 @@ def test_with_2000_simulations_no_human_line_beats_mcts(side: Player, seed: int)
 def test_the_same_seed_repeats_the_move_and_the_statistics() -> None:
     game = TicTacToe(rows=4, cols=4, k=3)
     first, again = (MonteCarlo(simulations=400, seed=9).search(game) for _ in range(2))
-    assert (first.move, first.value, first.pv, first.visits) == (again.move, again.value, again.pv, again.visits)
+    assert (first.move, first.value, first.pv, first.visits) == (
+        again.move,
+        again.value,
+        again.pv,
+        again.visits,
+    )
     keep = ("nodes", "leaves", "depth", "playout_plies")
-    assert [getattr(first.stats, name) for name in keep] == [getattr(again.stats, name) for name in keep]
+    assert [getattr(first.stats, name) for name in keep] == [
+        getattr(again.stats, name) for name in keep
+    ]
     other = MonteCarlo(simulations=400, seed=10).search(game)
     assert other.visits != first.visits
 
@@ -252,6 +268,8 @@ def test_it_is_registered_and_reports_visits_in_json() -> None:
         ({"playouts": "3"}, r"searcher 'mcts' has no option 'playouts'"),
     ],
 )
-def test_bad_options_are_refused_with_a_clear_message(options: dict[str, str], message: str) -> None:
+def test_bad_options_are_refused_with_a_clear_message(
+    options: dict[str, str], message: str
+) -> None:
     with pytest.raises(InvalidOptionError, match=message):
         MonteCarlo.from_options(options)

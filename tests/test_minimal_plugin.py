@@ -29,16 +29,19 @@ def test_the_minimal_plugin_is_about_eighty_lines() -> None:
     assert len(PLUGIN.read_text().splitlines()) <= 80
 
 
+@pytest.mark.slow
 def test_the_minimal_plugin_passes_the_whole_conformance_kit(tiny: object) -> None:
     report = check_game(tiny.TinyTicTacToe)  # type: ignore[attr-defined]
     assert report.positions == 5478 and report.is_exhaustive
 
 
+@pytest.mark.slow
 def test_searchers_agree_with_the_reference_on_the_minimal_plugin(tiny: object) -> None:
     positions = reachable_positions(tiny.TinyTicTacToe())  # type: ignore[attr-defined]
     check_searcher(AlphaBeta(table=True), positions[::7])
 
 
+@pytest.mark.slow
 def test_the_minimal_plugin_registers_and_reproduces_the_textbook_count(tiny: object) -> None:
     registry = build_registry(make_plugin_manager(plugins=[tiny], entry_points=False))
     game = registry.new_game("tiny-tictactoe")
@@ -61,10 +64,15 @@ def test_the_kit_finds_a_game_by_name_in_the_registry_it_is_given(tiny: object) 
     registry = Registry()
     registry.add_game(tiny.TinyTicTacToe)  # type: ignore[attr-defined]
     with pytest.raises(UnknownGameError, match="tiny-tictactoe"):
-        reachable_positions("tiny-tictactoe")  # not installed as a plugin: not in the default registry
+        reachable_positions(
+            "tiny-tictactoe"
+        )  # not installed as a plugin: not in the default registry
     assert len(reachable_positions("tiny-tictactoe", registry=registry)) == 5478
     assert not check_game("tiny-tictactoe", registry=registry, max_positions=200).is_exhaustive
-    assert all(position.name == "tiny-tictactoe" for position in random_positions("tiny-tictactoe", count=5, registry=registry))
+    assert all(
+        position.name == "tiny-tictactoe"
+        for position in random_positions("tiny-tictactoe", count=5, registry=registry)
+    )
 
     @settings(max_examples=5, deadline=None)
     @given(positions("tiny-tictactoe", registry=registry))

@@ -7,16 +7,16 @@ import random
 from collections.abc import Sequence
 
 import pytest
+from oracle import best_moves, solve_all
 
-from gamesearch_games import tictactoe
-from gamesearch_games.tictactoe import TicTacToe
 from gamesearch import AlphaBeta, Game, Minimax, Scoring
 from gamesearch.errors import BudgetExceededError
 from gamesearch.game import offers
 from gamesearch.search.alphabeta import search_root
 from gamesearch.search.base import Counters
 from gamesearch.testing import reachable_positions
-from oracle import best_moves, solve_all
+from gamesearch_games import tictactoe
+from gamesearch_games.tictactoe import TicTacToe
 
 POSITIONS = list(reachable_positions(TicTacToe()))
 
@@ -48,9 +48,12 @@ class ReplaysItsHistory(TicTacToe):
         board = ["."] * 9
         for ply, cell in enumerate(self.history):
             board[cell] = "XO"[ply % 2]
-        assert "/".join("".join(board[row : row + 3]) for row in (0, 3, 6)) == self.to_text(), self.history
+        assert "/".join("".join(board[row : row + 3]) for row in (0, 3, 6)) == self.to_text(), (
+            self.history
+        )
 
 
+@pytest.mark.slow
 def test_tictactoe_answers_the_result_of_every_move_of_every_position() -> None:
     assert len(POSITIONS) == 5478
     for position in POSITIONS:
@@ -97,7 +100,9 @@ def _expected(text: str, rows: int = 3, cols: int = 3, k: int = 3) -> list[tuple
         return []
     mover = "X" if cells.count("X") == cells.count("O") else "O"
     return [
-        (cell, result(cells[:cell] + mover + cells[cell + 1 :])) for cell in range(len(cells)) if cells[cell] == "."
+        (cell, result(cells[:cell] + mover + cells[cell + 1 :]))
+        for cell in range(len(cells))
+        if cells[cell] == "."
     ]
 
 
@@ -105,17 +110,27 @@ def test_the_default_plays_each_move_and_leaves_the_position_as_it_was() -> None
     game = PlaysEveryMove.from_text("XO./XO./...")
     before = (game.key(), game.history)
     assert not offers(game, "move_results") and offers(TicTacToe, "move_results")
-    assert list(game.move_results()) == _expected("XO./XO./...") == [(2, None), (5, None), (6, 1), (7, None), (8, None)]
+    assert (
+        list(game.move_results())
+        == _expected("XO./XO./...")
+        == [(2, None), (5, None), (6, 1), (7, None), (8, None)]
+    )
     assert [move for move, _ in game.move_results(True)] == list(game.ordered_moves())
     assert (game.key(), game.history) == before
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "searcher",
-    [AlphaBeta(scoring=Scoring.PLAIN, ordering="natural", all_best=False), AlphaBeta(), AlphaBeta(depth=2),
-     Minimax(), Minimax(depth=2)],
+    [
+        AlphaBeta(scoring=Scoring.PLAIN, ordering="natural", all_best=False),
+        AlphaBeta(),
+        AlphaBeta(depth=2),
+        Minimax(),
+        Minimax(depth=2),
+    ],
     ids=repr,
-)  # fmt: skip
+)
 def test_alphabeta_and_minimax_give_the_same_answer_and_counts_with_and_without_it(
     searcher: AlphaBeta | Minimax,
 ) -> None:
@@ -123,13 +138,29 @@ def test_alphabeta_and_minimax_give_the_same_answer_and_counts_with_and_without_
     for position in POSITIONS[::7]:
         plain = PlaysEveryMove.from_text(position.to_text())
         fast, slow = searcher.search(position), searcher.search(plain)
-        assert (fast.value, fast.best_moves, fast.is_exact, fast.stats.nodes, fast.stats.leaves,
-                fast.stats.cutoffs, fast.stats.depth) == (slow.value, slow.best_moves, slow.is_exact,
-                slow.stats.nodes, slow.stats.leaves, slow.stats.cutoffs, slow.stats.depth), position.to_text()  # fmt: skip
+        assert (
+            fast.value,
+            fast.best_moves,
+            fast.is_exact,
+            fast.stats.nodes,
+            fast.stats.leaves,
+            fast.stats.cutoffs,
+            fast.stats.depth,
+        ) == (
+            slow.value,
+            slow.best_moves,
+            slow.is_exact,
+            slow.stats.nodes,
+            slow.stats.leaves,
+            slow.stats.cutoffs,
+            slow.stats.depth,
+        ), position.to_text()
         if searcher.depth is None:
             assert fast.value == values[position.key()], position.to_text()
             if (isinstance(searcher, Minimax) or searcher.all_best) and not position.is_over():
-                assert sorted(fast.best_moves) == sorted(best_moves(position, values)), position.to_text()
+                assert sorted(fast.best_moves) == sorted(best_moves(position, values)), (
+                    position.to_text()
+                )
 
 
 def test_alphabeta_keeps_the_history_whole_where_it_asks_for_the_results() -> None:
@@ -147,12 +178,26 @@ def test_alphabeta_tries_given_first_moves_first_with_the_results_as_without_the
         answers = []
         for game in (TicTacToe.from_text(text), PlaysEveryMove.from_text(text)):
             counters = Counters()
-            answer = search_root(game, None, Scoring.PLAIN, "natural", False, True, None, counters, first_moves=(8, 2))
-            answers.append((answer.value, answer.best_moves, counters.nodes, counters.leaves, counters.cutoffs))
+            answer = search_root(
+                game,
+                None,
+                Scoring.PLAIN,
+                "natural",
+                False,
+                True,
+                None,
+                counters,
+                first_moves=(8, 2),
+            )
+            answers.append(
+                (answer.value, answer.best_moves, counters.nodes, counters.leaves, counters.cutoffs)
+            )
         assert answers[0] == answers[1], text
         assert answers[0][0] == values[TicTacToe.from_text(text).key()], text
         plain = Counters()
-        search_root(TicTacToe.from_text(text), None, Scoring.PLAIN, "natural", False, True, None, plain)
+        search_root(
+            TicTacToe.from_text(text), None, Scoring.PLAIN, "natural", False, True, None, plain
+        )
         changed.append(plain.nodes != answers[0][2])
     assert changed[0]  # the first moves changed the order (on the board with one mark)
 

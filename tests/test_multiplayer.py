@@ -23,13 +23,17 @@ from hypothesis import strategies as st
 from gamesearch import Game, Rules, default_registry
 from gamesearch.arena import play_match
 from gamesearch.errors import (
-    BudgetExceededError, ConformanceError, GameOverError, InvalidOptionError, UnsupportedGameError,
+    BudgetExceededError,
+    ConformanceError,
+    GameOverError,
+    InvalidOptionError,
+    UnsupportedGameError,
 )
 from gamesearch.game import Option, UtilitiesGame, describe_result, winners
 from gamesearch.search.base import Limit
-from gamesearch.web.service import describe_state
 from gamesearch.testing import check_game
 from gamesearch.tournament import run_tournament
+from gamesearch.web.service import describe_state
 from gamesearch_games.mnk3 import ThreePlayerMNK
 
 REGISTRY = default_registry()
@@ -108,12 +112,16 @@ def brs_oracle(board: str, player: int, turn: int) -> int:
     if done is not None:
         return done[player]
     if turn == player:
-        return max(brs_oracle(put(board, cell, player), player, (player + 1) % 3) for cell in moves_of(board))
+        return max(
+            brs_oracle(put(board, cell, player), player, (player + 1) % 3)
+            for cell in moves_of(board)
+        )
     replies = [
         brs_oracle(put(board, cell, opponent), player, player)
-        for opponent in range(3) if opponent != player
+        for opponent in range(3)
+        if opponent != player
         for cell in moves_of(board)
-    ]  # fmt: skip
+    ]
     return min(replies)
 
 
@@ -159,6 +167,7 @@ def game_at(board: str) -> Game[Any]:
     return MNK3.from_text("/".join(board[i : i + 3] for i in range(0, 9, 3)))
 
 
+@pytest.mark.slow
 def test_three_player_mnk_passes_the_conformance_kit() -> None:
     small = check_game(MNK3, options={"rows": 2, "cols": 3, "k": 2})
     assert small.is_exhaustive and small.terminal > 0
@@ -166,6 +175,7 @@ def test_three_player_mnk_passes_the_conformance_kit() -> None:
     assert sampled.positions > 1500 and sampled.longest == 9
 
 
+@pytest.mark.slow
 def test_the_rules_of_three_player_mnk_match_the_oracle_on_every_position() -> None:
     game = MNK3.new()
     seen: set[str] = set()
@@ -185,6 +195,7 @@ def test_the_rules_of_three_player_mnk_match_the_oracle_on_every_position() -> N
     assert len(seen) == len(positions_with_marks(0)) + FINISHED
 
 
+@pytest.mark.slow
 def test_maxn_equals_its_definition_on_positions_with_four_marks_with_and_without_pruning() -> None:
     pruned = REGISTRY.new_searcher("maxn")
     plain = REGISTRY.new_searcher("maxn:pruning=false")
@@ -208,21 +219,29 @@ def test_maxn_equals_its_definition_on_positions_with_four_marks_with_and_withou
     assert pruned_nodes < plain_nodes
 
 
+@pytest.mark.slow
 def test_paranoid_and_brs_equal_their_definitions_on_positions_with_four_marks() -> None:
     paranoid, brs = REGISTRY.new_searcher("paranoid"), REGISTRY.new_searcher("brs")
     for board in LATE:
         game = game_at(board)
         mover = mover_of(board)
-        children = {cell: paranoid_oracle(put(board, cell, mover), mover) for cell in moves_of(board)}
+        children = {
+            cell: paranoid_oracle(put(board, cell, mover), mover) for cell in moves_of(board)
+        }
         best = max(children.values())
         result = paranoid.search(game)
         assert result.value == best == paranoid_oracle(board, mover), board
         assert result.best_moves == tuple(cell for cell, value in children.items() if value == best)
         assert result.utilities is not None and result.utilities[mover] == best
-        replies = {cell: brs_oracle(put(board, cell, mover), mover, (mover + 1) % 3) for cell in moves_of(board)}
+        replies = {
+            cell: brs_oracle(put(board, cell, mover), mover, (mover + 1) % 3)
+            for cell in moves_of(board)
+        }
         found = brs.search(game)
         assert found.value == max(replies.values()) == brs_oracle(board, mover, mover), board
-        assert found.best_moves == tuple(cell for cell, value in replies.items() if value == found.value)
+        assert found.best_moves == tuple(
+            cell for cell, value in replies.items() if value == found.value
+        )
 
 
 def test_each_root_moves_value_is_the_movers_utility_after_it() -> None:
@@ -290,7 +309,11 @@ def test_rounds_count_one_move_of_every_player() -> None:
     game = MNK3.new(rows=4, cols=4)
     by_rounds = REGISTRY.new_searcher("paranoid:rounds=1").search(game)
     by_depth = REGISTRY.new_searcher("paranoid:depth=3").search(game)
-    assert (by_rounds.utilities, by_rounds.pv, by_rounds.stats.nodes) == (by_depth.utilities, by_depth.pv, by_depth.stats.nodes)
+    assert (by_rounds.utilities, by_rounds.pv, by_rounds.stats.nodes) == (
+        by_depth.utilities,
+        by_depth.pv,
+        by_depth.stats.nodes,
+    )
     assert by_rounds.stats.depth == 3 and len(by_rounds.pv) == 3
 
 
@@ -316,9 +339,12 @@ class RandomGame(UtilitiesGame[int]):
     @property
     def rules(self) -> Rules:
         return Rules(
-            max_plies=self.horizon, players=3, result_range=(0, 4), utilities=True,
+            max_plies=self.horizon,
+            players=3,
+            result_range=(0, 4),
+            utilities=True,
             constant_sum=4 if self.constant_sum else None,
-        )  # fmt: skip
+        )
 
     def _draw(self) -> random.Random:
         return random.Random(hash((self.seed, tuple(self.actions))))
@@ -428,7 +454,9 @@ def random_brs(game: RandomGame, player: int) -> int:
 
 @settings(max_examples=60)
 @given(seed=st.integers(0, 10**6), constant_sum=st.booleans(), horizon=st.integers(1, 6))
-def test_the_searchers_equal_their_definitions_on_random_games(seed: int, constant_sum: bool, horizon: int) -> None:
+def test_the_searchers_equal_their_definitions_on_random_games(
+    seed: int, constant_sum: bool, horizon: int
+) -> None:
     game = RandomGame(seed, constant_sum, horizon)
     expected = random_maxn(game)
     pruned = REGISTRY.new_searcher("maxn").search(game)
@@ -445,8 +473,10 @@ def test_shallow_pruning_saves_nodes_on_constant_sum_random_games() -> None:
     saved = 0
     for seed in range(30):
         game = RandomGame(seed, constant_sum=True, horizon=6)
-        saved += (REGISTRY.new_searcher("maxn:pruning=false").search(game).stats.nodes
-                  - REGISTRY.new_searcher("maxn").search(game).stats.nodes)  # fmt: skip
+        saved += (
+            REGISTRY.new_searcher("maxn:pruning=false").search(game).stats.nodes
+            - REGISTRY.new_searcher("maxn").search(game).stats.nodes
+        )
     assert saved > 0
 
 
@@ -454,13 +484,20 @@ def test_shallow_pruning_saves_nodes_on_constant_sum_random_games() -> None:
 @pytest.mark.parametrize("spec", ["minimax", "alphabeta", "iterative", "pvs", "mtdf", "solver"])
 def test_two_player_searchers_refuse_three_player_mnk_at_once(spec: str) -> None:
     game = MNK3.new()
-    with pytest.raises(UnsupportedGameError, match=rf"searcher '{spec}' cannot search 'mnk3': it needs two players, and this game has 3"):
+    with pytest.raises(
+        UnsupportedGameError,
+        match=rf"searcher '{spec}' cannot search 'mnk3': it needs two players, and this game has 3",
+    ):
         REGISTRY.new_searcher(spec).search(game)
 
 
 @pytest.mark.parametrize("spec", ["maxn", "paranoid", "brs"])
 def test_the_searchers_of_utilities_refuse_a_single_value_game(spec: str) -> None:
-    with pytest.raises(UnsupportedGameError, match=rf"searcher '{spec}' cannot search 'tictactoe': it needs one utility per player, and this game's rules declare none"):
+    with pytest.raises(
+        UnsupportedGameError,
+        match=rf"searcher '{spec}' cannot search 'tictactoe': it needs one utility per player, and "
+        r"this game's rules declare none",
+    ):
         REGISTRY.new_searcher(spec).search(REGISTRY.new_game("tictactoe"))
 
 
@@ -472,7 +509,10 @@ class NoPassing(RandomGame):
 
 def test_brs_refuses_a_game_of_three_that_cannot_pass_the_turn() -> None:
     game = NoPassing(1)
-    with pytest.raises(UnsupportedGameError, match=r"searcher 'brs' cannot search 'no-passing': it needs make_null_move\(\)"):
+    with pytest.raises(
+        UnsupportedGameError,
+        match=r"searcher 'brs' cannot search 'no-passing': it needs make_null_move\(\)",
+    ):
         REGISTRY.new_searcher("brs").search(game)
     assert REGISTRY.new_searcher("maxn").search(game).utilities == random_maxn(game)
 
@@ -485,7 +525,11 @@ def test_a_two_player_game_with_utilities_is_refused_by_single_value_searchers()
         def rules(self) -> Rules:
             return Rules(max_plies=self.horizon, players=2, result_range=(0, 4), utilities=True)
 
-    with pytest.raises(UnsupportedGameError, match=r"cannot search 'pair': it needs one first-player result, and this game gives one utility per player"):
+    with pytest.raises(
+        UnsupportedGameError,
+        match=r"cannot search 'pair': it needs one first-player result, and this game gives one "
+        r"utility per player",
+    ):
         REGISTRY.new_searcher("alphabeta").search(Pair(3))
 
 
@@ -495,10 +539,12 @@ def test_a_two_player_game_with_utilities_is_refused_by_single_value_searchers()
     [
         ({"players": 3}, r"a game of 3 players must declare utilities=True"),
         ({"constant_sum": 1}, r"'constant_sum' needs utilities=True: 1"),
-        ({"players": 3, "utilities": True, "result_range": (0, 1), "constant_sum": 4},
-         r"'constant_sum' must lie between 0 and 3 \(3 utilities in 0..1\): 4"),
+        (
+            {"players": 3, "utilities": True, "result_range": (0, 1), "constant_sum": 4},
+            r"'constant_sum' must lie between 0 and 3 \(3 utilities in 0..1\): 4",
+        ),
     ],
-)  # fmt: skip
+)
 def test_rules_refuse_declarations_that_cannot_hold(fields: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         Rules(max_plies=3, **fields)
@@ -512,7 +558,9 @@ class Broken(RandomGame):
 
     @property
     def rules(self) -> Rules:
-        return Rules(max_plies=self.horizon, players=3, result_range=(0, 4), utilities=True, constant_sum=4)
+        return Rules(
+            max_plies=self.horizon, players=3, result_range=(0, 4), utilities=True, constant_sum=4
+        )
 
     def result(self) -> tuple[int, ...] | None:  # type: ignore[override]
         found = super().result()
@@ -533,10 +581,20 @@ class Broken(RandomGame):
 @pytest.mark.parametrize(
     ("flaw", "message"),
     [
-        ("sum", r"result\(\) returned \(4, 4, 0\), which adds up to 8, not the declared constant_sum 4"),
-        ("length", r"result\(\) returned \(4, 0\); the rules declare utilities: expected None or a tuple of 3 integers"),
+        (
+            "sum",
+            r"result\(\) returned \(4, 4, 0\), which adds up to 8, not the declared constant_sum 4",
+        ),
+        (
+            "length",
+            r"result\(\) returned \(4, 0\); the rules declare utilities: expected None or a tuple "
+            r"of 3 integers",
+        ),
         ("range", r"result\(\) returned \(5, -1, 0\); .* in the declared result_range 0..4"),
-        ("evaluate", r"evaluate\(\) returned \(100, 0, 0\); .* each inside the open interval \(-100, 100\)"),
+        (
+            "evaluate",
+            r"evaluate\(\) returned \(100, 0, 0\); .* each inside the open interval \(-100, 100\)",
+        ),
     ],
 )
 def test_the_kit_catches_broken_utilities(flaw: str, message: str) -> None:
@@ -556,6 +614,7 @@ def test_the_kit_passes_a_sound_random_game() -> None:
 FOUR_EMPTY = [board for board in positions_with_marks(5) if board.count(".") == 4][::60]
 
 
+@pytest.mark.slow
 def test_mcts_converges_to_the_movers_maxn_value_on_small_positions() -> None:
     """A statistical test with a fixed seed: 1,500 simulations from positions with four
     empty cells choose a move of the mover's max^n value, and its mean utility for the
@@ -568,7 +627,10 @@ def test_mcts_converges_to_the_movers_maxn_value_on_small_positions() -> None:
         best = maxn_oracle(board)[mover]
         result = mcts.search(game)
         assert maxn_oracle(put(board, result.move, mover))[mover] == best, board
-        assert result.utilities is not None and abs(result.value - best) <= 0.25, (board, result.value)
+        assert result.utilities is not None and abs(result.value - best) <= 0.25, (
+            board,
+            result.value,
+        )
         assert not result.is_exact and result.stats.leaves == 1500
         assert sum(result.utilities) == 3  # means of final utilities that each add up to 3
 
@@ -581,21 +643,30 @@ def test_mcts_takes_an_immediate_win_and_credits_the_winner() -> None:
 
 # ------------------------------------------------------------- matches, web, words
 def test_a_match_of_three_turns_the_seats_and_counts_who_came_top() -> None:
-    searchers = [REGISTRY.new_searcher(spec) for spec in ("maxn:depth=2", "paranoid:depth=2", "mcts:simulations=50")]
+    searchers = [
+        REGISTRY.new_searcher(spec)
+        for spec in ("maxn:depth=2", "paranoid:depth=2", "mcts:simulations=50")
+    ]
     match = play_match(MNK3.new(), *searchers[:2], others=searchers[2:], games=3, swap=True, seed=4)
     labels = match.labels
     assert [record.players for record in match.games] == [
-        labels, (labels[1], labels[2], labels[0]), (labels[2], labels[0], labels[1]),
-    ]  # fmt: skip
+        labels,
+        (labels[1], labels[2], labels[0]),
+        (labels[2], labels[0], labels[1]),
+    ]
     for standing, index in zip(match.standings(), range(3), strict=True):
         expected = {"win": 0, "draw": 0, "loss": 0}
-        for number, record in enumerate(match.games):
+        for record in match.games:
             utilities = record.utilities
             assert utilities is not None and sum(utilities) == 3
             mine = utilities[record.players.index(labels[index])]
             top = [utility for utility in utilities if utility == max(utilities)]
             expected["loss" if mine < max(utilities) else "win" if len(top) == 1 else "draw"] += 1
-        assert (standing.wins, standing.draws, standing.losses) == (expected["win"], expected["draw"], expected["loss"])
+        assert (standing.wins, standing.draws, standing.losses) == (
+            expected["win"],
+            expected["draw"],
+            expected["loss"],
+        )
     assert match.as_dict()["games"][0]["third"] == labels[2]
     with pytest.raises(ValueError, match=r"'mnk3' needs 3 searchers, one a player, not 2"):
         play_match(MNK3.new(), *searchers[:2])
@@ -609,12 +680,18 @@ def test_the_words_and_the_board_name_the_winner() -> None:
     full = MNK3.from_text("ABC/ABC/BCA")
     assert describe_result(full, full.result()) == "a draw: A 1, B 1, C 1"  # type: ignore[arg-type]
     assert describe_state(full)["status"] == "draw"
-    with pytest.raises(GameOverError, match=r"the game is over \(C won: A 0, B 0, C 3\); no move is legal in 'CAB/CAB/CBA'"):
+    with pytest.raises(
+        GameOverError,
+        match=r"the game is over \(C won: A 0, B 0, C 3\); no move is legal in 'CAB/CAB/CBA'",
+    ):
         won.apply(0)
 
 
 def test_a_tournament_of_a_game_of_three_refuses_fewer_than_three_players() -> None:
-    with pytest.raises(InvalidOptionError, match=r"'mnk3' is a game of 3 players, so a tournament of it needs at least 3"):
+    with pytest.raises(
+        InvalidOptionError,
+        match=r"'mnk3' is a game of 3 players, so a tournament of it needs at least 3",
+    ):
         run_tournament(MNK3.new(), ["maxn", "paranoid"])
 
 
@@ -637,7 +714,13 @@ def test_the_searchers_give_up_at_their_budgets_leaving_the_position_whole(spec:
     assert game.to_text() == ".../.../..." and game.history == () and game.to_move() == 0
 
 
-def test_analyze_hands_a_game_of_three_too_big_for_max_n_to_mcts(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.slow
+def test_analyze_hands_a_game_of_three_too_big_for_max_n_to_mcts(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     status, out, err = run_cli(capsys, "analyze", "mnk3", "--max-nodes", "2000")
     assert status == 0, err
-    assert "maxn gave up after 2,000 nodes, so Monte Carlo tree search answered within 2 s: not exact" in out
+    assert (
+        "maxn gave up after 2,000 nodes, so Monte Carlo tree search answered within 2 s: not exact"
+        in out
+    )

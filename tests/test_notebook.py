@@ -38,7 +38,16 @@ def test_connect4_is_drawn_with_discs_and_each_column_number_once_where_a_disc_l
     game = default_registry().new_game("connect4", "4453")
     svg = board_svg(game) or ""
     assert sorted(svg_discs(svg)) == sorted([PLAYER_COLOURS[0]] * 2 + [PLAYER_COLOURS[1]] * 2)
-    assert svg_texts(svg) == ["4", "3", "5", "1", "2", "6", "7", "X to move"]  # row by row from the top
+    assert svg_texts(svg) == [
+        "4",
+        "3",
+        "5",
+        "1",
+        "2",
+        "6",
+        "7",
+        "X to move",
+    ]  # row by row from the top
 
 
 def test_a_finished_connect4_game_says_who_won_and_shows_no_free_moves() -> None:
@@ -70,11 +79,17 @@ def test_a_search_result_is_a_table_of_its_answer_work_and_move_values() -> None
     parser.feed(result._repr_html_())
     cells = parser.cells
     assert cells[cells.index("nodes") + 1] == f"{result.stats.nodes:,}"
-    assert cells[cells.index("move") + 1] == "2" and cells[cells.index("searcher") + 1] == "alphabeta"
+    assert (
+        cells[cells.index("move") + 1] == "2" and cells[cells.index("searcher") + 1] == "alphabeta"
+    )
     assert result.move_values is not None
     values = cells[cells.index("value", cells.index("seconds")) + 1 :]
-    assert values == [item for move, value in result.move_values for item in (str(move), str(value))]
-    assert result_html(result, game) == result._repr_html_()  # tic-tac-toe moves print as themselves
+    assert values == [
+        item for move, value in result.move_values for item in (str(move), str(value))
+    ]
+    assert (
+        result_html(result, game) == result._repr_html_()
+    )  # tic-tac-toe moves print as themselves
 
 
 def test_the_tree_widget_holds_the_traced_tree_in_the_games_notation() -> None:
@@ -85,7 +100,15 @@ def test_the_tree_widget_holds_the_traced_tree_in_the_games_notation() -> None:
     widget = tree_widget(tracer)
     assert widget.tree == tracer.roots[-1].as_dict(game.format_move)
     assert len(widget.tree["children"]) == len(game.legal_moves())
-    assert {child["move"] for child in widget.tree["children"]} == {"1", "2", "3", "4", "5", "6", "7"}
+    assert {child["move"] for child in widget.tree["children"]} == {
+        "1",
+        "2",
+        "3",
+        "4",
+        "5",
+        "6",
+        "7",
+    }
 
 
 def test_the_tree_widget_refuses_a_tracer_that_recorded_nothing() -> None:
@@ -100,16 +123,33 @@ def test_the_tree_widget_says_which_extra_to_install(monkeypatch: pytest.MonkeyP
         tree_widget(TreeTracer())
 
 
+@pytest.mark.docs
 def test_the_coursework_notebook_runs_and_shows_a_board_a_table_and_a_widget() -> None:
     nbformat = pytest.importorskip("nbformat", reason="the test extra is not installed")
     nbclient = pytest.importorskip("nbclient", reason="the test extra is not installed")
     pytest.importorskip("ipykernel", reason="the test extra is not installed")
     notebook = nbformat.read(NOTEBOOK, as_version=4)
-    nbclient.NotebookClient(notebook, timeout=60, kernel_name="python3",
-                            resources={"metadata": {"path": str(NOTEBOOK.parent)}}).execute()  # fmt: skip
-    kinds = {kind for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs for kind in output.get("data", {})}
+    nbclient.NotebookClient(
+        notebook,
+        timeout=60,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(NOTEBOOK.parent)}},
+    ).execute()
+    kinds = {
+        kind
+        for cell in notebook.cells
+        if cell.cell_type == "code"
+        for output in cell.outputs
+        for kind in output.get("data", {})
+    }
     assert {"image/svg+xml", "text/html", "application/vnd.jupyter.widget-view+json"} <= kinds
-    errors = [output for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs if output.output_type == "error"]
+    errors = [
+        output
+        for cell in notebook.cells
+        if cell.cell_type == "code"
+        for output in cell.outputs
+        if output.output_type == "error"
+    ]
     assert errors == []
 
 
@@ -128,18 +168,29 @@ STUB_MODEL = """(tree) => {
 }"""
 
 
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed (apt-get install chromium)")
-def test_the_tree_widget_draws_every_node_in_chromium_and_a_click_folds_it_and_shows_its_position() -> None:
-    playwright_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
+@pytest.mark.browser
+@pytest.mark.skipif(
+    not Path(CHROMIUM).exists(),
+    reason="Debian's chromium is not installed (apt-get install chromium)",
+)
+def test_the_tree_widget_draws_every_node_in_chromium_and_a_click_folds_it_and_shows_it() -> None:
+    playwright_api = pytest.importorskip(
+        "playwright.sync_api", reason="Playwright for Python is not installed"
+    )
     game = default_registry().new_game("tictactoe", "XOX/O.O/.X.")
     tracer = TreeTracer(game)
     AlphaBeta().search(game, tracer=tracer)
     tree = tracer.roots[-1].as_dict(game.format_move)
-    nodes, pruned = len(tracer.roots[-1].walk()), sum(bool(node.pruned) for node in tracer.roots[-1].walk())
+    nodes, pruned = (
+        len(tracer.roots[-1].walk()),
+        sum(bool(node.pruned) for node in tracer.roots[-1].walk()),
+    )
     script = _ESM.replace("export default { render };", "window.widgetRender = render;")
     assert script != _ESM
     with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"]
+        )
         try:
             page = browser.new_page()
             errors: list[str] = []
@@ -148,12 +199,18 @@ def test_the_tree_widget_draws_every_node_in_chromium_and_a_click_folds_it_and_s
             page.add_script_tag(content=script)
             page.evaluate(STUB_MODEL, tree)
             assert page.locator("#el li").count() == nodes + pruned
-            cut = page.evaluate("[...document.querySelectorAll('#el li')].filter(li => li.textContent.startsWith('pruned:')).length")
+            cut = page.evaluate(
+                "[...document.querySelectorAll('#el li')].filter(li => "
+                "li.textContent.startsWith('pruned:')).length"
+            )
             assert cut == pruned == 2
             first_move = page.locator("#el > ul > li > ul > li > span").first
             first_move.click()
             assert page.locator("#el > ul > li > ul > li").first.locator(":scope > ul").is_hidden()
-            assert first_move.text_content() == f"4  window [-inf, +inf]  value {tree['children'][0]['value']}"
+            assert (
+                first_move.text_content()
+                == f"4  window [-inf, +inf]  value {tree['children'][0]['value']}"
+            )
             assert page.locator("#el pre").inner_text() == tree["children"][0]["position"]
             assert page.evaluate("window.model.saved.selected") == tree["children"][0]["position"]
             assert errors == []

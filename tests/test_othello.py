@@ -14,15 +14,27 @@ import random
 from typing import cast
 
 import pytest
-from exhaustive import EXACT_SEARCHERS, TABLE_SEARCHERS, Expected, Oracle, check_every_position, expected_answers
-from exhaustive import search_answer, searcher_id
+from exhaustive import (
+    EXACT_SEARCHERS,
+    TABLE_SEARCHERS,
+    Expected,
+    Oracle,
+    check_every_position,
+    expected_answers,
+    search_answer,
+    searcher_id,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import gamesearch_games.othello
-from gamesearch_games.othello import PASS, Othello
 from gamesearch import AlphaBeta, IterativeDeepening, Minimax, Scoring, Searcher
-from gamesearch.errors import BudgetExceededError, InvalidMoveError, InvalidOptionError, InvalidPositionError
+from gamesearch.errors import (
+    BudgetExceededError,
+    InvalidMoveError,
+    InvalidOptionError,
+    InvalidPositionError,
+)
 from gamesearch.plugins import build_registry, make_plugin_manager
 from gamesearch.search.base import Limit
 from gamesearch.search.mcts import MonteCarlo
@@ -30,6 +42,7 @@ from gamesearch.search.negamax import PrincipalVariationSearch
 from gamesearch.search.nullwindow import MTDf, Solver
 from gamesearch.search.table import SearchMemory
 from gamesearch.testing import check_game
+from gamesearch_games.othello import PASS, Othello
 
 STEPS = tuple((d_row, d_col) for d_row in (-1, 0, 1) for d_col in (-1, 0, 1) if d_row or d_col)
 #: reachable 4x4 positions (the start included) with pass moves and with automatic passes
@@ -53,7 +66,12 @@ class OthelloOracle(Oracle[State]):
     def start(self) -> State:
         size, half = self.size, self.size // 2
         cells = ["."] * (size * size)
-        for row, col, disc in ((half - 1, half - 1, "W"), (half, half, "W"), (half - 1, half, "B"), (half, half - 1, "B")):
+        for row, col, disc in (
+            (half - 1, half - 1, "W"),
+            (half, half, "W"),
+            (half - 1, half, "B"),
+            (half, half - 1, "B"),
+        ):
             cells[row * size + col] = disc
         return tuple(cells), "B"
 
@@ -70,7 +88,11 @@ class OthelloOracle(Oracle[State]):
     def text(self, state: State) -> str:
         cells, side = state
         size = self.size
-        return "/".join("".join(cells[row * size : (row + 1) * size]) for row in range(size)) + " " + side
+        return (
+            "/".join("".join(cells[row * size : (row + 1) * size]) for row in range(size))
+            + " "
+            + side
+        )
 
     def turned(self, cells: Cells, cell: int, side: str) -> list[int]:
         """Return the cells a disc of ``side`` on ``cell`` turns over."""
@@ -78,15 +100,28 @@ class OthelloOracle(Oracle[State]):
         turned = []
         for d_row, d_col in STEPS:
             line, at_row, at_col = [], row + d_row, col + d_col
-            while 0 <= at_row < size and 0 <= at_col < size and cells[at_row * size + at_col] == other(side):
+            while (
+                0 <= at_row < size
+                and 0 <= at_col < size
+                and cells[at_row * size + at_col] == other(side)
+            ):
                 line.append(at_row * size + at_col)
                 at_row, at_col = at_row + d_row, at_col + d_col
-            if line and 0 <= at_row < size and 0 <= at_col < size and cells[at_row * size + at_col] == side:
+            if (
+                line
+                and 0 <= at_row < size
+                and 0 <= at_col < size
+                and cells[at_row * size + at_col] == side
+            ):
                 turned += line
         return turned
 
     def placements(self, cells: Cells, side: str) -> list[int]:
-        return [cell for cell in range(len(cells)) if cells[cell] == "." and self.turned(cells, cell, side)]
+        return [
+            cell
+            for cell in range(len(cells))
+            if cells[cell] == "." and self.turned(cells, cell, side)
+        ]
 
     def place(self, cells: Cells, cell: int, side: str) -> Cells:
         board = list(cells)
@@ -160,7 +195,9 @@ def test_black_opens_with_one_of_the_four_textbook_moves_on_8x8() -> None:
 @pytest.mark.parametrize(
     ("passes", "alternating", "max_plies"), [("move", True, 2 * 60), ("auto", False, 60)]
 )
-def test_the_rules_depend_on_how_a_pass_is_played(passes: str, alternating: bool, max_plies: int) -> None:
+def test_the_rules_depend_on_how_a_pass_is_played(
+    passes: str, alternating: bool, max_plies: int
+) -> None:
     rules = Othello.new(size=8, passes=passes).rules
     assert rules.alternating is alternating
     assert rules.max_plies == max_plies
@@ -247,8 +284,11 @@ def test_a_full_board_ends_the_game_with_black_discs_minus_white_discs() -> None
     assert game.result() == 6 - 10
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("size", "passes"), [(4, "move"), (4, "auto")])
-def test_every_reachable_4x4_position_has_the_oracles_moves_and_children(size: int, passes: str) -> None:
+def test_every_reachable_4x4_position_has_the_oracles_moves_and_children(
+    size: int, passes: str
+) -> None:
     rules = oracle(size, passes)
     count = 0
     for state in rules.reachable():
@@ -268,9 +308,14 @@ def test_every_reachable_4x4_position_has_the_oracles_moves_and_children(size: i
     assert count == {"move": MOVE_4X4_POSITIONS, "auto": AUTO_4X4_POSITIONS}[passes]
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
-@given(st.sampled_from([6, 8]), st.sampled_from(["move", "auto"]), st.randoms(use_true_random=False))
-def test_random_games_on_larger_boards_follow_the_oracles_rules(size: int, passes: str, rng: random.Random) -> None:
+@given(
+    st.sampled_from([6, 8]), st.sampled_from(["move", "auto"]), st.randoms(use_true_random=False)
+)
+def test_random_games_on_larger_boards_follow_the_oracles_rules(
+    size: int, passes: str, rng: random.Random
+) -> None:
     rules, game = oracle(size, passes), Othello.new(size=size, passes=passes)
     state = rules.parse(game.to_text())
     while True:
@@ -291,15 +336,26 @@ def test_random_games_on_larger_boards_follow_the_oracles_rules(size: int, passe
 
 # ------------------------------------------------------------------------ text
 @settings(max_examples=30, deadline=None)
-@given(st.sampled_from([4, 6, 8]), st.sampled_from(["move", "auto"]), st.integers(0, 70), st.randoms(use_true_random=False))
-def test_text_round_trips_keep_the_position_and_its_moves(size: int, passes: str, plies: int, rng: random.Random) -> None:
+@given(
+    st.sampled_from([4, 6, 8]),
+    st.sampled_from(["move", "auto"]),
+    st.integers(0, 70),
+    st.randoms(use_true_random=False),
+)
+def test_text_round_trips_keep_the_position_and_its_moves(
+    size: int, passes: str, plies: int, rng: random.Random
+) -> None:
     game = random_game(size, passes, plies, rng)
     again = Othello.from_text(game.to_text(), passes=passes)
     assert again.to_text() == game.to_text()
     assert again.key() == game.key()
     assert list(again.legal_moves()) == list(game.legal_moves())
     assert again.result() == game.result()
-    assert again.ply == game.ply == (game.discs()[0] | game.discs()[1]).bit_count() - 4 + game.history.count(PASS)
+    assert (
+        again.ply
+        == game.ply
+        == (game.discs()[0] | game.discs()[1]).bit_count() - 4 + game.history.count(PASS)
+    )
 
 
 @pytest.mark.parametrize("size", [4, 6, 8])
@@ -315,7 +371,10 @@ def test_every_cell_and_the_pass_round_trip_through_move_text(size: int) -> None
 def test_text_accepts_lower_case_and_line_breaks_and_render_labels_the_board() -> None:
     game = Othello.from_text("....\n.wb.\n.bw.\n.... b")
     assert game.to_text() == "..../.WB./.BW./.... B"
-    assert game.render() == "  a b c d\n1 . . . .\n2 . W B .\n3 . B W .\n4 . . . .\nBlack 2, White 2; Black to move"
+    assert (
+        game.render()
+        == "  a b c d\n1 . . . .\n2 . W B .\n3 . B W .\n4 . . . .\nBlack 2, White 2; Black to move"
+    )
 
 
 def test_the_board_view_offers_the_movers_cells() -> None:
@@ -365,12 +424,25 @@ def test_corners_come_first_and_cells_next_to_corners_last_in_move_order() -> No
 
 # ------------------------------------------------------------ the plugin and the kit
 def test_the_plugin_hook_registers_the_game() -> None:
-    registry = build_registry(make_plugin_manager(plugins=[gamesearch_games.othello], entry_points=False))
+    registry = build_registry(
+        make_plugin_manager(plugins=[gamesearch_games.othello], entry_points=False)
+    )
     assert registry.games["othello"] is Othello
 
 
-@pytest.mark.parametrize(("options", "positions"), [({"size": 4}, 1500), ({"size": 4, "passes": "auto"}, 1500), ({"size": 6}, 300), ({"size": 8, "passes": "auto"}, 200)])
-def test_the_game_keeps_every_promise_of_the_protocol(options: dict[str, object], positions: int) -> None:
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("options", "positions"),
+    [
+        ({"size": 4}, 1500),
+        ({"size": 4, "passes": "auto"}, 1500),
+        ({"size": 6}, 300),
+        ({"size": 8, "passes": "auto"}, 200),
+    ],
+)
+def test_the_game_keeps_every_promise_of_the_protocol(
+    options: dict[str, object], positions: int
+) -> None:
     report = check_game(Othello, options=options, max_positions=positions, playouts=10)
     assert report.is_exhaustive or report.positions >= positions
 
@@ -384,7 +456,10 @@ def test_the_game_keeps_every_promise_of_the_protocol(options: dict[str, object]
         ("..../.WB./.BW./..X. B", r"has 'X' in row 4; use 'B', 'W' or '\.'"),
         ("..../.WB./.BW./... B", r"must have 4 rows of 4 cells"),
         ("..../.W../.BW./.... B", r"has an empty centre square"),
-        ("......../......../......../...WB.../...BW.../......../......../........ B", r"must have 4 rows"),
+        (
+            "......../......../......../...WB.../...BW.../......../......../........ B",
+            r"must have 4 rows",
+        ),
     ],
 )
 def test_bad_positions_are_refused_with_the_problem_named(text: str, message: str) -> None:
@@ -400,11 +475,24 @@ def test_a_board_of_a_size_othello_is_not_played_on_is_refused() -> None:
 @pytest.mark.parametrize(
     ("text", "options", "message"),
     [
-        ("..../.WB./.BW./.... W", {}, r"no game reaches position '\.\.\.\./\.WB\./\.BW\./\.\.\.\. W' with White to move at ply 1"),
-        ("...B/WWBW/.WWW/BWWW B 9", {}, r"at ply 9: the ply is the 8 discs placed plus the passes, its parity"),
+        (
+            "..../.WB./.BW./.... W",
+            {},
+            r"no game reaches position '\.\.\.\./\.WB\./\.BW\./\.\.\.\. W' with White to move at "
+            r"ply 1",
+        ),
+        (
+            "...B/WWBW/.WWW/BWWW B 9",
+            {},
+            r"at ply 9: the ply is the 8 discs placed plus the passes, its parity",
+        ),
         ("...B/WWBW/.WWW/BWWW B 6", {}, r"at ply 6"),
         ("...B/WWBW/.WWW/BWWW B 18", {}, r"each pass follows a disc"),
-        ("...B/.WBW/.BWW/BWWW W 9", {"passes": "auto"}, r"has 7 discs placed, so its ply is 7, not 9"),
+        (
+            "...B/.WBW/.BWW/BWWW W 9",
+            {"passes": "auto"},
+            r"has 7 discs placed, so its ply is 7, not 9",
+        ),
     ],
 )
 def test_a_ply_no_game_reaches_is_refused(text: str, options: dict[str, str], message: str) -> None:
@@ -418,7 +506,10 @@ def test_a_position_that_is_not_text_is_refused() -> None:
 
 
 def test_a_blocked_side_to_move_is_refused_when_passes_are_automatic() -> None:
-    with pytest.raises(InvalidPositionError, match=r"has White to move without a move; with automatic passes Black moves"):
+    with pytest.raises(
+        InvalidPositionError,
+        match=r"has White to move without a move; with automatic passes Black moves",
+    ):
         Othello.from_text("BBBB/BBBB/WWBB/.WBB W", passes="auto")
 
 
@@ -440,7 +531,10 @@ def test_bad_move_text_is_refused_with_the_text_named(text: str, message: str) -
 
 def test_a_pass_is_not_a_move_when_passes_are_automatic() -> None:
     game = Othello.new(size=4, passes="auto")
-    with pytest.raises(InvalidMoveError, match=r"move 'pass' is not a move with automatic passes; use a cell from a1 to d4"):
+    with pytest.raises(
+        InvalidMoveError,
+        match=r"move 'pass' is not a move with automatic passes; use a cell from a1 to d4",
+    ):
         game.parse_move("pass")
     with pytest.raises(InvalidMoveError, match=r"use a cell from a1 to d4$"):
         game.parse_move("x")
@@ -448,7 +542,10 @@ def test_a_pass_is_not_a_move_when_passes_are_automatic() -> None:
 
 @pytest.mark.parametrize(
     ("options", "message"),
-    [({"size": 5}, r"option 'size' must be one of 4, 6, 8: 5"), ({"passes": "skip"}, r"option 'passes' must be one of move, auto: 'skip'")],
+    [
+        ({"size": 5}, r"option 'size' must be one of 4, 6, 8: 5"),
+        ({"passes": "skip"}, r"option 'passes' must be one of move, auto: 'skip'"),
+    ],
 )
 def test_bad_options_are_refused(options: dict[str, object], message: str) -> None:
     with pytest.raises(InvalidOptionError, match=message):
@@ -458,6 +555,7 @@ def test_bad_options_are_refused(options: dict[str, object], message: str) -> No
 
 
 # ------------------------------------------------------------ the exact values
+@pytest.mark.slow
 def test_4x4_othello_is_a_white_win_by_8_discs() -> None:
     """White, the second player, wins 4x4 Othello by 8 discs, the game lasting 10 plies
     (passes counted) with best play; with automatic passes the margin is the same."""
@@ -477,17 +575,27 @@ EARLY_EMPTY_CELLS = 7
 SAMPLED_4X4 = 300
 
 
-def check_search(searcher: Searcher, rules: OthelloOracle, text: str, scoring: Scoring = Scoring.DISTANCE) -> None:
+def check_search(
+    searcher: Searcher, rules: OthelloOracle, text: str, scoring: Scoring = Scoring.DISTANCE
+) -> None:
     """Check one search of the position ``text`` against the oracle."""
     game = Othello.from_text(text, passes="auto" if rules.is_auto else "move")
-    assert search_answer(searcher, game) == rules.answer(rules.parse(text), game, scoring), (searcher_id(searcher), text)
+    assert search_answer(searcher, game) == rules.answer(rules.parse(text), game, scoring), (
+        searcher_id(searcher),
+        text,
+    )
 
 
 @functools.cache
 def sampled_4x4(passes: str) -> list[State]:
     rules = oracle(4, passes)
-    unfinished = sorted((state for state in rules.reachable() if rules.children(state)), key=rules.text)
-    return [rules.parse(Othello.new(size=4).to_text()), *random.Random(4).sample(unfinished, SAMPLED_4X4)]
+    unfinished = sorted(
+        (state for state in rules.reachable() if rules.children(state)), key=rules.text
+    )
+    return [
+        rules.parse(Othello.new(size=4).to_text()),
+        *random.Random(4).sample(unfinished, SAMPLED_4X4),
+    ]
 
 
 @functools.cache
@@ -498,17 +606,23 @@ def every_4x4(passes: str) -> list[Expected]:
     those they lead to."""
     rules = oracle(4, passes)
     unfinished = sorted(
-        (state for state in rules.reachable() if rules.children(state)), key=lambda state: (state[0].count("."), state)
+        (state for state in rules.reachable() if rules.children(state)),
+        key=lambda state: (state[0].count("."), state),
     )
-    return expected_answers(rules, unfinished, lambda state: Othello.from_text(rules.text(state), passes=passes))
+    return expected_answers(
+        rules, unfinished, lambda state: Othello.from_text(rules.text(state), passes=passes)
+    )
 
 
 @functools.cache
 def early_4x4(passes: str) -> list[Expected]:
     """Return the positions of :func:`every_4x4` with at least ``EARLY_EMPTY_CELLS`` empty cells."""
-    return [case for case in every_4x4(passes) if case.game.to_text().count(".") >= EARLY_EMPTY_CELLS]
+    return [
+        case for case in every_4x4(passes) if case.game.to_text().count(".") >= EARLY_EMPTY_CELLS
+    ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("passes", ["move", "auto"])
 @pytest.mark.parametrize("searcher", EXACT_SEARCHERS, ids=searcher_id)
 def test_every_exact_searcher_finds_the_oracles_answer_on_every_reachable_4x4_position(
@@ -522,6 +636,7 @@ def test_every_exact_searcher_finds_the_oracles_answer_on_every_reachable_4x4_po
     assert check_every_position(searcher, cases, SearchMemory()) == UNFINISHED_4X4[passes]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("passes", ["move", "auto"])
 @pytest.mark.parametrize("searcher", TABLE_SEARCHERS, ids=searcher_id)
 def test_searchers_with_a_table_find_the_oracles_answer_from_an_empty_memory_on_early_4x4_positions(
@@ -533,8 +648,19 @@ def test_searchers_with_a_table_find_the_oracles_answer_from_an_empty_memory_on_
     assert check_every_position(searcher, cases, None) == len(cases)
 
 
-@pytest.mark.parametrize("searcher", [Minimax(scoring=Scoring.PLAIN), AlphaBeta(scoring=Scoring.PLAIN, table=True), Solver(scoring=Scoring.PLAIN)], ids=searcher_id)
-def test_plain_scoring_finds_the_oracles_margin_and_every_move_that_keeps_it(searcher: Searcher) -> None:
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "searcher",
+    [
+        Minimax(scoring=Scoring.PLAIN),
+        AlphaBeta(scoring=Scoring.PLAIN, table=True),
+        Solver(scoring=Scoring.PLAIN),
+    ],
+    ids=searcher_id,
+)
+def test_plain_scoring_finds_the_oracles_margin_and_every_move_that_keeps_it(
+    searcher: Searcher,
+) -> None:
     for state in sampled_4x4("move")[1::5]:
         check_search(searcher, oracle(4), oracle(4).text(state), Scoring.PLAIN)
 
@@ -544,11 +670,14 @@ def late_positions(draw: st.DrawFn, size: int, empty: int) -> tuple[str, str]:
     """Return (passes, text) of an unfinished position with at most ``empty`` empty cells."""
     passes = draw(st.sampled_from(["move", "auto"]))
     game = Othello.new(size=size, passes=passes)
-    while (game.discs()[0] | game.discs()[1]).bit_count() < size * size - empty and game.legal_moves():
+    while (
+        game.discs()[0] | game.discs()[1]
+    ).bit_count() < size * size - empty and game.legal_moves():
         game.push(draw(st.sampled_from(list(game.legal_moves()))))
     return passes, game.to_text()
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(st.one_of(late_positions(6, 7), late_positions(8, 6)), st.sampled_from(EXACT_SEARCHERS[1:]))
 def test_every_exact_searcher_finds_the_oracles_value_on_late_6x6_and_8x8_positions(
@@ -574,15 +703,23 @@ def test_mcts_solver_proves_the_oracles_value_on_late_positions(position: tuple[
     assert answer.move is not None and game.format_move(cast(int, answer.move)) in best
 
 
-@pytest.mark.parametrize("searcher", [Minimax(), AlphaBeta(), PrincipalVariationSearch(), MTDf(), Solver()], ids=searcher_id)
-def test_a_6x6_solve_stops_at_its_node_limit_and_leaves_the_position_alone(searcher: Searcher) -> None:
+@pytest.mark.parametrize(
+    "searcher",
+    [Minimax(), AlphaBeta(), PrincipalVariationSearch(), MTDf(), Solver()],
+    ids=searcher_id,
+)
+def test_a_6x6_solve_stops_at_its_node_limit_and_leaves_the_position_alone(
+    searcher: Searcher,
+) -> None:
     game = Othello.new(size=6)
     with pytest.raises(BudgetExceededError):
         searcher.search(game, Limit(nodes=2_000))
     assert game.to_text() == Othello.new(size=6).to_text() and game.history == ()
 
 
-def test_iterative_deepening_answers_a_6x6_position_with_a_heuristic_value_within_its_limit() -> None:
+def test_iterative_deepening_answers_a_6x6_position_with_a_heuristic_value_within_its_limit() -> (
+    None
+):
     game = Othello.new(size=6)
     answer = IterativeDeepening().search(game, Limit(nodes=3_000))
     assert not answer.is_exact

@@ -24,7 +24,8 @@ LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4
 
 
 def tictactoe_sequences(depth: int) -> int:
-    """Return how many orders of ``depth`` distinct cells are games nobody won before their last move."""
+    """Return how many orders of ``depth`` distinct cells are games nobody won before their last
+    move."""
     count = 0
     for cells in permutations(range(9), depth):
         marks: dict[int, int] = {}
@@ -119,11 +120,18 @@ def test_the_json_gives_game_position_depth_nodes_and_the_divide_when_asked(
     assert status == 0, err
     data = json.loads(out)
     position = "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15 0 1"
-    assert (data["game"], data["position"], data["depth"], data["nodes"]) == ("checkers", position, 1, 7)
+    assert (data["game"], data["position"], data["depth"], data["nodes"]) == (
+        "checkers",
+        position,
+        1,
+        7,
+    )
     assert "divide" not in data and data["seconds"] >= 0
     status, out, err = run_cli(capsys, "perft", "checkers", "--depth", "2", "--divide", "--json")
     divide = json.loads(out)["divide"]
-    assert divide == {move: 7 for move in ("9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16")}
+    assert divide == {
+        move: 7 for move in ("9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16")
+    }
 
 
 def test_divide_prints_a_row_per_move(capsys: pytest.CaptureFixture[str]) -> None:
@@ -134,7 +142,11 @@ def test_divide_prints_a_row_per_move(capsys: pytest.CaptureFixture[str]) -> Non
     assert "perft 2 = 72 leaves" in out
 
 
-def test_the_command_refuses_a_depth_below_one_and_a_bad_position(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_command_refuses_a_depth_below_one_and_a_bad_position(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     assert_usage_error(capsys, "--depth must be >= 1: 0", "perft", "checkers", "--depth", "0")
-    assert_usage_error(capsys, "position 'B:W1:B33'", "perft", "checkers", "-p", "B:W1:B33", "--depth", "1")
+    assert_usage_error(
+        capsys, "position 'B:W1:B33'", "perft", "checkers", "-p", "B:W1:B33", "--depth", "1"
+    )
     assert_usage_error(capsys, "unknown game", "perft", "draughts", "--depth", "1")

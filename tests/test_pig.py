@@ -74,7 +74,12 @@ def test_the_board_view_shows_the_scores_and_offers_the_moves_as_buttons() -> No
 # ------------------------------------------------------------------ OpenSpiel
 def _their_game(spiel: Any, options: dict[str, int]) -> Any:
     return spiel.load_game(
-        "pig", {"winscore": options["goal"], "diceoutcomes": options["faces"], "horizon": options["horizon"]}
+        "pig",
+        {
+            "winscore": options["goal"],
+            "diceoutcomes": options["faces"],
+            "horizon": options["horizon"],
+        },
     )
 
 
@@ -93,11 +98,17 @@ def test_random_games_follow_openspiels_pig_move_for_move() -> None:
                 assert not state.is_terminal()
                 if game.to_move() == CHANCE:
                     assert state.is_chance_node()
-                    ours = [(_their_action(move), float(probability)) for move, probability in game.chance_outcomes()]
+                    ours = [
+                        (_their_action(move), float(probability))
+                        for move, probability in game.chance_outcomes()
+                    ]
                     assert ours == state.chance_outcomes()
                 else:
                     assert state.current_player() == game.to_move()
-                    assert sorted(_their_action(move) for move in game.legal_moves()) == state.legal_actions()
+                    assert (
+                        sorted(_their_action(move) for move in game.legal_moves())
+                        == state.legal_actions()
+                    )
                 move = chooser.choice(list(game.legal_moves()))
                 game.play(move)
                 state.apply_action(_their_action(move))
@@ -120,7 +131,9 @@ def test_expectiminimax_equals_openspiels_on_positions_of_the_small_game() -> No
             continue
         # every line ends within the horizon: that depth reaches every end of the game
         theirs, _ = minimax.expectiminimax(state, SMALL["horizon"], lambda _: 0.0, 0)
-        assert Expectiminimax().search(game).value == pytest.approx(theirs, abs=1e-12), game.to_text()
+        assert Expectiminimax().search(game).value == pytest.approx(theirs, abs=1e-12), (
+            game.to_text()
+        )
         checked += 1
     assert checked >= 8
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from gamesearch_games.tictactoe import TicTacToe
 from gamesearch import (
     AlphaBeta,
     DuplicateNameError,
@@ -16,6 +15,7 @@ from gamesearch import (
     make_plugin_manager,
 )
 from gamesearch.plugins import HookSpecs
+from gamesearch_games.tictactoe import TicTacToe
 
 
 def test_the_installed_registry_finds_tictactoe_through_its_entry_point() -> None:
@@ -33,25 +33,36 @@ def test_games_are_looked_up_by_name_with_options_and_a_position() -> None:
 
 def test_unknown_names_list_the_available_ones() -> None:
     registry = build_registry()
-    with pytest.raises(UnknownGameError, match=r"unknown game 'shogi'; available games: .*tictactoe"):
+    with pytest.raises(
+        UnknownGameError, match=r"unknown game 'shogi'; available games: .*tictactoe"
+    ):
         registry.new_game("shogi")
-    with pytest.raises(UnknownSearcherError, match=r"unknown searcher 'oracle'; available searchers: alphabeta"):
+    with pytest.raises(
+        UnknownSearcherError, match=r"unknown searcher 'oracle'; available searchers: alphabeta"
+    ):
         registry.new_searcher("oracle")
 
 
 def test_searchers_are_built_from_a_spec_with_options() -> None:
     searcher = build_registry().new_searcher("alphabeta:depth=3,table=on,ordering=natural")
     assert searcher == AlphaBeta(depth=3, table=True, ordering="natural")
-    assert build_registry().new_searcher("minimax", depth="2").depth == 2  # type: ignore[attr-defined]
+    searcher = build_registry().new_searcher("minimax", depth="2")
+    assert searcher.depth == 2  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("alphabeta:depth", r"searcher option 'depth' in 'alphabeta:depth' must be written key=value"),
+        (
+            "alphabeta:depth",
+            r"searcher option 'depth' in 'alphabeta:depth' must be written key=value",
+        ),
         ("alphabeta:depth=deep", r"option 'depth' must be an integer or none: 'deep'"),
         ("alphabeta:table=maybe", r"option 'table' must be true or false: 'maybe'"),
-        ("alphabeta:width=3", r"searcher 'alphabeta' has no option 'width'; valid options: all_best, depth"),
+        (
+            "alphabeta:width=3",
+            r"searcher 'alphabeta' has no option 'width'; valid options: all_best, depth",
+        ),
         ("alphabeta:depth=0", r"'depth' must be >= 1: 0"),
     ],
 )
@@ -88,7 +99,9 @@ class OwnSearcherPlugin:
 
 
 def test_a_users_own_searcher_shows_up_in_the_registry() -> None:
-    registry = build_registry(make_plugin_manager(plugins=[OwnSearcherPlugin()], entry_points=False))
+    registry = build_registry(
+        make_plugin_manager(plugins=[OwnSearcherPlugin()], entry_points=False)
+    )
     assert "shallow" in registry.searchers
     assert registry.new_searcher("shallow:depth=2").search(TicTacToe()).move is not None
     assert registry.games == {}  # no entry points loaded: no games

@@ -184,6 +184,7 @@ def test_solve_bench_writes_progress_lines_on_stderr_without_a_terminal(
     )
 
 
+@pytest.mark.slow
 def test_sigint_to_the_running_command_prints_the_report_and_exits_130(tmp_path: Path) -> None:
     import os
     import select

@@ -90,7 +90,9 @@ def oracle(left: int, mover: int, taken: tuple[int, int], ply: int) -> tuple[int
     return max(outcomes, key=goodness)
 
 
-def oracle_after(left: int, mover: int, taken: tuple[int, int], ply: int, take: int) -> tuple[int, int]:
+def oracle_after(
+    left: int, mover: int, taken: tuple[int, int], ply: int, take: int
+) -> tuple[int, int]:
     now = list(taken)
     now[mover] += take
     if left == take:
@@ -117,8 +119,18 @@ def reachable(game: BonusPile) -> list[BonusPile]:
     return found
 
 
-EXACT = ["minimax", "alphabeta", "alphabeta:table=on", "alphabeta:ordering=natural,root_window=fresh",
-         "iterative", "pvs", "mtdf", "solver", "textbook", "textbook-alphabeta"]  # fmt: skip
+EXACT = [
+    "minimax",
+    "alphabeta",
+    "alphabeta:table=on",
+    "alphabeta:ordering=natural,root_window=fresh",
+    "iterative",
+    "pvs",
+    "mtdf",
+    "solver",
+    "textbook",
+    "textbook-alphabeta",
+]
 
 
 def test_the_bonus_pile_passes_the_conformance_kit() -> None:
@@ -127,7 +139,9 @@ def test_the_bonus_pile_passes_the_conformance_kit() -> None:
 
 
 @pytest.mark.parametrize("spec", EXACT)
-def test_every_exact_searcher_gets_the_margin_and_best_moves_of_a_game_with_extra_turns(spec: str) -> None:
+def test_every_exact_searcher_gets_the_margin_and_best_moves_of_a_game_with_extra_turns(
+    spec: str,
+) -> None:
     from gamesearch.search.textbook import TextbookAlphaBeta, TextbookMinimax
 
     registry = default_registry()
@@ -143,9 +157,11 @@ def test_every_exact_searcher_gets_the_margin_and_best_moves_of_a_game_with_extr
         scale = position.value_scale
         assert (scale.margin(found.value), scale.end_ply(found.value)) == expected, position.key()
         best = {
-            move for move in position.legal_moves()
-            if oracle_after(position.left, position.to_move(), taken, position.ply, move) == expected
-        }  # fmt: skip
+            move
+            for move in position.legal_moves()
+            if oracle_after(position.left, position.to_move(), taken, position.ply, move)
+            == expected
+        }
         if spec not in ("alphabeta:ordering=natural,root_window=fresh",):
             assert set(found.best_moves) <= best and found.move in best
         assert found.is_exact
@@ -194,9 +210,15 @@ class ThreeInARow(Game[int]):
 
 
 @pytest.mark.parametrize("spec", ["minimax", "alphabeta", "iterative", "pvs", "mtdf", "solver"])
-def test_every_two_player_searcher_refuses_a_three_player_game_at_once_naming_what_is_missing(spec: str) -> None:
+def test_every_two_player_searcher_refuses_a_three_player_game_at_once_naming_what_is_missing(
+    spec: str,
+) -> None:
     game = ThreeInARow()
-    with pytest.raises(UnsupportedGameError, match=rf"searcher '{spec}' cannot search 'three-players': it needs two players, and this game has 3"):
+    with pytest.raises(
+        UnsupportedGameError,
+        match=rf"searcher '{spec}' cannot search 'three-players': it needs two players, and this "
+        r"game has 3",
+    ):
         default_registry().new_searcher(spec).search(game)
     assert game.history == () and game.left == 6
 
@@ -239,7 +261,10 @@ def test_a_kept_table_never_makes_a_horizon_value_exact(spec: str) -> None:
             assert kept.is_exact == fresh.is_exact, (text, move)
             if fresh.is_exact:
                 assert kept.value == fresh.value
-            assert (kept.value, kept.best_moves) == (fresh.value, fresh.best_moves) or not fresh.is_exact
+            assert (kept.value, kept.best_moves) == (
+                fresh.value,
+                fresh.best_moves,
+            ) or not fresh.is_exact
 
 
 class LongCorridor(Game[int]):
@@ -271,45 +296,92 @@ class LongCorridor(Game[int]):
 
 
 @pytest.mark.parametrize("spec", ["minimax", "alphabeta", "pvs", "solver"])
-def test_a_game_deeper_than_the_recursion_limit_gets_a_clear_error_and_is_left_whole(spec: str) -> None:
+def test_a_game_deeper_than_the_recursion_limit_gets_a_clear_error_and_is_left_whole(
+    spec: str,
+) -> None:
     from gamesearch.errors import SearchTooDeepError
 
     game = LongCorridor()
-    with pytest.raises(SearchTooDeepError, match=rf"searcher '{spec}' went deeper than Python's recursion limit \(.* frames\) in 'corridor'; give it a depth limit"):
+    with pytest.raises(
+        SearchTooDeepError,
+        match=rf"searcher '{spec}' went deeper than Python's recursion limit \(.* frames\) in "
+        r"'corridor'; give it a depth limit",
+    ):
         default_registry().new_searcher(spec).search(game)
     assert game.steps == 0 and game.history == ()
     assert default_registry().new_searcher(spec).search(game, Limit(depth=10)).move == 0
 
 
+@pytest.mark.slow
 def test_the_textbook_searchers_agree_with_the_fast_cores_on_every_tictactoe_position() -> None:
     from gamesearch import AlphaBeta, Minimax
     from gamesearch.search.textbook import TextbookAlphaBeta, TextbookMinimax
     from gamesearch.testing import reachable_positions
 
-    positions = [p for p in reachable_positions(default_registry().new_game("tictactoe")) if not p.is_over()]
+    positions = [
+        p for p in reachable_positions(default_registry().new_game("tictactoe")) if not p.is_over()
+    ]
     for position in positions[::9]:
-        fast, slow = Minimax().search(position, move_values=True), TextbookMinimax().search(position, move_values=True)
+        fast, slow = (
+            Minimax().search(position, move_values=True),
+            TextbookMinimax().search(position, move_values=True),
+        )
         assert (slow.value, slow.best_moves, slow.move_values, slow.stats.nodes) == (
-            fast.value, fast.best_moves, fast.move_values, fast.stats.nodes
-        )  # fmt: skip
+            fast.value,
+            fast.best_moves,
+            fast.move_values,
+            fast.stats.nodes,
+        )
         pruned = TextbookAlphaBeta().search(position)
-        assert (pruned.value, pruned.best_moves) == (AlphaBeta().search(position).value, fast.best_moves)
+        assert (pruned.value, pruned.best_moves) == (
+            AlphaBeta().search(position).value,
+            fast.best_moves,
+        )
 
 
 @pytest.mark.parametrize(
     ("build", "message"),
     [
-        (lambda: default_registry().searcher_class("alphabeta").from_options({"all_best": 5}), r"option 'all_best' must be true or false: 5"),
-        (lambda: default_registry().new_game("tictactoe", rows=3.7), r"option 'rows' must be an integer: 3.7"),
-        (lambda: default_registry().new_game("tictactoe", rows=True), r"option 'rows' must be an integer: True"),
-        (lambda: default_registry().new_searcher("alphabeta", table_entries=0), r"'table_entries' must be >= 1: 0"),
-        (lambda: default_registry().searcher_class("iterative").from_options({"table_entries": float("nan")}), r"option 'table_entries' must be an integer: nan"),
-        (lambda: default_registry().searcher_class("alphabeta").from_options({"depth": 2.5}), r"option 'depth' must be an integer or none: 2.5"),
-        (lambda: default_registry().searcher_class("iterative").from_options({"max_nodes": float("nan")}), r"option 'max_nodes' must be an integer or none: nan"),
+        (
+            lambda: default_registry().searcher_class("alphabeta").from_options({"all_best": 5}),
+            r"option 'all_best' must be true or false: 5",
+        ),
+        (
+            lambda: default_registry().new_game("tictactoe", rows=3.7),
+            r"option 'rows' must be an integer: 3.7",
+        ),
+        (
+            lambda: default_registry().new_game("tictactoe", rows=True),
+            r"option 'rows' must be an integer: True",
+        ),
+        (
+            lambda: default_registry().new_searcher("alphabeta", table_entries=0),
+            r"'table_entries' must be >= 1: 0",
+        ),
+        (
+            lambda: (
+                default_registry()
+                .searcher_class("iterative")
+                .from_options({"table_entries": float("nan")})
+            ),
+            r"option 'table_entries' must be an integer: nan",
+        ),
+        (
+            lambda: default_registry().searcher_class("alphabeta").from_options({"depth": 2.5}),
+            r"option 'depth' must be an integer or none: 2.5",
+        ),
+        (
+            lambda: (
+                default_registry()
+                .searcher_class("iterative")
+                .from_options({"max_nodes": float("nan")})
+            ),
+            r"option 'max_nodes' must be an integer or none: nan",
+        ),
         (lambda: Limit(seconds=float("inf")), r"'seconds' must be a finite number: inf"),
         (lambda: Limit(nodes=0), r"'nodes' must be >= 1: 0"),
     ],
-)  # fmt: skip
+)
 def test_every_option_is_parsed_strictly_with_one_message_format(build: Any, message: str) -> None:
     from gamesearch.errors import InvalidOptionError
 

@@ -8,12 +8,11 @@ from typing import Any
 
 import pytest
 
-from gamesearch.search.table import SearchMemory
-
-from gamesearch_games.tictactoe import TicTacToe
 from gamesearch import AlphaBeta, IterativeDeepening, Minimax, Scoring, Searcher, default_registry
 from gamesearch.errors import BudgetExceededError, InvalidOptionError
 from gamesearch.search.base import Limit
+from gamesearch.search.table import SearchMemory
+from gamesearch_games.tictactoe import TicTacToe
 
 SEARCHERS: list[Searcher] = [
     Minimax(),
@@ -71,8 +70,12 @@ def test_a_search_out_of_budget_restores_the_position(searcher: Searcher) -> Non
 
 
 #: one small position of each kind of game, for the searchers that accept it
-BUDGET_POSITIONS = (("tictactoe", "X........", {}), ("pig", None, {"goal": 5, "faces": 3, "horizon": 6}),
-                    ("mnk3", "AB./C../...", {}), ("kalah", None, {"pits": 3, "seeds": 3}))  # fmt: skip
+BUDGET_POSITIONS = (
+    ("tictactoe", "X........", {}),
+    ("pig", None, {"goal": 5, "faces": 3, "horizon": 6}),
+    ("mnk3", "AB./C../...", {}),
+    ("kalah", None, {"pits": 3, "seeds": 3}),
+)
 REGISTRY = default_registry()
 
 
@@ -98,8 +101,10 @@ def test_minimax_within_its_node_budget_answers_as_without_one() -> None:
     unbounded = Minimax().search(game)
     bounded = Minimax(max_nodes=unbounded.stats.nodes).search(game)
     assert (bounded.value, bounded.best_moves, bounded.stats.nodes) == (
-        unbounded.value, unbounded.best_moves, unbounded.stats.nodes
-    )  # fmt: skip
+        unbounded.value,
+        unbounded.best_moves,
+        unbounded.stats.nodes,
+    )
     with pytest.raises(BudgetExceededError):
         Minimax(max_nodes=unbounded.stats.nodes - 1).search(game)
 
@@ -141,11 +146,17 @@ def test_the_line_read_after_the_game_moved_on_is_the_line_of_the_searched_posit
 
 
 @pytest.mark.parametrize(("name", "text"), [("tictactoe", "X../.O./..."), ("connect4", "4453")])
-def test_positions_and_results_whose_line_is_still_to_come_can_be_pickled(name: str, text: str) -> None:
+def test_positions_and_results_whose_line_is_still_to_come_can_be_pickled(
+    name: str, text: str
+) -> None:
     # (what a process pool sends to its workers and gets back)
     game = default_registry().new_game(name, text)
     copied = pickle.loads(pickle.dumps(game))
-    assert (copied.key(), copied.to_text(), copied.history) == (game.key(), game.to_text(), game.history)
+    assert (copied.key(), copied.to_text(), copied.history) == (
+        game.key(),
+        game.to_text(),
+        game.history,
+    )
     copied.apply(copied.legal_moves()[0])
     assert copied.key() != game.key()
     result = AlphaBeta(table=True, depth=4).search(game)
@@ -159,12 +170,19 @@ class TurnsNotDeclared(TicTacToe):
     turns_alternate = False
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "searcher",
-    [Minimax(), Minimax(depth=3), AlphaBeta(), AlphaBeta(ordering="natural", all_best=False),
-     AlphaBeta(table=True, depth=4), IterativeDeepening(max_nodes=2_000)],
+    [
+        Minimax(),
+        Minimax(depth=3),
+        AlphaBeta(),
+        AlphaBeta(ordering="natural", all_best=False),
+        AlphaBeta(table=True, depth=4),
+        IterativeDeepening(max_nodes=2_000),
+    ],
     ids=repr,
-)  # fmt: skip
+)
 def test_a_game_without_alternating_turns_gets_the_same_searches(searcher: Searcher) -> None:
     rng = random.Random(3)
     for _ in range(60):
@@ -176,8 +194,15 @@ def test_a_game_without_alternating_turns_gets_the_same_searches(searcher: Searc
             declared.push(move)
             undeclared.push(move)
         expected, found = searcher.search(declared), searcher.search(undeclared)
-        assert (found.value, found.best_moves, found.pv) == (expected.value, expected.best_moves, expected.pv)
-        assert (found.stats.nodes, found.stats.leaves) == (expected.stats.nodes, expected.stats.leaves)
+        assert (found.value, found.best_moves, found.pv) == (
+            expected.value,
+            expected.best_moves,
+            expected.pv,
+        )
+        assert (found.stats.nodes, found.stats.leaves) == (
+            expected.stats.nodes,
+            expected.stats.leaves,
+        )
 
 
 def test_the_fastest_win_is_preferred_and_the_slowest_loss() -> None:
@@ -271,8 +296,14 @@ def test_stats_count_nodes_leaves_cutoffs_and_time() -> None:
     ("make", "message"),
     [
         (lambda: AlphaBeta(depth=0), r"'depth' must be >= 1: 0"),
-        (lambda: AlphaBeta(ordering="random"), r"option 'ordering' must be one of game, natural: 'random'"),
-        (lambda: AlphaBeta(scoring="fast"), r"option 'scoring' must be one of distance, plain: 'fast'"),
+        (
+            lambda: AlphaBeta(ordering="random"),
+            r"option 'ordering' must be one of game, natural: 'random'",
+        ),
+        (
+            lambda: AlphaBeta(scoring="fast"),
+            r"option 'scoring' must be one of distance, plain: 'fast'",
+        ),
         (lambda: IterativeDeepening(seconds=-1), r"'seconds' must be > 0: -1"),
     ],
 )

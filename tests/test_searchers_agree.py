@@ -5,11 +5,11 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from oracle import best_moves, solve_all
 
-from gamesearch_games.tictactoe import TicTacToe
 from gamesearch import AlphaBeta, IterativeDeepening, Minimax, Scoring, Searcher
 from gamesearch.testing import reachable_positions
-from oracle import best_moves, solve_all
+from gamesearch_games.tictactoe import TicTacToe
 
 POSITIONS = reachable_positions(TicTacToe())
 VALUES = {scoring: solve_all(TicTacToe(), scoring) for scoring in Scoring}
@@ -17,7 +17,9 @@ UNFINISHED = [position for position in POSITIONS if not position.is_over()]
 
 ALPHABETA_SWITCHES = [
     dict(ordering=ordering, root_window=window, table=table)
-    for ordering, window, table in itertools.product(("game", "natural"), ("shared", "fresh"), (False, True))
+    for ordering, window, table in itertools.product(
+        ("game", "natural"), ("shared", "fresh"), (False, True)
+    )
 ]
 
 
@@ -40,12 +42,15 @@ def check_every_position(searcher: Searcher, scoring: Scoring, *, exact_set: boo
         assert result.move in expected
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scoring", list(Scoring), ids=lambda scoring: scoring.value)
 def test_minimax_agrees_with_the_oracle_on_every_position(scoring: Scoring) -> None:
     check_every_position(Minimax(scoring=scoring), scoring)
 
 
-@pytest.mark.parametrize("switches", ALPHABETA_SWITCHES, ids=lambda switches: "-".join(map(str, switches.values())))
+@pytest.mark.parametrize(
+    "switches", ALPHABETA_SWITCHES, ids=lambda switches: "-".join(map(str, switches.values()))
+)
 def test_alphabeta_agrees_with_minimax_on_every_position(switches: dict[str, object]) -> None:
     check_every_position(AlphaBeta(**switches), Scoring.DISTANCE)
 
@@ -58,6 +63,7 @@ def test_alphabeta_without_all_best_still_picks_a_best_move_everywhere() -> None
     check_every_position(AlphaBeta(all_best=False), Scoring.DISTANCE, exact_set=False)
 
 
+@pytest.mark.slow
 def test_iterative_deepening_agrees_with_minimax_on_every_position() -> None:
     check_every_position(IterativeDeepening(), Scoring.DISTANCE)
 

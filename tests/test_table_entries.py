@@ -5,10 +5,10 @@ from __future__ import annotations
 import functools
 
 import pytest
-from gamesearch_games.tictactoe import TicTacToe
 
 from gamesearch import AlphaBeta, Scoring
 from gamesearch.search.table import SearchMemory
+from gamesearch_games.tictactoe import TicTacToe
 
 LINES = (0b111, 0b111000, 0b111000000, 0b1001001, 0b10010010, 0b100100100, 0b100010001, 0b1010100)
 
@@ -41,7 +41,9 @@ def test_every_entry_bounds_the_true_value_and_a_second_search_agrees(text: str)
     assert len(table.entries) > 0
     for key, (searched, lower, upper) in table.entries.items():
         assert isinstance(key, int)
-        value = _value(key & 0b111111111, key >> 9) * game.win_score  # plain scores: a win is worth win_score
+        value = (
+            _value(key & 0b111111111, key >> 9) * game.win_score
+        )  # plain scores: a win is worth win_score
         assert lower <= value <= upper, (key, lower, upper, value)
         assert searched > 0  # nothing rests on a horizon: every entry is exact
     again = searcher.search(game, memory=memory)  # the kept entries answer most of it

@@ -39,7 +39,15 @@ def test_every_searcher_gets_a_row_counting_the_positions_it_solves(
 ) -> None:
     suite = write_suite(tmp_path, SUITE + "X../.O./... | 0 | not the best move: any corner draws\n")
     status, out, err = run_cli(
-        capsys, "tactics", "tictactoe", suite, "--searcher", "alphabeta", "--searcher", "minimax:depth=1", "--json"
+        capsys,
+        "tactics",
+        "tictactoe",
+        suite,
+        "--searcher",
+        "alphabeta",
+        "--searcher",
+        "minimax:depth=1",
+        "--json",
     )
     assert status == 0, err
     data = json.loads(out)
@@ -49,7 +57,12 @@ def test_every_searcher_gets_a_row_counting_the_positions_it_solves(
     assert [attempt["solved"] for attempt in rows["alphabeta"]["attempts"]] == [True, True, False]
     assert rows["alphabeta"]["solved"] == 2
     first = rows["minimax:depth=1"]["attempts"][0]
-    assert (first["name"], first["move"], first["solved"], first["best_moves"]) == ("X wins in one", "2", True, ["2"])
+    assert (first["name"], first["move"], first["solved"], first["best_moves"]) == (
+        "X wins in one",
+        "2",
+        True,
+        ["2"],
+    )
     assert first["nodes"] == 1 + 5  # the root and its five moves
 
 
@@ -57,14 +70,28 @@ def test_a_searcher_that_gives_up_within_the_budget_fails_the_position(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     suite = write_suite(tmp_path, "......... | 4 | the empty board\n")
-    status, out, err = run_cli(capsys, "tactics", "tictactoe", suite, "--searcher", "minimax", "--max-nodes", "10", "--json")
+    status, out, err = run_cli(
+        capsys,
+        "tactics",
+        "tictactoe",
+        suite,
+        "--searcher",
+        "minimax",
+        "--max-nodes",
+        "10",
+        "--json",
+    )
     assert status == 0, err
     attempt = json.loads(out)["rows"][0]["attempts"][0]
     assert (attempt["move"], attempt["solved"]) == (None, False)
 
 
-def test_the_table_names_the_suite_and_the_budget(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    status, out, err = run_cli(capsys, "tactics", "tictactoe", write_suite(tmp_path, SUITE), "-s", "alphabeta")
+def test_the_table_names_the_suite_and_the_budget(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    status, out, err = run_cli(
+        capsys, "tactics", "tictactoe", write_suite(tmp_path, SUITE), "-s", "alphabeta"
+    )
     assert status == 0, err
     assert "2 positions, 20,000 nodes each" in out and "2 of 2" in out
 
@@ -72,7 +99,10 @@ def test_the_table_names_the_suite_and_the_budget(capsys: pytest.CaptureFixture[
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("XX./OO./...\n", r"line 1: 'XX./OO./...' must be 'position \| best move, best move \| name'"),
+        (
+            "XX./OO./...\n",
+            r"line 1: 'XX./OO./...' must be 'position \| best move, best move \| name'",
+        ),
         (" | 2\n", r"line 1: '\| 2' must be"),
     ],
 )
@@ -81,16 +111,25 @@ def test_a_line_that_is_no_problem_is_named(text: str, message: str) -> None:
         read_problems(TicTacToe, text)
 
 
-def test_bad_suites_and_budgets_are_one_line_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_bad_suites_and_budgets_are_one_line_errors(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     assert_usage_error(
-        capsys, "suite 'nowhere.txt' is no file and no suite of 'tictactoe' (its suites: none)",
-        "tactics", "tictactoe", "nowhere.txt",
-    )  # fmt: skip
+        capsys,
+        "suite 'nowhere.txt' is no file and no suite of 'tictactoe' (its suites: none)",
+        "tactics",
+        "tictactoe",
+        "nowhere.txt",
+    )
     empty = write_suite(tmp_path, "# nothing\n")
     assert_usage_error(capsys, f"suite {empty!r} holds no problem", "tactics", "tictactoe", empty)
     suite = write_suite(tmp_path, "XX./OO./... | 9 | a full cell\n")
-    assert_usage_error(capsys, "problem 'a full cell': move '9' cannot be read", "tactics", "tictactoe", suite)
-    assert_usage_error(capsys, "--max-nodes must be >= 1: 0", "tactics", "tictactoe", suite, "--max-nodes", "0")
+    assert_usage_error(
+        capsys, "problem 'a full cell': move '9' cannot be read", "tactics", "tictactoe", suite
+    )
+    assert_usage_error(
+        capsys, "--max-nodes must be >= 1: 0", "tactics", "tictactoe", suite, "--max-nodes", "0"
+    )
 
 
 def test_ctrl_c_prints_the_rows_of_the_searchers_done(
@@ -107,8 +146,19 @@ def test_ctrl_c_prints_the_rows_of_the_searchers_done(
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(tactics, "run_suite", interrupt_the_second)
-    status, out, err = run_cli(capsys, "tactics", "tictactoe", write_suite(tmp_path, SUITE),
-                               "--searcher", "alphabeta", "--searcher", "minimax", "--json")  # fmt: skip
+    status, out, err = run_cli(
+        capsys,
+        "tactics",
+        "tictactoe",
+        write_suite(tmp_path, SUITE),
+        "--searcher",
+        "alphabeta",
+        "--searcher",
+        "minimax",
+        "--json",
+    )
     assert status == 130
     assert [row["searcher"] for row in json.loads(out)["rows"]] == ["alphabeta"]
-    assert err.endswith("gamesearch: interrupted after 1 of 2 searchers; the figures above are for those 1\n")
+    assert err.endswith(
+        "gamesearch: interrupted after 1 of 2 searchers; the figures above are for those 1\n"
+    )

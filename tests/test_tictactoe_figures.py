@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from gamesearch_games.tictactoe import TicTacToe
 from gamesearch import AlphaBeta, Minimax, Scoring
+from gamesearch_games.tictactoe import TicTacToe
 
 
 def count_games(game: TicTacToe) -> int:

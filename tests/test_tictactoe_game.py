@@ -6,7 +6,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gamesearch_games.tictactoe import TicTacToe
 from gamesearch import (
     GameOverError,
     IllegalMoveError,
@@ -17,6 +16,7 @@ from gamesearch import (
     Outcome,
     Player,
 )
+from gamesearch_games.tictactoe import TicTacToe
 
 
 def test_the_empty_board_has_x_to_move_and_nine_moves_centre_corners_edges_first() -> None:
@@ -80,9 +80,13 @@ def test_bad_options_are_refused(options: dict[str, object], message: str) -> No
 def test_an_illegal_move_raises_and_changes_nothing() -> None:
     game = TicTacToe.from_text("X.O/.X./...")
     before = (game.key(), game.history)
-    with pytest.raises(IllegalMoveError, match=r"illegal move '0' in 'X\.O/\.X\./\.\.\.'; legal moves: 1, 3"):
+    with pytest.raises(
+        IllegalMoveError, match=r"illegal move '0' in 'X\.O/\.X\./\.\.\.'; legal moves: 1, 3"
+    ):
         game.apply(0)
-    with pytest.raises(InvalidMoveError, match=r"move 'b2' is not a cell index; use a number from 0 to 8"):
+    with pytest.raises(
+        InvalidMoveError, match=r"move 'b2' is not a cell index; use a number from 0 to 8"
+    ):
         game.play("b2")
     with pytest.raises(InvalidMoveError, match=r"cell '9' is off the board"):
         game.play("9")
@@ -145,8 +149,12 @@ def test_m_n_k_boards_detect_wins_of_k_in_a_row() -> None:
 small_boards = st.sampled_from([(3, 3, 3), (4, 4, 3), (4, 4, 4), (3, 5, 3)])
 
 
-@given(board=small_boards, choices=st.lists(st.integers(min_value=0, max_value=10_000), max_size=25))
-def test_apply_then_undo_restores_key_text_and_side_to_move(board: tuple[int, int, int], choices: list[int]) -> None:
+@given(
+    board=small_boards, choices=st.lists(st.integers(min_value=0, max_value=10_000), max_size=25)
+)
+def test_apply_then_undo_restores_key_text_and_side_to_move(
+    board: tuple[int, int, int], choices: list[int]
+) -> None:
     rows, cols, k = board
     game = TicTacToe(rows=rows, cols=cols, k=k)
     trail = []
@@ -163,7 +171,9 @@ def test_apply_then_undo_restores_key_text_and_side_to_move(board: tuple[int, in
 
 
 @given(board=small_boards, seed=st.integers(min_value=0, max_value=2**32))
-def test_random_playouts_end_with_an_outcome_and_no_legal_moves(board: tuple[int, int, int], seed: int) -> None:
+def test_random_playouts_end_with_an_outcome_and_no_legal_moves(
+    board: tuple[int, int, int], seed: int
+) -> None:
     import random
 
     rows, cols, k = board
@@ -175,7 +185,9 @@ def test_random_playouts_end_with_an_outcome_and_no_legal_moves(board: tuple[int
     assert game.ply <= rows * cols
 
 
-@given(board=small_boards, choices=st.lists(st.integers(min_value=0, max_value=10_000), max_size=25))
+@given(
+    board=small_boards, choices=st.lists(st.integers(min_value=0, max_value=10_000), max_size=25)
+)
 def test_advance_is_push_then_result_and_retract_takes_it_back(
     board: tuple[int, int, int], choices: list[int]
 ) -> None:
@@ -191,10 +203,17 @@ def test_advance_is_push_then_result_and_retract_takes_it_back(
         played.append(move)
         assert fused.advance(move) == plain.result()
         assert (fused.key(), fused.ply, fused.to_move(), fused.to_text()) == (
-            plain.key(), plain.ply, plain.to_move(), plain.to_text()
-        )  # fmt: skip
+            plain.key(),
+            plain.ply,
+            plain.to_move(),
+            plain.to_text(),
+        )
         assert fused.history == plain.history  # the history stays whole
     for move in reversed(played):
         fused.retract(move)
         plain.undo()
-        assert (fused.key(), fused.ply, fused.legal_moves()) == (plain.key(), plain.ply, plain.legal_moves())
+        assert (fused.key(), fused.ply, fused.legal_moves()) == (
+            plain.key(),
+            plain.ply,
+            plain.legal_moves(),
+        )

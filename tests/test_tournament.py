@@ -9,11 +9,11 @@ import attrs
 import pytest
 
 import gamesearch_games.tictactoe as tictactoe_plugin
-from gamesearch_games.tictactoe import TicTacToe
 from gamesearch import Game, InvalidOptionError, Searcher, UnknownSearcherError
 from gamesearch.plugins import build_registry, make_plugin_manager
 from gamesearch.search.base import RootAnswer, SearchContext
 from gamesearch.tournament import PlayedGame, Tournament, run_tournament, schedule
+from gamesearch_games.tictactoe import TicTacToe
 
 PLAYERS = ["alphabeta:depth=1", "alphabeta", "mcts:simulations=60"]
 
@@ -34,7 +34,10 @@ def test_every_pair_meets_n_times_with_the_first_move_alternating() -> None:
 
 @pytest.mark.parametrize(
     ("players", "games", "message"),
-    [(1, 2, r"a tournament needs at least two players: 1"), (2, 0, r"games per pair must be >= 1: 0")],
+    [
+        (1, 2, r"a tournament needs at least two players: 1"),
+        (2, 0, r"games per pair must be >= 1: 0"),
+    ],
 )
 def test_a_schedule_needs_two_players_and_one_game(players: int, games: int, message: str) -> None:
     with pytest.raises(InvalidOptionError, match=message):
@@ -44,7 +47,11 @@ def test_a_schedule_needs_two_players_and_one_game(players: int, games: int, mes
 def comparable(tournament: Tournament) -> list[Any]:
     """Return everything about the games except the times (which vary from run to run)."""
     return [
-        (played.scheduled, played.record.outcome, [(move.move, move.nodes, move.value) for move in played.record.moves])
+        (
+            played.scheduled,
+            played.record.outcome,
+            [(move.move, move.nodes, move.value) for move in played.record.moves],
+        )
         for played in tournament.played
     ]
 
@@ -56,7 +63,10 @@ def test_the_results_do_not_depend_on_the_number_of_workers() -> None:
     assert comparable(parallel) == comparable(alone)
     assert sorted(played.scheduled.number for played in seen) == list(range(6))
     tallies = [
-        [(standing.wins, standing.draws, standing.losses, standing.nodes) for standing in run.standings()]
+        [
+            (standing.wins, standing.draws, standing.losses, standing.nodes)
+            for standing in run.standings()
+        ]
         for run in (alone, parallel)
     ]
     assert tallies[0] == tallies[1]
@@ -107,7 +117,9 @@ def test_a_searcher_seed_written_in_the_spec_is_kept() -> None:
     one = run_tournament(TicTacToe(), players, games=2, seed=1, opening_plies=0)
     other = run_tournament(TicTacToe(), players, games=2, seed=2, opening_plies=0)
     assert [entry[1:] for entry in comparable(one)] == [entry[1:] for entry in comparable(other)]
-    unseeded = run_tournament(TicTacToe(), ["mcts:simulations=30", "alphabeta"], games=2, seed=1, opening_plies=0)
+    unseeded = run_tournament(
+        TicTacToe(), ["mcts:simulations=30", "alphabeta"], games=2, seed=1, opening_plies=0
+    )
     assert comparable(unseeded) != comparable(one)
 
 
@@ -124,11 +136,31 @@ def test_the_json_data_lists_players_pairs_and_games() -> None:
 @pytest.mark.parametrize(
     ("players", "options", "error", "message"),
     [
-        (["alphabeta", "alphabeta"], {}, InvalidOptionError, r"each player must differ; repeated: 'alphabeta'"),
+        (
+            ["alphabeta", "alphabeta"],
+            {},
+            InvalidOptionError,
+            r"each player must differ; repeated: 'alphabeta'",
+        ),
         (["alphabeta", "nosuch"], {}, UnknownSearcherError, r"unknown searcher 'nosuch'"),
-        (["alphabeta", "mcts:simulations=0"], {}, InvalidOptionError, r"'simulations' must be >= 1: 0"),
-        (["alphabeta", "minimax"], {"workers": 0}, InvalidOptionError, r"number of workers must be >= 1: 0"),
-        (["alphabeta", "minimax"], {"opening_plies": -1}, InvalidOptionError, r"opening plies must be >= 0: -1"),
+        (
+            ["alphabeta", "mcts:simulations=0"],
+            {},
+            InvalidOptionError,
+            r"'simulations' must be >= 1: 0",
+        ),
+        (
+            ["alphabeta", "minimax"],
+            {"workers": 0},
+            InvalidOptionError,
+            r"number of workers must be >= 1: 0",
+        ),
+        (
+            ["alphabeta", "minimax"],
+            {"opening_plies": -1},
+            InvalidOptionError,
+            r"opening plies must be >= 0: -1",
+        ),
         (["alphabeta"], {}, InvalidOptionError, r"a tournament needs at least two players: 1"),
     ],
 )
@@ -156,7 +188,9 @@ def test_worker_processes_use_the_registry_they_are_given() -> None:
     registry.add_searcher(FirstMoveSearcher)
     game = registry.new_game("tictactoe")
     local = run_tournament(game, ["first-move", "alphabeta"], games=2, registry=registry)
-    pooled = run_tournament(game, ["first-move", "alphabeta"], games=2, registry=registry, workers=2)
+    pooled = run_tournament(
+        game, ["first-move", "alphabeta"], games=2, registry=registry, workers=2
+    )
     assert [played.record.as_dict() | {"moves": None} for played in pooled.played] == [
         played.record.as_dict() | {"moves": None} for played in local.played
     ]

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import pytest
 from clirun import assert_usage_error, run_cli, run_script
@@ -13,7 +13,9 @@ PLAYERS = ("--players", "alphabeta:depth=1", "alphabeta", "mcts:simulations=50")
 
 
 def test_the_json_lists_every_player_pair_and_game(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = run_cli(capsys, "tournament", "tictactoe", *PLAYERS, "--games", "2", "--seed", "3", "--json")
+    status, out, err = run_cli(
+        capsys, "tournament", "tictactoe", *PLAYERS, "--games", "2", "--seed", "3", "--json"
+    )
     assert status == 0, err
     data = json.loads(out)
     assert [player["label"] for player in data["players"]] == list(PLAYERS[1:])
@@ -31,19 +33,25 @@ def test_the_tables_rank_players_and_say_how_to_replay(capsys: pytest.CaptureFix
     assert "replay with: --seed 4 --games 2" in out
 
 
-def test_the_same_seed_gives_the_same_games_with_two_workers(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_same_seed_gives_the_same_games_with_two_workers(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     argv = ("tournament", "tictactoe", *PLAYERS, "-n", "2", "--seed", "6", "--json")
     alone = json.loads(run_cli(capsys, *argv)[1])
     parallel = json.loads(run_cli(capsys, *argv, "--workers", "2")[1])
     assert [game["moves"][-1]["move"] for game in alone["games"]] == [
         game["moves"][-1]["move"] for game in parallel["games"]
     ]
-    assert [player["elo"] for player in alone["players"]] == [player["elo"] for player in parallel["players"]]
+    assert [player["elo"] for player in alone["players"]] == [
+        player["elo"] for player in parallel["players"]
+    ]
 
 
 def test_plot_saves_a_png_chart(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     chart = tmp_path / "ratings.png"
-    status, out, err = run_cli(capsys, "tournament", "tictactoe", *PLAYERS, "-n", "2", "--plot", str(chart))
+    status, out, err = run_cli(
+        capsys, "tournament", "tictactoe", *PLAYERS, "-n", "2", "--plot", str(chart)
+    )
     assert status == 0, err
     assert chart.read_bytes().startswith(b"\x89PNG")
     assert f"ratings chart saved to {chart}" in out
@@ -58,10 +66,15 @@ def test_plot_saves_a_png_chart(capsys: pytest.CaptureFixture[str], tmp_path: Pa
         ((*PLAYERS, "--games", "0"), "--games must be >= 1: 0"),
         ((*PLAYERS, "--workers", "0"), "--workers must be >= 1: 0"),
         ((*PLAYERS, "--plot", "chart.gif"), "--plot must end in .png, .svg, .pdf: 'chart.gif'"),
-        ((*PLAYERS, "--plot", "/no/such/folder/chart.png"), "the folder '/no/such/folder' does not exist"),
+        (
+            (*PLAYERS, "--plot", "/no/such/folder/chart.png"),
+            "the folder '/no/such/folder' does not exist",
+        ),
     ],
 )
-def test_usage_errors_are_one_line(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], message: str) -> None:
+def test_usage_errors_are_one_line(
+    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], message: str
+) -> None:
     assert_usage_error(capsys, message, "tournament", "tictactoe", *argv)
 
 
@@ -85,8 +98,22 @@ def test_ctrl_c_prints_the_tables_of_the_games_played_so_far(
         return real(*args, **kwargs)
 
     monkeypatch.setattr(tournament, "_play_job", interrupt_on_the_fifth)
-    status, out, err = run_cli(capsys, "tournament", "tictactoe", "--players", "alphabeta:depth=1", "alphabeta:depth=2",
-                               "mcts:simulations=20", "--games", "2", "--seed", "1", "--json")  # fmt: skip
+    status, out, err = run_cli(
+        capsys,
+        "tournament",
+        "tictactoe",
+        "--players",
+        "alphabeta:depth=1",
+        "alphabeta:depth=2",
+        "mcts:simulations=20",
+        "--games",
+        "2",
+        "--seed",
+        "1",
+        "--json",
+    )
     assert status == 130
     assert len(json.loads(out)["games"]) == 4
-    assert err.endswith("gamesearch: interrupted after 4 of 6 games; the figures above are for those 4\n")
+    assert err.endswith(
+        "gamesearch: interrupted after 4 of 6 games; the figures above are for those 4\n"
+    )

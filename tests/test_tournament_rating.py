@@ -51,7 +51,9 @@ def test_two_players_are_rated_as_the_likelihood_equation_says(wins: int, games:
 def test_a_player_who_won_everything_gets_a_finite_rating_on_top() -> None:
     ratings = fit_ratings("abc", [Result(0, 1, 6, 6), Result(0, 2, 6, 6), Result(1, 2, 6, 3)])
     assert ratings[0].elo > ratings[1].elo == pytest.approx(ratings[2].elo)
-    assert math.isfinite(ratings[0].elo) and sum(rating.elo for rating in ratings) == pytest.approx(0)
+    assert math.isfinite(ratings[0].elo) and sum(rating.elo for rating in ratings) == pytest.approx(
+        0
+    )
 
 
 def test_more_games_narrow_the_interval() -> None:
@@ -62,5 +64,7 @@ def test_more_games_narrow_the_interval() -> None:
 
 
 def test_a_result_naming_an_unknown_player_is_refused() -> None:
-    with pytest.raises(ValueError, match=r"a result must name two different players 0..1: Result\(a=0, b=2"):
+    with pytest.raises(
+        ValueError, match=r"a result must name two different players 0..1: Result\(a=0, b=2"
+    ):
         fit_ratings("ab", [Result(0, 2, 1, 1)])

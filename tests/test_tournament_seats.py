@@ -42,13 +42,17 @@ def test_every_group_plays_every_seating_once_in_a_full_cycle(players: int, seat
     for game in planned:
         by_group.setdefault(frozenset(game.seats), []).append(game.seats)
     # every set of `seats` players out of the field, and nothing else
-    assert set(by_group) == {frozenset(group) for group in itertools.combinations(range(players), seats)}
+    assert set(by_group) == {
+        frozenset(group) for group in itertools.combinations(range(players), seats)
+    }
     for group, seatings in by_group.items():
         assert sorted(seatings) == sorted(itertools.permutations(sorted(group)))  # each order once
     assert len(planned) == math.comb(players, seats) * orders
 
 
-@pytest.mark.parametrize(("players", "seats", "games"), [(3, 3, 3), (4, 3, 6), (4, 3, 9), (5, 4, 8)])
+@pytest.mark.parametrize(
+    ("players", "seats", "games"), [(3, 3, 3), (4, 3, 6), (4, 3, 9), (5, 4, 8)]
+)
 def test_a_multiple_of_the_seats_sits_every_player_equally_often_in_every_seat(
     players: int, seats: int, games: int
 ) -> None:
@@ -74,7 +78,9 @@ def test_each_block_shares_its_opening_and_turns_the_seats_by_one() -> None:
     assert schedule(3, 6, seed=5, seats=3) == planned != schedule(3, 6, seed=6, seats=3)
 
 
-def two_player_schedule(players: int, games: int, seed: int) -> list[tuple[int, int, int, int, int]]:
+def two_player_schedule(
+    players: int, games: int, seed: int
+) -> list[tuple[int, int, int, int, int]]:
     """The two-player round robin as it has always been drawn: pairs a < b, in twos
     from one opening with the first move swapped, then two searcher seeds a game."""
     draw = random.Random(seed).randrange
@@ -92,9 +98,9 @@ def two_player_schedule(players: int, games: int, seed: int) -> list[tuple[int, 
 @pytest.mark.parametrize(("players", "games", "seed"), [(2, 1, 0), (3, 4, 9), (5, 3, 12)])
 def test_two_player_schedules_are_drawn_as_before(players: int, games: int, seed: int) -> None:
     planned = schedule(players, games, seed)
-    assert [(game.first, game.second, game.opening_seed, *game.searcher_seeds) for game in planned] == (
-        two_player_schedule(players, games, seed)
-    )
+    assert [
+        (game.first, game.second, game.opening_seed, *game.searcher_seeds) for game in planned
+    ] == (two_player_schedule(players, games, seed))
 
 
 @pytest.mark.parametrize(
@@ -114,11 +120,17 @@ def test_a_schedule_with_too_few_players_or_games_is_refused(
 
 
 # ------------------------------------------------------------------ points, standings, pairs
-def record(labels: tuple[str, ...], utilities: tuple[int, ...], nodes: tuple[int, ...]) -> GameRecord:
+def record(
+    labels: tuple[str, ...], utilities: tuple[int, ...], nodes: tuple[int, ...]
+) -> GameRecord:
     """A finished game with one searched move a seat (``nodes[seat]`` nodes, 0.5 s each)."""
-    moves = tuple(MoveRecord(ply, ply, str(ply), False, nodes[ply], 0.5) for ply in range(len(labels)))
+    moves = tuple(
+        MoveRecord(ply, ply, str(ply), False, nodes[ply], 0.5) for ply in range(len(labels))
+    )
     best = max(utilities)
-    outcome = Outcome.FIRST_WINS if utilities.count(best) == 1 and utilities[0] == best else Outcome.DRAW
+    outcome = (
+        Outcome.FIRST_WINS if utilities.count(best) == 1 and utilities[0] == best else Outcome.DRAW
+    )
     return GameRecord("made", "start", labels, moves, outcome, "end", utilities)
 
 
@@ -160,24 +172,42 @@ def test_standings_add_up_points_utilities_moves_nodes_and_seconds() -> None:
     assert [standing.points for standing in (w, x, y, z)] == [1.5, 2.0, 0.75, 1.75]
     assert [standing.mean_utility for standing in (w, x, y, z)] == [5 / 3, 1, 1 / 3, 5 / 2]
     # wins: alone at the top; draws: the top shared
-    assert [(s.wins, s.draws, s.losses) for s in (w, x, y, z)] == [(1, 1, 1), (0, 2, 2), (0, 1, 2), (1, 1, 0)]
+    assert [(s.wins, s.draws, s.losses) for s in (w, x, y, z)] == [
+        (1, 1, 1),
+        (0, 2, 2),
+        (0, 1, 2),
+        (1, 1, 0),
+    ]
     assert [(s.moves, s.nodes, s.seconds) for s in (w, x, y, z)] == [
-        (3, 30, 1.5), (4, 80, 2.0), (3, 90, 1.5), (2, 80, 1.0),
-    ]  # fmt: skip
+        (3, 30, 1.5),
+        (4, 80, 2.0),
+        (3, 90, 1.5),
+        (2, 80, 1.0),
+    ]
     data = w.as_dict()
-    assert data["points"] == 1.5 and data["mean_utility"] == pytest.approx(5 / 3) and "utility" not in data
+    assert (
+        data["points"] == 1.5
+        and data["mean_utility"] == pytest.approx(5 / 3)
+        and "utility" not in data
+    )
 
 
 def test_the_ratings_are_fitted_to_every_pair_inside_every_game() -> None:
     tournament = made_tournament()
     # (a, b): games together, a's points against b, counted by hand from MADE
     expected = {
-        (0, 1): (3, 1 + 0.5 + 0), (0, 2): (2, 1 + 0.5), (0, 3): (1, 0),
-        (1, 2): (3, 0.5 + 0.5 + 1), (1, 3): (2, 0.5 + 0), (2, 3): (1, 0),
-    }  # fmt: skip
+        (0, 1): (3, 1 + 0.5 + 0),
+        (0, 2): (2, 1 + 0.5),
+        (0, 3): (1, 0),
+        (1, 2): (3, 0.5 + 0.5 + 1),
+        (1, 3): (2, 0.5 + 0),
+        (2, 3): (1, 0),
+    }
     results = tournament.pair_results()
     assert {(r.a, r.b): (r.games, r.score) for r in results} == expected
-    assert tournament.ratings() == fit_ratings(LABELS, [Result(a, b, *v) for (a, b), v in expected.items()])
+    assert tournament.ratings() == fit_ratings(
+        LABELS, [Result(a, b, *v) for (a, b), v in expected.items()]
+    )
     elo = {rating.label: rating.elo for rating in tournament.ratings()}
     assert elo["z"] > elo["w"] > elo["y"] and sum(elo.values()) == pytest.approx(0)
 
@@ -187,7 +217,12 @@ def test_the_json_names_every_seat_its_utilities_and_the_group_size() -> None:
     assert data["seats"] == 3 and data["games_per_group"] == 1 and "games_per_pair" not in data
     assert [player["points"] for player in data["players"]] == [1.5, 2.0, 0.75, 1.75]
     third = data["games"][2]
-    assert (third["first"], third["second"], third["third"], third["utilities"]) == ("z", "w", "x", [2, 1, 2])
+    assert (third["first"], third["second"], third["third"], third["utilities"]) == (
+        "z",
+        "w",
+        "x",
+        [2, 1, 2],
+    )
     assert len(data["pairs"]) == 6
 
 
@@ -195,11 +230,17 @@ def test_the_json_names_every_seat_its_utilities_and_the_group_size() -> None:
 def test_a_three_player_tournament_plays_every_group_in_every_seat() -> None:
     game = default_registry().new_game("mnk3")
     tournament = run_tournament(game, THREE, seed=4)
-    assert tournament.games_per_pair == 3 and len(tournament.played) == 4 * 3  # 4 groups of three, 3 games each
+    assert (
+        tournament.games_per_pair == 3 and len(tournament.played) == 4 * 3
+    )  # 4 groups of three, 3 games each
     for played in tournament.played:
         assert played.record.players == tuple(THREE[player] for player in played.scheduled.seats)
         assert played.record.utilities is not None and sum(played.record.utilities) == 3
-        assert [move.is_random for move in played.record.moves[:3]] == [True, True, False]  # 2 opening plies
+        assert [move.is_random for move in played.record.moves[:3]] == [
+            True,
+            True,
+            False,
+        ]  # 2 opening plies
     assert [standing.games for standing in tournament.standings()] == [9, 9, 9, 9]
     # each game hands out 1 + 1/2 + 0 (the three ranks' points, shared on a tie): 3/2
     assert sum(standing.points for standing in tournament.standings()) == pytest.approx(12 * 1.5)
@@ -207,10 +248,16 @@ def test_a_three_player_tournament_plays_every_group_in_every_seat() -> None:
 
 def test_too_few_players_for_the_seats_or_one_who_cannot_play_are_refused_before_any_game() -> None:
     game = default_registry().new_game("mnk3")
-    with pytest.raises(InvalidOptionError, match=r"'mnk3' is a game of 3 players, so a tournament of it needs "
-                       r"at least 3 different searchers, one a seat: \['maxn', 'brs'\]"):  # fmt: skip
+    with pytest.raises(
+        InvalidOptionError,
+        match=r"'mnk3' is a game of 3 players, so a tournament of it needs "
+        r"at least 3 different searchers, one a seat: \['maxn', 'brs'\]",
+    ):
         run_tournament(game, ["maxn", "brs"])
-    with pytest.raises(UnsupportedGameError, match=r"searcher 'alphabeta' cannot search 'mnk3': it needs two players"):
+    with pytest.raises(
+        UnsupportedGameError,
+        match=r"searcher 'alphabeta' cannot search 'mnk3': it needs two players",
+    ):
         run_tournament(game, ["maxn", "brs", "alphabeta"])
 
 
@@ -225,8 +272,12 @@ def test_the_command_line_tournament_reports_every_seat_and_rates_the_players(
     for game in data["games"]:  # the points worked out again from each game's utilities
         seated = [game[seat] for seat in ("first", "second", "third")]
         for me, mine in zip(seated, game["utilities"], strict=True):
-            others = [theirs for who, theirs in zip(seated, game["utilities"], strict=True) if who != me]
-            points[me] += sum(1 if mine > theirs else 0.5 if mine == theirs else 0 for theirs in others) / 2
+            others = [
+                theirs for who, theirs in zip(seated, game["utilities"], strict=True) if who != me
+            ]
+            points[me] += (
+                sum(1 if mine > theirs else 0.5 if mine == theirs else 0 for theirs in others) / 2
+            )
     assert {player["label"]: player["points"] for player in data["players"]} == points
     assert len({player["points"] for player in data["players"]}) > 1  # the 4x4 board decides games
     assert all(player["games"] == 9 and player["elo_interval95"] > 0 for player in data["players"])
@@ -236,8 +287,14 @@ def test_the_command_line_tournament_reports_every_seat_and_rates_the_players(
 def test_the_tables_show_points_and_mean_utility(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run_cli(capsys, *CLI[:-1])
     assert status == 0
-    assert "mnk3 round robin of 3-player games: 4 players, 3 games a group of three (12 games), seed 3" in out
-    assert "mean utility" in out and "against the column player, in the games they played together" in out
+    assert (
+        "mnk3 round robin of 3-player games: 4 players, 3 games a group of three (12 games), seed 3"
+        in out
+    )
+    assert (
+        "mean utility" in out
+        and "against the column player, in the games they played together" in out
+    )
     assert "replay with: --seed 3 --games 3" in out
 
 
@@ -273,8 +330,15 @@ def test_a_store_written_before_seats_were_listed_is_read_back(tmp_path: Path) -
     game = default_registry().new_game("tictactoe")
     players = ["alphabeta:depth=1", "alphabeta"]
     tournament = run_tournament(game, players, games=2, seed=8)
-    run = run_key("tournament", game="tictactoe", start=game.to_text(), players=players, games=2, seed=8,
-                  opening_plies=2)  # fmt: skip
+    run = run_key(
+        "tournament",
+        game="tictactoe",
+        start=game.to_text(),
+        players=players,
+        games=2,
+        seed=8,
+        opening_plies=2,
+    )
     with ResultStore(tmp_path / "old.sqlite") as store:
         for played in tournament.played:
             data = played_to_dict(played)
@@ -283,19 +347,27 @@ def test_a_store_written_before_seats_were_listed_is_read_back(tmp_path: Path) -
             store.add_game(run, played.scheduled.number, data)
         back = {number: played_from_dict(data) for number, data in store.games(run).items()}
     assert [back[number] for number in range(2)] == list(tournament.played)
-    again = run_tournament(game, players, games=2, seed=8, done=back, on_game=lambda played: pytest.fail("replayed"))
+    again = run_tournament(
+        game, players, games=2, seed=8, done=back, on_game=lambda played: pytest.fail("replayed")
+    )
     assert again.played == tournament.played
 
 
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (("--players", "maxn", "paranoid"),
-         "'mnk3' is a game of 3 players: --players needs at least 3 searchers, one a seat: ['maxn', 'paranoid']"),
-        (("--players", "maxn", "paranoid", "alphabeta"), "searcher 'alphabeta' cannot search 'mnk3'"),
+        (
+            ("--players", "maxn", "paranoid"),
+            "'mnk3' is a game of 3 players: --players needs at least 3 searchers, one a seat: "
+            "['maxn', 'paranoid']",
+        ),
+        (
+            ("--players", "maxn", "paranoid", "alphabeta"),
+            "searcher 'alphabeta' cannot search 'mnk3'",
+        ),
         (("--players", *THREE, "--games", "0"), "--games must be >= 1: 0"),
     ],
-)  # fmt: skip
+)
 def test_usage_errors_of_a_three_player_tournament_are_one_line(
     capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], message: str
 ) -> None:
@@ -318,9 +390,13 @@ def test_ctrl_c_prints_the_tables_of_the_games_played_so_far(
     monkeypatch.setattr(tournament, "_play_job", interrupt_on_the_third)
     status, out, err = run_cli(capsys, *CLI[:-1])
     assert status == 130
-    assert "mnk3 round robin of 3-player games: 4 players, 3 games a group of three (2 games)" in out
+    assert (
+        "mnk3 round robin of 3-player games: 4 players, 3 games a group of three (2 games)" in out
+    )
     assert "0/0" in out  # the last player has not met the others yet
-    assert err.endswith("gamesearch: interrupted after 2 of 12 games; the figures above are for those 2\n")
+    assert err.endswith(
+        "gamesearch: interrupted after 2 of 12 games; the figures above are for those 2\n"
+    )
 
 
 def test_plot_draws_the_ratings_of_a_three_player_tournament(
@@ -346,12 +422,31 @@ def test_on_a_tree_where_the_first_mover_takes_all_every_player_wins_its_first_s
     tree = tmp_path / "first.tree"
     tree.write_text("agents 3\nR agent 0: take -> (3, 0, 0), give -> (0, 3, 0)\n")
     players = ["maxn", "paranoid", "mcts:simulations=10", "maxn:pruning=false"]
-    status, out, err = run_cli(capsys, "tournament", "tree", "--position", str(tree), "--players", *players,
-                               "--opening-plies", "0", "--seed", "2", "--json")  # fmt: skip
+    status, out, err = run_cli(
+        capsys,
+        "tournament",
+        "tree",
+        "--position",
+        str(tree),
+        "--players",
+        *players,
+        "--opening-plies",
+        "0",
+        "--seed",
+        "2",
+        "--json",
+    )
     assert status == 0, err
     data = json.loads(out)
-    assert all(game["winner"] == game["first"] and game["utilities"] == [3, 0, 0] for game in data["games"])
+    assert all(
+        game["winner"] == game["first"] and game["utilities"] == [3, 0, 0] for game in data["games"]
+    )
     # each player is in 3 groups of three, first once in each: 3 wins, 6 losses
     for player in data["players"]:
-        assert (player["games"], player["wins"], player["losses"], player["points"]) == (9, 3, 6, 3 + 6 * 0.25)
+        assert (player["games"], player["wins"], player["losses"], player["points"]) == (
+            9,
+            3,
+            6,
+            3 + 6 * 0.25,
+        )
         assert player["mean_utility"] == 1 and player["elo"] == pytest.approx(0, abs=1e-6)

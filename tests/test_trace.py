@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from gamesearch_games.connect4 import ConnectFour
-from gamesearch_games.tictactoe import TicTacToe
 from gamesearch import AlphaBeta, BudgetExceededError, IterativeDeepening, Minimax, Scoring
 from gamesearch.search.base import Searcher
 from gamesearch.trace import NodeLimit, TraceNode, TreeTracer
+from gamesearch_games.connect4 import ConnectFour
+from gamesearch_games.tictactoe import TicTacToe
 
 #: seed 004's example: three empty squares, a full tree of 14 nodes, alpha-beta visits 10
 SEED_004_POSITION = "XOX/O.O/.X."
@@ -85,9 +85,7 @@ def test_visited_nodes_plus_pruned_subtrees_make_the_full_tree(text: str) -> Non
     tracer = TreeTracer(game)
     AlphaBeta(ordering="natural").search(game, tracer=tracer)
     skipped = sum(
-        subtree_size_after(node, move)
-        for node in tracer.roots[0].walk()
-        for move in node.pruned
+        subtree_size_after(node, move) for node in tracer.roots[0].walk() for move in node.pruned
     )
     assert tracer.nodes + skipped == full_tree_size(game)
 
@@ -117,11 +115,15 @@ def test_nodes_record_the_side_to_move_and_the_window_on_entry() -> None:
     AlphaBeta().search(game, tracer=tracer)
     root = tracer.roots[0]
     assert root.move is None and root.to_move is not None and root.to_move.name == "FIRST"
-    assert all(child.to_move is not None and child.to_move.name == "SECOND" for child in root.children)
+    assert all(
+        child.to_move is not None and child.to_move.name == "SECOND" for child in root.children
+    )
     assert any(node.alpha > -(1 << 60) or node.beta < (1 << 60) for node in root.walk()[1:])
     data = root.as_dict()
     assert data["move"] is None and data["alpha"] is None and data["beta"] is None
-    assert [child["move"] for child in data["children"]] == [str(child.move) for child in root.children]
+    assert [child["move"] for child in data["children"]] == [
+        str(child.move) for child in root.children
+    ]
 
 
 def test_max_nodes_keeps_counting_past_what_it_records() -> None:
@@ -153,8 +155,12 @@ def test_node_limit_lets_a_small_search_finish() -> None:
     assert Minimax().search(game, tracer=limit).stats.nodes == limit.nodes == 14
 
 
-@pytest.mark.parametrize("searcher", [Minimax(depth=2), AlphaBeta(depth=3), IterativeDeepening(depth=3)], ids=repr)
-def test_each_traced_position_is_its_parent_with_the_move_played_also_in_connect_four(searcher: Searcher) -> None:
+@pytest.mark.parametrize(
+    "searcher", [Minimax(depth=2), AlphaBeta(depth=3), IterativeDeepening(depth=3)], ids=repr
+)
+def test_each_traced_position_is_its_parent_with_the_move_played_also_in_connect_four(
+    searcher: Searcher,
+) -> None:
     # Connect Four writes a position as its move sequence: a traced search must keep
     # the history whole for the recorded text to be right.
     game = ConnectFour.from_text("4453")

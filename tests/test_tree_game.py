@@ -1,10 +1,10 @@
-"""Explicit game trees: the text format, the AIMA Figure 5.2 answer, and every searcher on random trees."""
+"""Explicit game trees: the text format, the AIMA Figure 5.2 answer, and every searcher on random
+trees."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 from pathlib import Path
-from typing import Union
 
 import pytest
 from hypothesis import given, settings
@@ -20,13 +20,21 @@ from tests.clirun import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 AIMA_FILE = ROOT / "docs" / "coursework" / "trees" / "aima-figure-5-2.txt"
-EXACT_SEARCHERS = ["textbook-minimax", "textbook-alphabeta", "textbook-alphabeta:root_window=shared,prune_on_equality=false",
-                   "minimax", "alphabeta", "alphabeta:root_window=fresh,ordering=natural", "pvs", "solver"]  # fmt: skip
+EXACT_SEARCHERS = [
+    "textbook-minimax",
+    "textbook-alphabeta",
+    "textbook-alphabeta:root_window=shared,prune_on_equality=false",
+    "minimax",
+    "alphabeta",
+    "alphabeta:root_window=fresh,ordering=natural",
+    "pvs",
+    "solver",
+]
 
 #: a test tree: a leaf's utility (or utilities, one per agent), or the mover ("max", "min",
 #: "chance", "agent 2") and its (move, subtree) pairs; a chance node's moves are written
 #: "move probability" ("m0 1/3")
-Subtree = Union[int, tuple[int, ...], tuple[str, tuple[tuple[str, "Subtree"], ...]]]
+Subtree = int | tuple[int, ...] | tuple[str, tuple[tuple[str, "Subtree"], ...]]
 
 
 def is_leaf(tree: Subtree) -> bool:
@@ -40,12 +48,18 @@ def write(tree: Subtree, agents: int = 2) -> str:
 
     def node(subtree: Subtree) -> str:
         if is_leaf(subtree):
-            return str(subtree) if isinstance(subtree, int) else "(" + ", ".join(map(str, subtree)) + ")"
+            return (
+                str(subtree)
+                if isinstance(subtree, int)
+                else "(" + ", ".join(map(str, subtree)) + ")"
+            )
         name = f"N{len(lines)}"
         lines.append("")
         index = len(lines) - 1
         kind, children = subtree
-        lines[index] = f"{name} {kind}: " + ", ".join(f"{move} -> {node(child)}" for move, child in children)
+        lines[index] = f"{name} {kind}: " + ", ".join(
+            f"{move} -> {node(child)}" for move, child in children
+        )
         return name
 
     node(tree)
@@ -59,15 +73,19 @@ def oracle(tree: Subtree) -> Fraction:
         return Fraction(tree)
     kind, children = tree
     if kind == "chance":
-        return sum((Fraction(move.split()[1]) * oracle(child) for move, child in children), Fraction(0))
+        return sum(
+            (Fraction(move.split()[1]) * oracle(child) for move, child in children), Fraction(0)
+        )
     values = [oracle(child) for _, child in children]
     return max(values) if kind == "max" else min(values)
 
 
 def chance_moves(children: list[Subtree], weights: list[int]) -> tuple[tuple[str, Subtree], ...]:
     total = sum(weights)
-    return tuple((f"m{index} {Fraction(weight, total)}", child)
-                 for index, (child, weight) in enumerate(zip(children, weights)))  # fmt: skip
+    return tuple(
+        (f"m{index} {Fraction(weight, total)}", child)
+        for index, (child, weight) in enumerate(zip(children, weights, strict=True))
+    )
 
 
 def subtrees(depth: int) -> st.SearchStrategy[Subtree]:
@@ -91,7 +109,9 @@ def chance_subtrees(depth: int) -> st.SearchStrategy[Subtree]:
     children = st.lists(chance_subtrees(depth - 1), min_size=1, max_size=3)
     decisions = st.tuples(
         st.sampled_from(["max", "min"]),
-        children.map(lambda found: tuple((f"m{index}", child) for index, child in enumerate(found))),
+        children.map(
+            lambda found: tuple((f"m{index}", child) for index, child in enumerate(found))
+        ),
     )
     chances = children.flatmap(
         lambda found: st.lists(st.integers(1, 4), min_size=len(found), max_size=len(found)).map(
@@ -160,7 +180,12 @@ def test_trees_keep_the_game_protocol(text: str) -> None:
 
 def test_the_rules_follow_from_the_tree() -> None:
     rules = TreeGame.from_text("A max: l -> 1, r -> B; B min: x -> 5, y -> C; C max: p -> -2").rules
-    assert (rules.max_plies, rules.players, rules.alternating, rules.result_range) == (3, 2, True, (-2, 5))
+    assert (rules.max_plies, rules.players, rules.alternating, rules.result_range) == (
+        3,
+        2,
+        True,
+        (-2, 5),
+    )
     assert not TreeGame.from_text("A min: only -> B; B min: x -> 1").rules.alternating
 
 
@@ -183,21 +208,36 @@ def test_evaluations_stand_in_below_a_depth_limit() -> None:
     ("text", "message"),
     [
         ("A max: a -> B", r"node 'A': move 'a' leads to 'B', which is not defined"),
-        ("A max: a -> B, b -> C; B min: x -> 1; C min: y -> B", r"node 'B' is reached from both 'A' and 'C'"),
+        (
+            "A max: a -> B, b -> C; B min: x -> 1; C min: y -> B",
+            r"node 'B' is reached from both 'A' and 'C'",
+        ),
         ("A max: a -> 1; Z min: x -> 2", r"node 'Z' cannot be reached from the root 'A'"),
         ("A max: a -> 1, a -> 2", r"node 'A' has two moves named 'a'"),
         ("A max: a -> 1; A min: b -> 2", r"node 'A' is defined twice"),
         ("A maximum: a -> 1", r"cannot read 'A maximum: a -> 1'"),
         ("A max: a => 1", r"node 'A': cannot read 'a => 1'"),
-        ("A max eval 900: a -> 1", r"the evaluation of 'A' must lie strictly between -900 and 900: 900"),
+        (
+            "A max eval 900: a -> 1",
+            r"the evaluation of 'A' must lie strictly between -900 and 900: 900",
+        ),
         ("A max: a -> 1; at Q", r"'at Q': the tree has no node 'Q'"),
         ("# nothing", r"no node in the tree"),
         ("A max: a 1/2 -> 1", r"only a chance node's moves have probabilities"),
-        ("A chance: h 1/2 -> 1, t 1/3 -> 2", r"the probabilities of chance node 'A' add up to 5/6, not 1"),
+        (
+            "A chance: h 1/2 -> 1, t 1/3 -> 2",
+            r"the probabilities of chance node 'A' add up to 5/6, not 1",
+        ),
         ("A chance: h -> 1", r"chance node 'A': move 'h' needs its probability \(h 1/2 -> ...\)"),
         ("A chance: h 0 -> 1, t 1 -> 2", r"chance node 'A': a probability must be > 0: 'h 0 -> 1'"),
-        ("agents 3; A max: a -> 1", r"node 'A' is max; in a tree of 3 agents name the mover \(agent 0 to agent 2\)"),
-        ("A agent 0: a -> (1, 2, 3), b -> (1, 2)", r"the utility of 'A.b' is '\(1, 2\)': the tree has 3 agents"),
+        (
+            "agents 3; A max: a -> 1",
+            r"node 'A' is max; in a tree of 3 agents name the mover \(agent 0 to agent 2\)",
+        ),
+        (
+            "A agent 0: a -> (1, 2, 3), b -> (1, 2)",
+            r"the utility of 'A.b' is '\(1, 2\)': the tree has 3 agents",
+        ),
         ("agents 17; A max: a -> 1", r"'agents' takes a whole number from 2 to 16: 'agents 17'"),
     ],
 )
@@ -209,7 +249,9 @@ def test_a_malformed_tree_is_refused_with_what_is_wrong(text: str, message: str)
 # ------------------------------------------------------- random trees, every searcher
 @settings(max_examples=40, deadline=None)
 @given(tree=subtrees(3))
-def test_every_exact_searcher_finds_the_oracle_value_and_best_moves_of_random_trees(tree: Subtree) -> None:
+def test_every_exact_searcher_finds_the_oracle_value_and_best_moves_of_random_trees(
+    tree: Subtree,
+) -> None:
     game = TreeGame.from_text(write(tree))
     kind, children = tree  # type: ignore[misc]
     values = {move: oracle(child) for move, child in children}
@@ -217,7 +259,9 @@ def test_every_exact_searcher_finds_the_oracle_value_and_best_moves_of_random_tr
     for spec in EXACT_SEARCHERS:
         plain = default_registry().new_searcher(spec, scoring="plain").search(game)
         assert plain.margin == best, spec
-        assert set(plain.best_moves) == {move for move, value in values.items() if value == best}, spec
+        assert set(plain.best_moves) == {move for move, value in values.items() if value == best}, (
+            spec
+        )
         assert default_registry().new_searcher(spec).search(game).margin == best, spec
 
 
@@ -231,14 +275,20 @@ def test_random_trees_keep_the_protocol_and_read_back_their_own_text(tree: Subtr
 
 
 # ---------------------------------------------------------------- chance nodes
-CHANCE_TREE = "A max: l -> C, r -> 1; C chance: h 1/2 -> 4, t 1/4 -> -2, x 0.25 -> D; D min: a -> 3, b -> 0"
+CHANCE_TREE = (
+    "A max: l -> C, r -> 1; C chance: h 1/2 -> 4, t 1/4 -> -2, x 0.25 -> D; D min: a -> 3, b -> 0"
+)
 
 
 def test_a_chance_node_offers_its_outcomes_with_exact_probabilities() -> None:
     game = TreeGame.from_text(CHANCE_TREE)
     game.play("l")
     assert game.to_move() == CHANCE
-    assert game.chance_outcomes() == (("h", Fraction(1, 2)), ("t", Fraction(1, 4)), ("x", Fraction(1, 4)))
+    assert game.chance_outcomes() == (
+        ("h", Fraction(1, 2)),
+        ("t", Fraction(1, 4)),
+        ("x", Fraction(1, 4)),
+    )
     assert game.rules.chance and not game.rules.alternating
     assert check_game(TreeGame.from_text(CHANCE_TREE)).is_exhaustive
     with pytest.raises(ValueError, match=r"node 'A' is not a chance node"):
@@ -253,7 +303,11 @@ def test_the_chance_searchers_find_the_expected_value_of_a_chance_tree(spec: str
 
 
 def test_a_searcher_without_chance_refuses_a_chance_tree() -> None:
-    with pytest.raises(UnsupportedGameError, match=r"searcher 'textbook-alphabeta' cannot search 'tree': it cannot search games of chance"):
+    with pytest.raises(
+        UnsupportedGameError,
+        match=r"searcher 'textbook-alphabeta' cannot search 'tree': it cannot search games of "
+        r"chance",
+    ):
         TextbookAlphaBeta().search(TreeGame.from_text(CHANCE_TREE))
 
 
@@ -269,13 +323,21 @@ def test_the_chance_searchers_find_the_oracle_value_of_random_chance_trees(tree:
 
 
 # ------------------------------------------------------------ several agents
-THREE = "A agent 0: l -> B, r -> C; B agent 1: x -> (3, 1, 0), y -> (0, 3, 1); C agent 1: z -> D; D agent 2: p -> (1, 1, 2), q -> (2, 0, 2)"
+THREE = (
+    "A agent 0: l -> B, r -> C; B agent 1: x -> (3, 1, 0), y -> (0, 3, 1); "
+    "C agent 1: z -> D; D agent 2: p -> (1, 1, 2), q -> (2, 0, 2)"
+)
 
 
 def test_a_tree_of_three_agents_has_one_utility_per_agent() -> None:
     game = TreeGame.from_text(THREE)
     rules = game.rules
-    assert (rules.players, rules.utilities, rules.constant_sum, rules.result_range) == (3, True, 4, (0, 3))
+    assert (rules.players, rules.utilities, rules.constant_sum, rules.result_range) == (
+        3,
+        True,
+        4,
+        (0, 3),
+    )
     assert check_game(game).is_exhaustive
     for move in ("r", "z", "q"):
         game.play(move)
@@ -318,18 +380,23 @@ def agent_subtrees(depth: int, agent: int = 0) -> st.SearchStrategy[Subtree]:
     if depth == 0:
         return leaf  # type: ignore[return-value]
     inner = st.lists(agent_subtrees(depth - 1, (agent + 1) % 3), min_size=1, max_size=3).map(
-        lambda found: (f"agent {agent}", tuple((f"m{index}", child) for index, child in enumerate(found)))
+        lambda found: (
+            f"agent {agent}",
+            tuple((f"m{index}", child) for index, child in enumerate(found)),
+        )
     )
     return st.one_of(leaf, inner) if depth < 3 else inner  # type: ignore[return-value]
 
 
 @settings(max_examples=30, deadline=None)
 @given(tree=agent_subtrees(3))
-def test_maxn_and_paranoid_equal_their_definitions_on_random_three_agent_trees(tree: Subtree) -> None:
+def test_maxn_and_paranoid_equal_their_definitions_on_random_three_agent_trees(
+    tree: Subtree,
+) -> None:
     game = TreeGame.from_text(write(tree, agents=3))
     assert check_game(game).is_exhaustive
     maxn = default_registry().new_searcher("maxn").search(game)
     assert maxn.utilities == maxn_oracle(tree)
-    assert default_registry().new_searcher("paranoid").search(game).value == paranoid_oracle(tree, 0)
-
-
+    assert default_registry().new_searcher("paranoid").search(game).value == paranoid_oracle(
+        tree, 0
+    )

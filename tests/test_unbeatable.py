@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from gamesearch_games.tictactoe import TicTacToe
 from gamesearch import AlphaBeta, IterativeDeepening, Outcome, Player, Searcher
+from gamesearch_games.tictactoe import TicTacToe
 
 
 def human_wins(game: TicTacToe, engine: Searcher, engine_side: Player) -> list[str]:
@@ -27,7 +27,9 @@ def human_wins(game: TicTacToe, engine: Searcher, engine_side: Player) -> list[s
     return found
 
 
-@pytest.mark.parametrize("engine", [AlphaBeta(table=True), AlphaBeta(seed=3), IterativeDeepening()], ids=repr)
+@pytest.mark.parametrize(
+    "engine", [AlphaBeta(table=True), AlphaBeta(seed=3), IterativeDeepening()], ids=repr
+)
 @pytest.mark.parametrize("engine_side", list(Player), ids=lambda player: player.name)
 def test_no_human_line_beats_the_engine(engine: Searcher, engine_side: Player) -> None:
     assert human_wins(TicTacToe(), engine, engine_side) == []

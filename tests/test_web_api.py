@@ -41,14 +41,24 @@ def post(client: TestClient, path: str, **body: Any) -> Any:
 
 
 # ------------------------------------------------------------------- answers
-def test_games_lists_every_game_and_searcher_with_its_options_and_the_limits(client: TestClient) -> None:
+def test_games_lists_every_game_and_searcher_with_its_options_and_the_limits(
+    client: TestClient,
+) -> None:
     data = client.get("/api/games").json()
     registry = default_registry()
     assert set(data["games"]) == set(registry.games)
     assert set(data["searchers"]) == set(registry.searchers)
     tictactoe = data["games"]["tictactoe"]
     assert tictactoe["player_names"] == ["X", "O"]
-    assert {"name": "rows", "type": "int", "default": 3, "help": "board rows", "minimum": 1, "maximum": 20, "choices": None} in tictactoe["options"]
+    assert {
+        "name": "rows",
+        "type": "int",
+        "default": 3,
+        "help": "board rows",
+        "minimum": 1,
+        "maximum": 20,
+        "choices": None,
+    } in tictactoe["options"]
     assert data["limits"]["max_nodes"] == SMALL.max_nodes
 
 
@@ -62,7 +72,9 @@ def test_new_game_draws_an_empty_board_where_every_cell_is_a_move(client: TestCl
     assert {cell["symbol"] for cell in board["cells"]} == {""}
 
 
-def test_play_returns_the_next_position_and_leaves_no_move_on_occupied_cells(client: TestClient) -> None:
+def test_play_returns_the_next_position_and_leaves_no_move_on_occupied_cells(
+    client: TestClient,
+) -> None:
     state = post(client, "/api/play", game="tictactoe", position="X../.O./...", move="8")
     assert state["position"] == "X../.O./..X"
     assert state["to_move"] == "O"
@@ -73,7 +85,11 @@ def test_play_returns_the_next_position_and_leaves_no_move_on_occupied_cells(cli
 
 @pytest.mark.parametrize(
     ("position", "status", "winner"),
-    [("XXX/OO./...", "X wins", "X"), ("XXO/OOX/XOX", "draw", None), ("X../.O./...", "X to move", None)],
+    [
+        ("XXX/OO./...", "X wins", "X"),
+        ("XXO/OOX/XOX", "draw", None),
+        ("X../.O./...", "X to move", None),
+    ],
 )
 def test_position_reports_whose_turn_it_is_and_how_the_game_ended(
     client: TestClient, position: str, status: str, winner: str | None
@@ -108,7 +124,11 @@ def test_engine_move_plays_the_move_that_stops_the_threat(client: TestClient) ->
 
 def test_searcher_options_reach_the_searcher(client: TestClient) -> None:
     answer = post(
-        client, "/api/analyze", game="tictactoe", searcher="alphabeta", searcher_options={"depth": 1}
+        client,
+        "/api/analyze",
+        game="tictactoe",
+        searcher="alphabeta",
+        searcher_options={"depth": 1},
     )
     assert answer["stats"]["depth"] == 1
     assert answer["is_exact"] is False
@@ -119,7 +139,9 @@ def count_nodes(node: dict[str, Any]) -> int:
     return 1 + sum(count_nodes(child) for child in node["children"])
 
 
-@pytest.mark.parametrize(("searcher", "nodes", "pruned"), [("minimax", 14, 0), ("alphabeta", 10, 2)])
+@pytest.mark.parametrize(
+    ("searcher", "nodes", "pruned"), [("minimax", 14, 0), ("alphabeta", 10, 2)]
+)
 def test_tree_of_a_three_empty_square_position_has_14_nodes_and_alpha_beta_visits_10(
     client: TestClient, searcher: str, nodes: int, pruned: int
 ) -> None:
@@ -127,9 +149,18 @@ def test_tree_of_a_three_empty_square_position_has_14_nodes_and_alpha_beta_visit
     assert (tree["nodes"], tree["pruned"], tree["value"]) == (nodes, pruned, 0)
     assert count_nodes(tree["root"]) == nodes
     root = tree["root"]
-    assert (root["move"], root["position"], root["alpha"], root["beta"]) == (None, ".../OOX/XXO", None, None)
+    assert (root["move"], root["position"], root["alpha"], root["beta"]) == (
+        None,
+        ".../OOX/XXO",
+        None,
+        None,
+    )
     assert sorted(child["move"] for child in root["children"]) == ["0", "1", "2"]
-    direct = default_registry().new_searcher(searcher).search(default_registry().new_game("tictactoe", ".../OOX/XXO"))
+    direct = (
+        default_registry()
+        .new_searcher(searcher)
+        .search(default_registry().new_game("tictactoe", ".../OOX/XXO"))
+    )
     assert direct.stats.nodes == nodes
 
 
@@ -143,7 +174,11 @@ def test_a_tree_larger_than_the_server_draws_is_refused(client: TestClient) -> N
 def test_a_searcher_with_a_budget_of_its_own_answers_within_the_servers_node_budget() -> None:
     limits = Limits(max_nodes=3_000, seconds=30.0)
     with TestClient(create_app(limits=limits), base_url="http://127.0.0.1") as small_client:
-        body = {"game": "tictactoe", "options": {"rows": 5, "cols": 5, "k": 4}, "searcher": "iterative"}
+        body = {
+            "game": "tictactoe",
+            "options": {"rows": 5, "cols": 5, "k": 4},
+            "searcher": "iterative",
+        }
         answer = post(small_client, "/api/analyze", **body)
     assert answer["move"] in [str(cell) for cell in range(25)]
     assert answer["stats"]["nodes"] <= limits.max_nodes + 1
@@ -161,24 +196,25 @@ def test_a_budget_limited_search_of_the_empty_connect_four_board_returns_a_legal
 
 
 @pytest.mark.parametrize(
-    ("searcher", "options", "budget", "watched"),
+    ("searcher", "options", "budget"),
     [
-        ("iterative", {}, {"max_nodes": 3_000, "seconds": 2.0}, False),
-        ("iterative", {"max_nodes": 10, "seconds": 0.5}, {"max_nodes": 10, "seconds": 0.5}, False),
-        ("mcts", {}, {"max_nodes": 3_000, "seconds": 2.0}, False),
-        ("alphabeta", {"depth": 3}, {"max_nodes": 3_000, "seconds": 2.0}, False),
+        ("iterative", {}, {"max_nodes": 3_000, "seconds": 2.0}),
+        ("iterative", {"max_nodes": 10, "seconds": 0.5}, {"max_nodes": 10, "seconds": 0.5}),
+        ("mcts", {}, {"max_nodes": 3_000, "seconds": 2.0}),
+        ("alphabeta", {"depth": 3}, {"max_nodes": 3_000, "seconds": 2.0}),
     ],
 )
-def test_searchers_get_the_servers_budget_as_ceiling_and_the_rest_are_watched(
-    searcher: str, options: dict[str, Any], budget: dict[str, Any], watched: bool
+def test_searchers_get_the_servers_budget_as_ceiling(
+    searcher: str, options: dict[str, Any], budget: dict[str, Any]
 ) -> None:
     body = {"game": "tictactoe", "searcher": searcher, "searcher_options": options}
     search = read_search(default_registry(), body, Limits(max_nodes=3_000, seconds=2.0))
     assert {name: getattr(search.searcher, name) for name in budget} == budget
-    assert search.watched is watched
 
 
-def test_an_exhaustive_search_that_outgrows_the_budget_is_stopped_with_a_422(client: TestClient) -> None:
+def test_an_exhaustive_search_that_outgrows_the_budget_is_stopped_with_a_422(
+    client: TestClient,
+) -> None:
     response = client.post("/api/analyze", json={"game": "tictactoe", "searcher": "minimax"})
     assert response.status_code == 422
     assert response.json()["type"] == "BudgetExceededError"
@@ -193,28 +229,95 @@ ERRORS = [
     ("/api/new", {"game": "shogi"}, 422, r"unknown game 'shogi'; available games: .*tictactoe"),
     ("/api/new", {}, 400, r"field 'game' is required"),
     ("/api/new", {"game": 3}, 400, r"field 'game' must be a string: 3"),
-    ("/api/new", {"game": "tictactoe", "options": {"rows": 0}}, 422, r"option 'rows' must be >= 1: 0"),
+    (
+        "/api/new",
+        {"game": "tictactoe", "options": {"rows": 0}},
+        422,
+        r"option 'rows' must be >= 1: 0",
+    ),
     ("/api/new", {"game": "tictactoe", "options": {"size": 3}}, 422, r"unknown option 'size'"),
-    ("/api/new", {"game": "tictactoe", "options": {"rows": [3]}}, 400, r"options value 'rows' must be a string"),
-    ("/api/new", {"game": "tictactoe", "options": "rows=3"}, 400, r"field 'options' must be an object"),
+    (
+        "/api/new",
+        {"game": "tictactoe", "options": {"rows": [3]}},
+        400,
+        r"options value 'rows' must be a string",
+    ),
+    (
+        "/api/new",
+        {"game": "tictactoe", "options": "rows=3"},
+        400,
+        r"field 'options' must be an object",
+    ),
     ("/api/position", {"game": "tictactoe", "position": "XXX/XXX/..."}, 422, r"has 6 X and 0 O"),
-    ("/api/position", {"game": "tictactoe", "position": "X" * 300}, 400, r"'position' has 300 characters; at most 200"),
-    ("/api/play", {"game": "tictactoe", "position": "X../.../...", "move": "0"}, 422, r"illegal move '0'"),
-    ("/api/play", {"game": "tictactoe", "move": "centre"}, 422, r"move 'centre' is not a cell index"),
+    (
+        "/api/position",
+        {"game": "tictactoe", "position": "X" * 300},
+        400,
+        r"'position' has 300 characters; at most 200",
+    ),
+    (
+        "/api/play",
+        {"game": "tictactoe", "position": "X../.../...", "move": "0"},
+        422,
+        r"illegal move '0'",
+    ),
+    (
+        "/api/play",
+        {"game": "tictactoe", "move": "centre"},
+        422,
+        r"move 'centre' is not a cell index",
+    ),
     ("/api/play", {"game": "tictactoe"}, 400, r"field 'move' is required"),
-    ("/api/play", {"game": "tictactoe", "position": "XXX/OO./...", "move": "8"}, 422, r"the game is over"),
-    ("/api/move", {"game": "tictactoe", "position": "XXX/OO./..."}, 422, r"the game is over .*no move to make"),
-    ("/api/analyze", {"game": "tictactoe", "searcher": "oracle"}, 422, r"unknown searcher 'oracle'"),
-    ("/api/tree", {"game": "tictactoe", "position": ".../OOX/XXO", "searcher": "mcts"},
-     422, r"searcher 'mcts' does not report the tree it walks; choose minimax, alphabeta or iterative"),
-    ("/api/analyze", {"game": "tictactoe", "searcher": "mcts", "searcher_options": {"seconds": 9}},
-     422, r"option 'seconds' asks for 9; this server allows at most 5.0"),
-    ("/api/analyze", {"game": "tictactoe", "searcher_options": {"depth": 0}}, 422, r"'depth' must be >= 1"),
-    ("/api/analyze", {"game": "tictactoe", "searcher": "iterative", "searcher_options": {"max_nodes": 10**9}},
-     422, r"option 'max_nodes' asks for 1000000000; this server allows at most 20000"),
-    ("/api/analyze", {"game": "tictactoe", "searcher": "iterative", "searcher_options": {"seconds": 60}},
-     422, r"option 'seconds' asks for 60; this server allows at most 5.0"),
-]  # fmt: skip
+    (
+        "/api/play",
+        {"game": "tictactoe", "position": "XXX/OO./...", "move": "8"},
+        422,
+        r"the game is over",
+    ),
+    (
+        "/api/move",
+        {"game": "tictactoe", "position": "XXX/OO./..."},
+        422,
+        r"the game is over .*no move to make",
+    ),
+    (
+        "/api/analyze",
+        {"game": "tictactoe", "searcher": "oracle"},
+        422,
+        r"unknown searcher 'oracle'",
+    ),
+    (
+        "/api/tree",
+        {"game": "tictactoe", "position": ".../OOX/XXO", "searcher": "mcts"},
+        422,
+        r"searcher 'mcts' does not report the tree it walks; "
+        r"choose minimax, alphabeta or iterative",
+    ),
+    (
+        "/api/analyze",
+        {"game": "tictactoe", "searcher": "mcts", "searcher_options": {"seconds": 9}},
+        422,
+        r"option 'seconds' asks for 9; this server allows at most 5.0",
+    ),
+    (
+        "/api/analyze",
+        {"game": "tictactoe", "searcher_options": {"depth": 0}},
+        422,
+        r"'depth' must be >= 1",
+    ),
+    (
+        "/api/analyze",
+        {"game": "tictactoe", "searcher": "iterative", "searcher_options": {"max_nodes": 10**9}},
+        422,
+        r"option 'max_nodes' asks for 1000000000; this server allows at most 20000",
+    ),
+    (
+        "/api/analyze",
+        {"game": "tictactoe", "searcher": "iterative", "searcher_options": {"seconds": 60}},
+        422,
+        r"option 'seconds' asks for 60; this server allows at most 5.0",
+    ),
+]
 
 
 @pytest.mark.parametrize(("path", "body", "status", "message"), ERRORS)
@@ -240,7 +343,9 @@ def test_a_bad_request_gets_a_json_error_naming_the_problem(
 def test_a_body_that_is_not_a_small_json_object_is_refused(
     client: TestClient, content: bytes, status: int, message: str
 ) -> None:
-    response = client.post("/api/analyze", content=content, headers={"content-type": "application/json"})
+    response = client.post(
+        "/api/analyze", content=content, headers={"content-type": "application/json"}
+    )
     assert response.status_code == status
     assert re.search(message, response.json()["error"]), response.json()
 
@@ -284,14 +389,17 @@ def fetch(url: str, body: dict[str, Any] | None = None) -> tuple[int, Any]:
         return error.code, json.load(error)
 
 
-def test_a_long_search_runs_off_the_event_loop_and_other_requests_are_answered_meanwhile(tmp_path: Path) -> None:
+def test_a_long_search_runs_off_the_event_loop_and_other_requests_are_answered_meanwhile(
+    tmp_path: Path,
+) -> None:
     stem = tmp_path / "gate"
     app = create_app(gated_registry(), Limits(workers=1, seconds=30.0))
     body = {"game": "tictactoe", "searcher": "gate", "searcher_options": {"path": str(stem)}}
     with BackgroundServer(app) as url, ThreadPoolExecutor(max_workers=1) as pool:
         long_search = pool.submit(fetch, f"{url}/api/move", body)
         assert wait_started(stem)
-        # The gated search holds its worker until the gate opens: these answers prove the loop is free.
+        # The gated search holds its worker until the gate opens: these answers prove the loop is
+        # free.
         assert fetch(f"{url}/api/health")[1]["searches_in_flight"] == 1
         assert fetch(f"{url}/api/new", {"game": "tictactoe"})[0] == 200
         assert not long_search.done()
@@ -315,20 +423,41 @@ def test_searches_beyond_the_workers_and_the_queue_get_a_503(tmp_path: Path) -> 
             open_gate(stem)
         assert [future.result(timeout=60)[0] for future in waiting] == [200, 200]
     assert status == 503
-    assert error["error"] == "2 searches are running or waiting, this server's limit; try again shortly"
+    assert (
+        error["error"]
+        == "2 searches are running or waiting, this server's limit; try again shortly"
+    )
 
 
 def test_concurrent_requests_each_get_the_answer_for_their_own_position() -> None:
-    positions = ["X../.../...", ".X./.../...", "X.O/.X./...", "XO./.X./..O", "X../.O./..X", "XOX/.O./..."]
+    positions = [
+        "X../.../...",
+        ".X./.../...",
+        "X.O/.X./...",
+        "XO./.X./..O",
+        "X../.O./..X",
+        "XOX/.O./...",
+    ]
     registry = default_registry()
     searcher = registry.new_searcher("alphabeta")
-    expected = {text: searcher.search(registry.new_game("tictactoe", text), move_values=True) for text in positions}
-    with BackgroundServer(create_app(limits=Limits(workers=4))) as url, ThreadPoolExecutor(max_workers=8) as pool:
+    expected = {
+        text: searcher.search(registry.new_game("tictactoe", text), move_values=True)
+        for text in positions
+    }
+    with (
+        BackgroundServer(create_app(limits=Limits(workers=4))) as url,
+        ThreadPoolExecutor(max_workers=8) as pool,
+    ):
         bodies = [{"game": "tictactoe", "position": text} for text in positions * 5]
         answers = list(pool.map(lambda body: fetch(f"{url}/api/analyze", body), bodies))
-    for body, (status, answer) in zip(bodies, answers):
+    for body, (status, answer) in zip(bodies, answers, strict=True):
         result = expected[body["position"]]
         assert status == 200
         assert answer["position"] == body["position"]
-        assert (answer["value"], answer["best_moves"]) == (result.value, [str(move) for move in result.best_moves])
-        assert [entry["value"] for entry in answer["moves"]] == [value for _, value in result.move_values]
+        assert (answer["value"], answer["best_moves"]) == (
+            result.value,
+            [str(move) for move in result.best_moves],
+        )
+        assert [entry["value"] for entry in answer["moves"]] == [
+            value for _, value in result.move_values
+        ]

@@ -44,14 +44,18 @@ def cell_values(page: Any) -> dict[int, tuple[str, bool]]:
     pairs = page.eval_on_selector_all(
         "#board .cell",
         """cells => cells.filter(c => c.querySelector('.value')).map(
-            c => [Number(c.dataset.index), c.querySelector('.value').textContent, c.classList.contains('best')])""",
+            c => [Number(c.dataset.index), c.querySelector('.value').textContent,
+                  c.classList.contains('best')])""",
     )
     return {index: (text, best) for index, text, best in pairs}
 
 
 def show_values(page: Any) -> None:
     page.get_by_label("Show move values").check()
-    page.wait_for_function("document.querySelector('#values-legend') && !document.getElementById('values-legend').hidden")
+    page.wait_for_function(
+        "document.querySelector('#values-legend') && "
+        "!document.getElementById('values-legend').hidden"
+    )
 
 
 def explore(page: Any) -> str:
@@ -60,7 +64,8 @@ def explore(page: Any) -> str:
     page.wait_for_function(
         """() => {
             const text = document.getElementById('tree-summary').textContent;
-            return (text && text !== 'Searching…') || document.getElementById('error').textContent;
+            const error = document.getElementById('error').textContent;
+            return (text && text !== 'Searching…') || error;
         }"""
     )
     return str(page.locator("#tree-summary").inner_text())
@@ -78,7 +83,9 @@ def layer_transform(page: Any) -> tuple[float, float, float]:
 
 
 # ---------------------------------------------------------------- move values
-def test_move_values_on_the_cells_are_the_exact_values_and_the_best_move_is_marked(page: Any, server: str) -> None:
+def test_move_values_on_the_cells_are_the_exact_values_and_the_best_move_is_marked(
+    page: Any, server: str
+) -> None:
     position = "XO./.O./X.."
     open_board(page, server, f"game=tictactoe&position={position}")
     choose_searcher(page, "alphabeta")
@@ -99,11 +106,18 @@ def test_move_values_on_the_cells_are_the_exact_values_and_the_best_move_is_mark
     legend = page.locator("#values-legend").inner_text()
     assert legend.startswith("Values of each move, from X's point of view")
     assert "X to move: X wins in 1 ply." in legend
-    assert page.get_by_role("button", name=f"empty, row 2, column 1, value {best}, a best move").count() == 1
+    assert (
+        page.get_by_role(
+            "button", name=f"empty, row 2, column 1, value {best}, a best move"
+        ).count()
+        == 1
+    )
     # the values follow the game: after a move, the next position's values are shown
     page.get_by_role("button", name="empty, row 3, column 2").click()  # blocks O; O replies
     page.wait_for_function("document.querySelectorAll('#board .cell .value').length === 3")
-    assert {cell for cell, symbol in enumerate(board_symbols(page)) if symbol == ""} == set(cell_values(page))
+    assert {cell for cell, symbol in enumerate(board_symbols(page)) if symbol == ""} == set(
+        cell_values(page)
+    )
     page.get_by_label("Show move values").uncheck()
     assert cell_values(page) == {}
 
@@ -157,7 +171,9 @@ def test_the_explorer_uses_the_searcher_and_depth_of_the_set_up(page: Any, serve
     assert page.locator("#tree .tnode.pruned").count() == cut
 
 
-def test_a_tree_too_big_to_draw_is_searched_to_the_deepest_depth_that_fits(page: Any, server: str) -> None:
+def test_a_tree_too_big_to_draw_is_searched_to_the_deepest_depth_that_fits(
+    page: Any, server: str
+) -> None:
     open_board(page, server, "game=connect4")
     choose_searcher(page, "alphabeta")
     summary = explore(page)
@@ -167,7 +183,11 @@ def test_a_tree_too_big_to_draw_is_searched_to_the_deepest_depth_that_fits(page:
     visited = int(re.match(r"Alpha-beta visited ([\d,]+) nodes", summary)[1].replace(",", ""))
     assert visited <= TREE_NODES
     registry, limits = shipped_games(), service.Limits()
-    request = {"game": "connect4", "searcher": "alphabeta", "searcher_options": {"depth": depth + 1}}
+    request = {
+        "game": "connect4",
+        "searcher": "alphabeta",
+        "searcher_options": {"depth": depth + 1},
+    }
     with pytest.raises(BudgetExceededError, match="more than 2,000 nodes"):
         service.search_tree(service.read_search(registry, request, limits), limits)
     assert page.locator("#error").inner_text() == ""
@@ -183,7 +203,8 @@ def test_the_explorer_says_the_game_is_over_on_a_finished_game(page: Any, server
     assert explore(page) == "The game is over (X won): there is no search tree to show."
     assert page.locator("#tree-view").is_hidden()
     answer = page.request.post(
-        f"{server}/api/tree", data={"game": "tictactoe", "position": "XXX/OO./...", "searcher": "minimax"}
+        f"{server}/api/tree",
+        data={"game": "tictactoe", "position": "XXX/OO./...", "searcher": "minimax"},
     )
     assert answer.status == 422
     assert answer.json()["error"] == (
@@ -191,7 +212,9 @@ def test_the_explorer_says_the_game_is_over_on_a_finished_game(page: Any, server
     )
 
 
-def test_the_tree_is_drawn_as_nodes_and_edges_that_can_be_stepped_through(page: Any, server: str) -> None:
+def test_the_tree_is_drawn_as_nodes_and_edges_that_can_be_stepped_through(
+    page: Any, server: str
+) -> None:
     open_board(page, server, "game=tictactoe&position=.../OOX/XXO")
     choose_searcher(page, "minimax")
     assert explore(page).startswith("Minimax visited 14 nodes; ")
@@ -210,7 +233,11 @@ def test_the_tree_is_drawn_as_nodes_and_edges_that_can_be_stepped_through(page: 
     assert current.get_attribute("aria-label").startswith("start, X to move: value …")
     assert tree_nodes(page).count() == 1
     page.get_by_role("button", name="Next node").click()
-    assert page.locator("#tree .tnode.current").get_attribute("aria-label").startswith("X plays 0: value …")
+    assert (
+        page.locator("#tree .tnode.current")
+        .get_attribute("aria-label")
+        .startswith("X plays 0: value …")
+    )
     assert page.locator("#node-details").inner_text().startswith("X plays 0: value …")
     # the keyboard steps too, with the tree focused
     page.locator("#tree-view").focus()
@@ -225,7 +252,11 @@ def test_the_tree_is_drawn_as_nodes_and_edges_that_can_be_stepped_through(page: 
     # one node is in the tab order, the current one; Enter shows it on the board
     assert page.locator('#tree .tnode[tabindex="0"]').count() == 1
     assert page.locator('#tree .tnode.current[tabindex="0"]').count() == 1
-    assert page.locator("#tree .tnode.current").get_attribute("aria-label").startswith("O plays 0: value -992")
+    assert (
+        page.locator("#tree .tnode.current")
+        .get_attribute("aria-label")
+        .startswith("O plays 0: value -992")
+    )
     page.keyboard.press("Enter")
     page.wait_for_function("!document.getElementById('preview-banner').hidden")
     assert page.locator("#preview-text").inner_text() == (
@@ -254,11 +285,15 @@ def test_branches_fold_and_the_tree_pans_and_zooms(page: Any, server: str) -> No
     page.mouse.move(box["x"] + 120, box["y"] + box["height"] - 60, steps=5)
     page.mouse.up()
     moved = layer_transform(page)
-    assert moved[0] == pytest.approx(x + 100) and moved[1] == pytest.approx(y - 40) and moved[2] == k
+    assert (
+        moved[0] == pytest.approx(x + 100) and moved[1] == pytest.approx(y - 40) and moved[2] == k
+    )
     # the wheel and the + key zoom; 0 fits the tree back
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.wheel(0, -200)
-    page.wait_for_function(f"!document.getElementById('tree-layer').getAttribute('transform').endsWith('scale({k})')")
+    page.wait_for_function(
+        f"!document.getElementById('tree-layer').getAttribute('transform').endsWith('scale({k})')"
+    )
     assert layer_transform(page)[2] > k
     page.locator("#tree-view").focus()
     page.keyboard.press("0")
@@ -269,7 +304,9 @@ def test_branches_fold_and_the_tree_pans_and_zooms(page: Any, server: str) -> No
     assert layer_transform(page) == pytest.approx((x, y, k))
 
 
-def test_big_trees_start_folded_below_the_second_ply_and_unfold_as_they_are_stepped(page: Any, server: str) -> None:
+def test_big_trees_start_folded_below_the_second_ply_and_unfold_as_they_are_stepped(
+    page: Any, server: str
+) -> None:
     open_board(page, server, "game=connect4")
     choose_searcher(page, "minimax", depth="3")
     assert explore(page).startswith("Minimax visited 400 nodes")  # 1 + 7 + 49 + 343
@@ -296,8 +333,14 @@ def test_clicking_a_node_shows_its_position_on_the_board(page: Any, server: str)
     node.click()
     page.wait_for_function("!document.getElementById('preview-banner').hidden")
     assert board_symbols(page)[:3] == ["X", "", ""]
-    assert page.locator("#preview-text").inner_text().startswith("Showing a position from the search tree, after 0: value ")
-    assert page.locator("#tree .tnode.selected").get_attribute("aria-label").startswith("X plays 0:")
+    assert (
+        page.locator("#preview-text")
+        .inner_text()
+        .startswith("Showing a position from the search tree, after 0: value ")
+    )
+    assert (
+        page.locator("#tree .tnode.selected").get_attribute("aria-label").startswith("X plays 0:")
+    )
     assert cells_with(page, "last-move") == [0]
     assert page.locator('#board .cell[aria-disabled="false"]').count() == 0  # a look, not a move
     screenshot(page, "board-tree-node", full_page=True)
@@ -307,14 +350,18 @@ def test_clicking_a_node_shows_its_position_on_the_board(page: Any, server: str)
     # a cut-off branch shows the position its move would have made; the keyboard works too
     page.locator("#tree .tnode.pruned").first.focus()
     page.keyboard.press("Enter")
-    page.wait_for_function("document.getElementById('preview-text').textContent.includes('cut off unsearched')")
+    page.wait_for_function(
+        "document.getElementById('preview-text').textContent.includes('cut off unsearched')"
+    )
     assert sum(symbol != "" for symbol in board_symbols(page)) == 8
     page.get_by_role("button", name="Back to the game").click()
     assert page.locator("#status").inner_text() == "X to move (your turn)."
 
 
 # -------------------------------------------------------- the record and links
-def test_the_move_list_goes_back_to_any_move_and_the_link_reopens_it(page: Any, server: str, browser: Any) -> None:
+def test_the_move_list_goes_back_to_any_move_and_the_link_reopens_it(
+    page: Any, server: str, browser: Any
+) -> None:
     open_board(page, server, "game=tictactoe")
     page.select_option("#player-1", "human")
     for cell, status in ((4, "O to move"), (0, "X to move"), (8, "O to move")):
@@ -329,7 +376,14 @@ def test_the_move_list_goes_back_to_any_move_and_the_link_reopens_it(page: Any, 
     link = page.locator("#share-link").input_value()
     assert link == page.url
     query = parse_qs(urlsplit(link).query)
-    assert query == {"game": ["tictactoe"], "rows": ["3"], "cols": ["3"], "k": ["3"], "moves": ["4,0,8"], "at": ["2"]}
+    assert query == {
+        "game": ["tictactoe"],
+        "rows": ["3"],
+        "cols": ["3"],
+        "k": ["3"],
+        "moves": ["4,0,8"],
+        "at": ["2"],
+    }
     screenshot(page, "board-record", full_page=True)
     # the link opens the same game at the same move in another window
     other = browser.new_page()
@@ -357,9 +411,9 @@ def test_the_move_list_goes_back_to_any_move_and_the_link_reopens_it(page: Any, 
 def test_a_link_to_a_position_starts_the_record_there(page: Any, server: str) -> None:
     open_board(page, server, "game=tictactoe&position=XO./.O./X..&moves=3")
     assert wait_for_status(page, "Game over") == "Game over: X wins."
-    assert page.get_by_role("group", name="Game record").get_by_role("button").all_inner_texts() == [
-        "Given position", "X 3"
-    ]
+    assert page.get_by_role("group", name="Game record").get_by_role(
+        "button"
+    ).all_inner_texts() == ["Given position", "X 3"]
     assert cells_with(page, "winning") == [0, 3, 6]
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
     page.get_by_role("button", name="Copy link").click()
@@ -373,7 +427,11 @@ def lookalike_registry() -> Any:
     """Tic-tac-toe under other games' names, to see each name's drawing."""
 
     def renamed(name: str) -> type:
-        return type(name.title(), (gamesearch_games.tictactoe.TicTacToe,), {"name": name, "__doc__": f"{name} stand-in"})
+        return type(
+            name.title(),
+            (gamesearch_games.tictactoe.TicTacToe,),
+            {"name": name, "__doc__": f"{name} stand-in"},
+        )
 
     class LookalikePlugin:
         @hookimpl
@@ -384,7 +442,9 @@ def lookalike_registry() -> Any:
     return shipped_games(LookalikePlugin())
 
 
-@pytest.mark.parametrize(("game", "look"), [("othello", "discs"), ("checkers", "discs"), ("squares", "grid")])
+@pytest.mark.parametrize(
+    ("game", "look"), [("othello", "discs"), ("checkers", "discs"), ("squares", "grid")]
+)
 def test_each_game_gets_the_drawing_its_name_asks_for_and_others_a_plain_grid(
     browser: Any, game: str, look: str
 ) -> None:
@@ -409,7 +469,9 @@ def test_each_game_gets_the_drawing_its_name_asks_for_and_others_a_plain_grid(
 
 
 @pytest.mark.parametrize("width", [420, 1280])
-def test_the_connect_four_board_fits_inside_its_panel_at_any_window_width(browser: Any, server: str, width: int) -> None:
+def test_the_connect_four_board_fits_inside_its_panel_at_any_window_width(
+    browser: Any, server: str, width: int
+) -> None:
     page = browser.new_page(viewport={"width": width, "height": 900})
     page.set_default_timeout(30_000)
     open_board(page, server, "game=connect4&moves=4,4,3")
@@ -417,7 +479,9 @@ def test_the_connect_four_board_fits_inside_its_panel_at_any_window_width(browse
     assert panel["x"] <= board["x"] and board["x"] + board["width"] <= panel["x"] + panel["width"]
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     columns = page.locator("#columns .column")
-    assert columns.nth(6).bounding_box()["x"] == pytest.approx(page.locator("#board .cell").nth(6).bounding_box()["x"])
+    assert columns.nth(6).bounding_box()["x"] == pytest.approx(
+        page.locator("#board .cell").nth(6).bounding_box()["x"]
+    )
     if width == 420:
         screenshot(page, "board-connect4-phone", full_page=True)
     page.close()

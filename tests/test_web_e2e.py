@@ -1,4 +1,5 @@
-"""Playing on the board page in real headless Chromium (Debian's ``chromium``, driven by Playwright).
+"""Playing on the board page in real headless Chromium (Debian's ``chromium``, driven by
+Playwright).
 
 Each test plays on a real local server (127.0.0.1), as a person would: by mouse or by
 keyboard alone, reading the status line. The search explorer, the move values, the
@@ -18,7 +19,9 @@ import attrs
 import pytest
 
 pytest.importorskip("starlette", reason="the web extra is not installed")
-playwright_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
+playwright_api = pytest.importorskip(
+    "playwright.sync_api", reason="Playwright for Python is not installed"
+)
 
 import gamesearch_games.connect4  # noqa: E402
 import gamesearch_games.tictactoe  # noqa: E402
@@ -42,15 +45,22 @@ CHROMIUM_ARGS = [
 #: how long the page may take to show the answer of one request (a ceiling, not a measure)
 WAIT_MS = 30_000
 
-pytestmark = pytest.mark.skipif(
-    not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed (apt-get install chromium)"
-)
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not Path(CHROMIUM).exists(),
+        reason="Debian's chromium is not installed (apt-get install chromium)",
+    ),
+]
 
 
 def shipped_games(*plugins: object) -> Registry:
     """Return a registry of the built-in searchers, the shipped games and ``plugins``
     (and nothing else that happens to be installed)."""
-    manager = make_plugin_manager(plugins=[gamesearch_games.tictactoe, gamesearch_games.connect4, *plugins], entry_points=False)
+    manager = make_plugin_manager(
+        plugins=[gamesearch_games.tictactoe, gamesearch_games.connect4, *plugins],
+        entry_points=False,
+    )
     return build_registry(manager)
 
 
@@ -88,7 +98,8 @@ def open_board(page: Any, server: str, query: str) -> None:
 def wait_for_status(page: Any, *fragments: str) -> str:
     """Wait until the status line contains one of ``fragments``; return its text."""
     page.wait_for_function(
-        "fragments => fragments.some(f => document.getElementById('status').textContent.includes(f))",
+        "fragments => fragments.some(f => "
+        "document.getElementById('status').textContent.includes(f))",
         arg=list(fragments),
         timeout=WAIT_MS,
     )
@@ -100,9 +111,11 @@ def wait_for_reply(page: Any, filled_before: int) -> str:
     engine replied or the game ended; return the status line."""
     page.wait_for_function(
         """filledBefore => {
-            const filled = [...document.querySelectorAll('#board .cell')].filter(c => c.dataset.symbol).length;
+            const filled = [...document.querySelectorAll('#board .cell')]
+                .filter(c => c.dataset.symbol).length;
             const status = document.getElementById('status').textContent;
-            return filled > filledBefore && (status.includes('your turn') || status.includes('Game over'));
+            return filled > filledBefore
+                && (status.includes('your turn') || status.includes('Game over'));
         }""",
         arg=filled_before,
         timeout=WAIT_MS,
@@ -112,7 +125,9 @@ def wait_for_reply(page: Any, filled_before: int) -> str:
 
 def board_symbols(page: Any) -> list[str]:
     """Return each cell's symbol, row by row from the top left."""
-    return list(page.eval_on_selector_all("#board .cell", "cells => cells.map(c => c.dataset.symbol)"))
+    return list(
+        page.eval_on_selector_all("#board .cell", "cells => cells.map(c => c.dataset.symbol)")
+    )
 
 
 def filled(page: Any) -> int:
@@ -150,11 +165,15 @@ def screenshot(page: Any, name: str, **options: Any) -> Path:
 
 
 # ----------------------------------------------------------------- tic-tac-toe
-def test_a_full_tictactoe_game_by_clicking_ends_with_the_status_line_announcing_it(page: Any, server: str) -> None:
+def test_a_full_tictactoe_game_by_clicking_ends_with_the_status_line_announcing_it(
+    page: Any, server: str
+) -> None:
     open_board(page, server, "game=tictactoe")
     choose_searcher(page, "alphabeta")
     status = page.locator("#status")
-    assert status.get_attribute("role") == "status" and status.get_attribute("aria-live") == "polite"
+    assert (
+        status.get_attribute("role") == "status" and status.get_attribute("aria-live") == "polite"
+    )
     assert status.inner_text() == "X to move (your turn)."
     for _ in range(5):
         if "Game over" in status.inner_text():
@@ -179,7 +198,10 @@ def test_a_full_tictactoe_game_with_the_keyboard_alone(page: Any, server: str) -
         page.keyboard.press("Tab")
         if page.evaluate("document.activeElement.classList.contains('cell')"):
             break
-    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "empty, row 1, column 1"
+    assert (
+        page.evaluate("document.activeElement.getAttribute('aria-label')")
+        == "empty, row 1, column 1"
+    )
     keys = ["Enter", "Space"]
     for turn in range(5):
         for _ in range(9):  # arrow right (round the board) to the next free cell
@@ -207,10 +229,16 @@ def test_the_winning_move_puts_game_over_in_the_status_line_at_once_and_draws_th
     assert cells_with(page, "last-move") == [2]
     line = page.locator("#board-lines line")
     assert line.count() == 1
-    first, last = page.locator("#board .cell").nth(0).bounding_box(), page.locator("#board .cell").nth(2).bounding_box()
+    first, last = (
+        page.locator("#board .cell").nth(0).bounding_box(),
+        page.locator("#board .cell").nth(2).bounding_box(),
+    )
     area = page.locator("#board-area").bounding_box()
     x1, x2 = (float(line.get_attribute(end)) + area["x"] for end in ("x1", "x2"))
-    assert abs(x1 - (first["x"] + first["width"] / 2)) < 2 and abs(x2 - (last["x"] + last["width"] / 2)) < 2
+    assert (
+        abs(x1 - (first["x"] + first["width"] / 2)) < 2
+        and abs(x2 - (last["x"] + last["width"] / 2)) < 2
+    )
     assert page.get_by_role("button", name="Hint").is_disabled()
     assert page.get_by_role("button", name="Computer, move now").is_disabled()
     screenshot(page, "board-tictactoe-won", clip=page.locator("#play").bounding_box())
@@ -226,7 +254,9 @@ def test_the_computers_game_ending_move_is_announced_with_its_line(page: Any, se
     assert page.locator("#analysis").inner_text().startswith("O played 3: O wins in 1 ply")
 
 
-def test_hint_and_undo_and_the_page_stays_usable_while_the_engine_thinks(page: Any, server: str) -> None:
+def test_hint_and_undo_and_the_page_stays_usable_while_the_engine_thinks(
+    page: Any, server: str
+) -> None:
     open_board(page, server, "game=tictactoe&position=XO./.O./X..")
     choose_searcher(page, "alphabeta")
     page.get_by_role("button", name="Hint").click()
@@ -236,7 +266,10 @@ def test_hint_and_undo_and_the_page_stays_usable_while_the_engine_thinks(page: A
     page.locator("#board .cell.hinted").click()
     assert wait_for_status(page, "Game over") == "Game over: X wins."
     page.get_by_role("button", name="Undo").click()
-    assert board_symbols(page)[3] == "" and page.locator("#status").inner_text() == "X to move (your turn)."
+    assert (
+        board_symbols(page)[3] == ""
+        and page.locator("#status").inner_text() == "X to move (your turn)."
+    )
     # A search that takes a while: the engine thinks, the page still answers.
     page.goto(f"{server}/?game=tictactoe&rows=5&cols=5&k=4")
     wait_for_status(page, "to move")
@@ -258,7 +291,9 @@ def test_hint_and_undo_and_the_page_stays_usable_while_the_engine_thinks(page: A
 
 
 # ----------------------------------------------------------------- Connect Four
-def test_connect_four_columns_fill_from_the_bottom_and_a_full_column_takes_no_click(page: Any, server: str) -> None:
+def test_connect_four_columns_fill_from_the_bottom_and_a_full_column_takes_no_click(
+    page: Any, server: str
+) -> None:
     open_board(page, server, "game=connect4")
     page.select_option("#player-1", "human")
     cells = page.locator("#board .cell")
@@ -272,20 +307,28 @@ def test_connect_four_columns_fill_from_the_bottom_and_a_full_column_takes_no_cl
     symbols = board_symbols(page)
     assert [symbols[row * 7] for row in range(6)] == ["O", "X", "O", "X", "O", "X"]
     assert cells.nth(0).get_attribute("aria-disabled") == "true"
-    assert page.get_by_role("button", name="column 1, full").get_attribute("aria-disabled") == "true"
+    assert (
+        page.get_by_role("button", name="column 1, full").get_attribute("aria-disabled") == "true"
+    )
     cells.nth(0).click(force=True)  # the column is full: nothing happens
     assert board_symbols(page) == symbols
     cells.nth(7 * 3 + 3).click()  # the middle column, clicked half-way up
     wait_for_status(page, "O to move")
     assert board_symbols(page)[7 * 5 + 3] == "X"
     assert cells_with(page, "last-move") == [7 * 5 + 3]
-    page.get_by_role("button", name="column 4", exact=True).click()  # the column's number plays it too
+    page.get_by_role(
+        "button", name="column 4", exact=True
+    ).click()  # the column's number plays it too
     wait_for_status(page, "X to move")
     assert board_symbols(page)[7 * 4 + 3] == "O"
     # the disc that was just played falls from above its column
     dropping = page.locator("#board .cell.dropping")
-    assert [int(index) for index in dropping.evaluate_all("cells => cells.map(c => c.dataset.index)")] == [7 * 4 + 3]
-    assert dropping.locator(".disc").evaluate("disc => getComputedStyle(disc).animationName") == "drop"
+    assert [
+        int(index) for index in dropping.evaluate_all("cells => cells.map(c => c.dataset.index)")
+    ] == [7 * 4 + 3]
+    assert (
+        dropping.locator(".disc").evaluate("disc => getComputedStyle(disc).animationName") == "drop"
+    )
 
 
 def test_connect_four_by_keyboard_the_digit_keys_play_their_column(page: Any, server: str) -> None:
@@ -294,8 +337,14 @@ def test_connect_four_by_keyboard_the_digit_keys_play_their_column(page: Any, se
     page.locator("#board .cell").first.focus()
     for key, cell in (("4", 38), ("4", 31), ("5", 39)):
         page.keyboard.press(key)
-        page.wait_for_function(f"document.querySelectorAll('#board .cell')[{cell}].dataset.symbol !== ''")
-    assert board_symbols(page)[38] == "X" and board_symbols(page)[31] == "O" and board_symbols(page)[39] == "X"
+        page.wait_for_function(
+            f"document.querySelectorAll('#board .cell')[{cell}].dataset.symbol !== ''"
+        )
+    assert (
+        board_symbols(page)[38] == "X"
+        and board_symbols(page)[31] == "O"
+        and board_symbols(page)[39] == "X"
+    )
     page.keyboard.press("9")  # no ninth column: nothing happens
     assert filled(page) == 3
 
@@ -313,7 +362,9 @@ def test_connect_four_four_in_a_row_lights_up_and_the_game_is_over(page: Any, se
     screenshot(page, "board-connect4-won", clip=page.locator("#play").bounding_box())
 
 
-def test_the_computer_thinks_about_a_second_by_default_and_the_time_can_be_changed(page: Any, server: str) -> None:
+def test_the_computer_thinks_about_a_second_by_default_and_the_time_can_be_changed(
+    page: Any, server: str
+) -> None:
     open_board(page, server, "game=connect4")
     page.select_option("#player-1", "human")
     choose_searcher(page, "iterative")
@@ -357,7 +408,9 @@ def text_only_registry() -> Registry:
     return shipped_games(TextOnlyPlugin())
 
 
-def test_a_game_without_a_board_view_is_drawn_as_text_with_a_button_per_legal_move(browser: Any) -> None:
+def test_a_game_without_a_board_view_is_drawn_as_text_with_a_button_per_legal_move(
+    browser: Any,
+) -> None:
     with BackgroundServer(create_app(text_only_registry())) as url:
         page = browser.new_page()
         page.set_default_timeout(WAIT_MS)
@@ -370,9 +423,9 @@ def test_a_game_without_a_board_view_is_drawn_as_text_with_a_button_per_legal_mo
         page.wait_for_function("document.querySelectorAll('#move-list button').length === 7")
         assert page.locator("#text-board").inner_text().splitlines()[1] == ". X ."
         assert page.locator("#status").inner_text() == "X to move (your turn)."
-        assert page.get_by_role("group", name="Game record").get_by_role("button").all_inner_texts() == [
-            "Start", "X 4", "O 0"
-        ]
+        assert page.get_by_role("group", name="Game record").get_by_role(
+            "button"
+        ).all_inner_texts() == ["Start", "X 4", "O 0"]
         page.close()
 
 
@@ -391,7 +444,9 @@ def extra_moves_registry() -> Registry:
 
         def board_view(self) -> BoardView:
             view = super().board_view()
-            return BoardViewWithExtras(view.rows, view.cols, view.symbols, view.moves, (("Take the centre", "4"),))
+            return BoardViewWithExtras(
+                view.rows, view.cols, view.symbols, view.moves, (("Take the centre", "4"),)
+            )
 
     class CentrePlugin:
         @hookimpl
@@ -413,9 +468,14 @@ def test_moves_that_are_not_cells_get_a_button_beside_the_board(browser: Any) ->
         page.get_by_label("Show move values").check()
         page.wait_for_selector("#extra-moves .move-button .value")
         # the button carries the move's value like a cell does: the centre draws
-        assert other.get_by_role("button").get_attribute("aria-label") == "Take the centre, value 0, a best move"
+        assert (
+            other.get_by_role("button").get_attribute("aria-label")
+            == "Take the centre, value 0, a best move"
+        )
         other.get_by_role("button").click()
-        page.wait_for_function("document.querySelectorAll('#board .cell[data-symbol=\"O\"]').length === 1")
+        page.wait_for_function(
+            "document.querySelectorAll('#board .cell[data-symbol=\"O\"]').length === 1"
+        )
         wait_for_status(page, "X to move (your turn).")  # O (the computer) replied
         assert board_symbols(page)[4] == "X"
         assert other.get_by_role("button").is_disabled()  # the centre is taken

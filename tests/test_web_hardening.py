@@ -25,8 +25,8 @@ pytest.importorskip("starlette", reason="the web extra is not installed")
 from starlette.testclient import TestClient  # noqa: E402
 
 from gamesearch.errors import InvalidOptionError  # noqa: E402
-from gamesearch.web.app import HostCheck, create_app, host_name  # noqa: E402
 from gamesearch.web import server as server_module  # noqa: E402
+from gamesearch.web.app import HostCheck, create_app, host_name  # noqa: E402
 from gamesearch.web.server import BackgroundServer, guarded_protocol  # noqa: E402
 from gamesearch.web.service import Limits, parse_body  # noqa: E402
 
@@ -35,47 +35,123 @@ SMALL = Limits(max_nodes=20_000, seconds=2.0, grace_seconds=1.0)
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(gated_registry(), SMALL), base_url="http://127.0.0.1") as test_client:
+    with TestClient(
+        create_app(gated_registry(), SMALL), base_url="http://127.0.0.1"
+    ) as test_client:
         yield test_client
 
 
 def post_raw(client: TestClient, path: str, content: bytes, **headers: str) -> Any:
-    return client.post(path, content=content, headers={"content-type": "application/json", **headers})
+    return client.post(
+        path, content=content, headers={"content-type": "application/json", **headers}
+    )
 
 
 # ---------------------------------------------------------- numbers and JSON
 BAD_BODIES = [
-    ("/api/new", b'{"game": "tictactoe", "options": ' + b"[" * 1000 + b"]" * 1000 + b"}",
-     400, r"nested 9 levels deep or more; at most 8 are allowed"),
-    ("/api/new", b'{"game": "tictactoe", "options": {"rows": ' + b"7" * 4_301 + b"}}",
-     400, r"an integer of 4,301 digits is too long; at most 100 digits"),
-    ("/api/new", b'{"game": "tictactoe", "options": {"rows": Infinity}}', 400, r"Infinity is not a number JSON allows"),
-    ("/api/new", b'{"game": "tictactoe", "options": {"rows": 1e400}}', 400, r"number '1e400' is out of range"),
-    ("/api/new", b'{"game": "tictactoe", "options": {"rows": 3.7}}', 422, r"option 'rows' must be an integer: 3.7"),
-    ("/api/new", b'{"game": "tictactoe", "options": {"rows": true}}', 422, r"option 'rows' must be an integer: True"),
-    ("/api/analyze", b'{"game": "tictactoe", "searcher_options": {"seed": Infinity}}',
-     400, r"Infinity is not a number JSON allows"),
-    ("/api/analyze", b'{"game": "tictactoe", "searcher": "iterative", "searcher_options": {"depth": 2.5}}',
-     422, r"option 'depth' must be an integer: 2.5"),
-    ("/api/analyze", b'{"game": "tictactoe", "searcher": "iterative", "searcher_options": {"depth": NaN}}',
-     400, r"NaN is not a number JSON allows"),
-    ("/api/analyze", b'{"game": "tictactoe", "searcher": "iterative", "searcher_options": {"depth": "nan"}}',
-     422, r"option 'depth' must be a finite number: 'nan'"),
-    ("/api/analyze", b'{"game": "tictactoe", "searcher": "mcts:exploration=nan"}',
-     422, r"option 'exploration' must be a finite number: 'nan'"),
-    ("/api/analyze", b'{"game": "connect4", "searcher": "mcts:seconds=nan"}',
-     422, r"option 'seconds' must be a finite number: 'nan'"),
-    ("/api/analyze", b'{"game": "connect4", "searcher": "mcts:seconds=inf"}',
-     422, r"option 'seconds' must be a finite number: 'inf'"),
-    ("/api/analyze", b'{"game": "connect4", "searcher": "iterative", "searcher_options": {"max_nodes": NaN}}',
-     400, r"NaN is not a number JSON allows"),
-    ("/api/analyze", b'{"game": "connect4", "searcher": "iterative", "searcher_options": {"max_nodes": 1e3}}',
-     422, r"option 'max_nodes' must be an integer: 1000.0"),
-    ("/api/analyze", b'{"game": "tictactoe", "searcher": "alphabeta", "searcher_options": {"all_best": 5}}',
-     422, r"option 'all_best' must be true or false: 5"),
-    ("/api/analyze", b'{"game": "tictactoe", "searcher": "alphabeta", "searcher_options": {"ordering": 3}}',
-     422, r"option 'ordering' must be text: 3"),
-]  # fmt: skip
+    (
+        "/api/new",
+        b'{"game": "tictactoe", "options": ' + b"[" * 1000 + b"]" * 1000 + b"}",
+        400,
+        r"nested 9 levels deep or more; at most 8 are allowed",
+    ),
+    (
+        "/api/new",
+        b'{"game": "tictactoe", "options": {"rows": ' + b"7" * 4_301 + b"}}",
+        400,
+        r"an integer of 4,301 digits is too long; at most 100 digits",
+    ),
+    (
+        "/api/new",
+        b'{"game": "tictactoe", "options": {"rows": Infinity}}',
+        400,
+        r"Infinity is not a number JSON allows",
+    ),
+    (
+        "/api/new",
+        b'{"game": "tictactoe", "options": {"rows": 1e400}}',
+        400,
+        r"number '1e400' is out of range",
+    ),
+    (
+        "/api/new",
+        b'{"game": "tictactoe", "options": {"rows": 3.7}}',
+        422,
+        r"option 'rows' must be an integer: 3.7",
+    ),
+    (
+        "/api/new",
+        b'{"game": "tictactoe", "options": {"rows": true}}',
+        422,
+        r"option 'rows' must be an integer: True",
+    ),
+    (
+        "/api/analyze",
+        b'{"game": "tictactoe", "searcher_options": {"seed": Infinity}}',
+        400,
+        r"Infinity is not a number JSON allows",
+    ),
+    (
+        "/api/analyze",
+        b'{"game": "tictactoe", "searcher": "iterative", "searcher_options": {"depth": 2.5}}',
+        422,
+        r"option 'depth' must be an integer: 2.5",
+    ),
+    (
+        "/api/analyze",
+        b'{"game": "tictactoe", "searcher": "iterative", "searcher_options": {"depth": NaN}}',
+        400,
+        r"NaN is not a number JSON allows",
+    ),
+    (
+        "/api/analyze",
+        b'{"game": "tictactoe", "searcher": "iterative", "searcher_options": {"depth": "nan"}}',
+        422,
+        r"option 'depth' must be a finite number: 'nan'",
+    ),
+    (
+        "/api/analyze",
+        b'{"game": "tictactoe", "searcher": "mcts:exploration=nan"}',
+        422,
+        r"option 'exploration' must be a finite number: 'nan'",
+    ),
+    (
+        "/api/analyze",
+        b'{"game": "connect4", "searcher": "mcts:seconds=nan"}',
+        422,
+        r"option 'seconds' must be a finite number: 'nan'",
+    ),
+    (
+        "/api/analyze",
+        b'{"game": "connect4", "searcher": "mcts:seconds=inf"}',
+        422,
+        r"option 'seconds' must be a finite number: 'inf'",
+    ),
+    (
+        "/api/analyze",
+        b'{"game": "connect4", "searcher": "iterative", "searcher_options": {"max_nodes": NaN}}',
+        400,
+        r"NaN is not a number JSON allows",
+    ),
+    (
+        "/api/analyze",
+        b'{"game": "connect4", "searcher": "iterative", "searcher_options": {"max_nodes": 1e3}}',
+        422,
+        r"option 'max_nodes' must be an integer: 1000.0",
+    ),
+    (
+        "/api/analyze",
+        b'{"game": "tictactoe", "searcher": "alphabeta", "searcher_options": {"all_best": 5}}',
+        422,
+        r"option 'all_best' must be true or false: 5",
+    ),
+    (
+        "/api/analyze",
+        b'{"game": "tictactoe", "searcher": "alphabeta", "searcher_options": {"ordering": 3}}',
+        422,
+        r"option 'ordering' must be text: 3",
+    ),
+]
 
 
 @pytest.mark.parametrize(("path", "content", "status", "message"), BAD_BODIES)
@@ -90,36 +166,52 @@ def test_bad_numbers_and_deep_json_get_a_clear_json_error(
     assert re.search(message, response.json()["error"]), response.json()
 
 
-def test_integer_and_text_options_that_are_whole_numbers_are_still_taken(client: TestClient) -> None:
-    response = client.post("/api/new", json={"game": "tictactoe", "options": {"rows": "4", "cols": 4, "k": 3}})
+def test_integer_and_text_options_that_are_whole_numbers_are_still_taken(
+    client: TestClient,
+) -> None:
+    response = client.post(
+        "/api/new", json={"game": "tictactoe", "options": {"rows": "4", "cols": 4, "k": 3}}
+    )
     assert response.status_code == 200, response.text
     assert response.json()["options"] == {"rows": 4, "cols": 4, "k": 3}
 
 
 def test_parse_body_reads_a_json_object_and_nothing_else() -> None:
-    assert parse_body(b'{"game": "tictactoe", "options": {"rows": 3}}') == {"game": "tictactoe", "options": {"rows": 3}}
-    with pytest.raises(InvalidOptionError.__mro__[1], match=r"-Infinity is not a number JSON allows"):
+    assert parse_body(b'{"game": "tictactoe", "options": {"rows": 3}}') == {
+        "game": "tictactoe",
+        "options": {"rows": 3},
+    }
+    with pytest.raises(
+        InvalidOptionError.__mro__[1], match=r"-Infinity is not a number JSON allows"
+    ):
         parse_body(b'{"seconds": -Infinity}')
 
 
 @pytest.mark.parametrize(
     ("field", "value", "message"),
-    [("seconds", float("nan"), r"limit 'seconds' must be a finite number > 0: nan"),
-     ("seconds", float("inf"), r"limit 'seconds' must be a finite number > 0: inf"),
-     ("max_nodes", 2.5, r"limit 'max_nodes' must be a whole number >= 1: 2.5"),
-     ("workers", True, r"limit 'workers' must be a whole number >= 1: True")],
-)  # fmt: skip
+    [
+        ("seconds", float("nan"), r"limit 'seconds' must be a finite number > 0: nan"),
+        ("seconds", float("inf"), r"limit 'seconds' must be a finite number > 0: inf"),
+        ("max_nodes", 2.5, r"limit 'max_nodes' must be a whole number >= 1: 2.5"),
+        ("workers", True, r"limit 'workers' must be a whole number >= 1: True"),
+    ],
+)
 def test_server_limits_must_be_finite_and_whole(field: str, value: Any, message: str) -> None:
     with pytest.raises(InvalidOptionError, match=message):
         Limits(**{field: value})
 
 
 # --------------------------------------------------- searches that overrun
+@pytest.mark.slow
 def test_a_searcher_that_ignores_its_budget_is_stopped_and_its_worker_replaced() -> None:
     limits = Limits(seconds=0.5, grace_seconds=0.5, workers=1)
-    with TestClient(create_app(gated_registry(), limits), base_url="http://127.0.0.1") as small_client:
+    with TestClient(
+        create_app(gated_registry(), limits), base_url="http://127.0.0.1"
+    ) as small_client:
         started = time.monotonic()
-        response = small_client.post("/api/analyze", json={"game": "tictactoe", "searcher": "stubborn"})
+        response = small_client.post(
+            "/api/analyze", json={"game": "tictactoe", "searcher": "stubborn"}
+        )
         taken = time.monotonic() - started
         assert response.status_code == 422, response.text
         assert response.json()["error"] == (
@@ -127,18 +219,23 @@ def test_a_searcher_that_ignores_its_budget_is_stopped_and_its_worker_replaced()
             "set a depth or use the 'iterative' searcher"
         )
         assert taken < 10
-        follow_up = small_client.post("/api/analyze", json={"game": "tictactoe", "position": "X.O/.X./..."})
+        follow_up = small_client.post(
+            "/api/analyze", json={"game": "tictactoe", "position": "X.O/.X./..."}
+        )
         assert follow_up.status_code == 200
         assert follow_up.json()["best_moves"] == ["8"]
 
 
 # ------------------------------------------------------------ memory, tables
+@pytest.mark.slow
 def test_board_size_tables_are_kept_for_a_few_sizes_only(client: TestClient) -> None:
     from gamesearch_games import connect4, tictactoe
 
     sizes = [(4, 4, k) for k in range(1, 5)] + [(2, 8, k) for k in range(1, 9)]
     for rows, cols, k in sizes:
-        response = client.post("/api/new", json={"game": "tictactoe", "options": {"rows": rows, "cols": cols, "k": k}})
+        response = client.post(
+            "/api/new", json={"game": "tictactoe", "options": {"rows": rows, "cols": cols, "k": k}}
+        )
         assert response.status_code == 200
     assert tictactoe._geometry.cache_info().currsize <= tictactoe.GEOMETRIES_KEPT
     for width in range(4, 10):
@@ -161,7 +258,10 @@ def test_a_4x4_tic_tac_toe_position_pickles_without_its_tables() -> None:
 
 # ---------------------------------------------------------- real server
 def request_bytes(method: str, path: str, body: bytes = b"", **headers: str) -> bytes:
-    lines = [f"{method} {path} HTTP/1.1", *(f"{name.replace('_', '-')}: {value}" for name, value in headers.items())]
+    lines = [
+        f"{method} {path} HTTP/1.1",
+        *(f"{name.replace('_', '-')}: {value}" for name, value in headers.items()),
+    ]
     if body:
         lines.append(f"Content-Length: {len(body)}")
     return ("\r\n".join(lines) + "\r\n\r\n").encode() + body
@@ -212,13 +312,19 @@ def in_flight(url: str) -> int:
 def test_clients_that_disconnect_free_their_workers_and_leave_the_queue(tmp_path: Path) -> None:
     stem = tmp_path / "gate"
     app = create_app(gated_registry(), Limits(workers=2, seconds=30.0))
-    body = json.dumps({"game": "tictactoe", "searcher": "gate", "searcher_options": {"path": str(stem)}}).encode()
+    body = json.dumps(
+        {"game": "tictactoe", "searcher": "gate", "searcher_options": {"path": str(stem)}}
+    ).encode()
     with BackgroundServer(app) as url:
         host, port = url.removeprefix("http://").split(":")
         clients = []
         for _ in range(8):  # two searching, six waiting for a worker
             sock = socket.create_connection((host, int(port)), timeout=30)
-            sock.sendall(request_bytes("POST", "/api/analyze", body, Host=host, Content_Type="application/json"))
+            sock.sendall(
+                request_bytes(
+                    "POST", "/api/analyze", body, Host=host, Content_Type="application/json"
+                )
+            )
             clients.append(sock)
         assert wait_until(lambda: (tmp_path / "gate.started").exists() and in_flight(url) == 8)
         for sock in clients:
@@ -227,12 +333,20 @@ def test_clients_that_disconnect_free_their_workers_and_leave_the_queue(tmp_path
         assert wait_until(lambda: in_flight(url) == 0, 10)
         freed = time.monotonic() - left
         # the workers answer the next search at once: the gate never opened
-        status, answer = exchange(url, request_bytes(
-            "POST", "/api/analyze", b'{"game": "tictactoe", "position": "X.O/.X./..."}',
-            Host=host, Content_Type="application/json"))  # fmt: skip
+        status, answer = exchange(
+            url,
+            request_bytes(
+                "POST",
+                "/api/analyze",
+                b'{"game": "tictactoe", "position": "X.O/.X./..."}',
+                Host=host,
+                Content_Type="application/json",
+            ),
+        )
         assert status == 200 and json.loads(answer)["best_moves"] == ["8"]
         with urllib.request.urlopen(f"{url}/api/health", timeout=30) as response:
-            # the two running, and any waiting one that took a freed worker before its own leaving was seen
+            # the two running, and any waiting one that took a freed worker before its own leaving
+            # was seen
             assert 2 <= json.load(response)["searches_stopped"] <= 8
     assert freed < 5
     print(f"8 abandoned searches: workers free {freed * 1000:.0f} ms after the clients left")
@@ -241,6 +355,7 @@ def test_clients_that_disconnect_free_their_workers_and_leave_the_queue(tmp_path
 SLOW = Limits(header_seconds=1.0, body_seconds=1.0, keep_alive_seconds=1.0, max_connections=40)
 
 
+@pytest.mark.slow
 def test_connections_that_never_finish_their_headers_lock_nobody_out() -> None:
     with BackgroundServer(create_app(limits=SLOW)) as url:
         host, port = url.removeprefix("http://").split(":")
@@ -262,12 +377,15 @@ def test_connections_that_never_finish_their_headers_lock_nobody_out() -> None:
     print(f"/api/health under 200 unfinished connections: slowest {max(latencies) * 1000:.0f} ms")
 
 
+@pytest.mark.slow
 def test_a_body_sent_one_byte_at_a_time_is_dropped() -> None:
     with BackgroundServer(create_app(limits=SLOW)) as url:
         host, port = url.removeprefix("http://").split(":")
         with socket.create_connection((host, int(port)), timeout=10) as sock:
-            sock.sendall(b"POST /api/new HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                         b"Content-Length: 100\r\n\r\n")  # fmt: skip
+            sock.sendall(
+                b"POST /api/new HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                b"Content-Length: 100\r\n\r\n"
+            )
             started, closed = time.monotonic(), False
             for _ in range(100):  # 100 bytes at 0.1 s: 10 s if nobody stops it
                 try:
@@ -293,6 +411,7 @@ def closed_by_server(sock: socket.socket, seconds: float) -> bool:
         return True
 
 
+@pytest.mark.slow
 def test_an_idle_kept_alive_connection_is_closed() -> None:
     with BackgroundServer(create_app(limits=SLOW)) as url:
         host, port = url.removeprefix("http://").split(":")
@@ -308,28 +427,76 @@ def test_an_idle_kept_alive_connection_is_closed() -> None:
 # ------------------------------------------------------------- origins, hosts
 def test_writes_from_other_origins_and_other_content_types_are_refused(tmp_path: Path) -> None:
     stem = tmp_path / "gate"
-    body = json.dumps({"game": "tictactoe", "searcher": "gate", "searcher_options": {"path": str(stem)}}).encode()
-    app = create_app(gated_registry(), Limits(seconds=5.0), allowed_origins=["http://localhost:3000"])
+    body = json.dumps(
+        {"game": "tictactoe", "searcher": "gate", "searcher_options": {"path": str(stem)}}
+    ).encode()
+    app = create_app(
+        gated_registry(), Limits(seconds=5.0), allowed_origins=["http://localhost:3000"]
+    )
     with BackgroundServer(app) as url:
         host = url.removeprefix("http://")
         refused = [
-            exchange(url, request_bytes("POST", "/api/analyze", body, Host=host, Content_Type="application/json",
-                                        Origin="http://evil.test")),
-            exchange(url, request_bytes("POST", "/api/analyze", body, Host=host, Content_Type="application/json",
-                                        Origin="null")),
-            exchange(url, request_bytes("POST", "/api/analyze", body, Host=host, Content_Type="text/plain")),
+            exchange(
+                url,
+                request_bytes(
+                    "POST",
+                    "/api/analyze",
+                    body,
+                    Host=host,
+                    Content_Type="application/json",
+                    Origin="http://evil.test",
+                ),
+            ),
+            exchange(
+                url,
+                request_bytes(
+                    "POST",
+                    "/api/analyze",
+                    body,
+                    Host=host,
+                    Content_Type="application/json",
+                    Origin="null",
+                ),
+            ),
+            exchange(
+                url,
+                request_bytes("POST", "/api/analyze", body, Host=host, Content_Type="text/plain"),
+            ),
             exchange(url, request_bytes("POST", "/api/analyze", body, Host=host)),
-        ]  # fmt: skip
+        ]
         assert not (tmp_path / "gate.started").exists()
         open_body = json.dumps({"game": "tictactoe", "position": "X.O/.X./..."}).encode()
-        own = exchange(url, request_bytes("POST", "/api/analyze", open_body, Host=host,
-                                          Content_Type="application/json; charset=utf-8", Origin=url))
-        listed = exchange(url, request_bytes("POST", "/api/analyze", open_body, Host=host,
-                                             Content_Type="application/json", Origin="http://localhost:3000"))
+        own = exchange(
+            url,
+            request_bytes(
+                "POST",
+                "/api/analyze",
+                open_body,
+                Host=host,
+                Content_Type="application/json; charset=utf-8",
+                Origin=url,
+            ),
+        )
+        listed = exchange(
+            url,
+            request_bytes(
+                "POST",
+                "/api/analyze",
+                open_body,
+                Host=host,
+                Content_Type="application/json",
+                Origin="http://localhost:3000",
+            ),
+        )
     statuses = [status for status, _ in refused]
     assert statuses == [403, 403, 415, 415]
-    assert json.loads(refused[0][1])["error"].startswith("requests from pages of 'http://evil.test' are refused")
-    assert json.loads(refused[2][1])["error"] == "the request body must be sent as 'application/json', not 'text/plain'"
+    assert json.loads(refused[0][1])["error"].startswith(
+        "requests from pages of 'http://evil.test' are refused"
+    )
+    assert (
+        json.loads(refused[2][1])["error"]
+        == "the request body must be sent as 'application/json', not 'text/plain'"
+    )
     assert (own[0], listed[0]) == (200, 200)
 
 
@@ -338,25 +505,42 @@ def test_an_unexpected_host_name_is_refused(host: str) -> None:
     with BackgroundServer(create_app()) as url:
         status, body = exchange(url, request_bytes("GET", "/api/health", Host=host))
         assert status == 400
-        assert json.loads(body)["error"].startswith(f"requests for the host name {host!r} are refused")
+        assert json.loads(body)["error"].startswith(
+            f"requests for the host name {host!r} are refused"
+        )
         for name in ("127.0.0.1", "localhost", url.removeprefix("http://")):
             assert exchange(url, request_bytes("GET", "/api/health", Host=name))[0] == 200
 
 
 @pytest.mark.parametrize(
     ("header", "name"),
-    [("127.0.0.1:8000", "127.0.0.1"), ("LocalHost", "localhost"), ("[::1]:8000", "::1"), ("[::1]", "::1"),
-     ("::1", "::1"), ("evil.test:80", "evil.test"), ("", "")],
-)  # fmt: skip
+    [
+        ("127.0.0.1:8000", "127.0.0.1"),
+        ("LocalHost", "localhost"),
+        ("[::1]:8000", "::1"),
+        ("[::1]", "::1"),
+        ("::1", "::1"),
+        ("evil.test:80", "evil.test"),
+        ("", ""),
+    ],
+)
 def test_the_host_name_is_read_without_its_port(header: str, name: str) -> None:
     assert host_name(header) == name
 
 
 def test_host_patterns_allow_the_names_under_a_domain_or_any_name() -> None:
     check = HostCheck(create_app(), ["127.0.0.1", "*.example.org"])
-    assert [check.allows(header) for header in ("127.0.0.1:80", "a.example.org", "b.a.example.org:8000",
-                                                  "example.org", "evil.test", "example.org.evil.test")] == [
-        True, True, True, False, False, False]  # fmt: skip
+    assert [
+        check.allows(header)
+        for header in (
+            "127.0.0.1:80",
+            "a.example.org",
+            "b.a.example.org:8000",
+            "example.org",
+            "evil.test",
+            "example.org.evil.test",
+        )
+    ] == [True, True, True, False, False, False]
     assert HostCheck(create_app(), ["*"]).allows("anything.test")
 
 
@@ -366,23 +550,78 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 POST_ROUTES = ["/api/new", "/api/position", "/api/play", "/api/analyze", "/api/move", "/api/tree"]
-VALUES = st.none() | st.booleans() | st.integers(-(10**30), 10**30) | st.floats(allow_nan=False, allow_infinity=False) \
-    | st.sampled_from(["tictactoe", "connect4", "nim", "mcts", "iterative", "alphabeta:depth=2", "minimax", "nan",
-                       "inf", "-1", "0", "4", "X.O/.X./...", "4453", ".../.../...", "", "seconds=nan"]) | st.text(max_size=30)  # fmt: skip
-JSON = st.recursive(VALUES, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
-OPTION_NAMES = st.sampled_from(["rows", "cols", "k", "width", "height", "depth", "max_depth", "max_nodes", "seconds",
-                                "exploration", "seed", "all_best", "table", "table_entries", "ordering", "simulations"])  # fmt: skip
-BODIES = st.fixed_dictionaries(
-    {},
-    optional={
-        "game": st.sampled_from(["tictactoe", "connect4", "nim"]) | JSON,
-        "options": st.dictionaries(OPTION_NAMES, VALUES, max_size=3) | JSON,
-        "position": VALUES,
-        "move": VALUES,
-        "searcher": st.sampled_from(["alphabeta", "minimax", "iterative", "mcts", "pvs", "mtdf", "solver"]) | VALUES,
-        "searcher_options": st.dictionaries(OPTION_NAMES, VALUES, max_size=3) | JSON,
-    },
-) | JSON
+VALUES = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**30), 10**30)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.sampled_from(
+        [
+            "tictactoe",
+            "connect4",
+            "nim",
+            "mcts",
+            "iterative",
+            "alphabeta:depth=2",
+            "minimax",
+            "nan",
+            "inf",
+            "-1",
+            "0",
+            "4",
+            "X.O/.X./...",
+            "4453",
+            ".../.../...",
+            "",
+            "seconds=nan",
+        ]
+    )
+    | st.text(max_size=30)
+)
+JSON = st.recursive(
+    VALUES,
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+OPTION_NAMES = st.sampled_from(
+    [
+        "rows",
+        "cols",
+        "k",
+        "width",
+        "height",
+        "depth",
+        "max_depth",
+        "max_nodes",
+        "seconds",
+        "exploration",
+        "seed",
+        "all_best",
+        "table",
+        "table_entries",
+        "ordering",
+        "simulations",
+    ]
+)
+BODIES = (
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "game": st.sampled_from(["tictactoe", "connect4", "nim"]) | JSON,
+            "options": st.dictionaries(OPTION_NAMES, VALUES, max_size=3) | JSON,
+            "position": VALUES,
+            "move": VALUES,
+            "searcher": st.sampled_from(
+                ["alphabeta", "minimax", "iterative", "mcts", "pvs", "mtdf", "solver"]
+            )
+            | VALUES,
+            "searcher_options": st.dictionaries(OPTION_NAMES, VALUES, max_size=3) | JSON,
+        },
+    )
+    | JSON
+)
 FUZZ = Limits(max_nodes=5_000, seconds=0.3, grace_seconds=1.0, tree_nodes=300)
 
 
@@ -393,14 +632,25 @@ def resident_mib() -> float:
 
 @pytest.fixture(scope="module")
 def fuzz_client() -> Iterator[TestClient]:
-    with TestClient(create_app(limits=FUZZ), base_url="http://127.0.0.1", raise_server_exceptions=False) as test_client:
+    with TestClient(
+        create_app(limits=FUZZ), base_url="http://127.0.0.1", raise_server_exceptions=False
+    ) as test_client:
         yield test_client
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@pytest.mark.slow
+@settings(
+    max_examples=200,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(route=st.sampled_from(POST_ROUTES), body=BODIES)
-def test_any_json_body_gets_a_json_answer_and_never_a_server_error(fuzz_client: TestClient, route: str, body: Any) -> None:
-    response = fuzz_client.post(route, content=json.dumps(body).encode(), headers={"content-type": "application/json"})
+def test_any_json_body_gets_a_json_answer_and_never_a_server_error(
+    fuzz_client: TestClient, route: str, body: Any
+) -> None:
+    response = fuzz_client.post(
+        route, content=json.dumps(body).encode(), headers={"content-type": "application/json"}
+    )
     assert 200 <= response.status_code < 500, (route, body, response.text)
     assert response.headers["content-type"] == "application/json"
     answer = response.json()
@@ -409,6 +659,7 @@ def test_any_json_body_gets_a_json_answer_and_never_a_server_error(fuzz_client: 
         assert set(answer) == {"error", "type"} and answer["error"]
 
 
+@pytest.mark.slow
 def test_the_property_run_keeps_the_servers_memory_bounded(fuzz_client: TestClient) -> None:
     before = resident_mib()
     test_any_json_body_gets_a_json_answer_and_never_a_server_error(fuzz_client)

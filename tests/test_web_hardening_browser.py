@@ -8,6 +8,7 @@ to 127.0.0.1 (Chromium's host resolver rules) loads the board. Neither reaches a
 
 from __future__ import annotations
 
+import json
 import shutil
 import time
 from collections.abc import Iterator
@@ -18,16 +19,22 @@ import pytest
 from web_gate import gated_registry
 
 pytest.importorskip("starlette", reason="the web extra is not installed")
-playwright_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
+playwright_api = pytest.importorskip(
+    "playwright.sync_api", reason="Playwright for Python is not installed"
+)
 
 from gamesearch.web.app import create_app  # noqa: E402
 from gamesearch.web.server import BackgroundServer  # noqa: E402
 from gamesearch.web.service import Limits  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-pytestmark = pytest.mark.skipif(
-    not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed (apt-get install chromium)"
-)
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not Path(CHROMIUM).exists(),
+        reason="Debian's chromium is not installed (apt-get install chromium)",
+    ),
+]
 
 
 @pytest.fixture(scope="module")
@@ -38,8 +45,14 @@ def server() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser(server: str) -> Iterator[Any]:
-    args = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-            f"--host-resolver-rules=MAP rebound.test 127.0.0.1"]  # fmt: skip
+    args = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--host-resolver-rules=MAP rebound.test 127.0.0.1",
+    ]
     with playwright_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
         yield chromium
@@ -60,10 +73,14 @@ def other_origin_page(page: Any, server: str) -> None:
 
 
 def gate_body(stem: Path) -> str:
-    return '{"game": "tictactoe", "searcher": "gate", "searcher_options": {"path": "%s"}}' % stem
+    return json.dumps(
+        {"game": "tictactoe", "searcher": "gate", "searcher_options": {"path": str(stem)}}
+    )
 
 
-def test_a_no_cors_text_post_from_another_origin_runs_no_search(page: Any, server: str, tmp_path: Path) -> None:
+def test_a_no_cors_text_post_from_another_origin_runs_no_search(
+    page: Any, server: str, tmp_path: Path
+) -> None:
     stem = tmp_path / "gate"
     other_origin_page(page, server)
     sent = page.evaluate(
@@ -79,13 +96,16 @@ def test_a_no_cors_text_post_from_another_origin_runs_no_search(page: Any, serve
     assert not (stem.parent / "gate.started").exists()
 
 
-def test_a_cross_origin_json_post_gets_no_answer_and_runs_no_search(page: Any, server: str, tmp_path: Path) -> None:
+def test_a_cross_origin_json_post_gets_no_answer_and_runs_no_search(
+    page: Any, server: str, tmp_path: Path
+) -> None:
     stem = tmp_path / "gate"
     other_origin_page(page, server)
     outcome = page.evaluate(
         """async ([url, body]) => {
             try {
-                await fetch(url, {method: "POST", body, headers: {"Content-Type": "application/json"}});
+                const headers = {"Content-Type": "application/json"};
+                await fetch(url, {method: "POST", body, headers});
                 return "answered";
             } catch (error) { return "blocked"; }
         }""",
@@ -100,8 +120,9 @@ def test_the_boards_own_page_still_posts_searches(page: Any, server: str) -> Non
     page.goto(f"{server}/api/health")
     answer = page.evaluate(
         """async url => {
-            const answer = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json"},
-                                             body: JSON.stringify({game: "tictactoe", position: "X.O/.X./..."})});
+            const body = JSON.stringify({game: "tictactoe", position: "X.O/.X./..."});
+            const headers = {"Content-Type": "application/json"};
+            const answer = await fetch(url, {method: "POST", headers, body});
             return [answer.status, await answer.json()];
         }""",
         f"{server}/api/analyze",

@@ -10,12 +10,21 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra is not installed")
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 
+from test_web_e2e import (
+    board_symbols,
+    browser,
+    open_board,
+    page,
+    pytestmark,
+    screenshot,
+    wait_for_status,
+)  # noqa: E402, F401
+
 import gamesearch_games.mnk3  # noqa: E402
 from gamesearch.plugins import build_registry, make_plugin_manager  # noqa: E402
 from gamesearch.web.app import create_app  # noqa: E402
 from gamesearch.web.server import BackgroundServer  # noqa: E402
 from gamesearch.web.service import Limits  # noqa: E402
-from test_web_e2e import board_symbols, browser, open_board, page, pytestmark, screenshot, wait_for_status  # noqa: E402, F401
 
 __all__ = ["browser", "page", "pytestmark"]
 
@@ -31,7 +40,11 @@ def test_a_three_player_game_against_two_computers_runs_to_its_end(page: Any, se
     open_board(page, server, "game=mnk3")
     # alpha-beta cannot search three players: the page takes the game's own searcher
     assert page.locator("#searcher-select").input_value() == "maxn"
-    assert [page.locator(f"#player-{index}").input_value() for index in range(3)] == ["human", "computer", "computer"]
+    assert [page.locator(f"#player-{index}").input_value() for index in range(3)] == [
+        "human",
+        "computer",
+        "computer",
+    ]
     assert "C (moves third)" in page.locator("#players").inner_text()
     status = page.locator("#status")
     assert status.inner_text() == "A to move (your turn)."
@@ -42,13 +55,20 @@ def test_a_three_player_game_against_two_computers_runs_to_its_end(page: Any, se
         page.locator('#board .cell[aria-disabled="false"]').first.click()
         page.wait_for_function(
             """marks => {
-                const filled = [...document.querySelectorAll('#board .cell')].filter(c => c.dataset.symbol).length;
+                const filled = [...document.querySelectorAll('#board .cell')]
+                    .filter(c => c.dataset.symbol).length;
                 const status = document.getElementById('status').textContent;
-                return (filled >= marks + 3 && status.includes('your turn')) || status.includes('Game over');
+                return (filled >= marks + 3 && status.includes('your turn'))
+                    || status.includes('Game over');
             }""",
             arg=marks,
         )
     text = wait_for_status(page, "Game over")
-    assert text in ("Game over: a draw.", "Game over: B wins.", "Game over: C wins.", "Game over: A wins."), text
+    assert text in (
+        "Game over: a draw.",
+        "Game over: B wins.",
+        "Game over: C wins.",
+        "Game over: A wins.",
+    ), text
     assert set(board_symbols(page)) <= {"A", "B", "C", ""}
     screenshot(page, "board-mnk3", clip=page.locator("#play").bounding_box())

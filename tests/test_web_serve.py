@@ -21,7 +21,9 @@ from gamesearch.web.server import bind, is_loopback, url_of
 GAMESEARCH = Path(sys.executable).with_name("gamesearch")
 
 
-def test_serve_help_explains_the_budget_and_gives_an_example(capsys: pytest.CaptureFixture[str]) -> None:
+def test_serve_help_explains_the_budget_and_gives_an_example(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(["serve", "--help"])
     assert exit_info.value.code == 0
@@ -30,7 +32,9 @@ def test_serve_help_explains_the_budget_and_gives_an_example(capsys: pytest.Capt
     assert "gamesearch serve --open" in help_text
 
 
-def test_serve_on_a_port_in_use_is_one_line_and_exit_status_2(capsys: pytest.CaptureFixture[str]) -> None:
+def test_serve_on_a_port_in_use_is_one_line_and_exit_status_2(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     taken = bind("127.0.0.1", 0)
     try:
         port = taken.getsockname()[1]
@@ -51,13 +55,22 @@ def test_serve_without_the_web_extra_names_the_extra(
 
 
 @pytest.mark.parametrize(
-    ("host", "expected"), [("127.0.0.1", True), ("127.8.0.1", True), ("::1", True), ("localhost", True),
-                           ("0.0.0.0", False), ("192.168.1.4", False), ("example.org", False)]
-)  # fmt: skip
+    ("host", "expected"),
+    [
+        ("127.0.0.1", True),
+        ("127.8.0.1", True),
+        ("::1", True),
+        ("localhost", True),
+        ("0.0.0.0", False),
+        ("192.168.1.4", False),
+        ("example.org", False),
+    ],
+)
 def test_only_loopback_addresses_count_as_this_machine_only(host: str, expected: bool) -> None:
     assert is_loopback(host) is expected
 
 
+@pytest.mark.slow
 def test_the_console_script_serves_the_api_until_interrupted() -> None:
     process = subprocess.Popen(
         [str(GAMESEARCH), "serve", "--port", "0", "--max-nodes", "5000"],
@@ -88,6 +101,7 @@ def test_url_of_a_bound_socket_names_its_port() -> None:
         sock.close()
 
 
+@pytest.mark.slow
 def test_load_check_reports_requests_per_second_and_the_slowest_response(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -106,10 +120,12 @@ def test_load_check_refuses_a_count_below_one(capsys: pytest.CaptureFixture[str]
 
 @pytest.mark.parametrize(
     ("arguments", "message"),
-    [(["--max-seconds", "nan"], "limit 'seconds' must be a finite number > 0: nan"),
-     (["--max-seconds", "inf"], "limit 'seconds' must be a finite number > 0: inf"),
-     (["--port", "70000"], "port must be from 0 to 65535: 70000")],
-)  # fmt: skip
+    [
+        (["--max-seconds", "nan"], "limit 'seconds' must be a finite number > 0: nan"),
+        (["--max-seconds", "inf"], "limit 'seconds' must be a finite number > 0: inf"),
+        (["--port", "70000"], "port must be from 0 to 65535: 70000"),
+    ],
+)
 def test_serve_refuses_a_budget_that_is_not_finite_and_a_port_out_of_range(
     arguments: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -117,8 +133,21 @@ def test_serve_refuses_a_budget_that_is_not_finite_and_a_port_out_of_range(
     assert capsys.readouterr().err == f"gamesearch: error: {message}\n"
 
 
+@pytest.mark.slow
 def test_load_check_measures_health_requests_too(capsys: pytest.CaptureFixture[str]) -> None:
-    status = main(["load-check", "--target", "health", "--requests", "40", "--concurrency", "4", "--long-seconds", "0.5"])
+    status = main(
+        [
+            "load-check",
+            "--target",
+            "health",
+            "--requests",
+            "40",
+            "--concurrency",
+            "4",
+            "--long-seconds",
+            "0.5",
+        ]
+    )
     out = capsys.readouterr().out
     assert status == 0, out
     assert "health requests answered" in out and "40 of 40" in out
@@ -130,7 +159,9 @@ def start_serve(*arguments: str, files: int | None = None) -> tuple[subprocess.P
 
     def limit_files() -> None:
         if files is not None:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (files, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+            resource.setrlimit(
+                resource.RLIMIT_NOFILE, (files, resource.getrlimit(resource.RLIMIT_NOFILE)[1])
+            )
 
     process = subprocess.Popen(
         [str(GAMESEARCH), "serve", "--port", "0", *arguments],
@@ -147,6 +178,7 @@ def start_serve(*arguments: str, files: int | None = None) -> tuple[subprocess.P
     return process, first_line.split()[3]
 
 
+@pytest.mark.slow
 def test_unfinished_connections_past_the_open_file_limit_lock_nobody_out() -> None:
     process, url = start_serve(files=256)
     port = int(url.rsplit(":", 1)[1])
@@ -168,10 +200,15 @@ def test_unfinished_connections_past_the_open_file_limit_lock_nobody_out() -> No
     assert process.returncode == 0
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_the_server_while_a_long_search_runs() -> None:
     process, url = start_serve("--max-seconds", "60")
-    body = json.dumps({"game": "connect4", "searcher": "iterative", "searcher_options": {"seconds": 60}}).encode()
-    request = urllib.request.Request(f"{url}/api/analyze", data=body, headers={"content-type": "application/json"})
+    body = json.dumps(
+        {"game": "connect4", "searcher": "iterative", "searcher_options": {"seconds": 60}}
+    ).encode()
+    request = urllib.request.Request(
+        f"{url}/api/analyze", data=body, headers={"content-type": "application/json"}
+    )
     searching = threading.Thread(target=lambda: _ignore_errors(request), daemon=True)
     try:
         searching.start()

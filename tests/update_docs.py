@@ -35,11 +35,14 @@ def update(page: Path) -> list[str]:
             continue
         line = text.count("\n", 0, match.start("body"))
         steps = transcript(match.group("body"))
-        if match.group("skip") is not None or any(ELISION.search(expected) for _, expected in steps):
+        if match.group("skip") is not None or any(
+            ELISION.search(expected) for _, expected in steps
+        ):
             by_hand.append(f"{page.relative_to(ROOT)}:{line}")
             continue
         body = "".join(
-            f"$ {command}\n" + "".join(f"{row.rstrip()}\n" for row in run_command(command).strip("\n").splitlines())
+            f"$ {command}\n"
+            + "".join(f"{row.rstrip()}\n" for row in run_command(command).strip("\n").splitlines())
             for command, _ in steps
         )
         pieces += [text[end : match.start("body")], body]

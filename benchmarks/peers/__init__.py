@@ -29,7 +29,10 @@ def load_peers() -> tuple[list[tuple[str, dict[str, Contender]]], list[Skipped]]
         library: str = adapter.LIBRARY
         if importlib.util.find_spec(adapter.REQUIRES) is None:
             skipped.append(
-                Skipped(library, f"{adapter.REQUIRES!r} is not installed (`make bench` installs the peers)")
+                Skipped(
+                    library,
+                    f"{adapter.REQUIRES!r} is not installed (`make bench` installs the peers)",
+                )
             )
             continue
         try:

@@ -30,7 +30,8 @@ REQUIRES = "aima3"
 
 
 def tictactoe_state(game: Any, cells: str) -> Any:
-    """Return aima's state of a 9-character position (x = column from 1, y = row from the bottom)."""
+    """Return aima's state of a 9-character position (x = column from 1, y = row from the
+    bottom)."""
     from aima3.games import GameState
 
     board = {
@@ -102,7 +103,13 @@ def _contender(
 
 def contenders() -> dict[str, Contender]:
     """Return aima-python's contender for each row it can run."""
-    from aima3.games import ConnectFour, TicTacToe, alphabeta_cutoff_search, alphabeta_search, minimax_decision
+    from aima3.games import (
+        ConnectFour,
+        TicTacToe,
+        alphabeta_cutoff_search,
+        alphabeta_search,
+        minimax_decision,
+    )
 
     def tictactoe(positions: Sequence[str]) -> Callable[[Any], list[Any]]:
         return lambda game: [tictactoe_state(game, cells) for cells in positions]

@@ -102,9 +102,19 @@ def stochastic_game(goal: int, faces: int, horizon: int) -> Any:
                 return rolled_in._replace(rolled_in=rolled_in)
             self.generated += 1
             if chance == "1":  # the turn total is lost, the turn passes
-                return PigState(1 - rolled_in.to_move, rolled_in.first, rolled_in.second, 0,
-                                rolled_in.made, False, None, rolled_in)  # fmt: skip
-            return rolled_in._replace(total=rolled_in.total + int(chance), rolling=False, rolled_in=rolled_in)
+                return PigState(
+                    1 - rolled_in.to_move,
+                    rolled_in.first,
+                    rolled_in.second,
+                    0,
+                    rolled_in.made,
+                    False,
+                    None,
+                    rolled_in,
+                )
+            return rolled_in._replace(
+                total=rolled_in.total + int(chance), rolling=False, rolled_in=rolled_in
+            )
 
         def probability(self, chance: str | None) -> int:
             return 1  # a fair die: aima divides by the number of outcomes itself

@@ -124,9 +124,12 @@ def contenders() -> dict[str, Contender]:
         TICTACTOE_TABLE: _contender("Negamax(9, tt=TranspositionTable())", full_with_table, start),
         TICTACTOE_ALL: _contender("Negamax(empty cells)", full, tictactoe(tictactoe_positions())),
     }
+
     def depth_limited(depth: int) -> Callable[[Any], Any]:
         return lambda game: Negamax(depth, scoring=connect4_scoring)
 
     for row, depth in CONNECT4_DEPTHS.items():
-        found[row] = _contender(f"Negamax({depth}, window heuristic)", depth_limited(depth), connect4)
+        found[row] = _contender(
+            f"Negamax({depth}, window heuristic)", depth_limited(depth), connect4
+        )
     return found

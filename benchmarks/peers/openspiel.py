@@ -101,7 +101,7 @@ def othello_value(state: Any) -> int:
 
 
 def kalah_board(state: Any) -> list[int]:
-    """Return OpenSpiel's mancala ``state`` as a board in sowing order, the first player's houses first.
+    """Return OpenSpiel's mancala ``state`` as a board in sowing order, first player's houses first.
 
     OpenSpiel keeps the second player's store at index 0, the first player's houses
     at 1..6, their store at 7 and the second player's houses at 8..13.
@@ -124,7 +124,8 @@ def kalah_state(game: Any, moves: str) -> Any:
 
 
 def connect4_state(game: Any, moves: str) -> Any:
-    """Return OpenSpiel's Connect Four state after ``moves`` (columns 1..7; actions count from 0)."""
+    """Return OpenSpiel's Connect Four state after ``moves`` (columns 1..7; actions count from
+    0)."""
     state = game.new_initial_state()
     for column in moves:
         state.apply_action(int(column) - 1)
@@ -173,11 +174,17 @@ def _mcts_contender() -> Contender:
 
     def prepare() -> Run:
         game = pyspiel.load_game("connect_four")
-        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=numpy.random.RandomState(1))
+        evaluator = mcts.RandomRolloutEvaluator(
+            n_rollouts=1, random_state=numpy.random.RandomState(1)
+        )
         bot = mcts.MCTSBot(
-            game, uct_c=1.4, max_simulations=MCTS_SIMULATIONS, evaluator=evaluator,
-            solve=True, random_state=numpy.random.RandomState(1),
-        )  # fmt: skip
+            game,
+            uct_c=1.4,
+            max_simulations=MCTS_SIMULATIONS,
+            evaluator=evaluator,
+            solve=True,
+            random_state=numpy.random.RandomState(1),
+        )
         state = game.new_initial_state()
 
         def run() -> int:
@@ -220,17 +227,23 @@ def contenders() -> dict[str, Contender]:
     new_games = {
         OTHELLO8_DEPTH: _contender(
             f"alpha_beta_search(maximum_depth={othello_depth})",
-            depth_limited_with(othello_value, othello_depth), "othello", None,
+            depth_limited_with(othello_value, othello_depth),
+            "othello",
+            None,
         ),
         KALAH_DEPTH: _contender(
             f"alpha_beta_search(maximum_depth={kalah_depth}) on mancala",
-            depth_limited_with(kalah_value, kalah_depth), "mancala", None,
+            depth_limited_with(kalah_value, kalah_depth),
+            "mancala",
+            None,
         ),
         KALAH_LATE: _contender(
-            "alpha_beta_search(maximum_depth=1000) on mancala", solve_to_the_end, "mancala",
+            "alpha_beta_search(maximum_depth=1000) on mancala",
+            solve_to_the_end,
+            "mancala",
             [moves for _, moves in KALAH_LATE_POSITIONS],
         ),
-    }  # fmt: skip
+    }
     start = [EMPTY_TICTACTOE]
     connect4: dict[str, Contender] = {
         row: _contender(

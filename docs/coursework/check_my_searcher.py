@@ -36,13 +36,17 @@ def nodes_from_the_start(searcher: Any) -> int:
 
 
 def test_exercise_1_minimax_agrees_with_the_reference_in_every_tictactoe_position() -> None:
-    check_searcher(StudentSearcher(pruning=False), positions("tictactoe"), reference=reference(Scoring.DISTANCE))
+    check_searcher(
+        StudentSearcher(pruning=False),
+        positions("tictactoe"),
+        reference=reference(Scoring.DISTANCE),
+    )
 
 
 def test_exercise_1_minimax_visits_every_node_of_the_game_tree() -> None:
-    assert nodes_from_the_start(StudentSearcher(pruning=False, scoring=PLAIN)) == nodes_from_the_start(
-        Minimax(scoring=PLAIN)
-    )
+    assert nodes_from_the_start(
+        StudentSearcher(pruning=False, scoring=PLAIN)
+    ) == nodes_from_the_start(Minimax(scoring=PLAIN))
 
 
 def test_exercise_2_alphabeta_agrees_with_the_reference_in_every_tictactoe_position() -> None:
@@ -50,7 +54,9 @@ def test_exercise_2_alphabeta_agrees_with_the_reference_in_every_tictactoe_posit
 
 
 def test_exercise_2_alphabeta_agrees_with_the_reference_in_every_nim_position() -> None:
-    check_searcher(StudentSearcher(), positions("nim", heaps="2,3,4"), reference=reference(Scoring.DISTANCE))
+    check_searcher(
+        StudentSearcher(), positions("nim", heaps="2,3,4"), reference=reference(Scoring.DISTANCE)
+    )
 
 
 def test_exercise_2_alphabeta_visits_exactly_the_nodes_of_the_reference_alphabeta() -> None:

@@ -55,7 +55,12 @@ def expectimax_value(game: Game[Any], counters: Counters) -> Fraction:
 
 
 def star1_value(
-    game: Game[Any], alpha: Fraction, beta: Fraction, low: Fraction, high: Fraction, counters: Counters
+    game: Game[Any],
+    alpha: Fraction,
+    beta: Fraction,
+    low: Fraction,
+    high: Fraction,
+    counters: Counters,
 ) -> Fraction:
     """EXERCISE 2: return the value of ``game`` as expectimax would, skipping what cannot matter.
 
@@ -144,7 +149,9 @@ class StudentExpectimaxToDepth(StudentExpectimax):
     """Exercise 3: every root move (or outcome) searched with your expectimax_to_depth."""
 
     name: ClassVar[str] = "my-expectimax-to-depth"
-    depth: int | None = attrs.field(default=2, metadata={"help": "players' moves to search (chance is free)"})
+    depth: int | None = attrs.field(
+        default=2, metadata={"help": "players' moves to search (chance is free)"}
+    )
 
     def value_after(
         self, game: Game[Any], chance_moved: bool, low: Fraction, high: Fraction, counters: Counters

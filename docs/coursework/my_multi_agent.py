@@ -36,12 +36,13 @@ import attrs
 
 from gamesearch import Game, Searcher
 from gamesearch.search.base import RootAnswer, SearchContext
-from gamesearch.search.multiplayer import leaf_utilities
 
 Utilities = tuple[int | Fraction, ...]
 
 
-def paranoid_value(game: Game[Any], player: int, rounds_left: int, context: SearchContext) -> int | Fraction:
+def paranoid_value(
+    game: Game[Any], player: int, rounds_left: int, context: SearchContext
+) -> int | Fraction:
     """EXERCISE 1: return ``player``'s utility of ``game`` when ``player`` maximises it and
     every other player minimises it (CS188's multi-agent minimax: one maximiser against
     all the others), searched ``rounds_left`` rounds deep.
@@ -72,9 +73,13 @@ class _Student(Searcher):
 
     needs_two_players: ClassVar[bool] = False
     needs_single_value: ClassVar[bool] = False
-    rounds: int = attrs.field(default=1, metadata={"help": "rounds to search (one move of every player each)"})
+    rounds: int = attrs.field(
+        default=1, metadata={"help": "rounds to search (one move of every player each)"}
+    )
 
-    def value_after(self, game: Game[Any], player: int, context: SearchContext) -> Utilities | int | Fraction:
+    def value_after(
+        self, game: Game[Any], player: int, context: SearchContext
+    ) -> Utilities | int | Fraction:
         """Return the value of the position a root move reached (for ``player``)."""
         raise NotImplementedError
 
@@ -88,7 +93,9 @@ class _Student(Searcher):
                 found.append((move, self.value_after(game, player, context)))
             finally:
                 game.undo()
-        values = [(move, value[player] if isinstance(value, tuple) else value) for move, value in found]
+        values = [
+            (move, value[player] if isinstance(value, tuple) else value) for move, value in found
+        ]
         best = max(value for _, value in values)
         best_moves = [move for move, value in values if value == best]
         answer = context.answer(game, best, best_moves, values)

@@ -45,7 +45,9 @@ def minimax_value(game: Game[Any], scoring: Scoring, counters: Counters) -> int:
     raise NotImplementedError("exercise 1: write minimax_value in my_searcher.py")
 
 
-def alphabeta_value(game: Game[Any], alpha: int, beta: int, scoring: Scoring, counters: Counters) -> int:
+def alphabeta_value(
+    game: Game[Any], alpha: int, beta: int, scoring: Scoring, counters: Counters
+) -> int:
     """EXERCISE 2: return the value of ``game`` as minimax would, skipping what cannot matter.
 
     ``alpha`` is what the first player is already sure of, ``beta`` what the second
@@ -63,7 +65,8 @@ class StudentSearcher(Searcher):
 
     name: ClassVar[str] = "student"
     pruning: bool = attrs.field(
-        default=True, metadata={"help": "use alphabeta_value (exercise 2), not minimax_value (exercise 1)"}
+        default=True,
+        metadata={"help": "use alphabeta_value (exercise 2), not minimax_value (exercise 1)"},
     )
 
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
@@ -91,5 +94,6 @@ class StudentMinimax(StudentSearcher):
 
     name: ClassVar[str] = "student-minimax"
     pruning: bool = attrs.field(
-        default=False, metadata={"help": "use alphabeta_value (exercise 2), not minimax_value (exercise 1)"}
+        default=False,
+        metadata={"help": "use alphabeta_value (exercise 2), not minimax_value (exercise 1)"},
     )

@@ -89,21 +89,26 @@ class Executor(abc.ABC):
         """Return where the work runs, in words: ``2 local processes``, ``Dask at tcp://...``."""
 
     @abc.abstractmethod
-    def map_unordered(self, function: Callable[[T], R], items: Sequence[T]) -> Iterator[Finished[T, R]]:
+    def map_unordered(
+        self, function: Callable[[T], R], items: Sequence[T]
+    ) -> Iterator[Finished[T, R]]:
         """Yield each item of ``items`` with ``function(item)``, in the order they finish.
 
         An exception ``function`` raises is raised here; an item lost with its worker
         (see the module) is yielded with an ``error``.
         """
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 (an executor without workers has nothing to stop)
         """Stop every worker this executor started; items not started are dropped."""
 
     def __enter__(self) -> Self:
         return self
 
     def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
     ) -> None:
         self.close()
 
@@ -118,7 +123,9 @@ class InlineExecutor(Executor):
         """Return ``this process``."""
         return "this process"
 
-    def map_unordered(self, function: Callable[[T], R], items: Sequence[T]) -> Iterator[Finished[T, R]]:
+    def map_unordered(
+        self, function: Callable[[T], R], items: Sequence[T]
+    ) -> Iterator[Finished[T, R]]:
         """Yield each item with ``function(item)``, in order."""
         for item in items:
             yield Finished(item, function(item))
@@ -142,7 +149,9 @@ class LocalExecutor(Executor):
         """Return ``N local processes``."""
         return f"{self.workers} local process{'es' if self.workers != 1 else ''}"
 
-    def map_unordered(self, function: Callable[[T], R], items: Sequence[T]) -> Iterator[Finished[T, R]]:
+    def map_unordered(
+        self, function: Callable[[T], R], items: Sequence[T]
+    ) -> Iterator[Finished[T, R]]:
         """Yield each item with ``function(item)`` as the worker processes finish them.
 
         When a worker process dies (the pool breaks), the items that were in flight are
@@ -161,11 +170,19 @@ class LocalExecutor(Executor):
                     alone = bool(suspects) or alone and bool(running)
                     room = 1 if alone else self.workers * IN_FLIGHT_PER_WORKER
                     while (suspects or waiting) and len(running) < room:
-                        chunk = [suspects.pop()] if alone else [waiting.pop() for _ in range(min(groups.size, len(waiting)))]
+                        chunk = (
+                            [suspects.pop()]
+                            if alone
+                            else [waiting.pop() for _ in range(min(groups.size, len(waiting)))]
+                        )
                         running[pool.submit(_run_group, function, chunk)] = chunk
-                    done, _ = concurrent.futures.wait(running, return_when=concurrent.futures.FIRST_COMPLETED)
+                    done, _ = concurrent.futures.wait(
+                        running, return_when=concurrent.futures.FIRST_COMPLETED
+                    )
                     for future in done:
-                        results, seconds = future.result()  # raises BrokenProcessPool when a worker died
+                        results, seconds = (
+                            future.result()
+                        )  # raises BrokenProcessPool when a worker died
                         groups.measured(seconds, len(results))
                         for item, result in zip(running.pop(future), results, strict=True):
                             yield Finished(item, result)
@@ -191,7 +208,9 @@ class LocalExecutor(Executor):
     def _terminate(self) -> None:
         """Stop the worker processes at once, whatever they are computing."""
         if self._pool is not None:
-            processes = getattr(self._pool, "_processes", None) or {}  # no public way before Python 3.14
+            processes = (
+                getattr(self._pool, "_processes", None) or {}
+            )  # no public way before Python 3.14
             for process in list(processes.values()):
                 process.terminate()
 
@@ -223,9 +242,12 @@ class DaskExecutor(Executor):
     @property
     def description(self) -> str:
         """Return ``Dask at ADDRESS (N threads)``."""
-        return f"Dask at {self.address} ({self.workers} worker thread{'s' if self.workers != 1 else ''})"
+        threads = "thread" if self.workers == 1 else "threads"
+        return f"Dask at {self.address} ({self.workers} worker {threads})"
 
-    def map_unordered(self, function: Callable[[T], R], items: Sequence[T]) -> Iterator[Finished[T, R]]:
+    def map_unordered(
+        self, function: Callable[[T], R], items: Sequence[T]
+    ) -> Iterator[Finished[T, R]]:
         """Yield each item with ``function(item)`` as the cluster's workers finish them.
 
         Short items travel in groups (one Dask task computes several), sized from the
@@ -241,11 +263,17 @@ class DaskExecutor(Executor):
         sent, groups = 0, GroupSize(DASK_TASK_SECONDS)
         try:
             while waiting or alone or running:
-                while (waiting or alone) and len(running) < self.workers * DASK_IN_FLIGHT_PER_THREAD:
+                while (waiting or alone) and len(
+                    running
+                ) < self.workers * DASK_IN_FLIGHT_PER_THREAD:
                     sent += 1
                     if sent % DASK_RECOUNT_EVERY == 0:  # workers may have joined or left
                         self.workers = max(1, sum(self._client.nthreads().values()))
-                    chunk = [alone.pop()] if alone else [waiting.pop() for _ in range(min(groups.size, len(waiting)))]
+                    chunk = (
+                        [alone.pop()]
+                        if alone
+                        else [waiting.pop() for _ in range(min(groups.size, len(waiting)))]
+                    )
                     future = self._client.submit(_run_group, function, chunk, pure=False)
                     running[future.key] = (future, chunk)
                     flowing.add(future)
@@ -258,7 +286,9 @@ class DaskExecutor(Executor):
                     if len(chunk) > 1:
                         alone.extend(chunk)
                     else:
-                        yield Finished(chunk[0], None, "it took down every Dask worker that tried it")
+                        yield Finished(
+                            chunk[0], None, "it took down every Dask worker that tried it"
+                        )
                     continue
                 results, seconds = future.result()
                 groups.measured(seconds, len(chunk))
@@ -294,7 +324,9 @@ def dask_distributed() -> Any:
         ) from None
 
 
-def make_executor(workers: int | None = None, scheduler: str | None = None, *, inline_one: bool = False) -> Executor:
+def make_executor(
+    workers: int | None = None, scheduler: str | None = None, *, inline_one: bool = False
+) -> Executor:
     """Return the executor the options name: Dask at ``scheduler`` when given, else
     ``workers`` local processes (default: one per core; ``inline_one``: one worker is
     this process).

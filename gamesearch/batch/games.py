@@ -43,9 +43,14 @@ def record_from_dict(data: dict[str, Any]) -> GameRecord:
     moves = tuple(_move_from_dict(move, two_players=len(players) == 2) for move in data["moves"])
     utilities = data.get("utilities")
     return GameRecord(
-        data["game"], data["start"], players, moves, Outcome[data["outcome"]], data["final"],
+        data["game"],
+        data["start"],
+        players,
+        moves,
+        Outcome[data["outcome"]],
+        data["final"],
         None if utilities is None else tuple(utilities),
-    )  # fmt: skip
+    )
 
 
 def _move_to_dict(move: MoveRecord) -> dict[str, Any]:
@@ -53,17 +58,21 @@ def _move_to_dict(move: MoveRecord) -> dict[str, Any]:
     return {
         **attrs.asdict(move),
         "player": None if move.player is None else int(move.player),  # None: a chance outcome
-        "value": str(value) if isinstance(value, Fraction) else value,  # a game of chance's exact expectation
+        "value": str(value)
+        if isinstance(value, Fraction)
+        else value,  # a game of chance's exact expectation
     }
 
 
 def _move_from_dict(data: dict[str, Any], *, two_players: bool) -> MoveRecord:
     player, value = data["player"], data["value"]
-    return MoveRecord(**{
-        **data,
-        "player": None if player is None else Player(player) if two_players else int(player),
-        "value": Fraction(value) if isinstance(value, str) else value,
-    })  # fmt: skip
+    return MoveRecord(
+        **{
+            **data,
+            "player": None if player is None else Player(player) if two_players else int(player),
+            "value": Fraction(value) if isinstance(value, str) else value,
+        }
+    )
 
 
 def played_to_dict(played: PlayedGame) -> dict[str, Any]:
@@ -75,9 +84,16 @@ def played_from_dict(data: dict[str, Any]) -> PlayedGame:
     """Return the tournament game :func:`played_to_dict` wrote."""
     scheduled = data["scheduled"]
     # a store written before games of more than two players named the two seats instead
-    seats = scheduled["seats"] if "seats" in scheduled else (scheduled["first"], scheduled["second"])
+    seats = (
+        scheduled["seats"] if "seats" in scheduled else (scheduled["first"], scheduled["second"])
+    )
     return PlayedGame(
-        ScheduledGame(scheduled["number"], tuple(seats), scheduled["opening_seed"], tuple(scheduled["searcher_seeds"])),
+        ScheduledGame(
+            scheduled["number"],
+            tuple(seats),
+            scheduled["opening_seed"],
+            tuple(scheduled["searcher_seeds"]),
+        ),
         record_from_dict(data["record"]),
     )
 

@@ -87,7 +87,8 @@ def run_batch(
     ``registry`` (default: the installed plugins) is sent to the workers with each task
     (its classes must be importable by name there). ``on_record`` is called after each
     record is stored. ``work`` computes a task (default: :func:`run_task` with
-    ``registry``; it must pickle for worker processes). A task lost with its workers is stored as failed, with why.
+    ``registry``; it must pickle for worker processes). A task lost with its workers is stored as
+    failed, with why.
     Ctrl-C (KeyboardInterrupt) propagates once the executor has stopped; every record
     stored until then stays.
     """
@@ -103,7 +104,9 @@ def run_batch(
             computed += 1
         if on_record is not None:
             on_record(record)
-    return summarize(tasks, store, seconds=time.perf_counter() - started, computed=computed, resumed=resumed)
+    return summarize(
+        tasks, store, seconds=time.perf_counter() - started, computed=computed, resumed=resumed
+    )
 
 
 def _record_of(finished: Finished[Task, Record]) -> Record:
@@ -111,13 +114,24 @@ def _record_of(finished: Finished[Task, Record]) -> Record:
         return finished.result
     task = finished.item
     return Record(
-        game=task.game_key, position=task.position, searcher=task.label, line=task.line,
-        status=Status.FAILED, expected=task.expected, worker=worker_name(), error=finished.error,
-    )  # fmt: skip
+        game=task.game_key,
+        position=task.position,
+        searcher=task.label,
+        line=task.line,
+        status=Status.FAILED,
+        expected=task.expected,
+        worker=worker_name(),
+        error=finished.error,
+    )
 
 
 def summarize(
-    tasks: Sequence[Task], store: ResultStore, *, seconds: float = 0.0, computed: int = 0, resumed: int = 0
+    tasks: Sequence[Task],
+    store: ResultStore,
+    *,
+    seconds: float = 0.0,
+    computed: int = 0,
+    resumed: int = 0,
 ) -> BatchSummary:
     """Return the figures of ``tasks`` as the store holds them (``seconds``, ``computed``
     and ``resumed`` describe the run)."""
@@ -130,7 +144,9 @@ def summarize(
         done=len(done),
         agreed=sum(1 for record in done if record.agrees),
         disagreed=sum(1 for record in done if record.agrees is False),
-        expected=sum(1 for task in {task.key: task for task in tasks}.values() if task.expected is not None),
+        expected=sum(
+            1 for task in {task.key: task for task in tasks}.values() if task.expected is not None
+        ),
         failed=sum(1 for record in records if record.status is Status.FAILED),
         over_budget=sum(1 for record in records if record.status is Status.OVER_BUDGET),
         missing=len(keys) - len(records),

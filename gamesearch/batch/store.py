@@ -59,8 +59,23 @@ CREATE TABLE IF NOT EXISTS games (
 );
 """
 
-_COLUMNS = ("game", "position", "searcher", "line", "status", "value", "exact", "best_moves",
-            "nodes", "seconds", "worker", "expected", "found", "agrees", "error")  # fmt: skip
+_COLUMNS = (
+    "game",
+    "position",
+    "searcher",
+    "line",
+    "status",
+    "value",
+    "exact",
+    "best_moves",
+    "nodes",
+    "seconds",
+    "worker",
+    "expected",
+    "found",
+    "agrees",
+    "error",
+)
 
 
 class ResultStore:
@@ -76,22 +91,32 @@ class ResultStore:
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            tables = {
+                row[0]
+                for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            }
             if tables and version != SCHEMA_VERSION:
-                raise InvalidOptionError(f"the store {self.path!r} is not a gamesearch results store")
+                raise InvalidOptionError(
+                    f"the store {self.path!r} is not a gamesearch results store"
+                )
             if self.path != ":memory:":
                 self._db.execute("PRAGMA journal_mode = WAL")
             self._db.execute("PRAGMA synchronous = NORMAL")
             self._db.executescript(_SCHEMA)
             self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except sqlite3.DatabaseError as error:
-            raise InvalidOptionError(f"cannot use {self.path!r} as a results store: {error}") from None
+            raise InvalidOptionError(
+                f"cannot use {self.path!r} as a results store: {error}"
+            ) from None
 
     def __enter__(self) -> Self:
         return self
 
     def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
     ) -> None:
         self.close()
 
@@ -106,7 +131,8 @@ class ResultStore:
         row = _row(record)
         with self._transaction():
             cursor = self._db.execute(
-                f"INSERT INTO results ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))}) "
+                f"INSERT INTO results ({', '.join(_COLUMNS)}) VALUES "
+                f"({', '.join('?' * len(_COLUMNS))}) "
                 "ON CONFLICT (game, position, searcher) DO NOTHING",
                 row,
             )
@@ -114,12 +140,17 @@ class ResultStore:
 
     def keys(self) -> set[tuple[str, str, str]]:
         """Return the key (game, position, searcher) of every stored record."""
-        return {(row[0], row[1], row[2]) for row in self._db.execute("SELECT game, position, searcher FROM results")}
+        return {
+            (row[0], row[1], row[2])
+            for row in self._db.execute("SELECT game, position, searcher FROM results")
+        }
 
     def get(self, key: tuple[str, str, str]) -> Record | None:
         """Return the record stored under ``key`` (game, position, searcher), or ``None``."""
         row = self._db.execute(
-            f"SELECT {', '.join(_COLUMNS)} FROM results WHERE game = ? AND position = ? AND searcher = ?", key
+            f"SELECT {', '.join(_COLUMNS)} FROM results WHERE game = ? AND position = ? AND "
+            "searcher = ?",
+            key,
         ).fetchone()
         return None if row is None else _record(row)
 
@@ -127,14 +158,21 @@ class ResultStore:
         """Return the stored records of ``keys`` (those stored, in that order), or every
         record in the order they were stored."""
         if keys is None:
-            return [_record(row) for row in self._db.execute(f"SELECT {', '.join(_COLUMNS)} FROM results ORDER BY rowid")]
+            return [
+                _record(row)
+                for row in self._db.execute(
+                    f"SELECT {', '.join(_COLUMNS)} FROM results ORDER BY rowid"
+                )
+            ]
         return [record for record in map(self.get, keys) if record is not None]
 
     def count(self) -> int:
         """Return the number of stored records."""
         return int(self._db.execute("SELECT count(*) FROM results").fetchone()[0])
 
-    def export_jsonl(self, path: str | Path, keys: Iterable[tuple[str, str, str]] | None = None) -> int:
+    def export_jsonl(
+        self, path: str | Path, keys: Iterable[tuple[str, str, str]] | None = None
+    ) -> int:
         """Write the records of ``keys`` (default: every record) as one JSON object a line
         to ``path``; return how many."""
         records = self.records(keys)
@@ -149,14 +187,17 @@ class ResultStore:
         transaction; return ``False`` when that game was already stored."""
         with self._transaction():
             cursor = self._db.execute(
-                "INSERT INTO games (run, number, record) VALUES (?, ?, ?) ON CONFLICT (run, number) DO NOTHING",
+                "INSERT INTO games (run, number, record) VALUES (?, ?, ?) ON CONFLICT (run, "
+                "number) DO NOTHING",
                 (run, number, json.dumps(record)),
             )
         return cursor.rowcount == 1
 
     def games(self, run: str) -> dict[int, dict[str, Any]]:
         """Return the stored games of the run ``run``, by number."""
-        rows = self._db.execute("SELECT number, record FROM games WHERE run = ? ORDER BY number", (run,))
+        rows = self._db.execute(
+            "SELECT number, record FROM games WHERE run = ? ORDER BY number", (run,)
+        )
         return {int(number): json.loads(text) for number, text in rows}
 
     def _transaction(self) -> _Transaction:
@@ -173,7 +214,10 @@ class _Transaction:
         self._db.execute("BEGIN IMMEDIATE")
 
     def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
     ) -> None:
         self._db.execute("COMMIT" if kind is None else "ROLLBACK")
 
@@ -181,22 +225,58 @@ class _Transaction:
 def _row(record: Record) -> tuple[Any, ...]:
     value = record.value
     return (
-        record.game, record.position, record.searcher, record.line, record.status.value,
-        None if value is None else str(value), None if record.exact is None else int(record.exact),
-        json.dumps(list(record.best_moves)), record.nodes, record.seconds, record.worker,
-        record.expected, record.found, None if record.agrees is None else int(record.agrees), record.error,
-    )  # fmt: skip
+        record.game,
+        record.position,
+        record.searcher,
+        record.line,
+        record.status.value,
+        None if value is None else str(value),
+        None if record.exact is None else int(record.exact),
+        json.dumps(list(record.best_moves)),
+        record.nodes,
+        record.seconds,
+        record.worker,
+        record.expected,
+        record.found,
+        None if record.agrees is None else int(record.agrees),
+        record.error,
+    )
 
 
 def _record(row: Sequence[Any]) -> Record:
-    (game, position, searcher, line, status, value, exact, best, nodes, seconds, worker,
-     expected, found, _agrees, error) = row  # fmt: skip
+    (
+        game,
+        position,
+        searcher,
+        line,
+        status,
+        value,
+        exact,
+        best,
+        nodes,
+        seconds,
+        worker,
+        expected,
+        found,
+        _agrees,
+        error,
+    ) = row
     return Record(
-        game=game, position=position, searcher=searcher, line=line, status=Status(status),
-        value=None if value is None else _number(value), exact=None if exact is None else bool(exact),
-        best_moves=tuple(json.loads(best)), nodes=nodes, seconds=seconds, worker=worker,
-        expected=expected, found=found, error=error,
-    )  # fmt: skip
+        game=game,
+        position=position,
+        searcher=searcher,
+        line=line,
+        status=Status(status),
+        value=None if value is None else _number(value),
+        exact=None if exact is None else bool(exact),
+        best_moves=tuple(json.loads(best)),
+        nodes=nodes,
+        seconds=seconds,
+        worker=worker,
+        expected=expected,
+        found=found,
+        error=error,
+    )
 
 
 def _number(text: str) -> int | Fraction:

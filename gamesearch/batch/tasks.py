@@ -165,10 +165,18 @@ def run_task(task: Task, registry: Registry | None = None, *, solver: Solver = s
     value-alone methods (default: :func:`~gamesearch.search.nullwindow.solve`).
     """
     started = time.perf_counter()
-    base: dict[str, Any] = {"game": task.game_key, "position": task.position, "searcher": task.label,
-            "line": task.line, "expected": task.expected, "worker": worker_name()}  # fmt: skip
+    base: dict[str, Any] = {
+        "game": task.game_key,
+        "position": task.position,
+        "searcher": task.label,
+        "line": task.line,
+        "expected": task.expected,
+        "worker": worker_name(),
+    }
     try:
-        return _compute(task, registry if registry is not None else default_registry(), base, solver)
+        return _compute(
+            task, registry if registry is not None else default_registry(), base, solver
+        )
     except BudgetExceededError as error:
         status, message = Status.OVER_BUDGET, str(error)
     except Exception as error:  # any failure of one position is recorded, not raised
@@ -193,9 +201,21 @@ def _compute(task: Task, registry: Registry, base: dict[str, Any], solver: Solve
         value = to_move if game.to_move() == Player.FIRST else -to_move
         exact, best = True, ()
         margin = _sign(value) if weak else game.value_scale.margin(value)
-    found = _read_as(task.expect, game, value, margin, weak=task.method is Method.SOLVE_WEAK) if exact else None
-    return Record(**base, status=Status.DONE, value=value, exact=exact, best_moves=best,
-                  nodes=nodes, seconds=seconds, found=found)  # fmt: skip
+    found = (
+        _read_as(task.expect, game, value, margin, weak=task.method is Method.SOLVE_WEAK)
+        if exact
+        else None
+    )
+    return Record(
+        **base,
+        status=Status.DONE,
+        value=value,
+        exact=exact,
+        best_moves=best,
+        nodes=nodes,
+        seconds=seconds,
+        found=found,
+    )
 
 
 def _read_as(
@@ -289,11 +309,20 @@ def make_tasks(
         raise InvalidOptionError("a batch needs at least one searcher")
     repeated = sorted({spec for spec in searchers if list(searchers).count(spec) > 1})
     if repeated:
-        raise InvalidOptionError(f"each searcher must differ; repeated: {', '.join(map(repr, repeated))}")
+        raise InvalidOptionError(
+            f"each searcher must differ; repeated: {', '.join(map(repr, repeated))}"
+        )
     return [
-        Task(game, item.position, spec.strip(), item.line, item.expected, expect, limit,
-             options=tuple(options))  # fmt: skip
+        Task(
+            game,
+            item.position,
+            spec.strip(),
+            item.line,
+            item.expected,
+            expect,
+            limit,
+            options=tuple(options),
+        )
         for item in positions
         for spec in searchers
     ]
-

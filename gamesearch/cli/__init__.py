@@ -51,7 +51,10 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "--version", action="version", version=f"gamesearch {version()}", help="print the version and exit"
+        "--version",
+        action="version",
+        version=f"gamesearch {version()}",
+        help="print the version and exit",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for module_info in sorted(pkgutil.iter_modules(__path__), key=lambda info: info.name):

@@ -91,7 +91,9 @@ def read_position_file(position: str) -> str:
         is_file = False
     if not is_file:
         if position.strip() and len(position.split()) == 1:  # one word: meant as a file's name
-            raise InvalidPositionError(f"no file {position!r}: give the name of a file, or the position's text")
+            raise InvalidPositionError(
+                f"no file {position!r}: give the name of a file, or the position's text"
+            )
         return position
     try:
         return path.read_text(encoding="utf-8")
@@ -104,7 +106,9 @@ def load_searcher(spec: str, **options: Any) -> Searcher:
 
     :raises GameSearchError: for an unknown searcher or a bad option.
     """
-    return registry().new_searcher(spec, **{key: value for key, value in options.items() if value is not None})
+    return registry().new_searcher(
+        spec, **{key: value for key, value in options.items() if value is not None}
+    )
 
 
 def game_default_searcher(game: Game[Any]) -> str | None:
@@ -113,7 +117,9 @@ def game_default_searcher(game: Game[Any]) -> str | None:
     return spec if isinstance(spec, str) and spec.strip() else None
 
 
-def default_searcher_spec(game: Game[Any], fallback: str, depth: int | None = None) -> tuple[str, dict[str, Any]]:
+def default_searcher_spec(
+    game: Game[Any], fallback: str, depth: int | None = None
+) -> tuple[str, dict[str, Any]]:
     """Return the spec of the searcher to use when the user names none, and its depth option.
 
     That is the game's own searcher (:func:`game_default_searcher`), else ``fallback``; when
@@ -152,13 +158,17 @@ def check_output_file(path: str | Path, option: str = "--output") -> Path:
     if target.is_dir():
         raise InvalidOptionError(f"{option} {str(path)!r} is a folder; give a file name")
     if not folder.exists():
-        raise InvalidOptionError(f"{option} {str(path)!r}: the folder {str(folder)!r} does not exist")
+        raise InvalidOptionError(
+            f"{option} {str(path)!r}: the folder {str(folder)!r} does not exist"
+        )
     if not folder.is_dir():
         raise InvalidOptionError(f"{option} {str(path)!r}: {str(folder)!r} is a file, not a folder")
     if target.exists() and not os.access(target, os.W_OK):
         raise InvalidOptionError(f"{option} {str(path)!r}: the file is not writable")
     if not target.exists() and not os.access(folder, os.W_OK | os.X_OK):
-        raise InvalidOptionError(f"{option} {str(path)!r}: the folder {str(folder)!r} is not writable")
+        raise InvalidOptionError(
+            f"{option} {str(path)!r}: the folder {str(folder)!r} is not writable"
+        )
     return target
 
 
@@ -171,7 +181,9 @@ def write_output(path: str | Path, text: str, option: str = "--output") -> None:
     try:
         target.write_text(text, encoding="utf-8")
     except OSError as error:
-        raise InvalidOptionError(f"cannot write {option} {str(path)!r}: {error.strerror or error}") from None
+        raise InvalidOptionError(
+            f"cannot write {option} {str(path)!r}: {error.strerror or error}"
+        ) from None
 
 
 def print_json(data: Any) -> None:

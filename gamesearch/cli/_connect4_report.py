@@ -34,7 +34,8 @@ def print_check(
     out = console()
     for wrong in disagreements:
         out.print(
-            f"disagreement on line {wrong['line']}: {wrong['position']} expected {wrong['expected']}, "
+            f"disagreement on line {wrong['line']}: {wrong['position']} expected "
+            f"{wrong['expected']}, "
             f"found {wrong['found']}"
         )
     grid = table(title, ("measure", "value"))

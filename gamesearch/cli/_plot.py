@@ -15,7 +15,8 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 INSTALL_HINT = (
-    "--plot needs matplotlib, which is not installed; install it with: pip install 'gamesearch[plot]'"
+    "--plot needs matplotlib, which is not installed; "
+    "install it with: pip install 'gamesearch[plot]'"
 )
 #: the image files ``--plot`` writes (the format follows the extension)
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")

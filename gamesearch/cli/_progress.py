@@ -155,7 +155,8 @@ class ProgressReport:
         else:
             left = ", time left unknown yet"
         return (
-            f"{self.description}: {_amount(done, self.unit)} of {_amount(total, self.unit)}{unit}{share}, "
+            f"{self.description}: {_amount(done, self.unit)} of "
+            f"{_amount(total, self.unit)}{unit}{share}, "
             f"{duration(elapsed)} elapsed{left}"
         )
 
@@ -198,7 +199,8 @@ def interruptible() -> Iterator[Interruption]:
 def report_interruption(done: int, total: int, unit: str) -> int:
     """Print on standard error how far the work got, and return :data:`EXIT_INTERRUPTED`."""
     print(
-        f"gamesearch: interrupted after {done:,} of {total:,} {unit}; the figures above are for those {done:,}",
+        f"gamesearch: interrupted after {done:,} of {total:,} {unit}; the figures above are for "
+        f"those {done:,}",
         file=sys.stderr,
         flush=True,
     )

@@ -33,9 +33,13 @@ def ratings_figure(tournament: Tournament) -> Figure:
     axes = figure.subplots()
     rows = range(len(ratings))
     axes.errorbar(
-        [rating.elo for rating in ratings], rows, xerr=[rating.interval for rating in ratings],
-        fmt="o", capsize=4, color="tab:blue",
-    )  # fmt: skip
+        [rating.elo for rating in ratings],
+        rows,
+        xerr=[rating.interval for rating in ratings],
+        fmt="o",
+        capsize=4,
+        color="tab:blue",
+    )
     axes.set_yticks(list(rows), [rating.label for rating in ratings])
     axes.axvline(0, color="grey", linewidth=0.8, linestyle=":")
     axes.set_xlabel("Elo rating relative to the mean (bars: 95% interval)")

@@ -8,16 +8,21 @@ from typing import Any
 import attrs
 from rich.text import Text
 
+from gamesearch import views
 from gamesearch.arena import searcher_label
 from gamesearch.cli._common import (
-    add_game_arguments, default_searcher_spec, game_default_searcher, integer, load_game, load_searcher,
+    add_game_arguments,
+    default_searcher_spec,
+    game_default_searcher,
+    integer,
+    load_game,
+    load_searcher,
     print_json,
-)  # fmt: skip
+)
 from gamesearch.cli._output import check_at_least, console, print_table, table
 from gamesearch.errors import BudgetExceededError
 from gamesearch.game import Game, describe_value, number_text
-from gamesearch import views
-from gamesearch.search.base import Limit, SearchResult, Searcher
+from gamesearch.search.base import Limit, Searcher, SearchResult
 
 #: analyze's node budget for a searcher named with --searcher (alpha-beta: about 5-30 s)
 DEFAULT_MAX_NODES = 5_000_000
@@ -50,8 +55,12 @@ def register(subparsers: Any) -> None:
         f"searcher, else {DEFAULT_SEARCHER}; when it cannot finish within {DEFAULT_EXACT_NODES:,} "
         f"nodes, iterative deepening answers within {FALLBACK_SECONDS:g} s, not exactly)",
     )
-    parser.add_argument("-d", "--depth", type=integer, help="search depth in plies (searchers that take one)")
-    parser.add_argument("--seed", type=integer, help="break ties among best moves at random from this seed")
+    parser.add_argument(
+        "-d", "--depth", type=integer, help="search depth in plies (searchers that take one)"
+    )
+    parser.add_argument(
+        "--seed", type=integer, help="break ties among best moves at random from this seed"
+    )
     parser.add_argument(
         "--max-nodes",
         type=integer,
@@ -103,7 +112,8 @@ def search_position(game: Game[Any], args: argparse.Namespace) -> Answer:
             where = repr(game.to_text()) if game.to_text() else "the starting position"
             raise BudgetExceededError(
                 f"{searcher.name} gave up after {budget:,} nodes on {where}: too big "
-                f"to search to the end; give --depth N, or --searcher {'mcts' if game.rules.utilities else 'iterative'}:seconds=5, "
+                "to search to the end; give --depth N, or --searcher "
+                f"{'mcts' if game.rules.utilities else 'iterative'}:seconds=5, "
                 "or a larger --max-nodes"
             ) from None
     spec, depth_options = default_searcher_spec(game, DEFAULT_SEARCHER, args.depth)
@@ -111,25 +121,49 @@ def search_position(game: Game[Any], args: argparse.Namespace) -> Answer:
     is_game_default = spec == game_default_searcher(game)
     budget = args.max_nodes or DEFAULT_EXACT_NODES
     try:
-        return Answer(budgeted_search(game, searcher, budget), searcher, is_game_default=is_game_default)
+        return Answer(
+            budgeted_search(game, searcher, budget), searcher, is_game_default=is_game_default
+        )
     except BudgetExceededError:
         # (iterative refuses chance and several players: MCTS answers in time for those)
-        name = "mcts" if game.rules.utilities else "chance-iterative" if game.rules.chance else "iterative"
-        fallback = load_searcher(name, seconds=FALLBACK_SECONDS, seed=args.seed, max_depth=args.depth)
-        return Answer(fallback.search(game, move_values=True), fallback, gave_up=searcher, gave_up_after=budget)
+        name = (
+            "mcts"
+            if game.rules.utilities
+            else "chance-iterative"
+            if game.rules.chance
+            else "iterative"
+        )
+        fallback = load_searcher(
+            name, seconds=FALLBACK_SECONDS, seed=args.seed, max_depth=args.depth
+        )
+        return Answer(
+            fallback.search(game, move_values=True),
+            fallback,
+            gave_up=searcher,
+            gave_up_after=budget,
+        )
 
 
 def how_searched(answer: Answer) -> str | None:
     """Return one sentence naming the searcher that answered and whether the answer is exact,
     or ``None`` when the user chose the searcher (or the plain default answered)."""
     result = answer.result
-    exact = "exact" if result.is_exact else f"not exact (a heuristic estimate at depth {result.stats.depth})"
+    exact = (
+        "exact"
+        if result.is_exact
+        else f"not exact (a heuristic estimate at depth {result.stats.depth})"
+    )
     label = searcher_label(answer.searcher)
     if answer.gave_up is None:
-        return f"Answered by {label}, the game's default searcher: {exact}." if answer.is_game_default else None
+        return (
+            f"Answered by {label}, the game's default searcher: {exact}."
+            if answer.is_game_default
+            else None
+        )
     instead = "Monte Carlo tree search" if answer.searcher.name == "mcts" else "iterative deepening"
     return (
-        f"{searcher_label(answer.gave_up)} gave up after {answer.gave_up_after:,} nodes, so {instead} "
+        f"{searcher_label(answer.gave_up)} gave up after {answer.gave_up_after:,} nodes, so "
+        f"{instead} "
         f"answered within {FALLBACK_SECONDS:g} s: {exact}."
     )
 
@@ -145,10 +179,13 @@ def analysis(game: Game[Any], result: SearchResult, answer: Answer | None = None
     if answer is not None and (answer.is_game_default or answer.gave_up is not None):
         searched = {
             "searcher": searcher_label(answer.searcher),
-            "gave_up": None if answer.gave_up is None else {
-                "searcher": searcher_label(answer.gave_up), "max_nodes": answer.gave_up_after,
+            "gave_up": None
+            if answer.gave_up is None
+            else {
+                "searcher": searcher_label(answer.gave_up),
+                "max_nodes": answer.gave_up_after,
             },
-        }  # fmt: skip
+        }
     return {**searched, **views.analysis(game, result)}
 
 
@@ -169,13 +206,15 @@ def run(args: argparse.Namespace) -> int:
         return 0
     mover = "Chance decides" if data["to_move"] == "chance" else f"{data['to_move']} to move"
     out.print(f"{mover}. Value {result.value_text}: {data['description']}.")
-    out.print(f"Best move{'s' if len(data['best_moves']) > 1 else ''}: {', '.join(data['best_moves'])}")
+    out.print(
+        f"Best move{'s' if len(data['best_moves']) > 1 else ''}: {', '.join(data['best_moves'])}"
+    )
     out.print(f"Chosen: {data['move']}   line: {' '.join(data['pv'])}")
     sentence = how_searched(answer)
     if sentence is not None:
         out.print(sentence)
     grid = table(None, ["move", "value", "meaning"], numeric_from=1)
-    for entry, (_, value) in zip(data["moves"], result.move_values or ()):
+    for entry, (_, value) in zip(data["moves"], result.move_values or (), strict=False):
         if result.utilities is None:
             words, shown = describe_value(game, value, is_exact=result.is_exact), str(value)
         else:  # the mover's own utility after the move

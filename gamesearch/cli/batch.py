@@ -1,4 +1,5 @@
-"""``gamesearch batch``: search every position of a file, on local processes or Dask, stored in SQLite."""
+"""``gamesearch batch``: search every position of a file, on local processes or Dask, stored in
+SQLite."""
 
 from __future__ import annotations
 
@@ -50,7 +51,8 @@ SHOWN_PROBLEMS = 10
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "batch",
-        help="search every position of a file on local processes or a Dask cluster; results stored, resumable",
+        help="search every position of a file on local processes or a Dask cluster; results "
+        "stored, resumable",
         description="Run one searcher (or several, for a comparison) on every position of FILE "
         "and store one record per position and searcher in an SQLite file: status (done, "
         "failed, over budget), value, best moves, nodes, seconds, the worker, and whether the "
@@ -75,37 +77,51 @@ def register(subparsers: Any) -> None:
         "examples:\n"
         "  gamesearch batch connect4 Test_L2_R1 --workers 2\n"
         "  gamesearch batch connect4 Test_L1_R1 --limit 100 --store l1.sqlite --json\n"
-        "  gamesearch batch connect4 connect-4.data --searcher solver:scoring=plain --expect outcome "
+        "  gamesearch batch connect4 connect-4.data --searcher solver:scoring=plain --expect "
+        "outcome "
         "--scheduler tcp://10.0.0.5:8786\n"
-        "  gamesearch batch tictactoe positions.txt -s alphabeta -s mcts:simulations=500 --seconds 2\n"
+        "  gamesearch batch tictactoe positions.txt -s alphabeta -s mcts:simulations=500 --seconds "
+        "2\n"
         "Dask needs the extra: pip install 'gamesearch[distributed]'.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_game_arguments(parser, position=False)
     parser.add_argument(
-        "file", metavar="FILE",
+        "file",
+        metavar="FILE",
         help="positions, one a line (for connect4 also a data file name such as Test_L2_R1)",
-    )  # fmt: skip
+    )
     parser.add_argument(
-        "-s", "--searcher", action="append", metavar="SPEC",
-        help=f"a searcher with options, e.g. alphabeta:depth=4 (repeatable; default: {DEFAULT_SEARCHER})",
-    )  # fmt: skip
+        "-s",
+        "--searcher",
+        action="append",
+        metavar="SPEC",
+        help="a searcher with options, e.g. alphabeta:depth=4 (repeatable; default: "
+        f"{DEFAULT_SEARCHER})",
+    )
     add_executor_arguments(
-        parser, workers_default=None,
-        workers_help=f"local worker processes (default: one per core, {os.cpu_count() or 1} here; 1: this process)",
+        parser,
+        workers_default=None,
+        workers_help=f"local worker processes (default: one per core, {os.cpu_count() or 1} here; "
+        "1: this process)",
         store_help=f"the SQLite results file, created if missing (default: {DEFAULT_STORE})",
-    )  # fmt: skip
+    )
     parser.set_defaults(store=DEFAULT_STORE)
-    parser.add_argument("-n", "--limit", type=integer, metavar="N", help="only the first N positions")
+    parser.add_argument(
+        "-n", "--limit", type=integer, metavar="N", help="only the first N positions"
+    )
     parser.add_argument("--max-nodes", type=integer, metavar="N", help="each search's node budget")
     parser.add_argument("--seconds", type=float, metavar="S", help="each search's time budget")
     parser.add_argument(
-        "--expect", choices=[kind.value for kind in Expect],
+        "--expect",
+        choices=[kind.value for kind in Expect],
         help="what the file's values are: score (Pons' score, side to move), sign (side to move "
         "wins/draws/loses), outcome (first player wins/draws/loses), margin (first player's "
         "final result); default: from the file",
-    )  # fmt: skip
-    parser.add_argument("--output", metavar="FILE.jsonl", help="also write this batch's records as JSON lines")
+    )
+    parser.add_argument(
+        "--output", metavar="FILE.jsonl", help="also write this batch's records as JSON lines"
+    )
     add_data_argument(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object (the summary)")
     parser.set_defaults(handler=run)
@@ -124,9 +140,13 @@ def run(args: argparse.Namespace) -> int:
     for spec in searchers:
         registry().new_searcher(spec)
     tasks = make_tasks(
-        args.game, positions[: args.limit], searchers, expect=Expect(args.expect) if args.expect else expect,
-        limit=limit, options=sorted(options.items()),
-    )  # fmt: skip
+        args.game,
+        positions[: args.limit],
+        searchers,
+        expect=Expect(args.expect) if args.expect else expect,
+        limit=limit,
+        options=sorted(options.items()),
+    )
     with executor_from(args) as executor, ResultStore(args.store) as store:
         summary, interrupted = run_with_progress(tasks, store, executor, f"batch {path.name}")
         keys = [task.key for task in tasks]
@@ -134,14 +154,23 @@ def run(args: argparse.Namespace) -> int:
         if args.output is not None:
             store.export_jsonl(check_output_file(args.output), keys)
     if args.json:
-        print_json({"file": path.name, "store": args.store, "executor": executor.description, **summary.as_dict()})
+        print_json(
+            {
+                "file": path.name,
+                "store": args.store,
+                "executor": executor.description,
+                **summary.as_dict(),
+            }
+        )
     else:
         out = console()
         for line in _problems(records):
             out.print(line)
         out.print(summary.line())
     if interrupted:
-        return report_interruption(summary.done + summary.failed + summary.over_budget, summary.tasks, "positions")
+        return report_interruption(
+            summary.done + summary.failed + summary.over_budget, summary.tasks, "positions"
+        )
     return EXIT_DISAGREEMENT if summary.failed or summary.disagreed else 0
 
 
@@ -150,14 +179,19 @@ def add_executor_arguments(
     *,
     workers_default: int | None = 1,
     workers_help: str = "local worker processes (default: 1, this process)",
-    store_help: str = "keep every result in this SQLite file; the same command run again computes only what is missing",
+    store_help: str = "keep every result in this SQLite file; the same command run again computes "
+    "only what is missing",
 ) -> None:
     """Add ``--workers N`` (default 1: this process) or ``--scheduler ADDRESS``, and
     ``--store PATH`` (default: none) for a front end of the batch runner."""
     # the command's own default store, if any, is set with parser.set_defaults(store=...)
     where = parser.add_mutually_exclusive_group()
-    where.add_argument("-w", "--workers", type=integer, default=workers_default, metavar="N", help=workers_help)
-    where.add_argument("--scheduler", metavar="ADDRESS", help="run on this Dask cluster, e.g. tcp://10.0.0.5:8786")
+    where.add_argument(
+        "-w", "--workers", type=integer, default=workers_default, metavar="N", help=workers_help
+    )
+    where.add_argument(
+        "--scheduler", metavar="ADDRESS", help="run on this Dask cluster, e.g. tcp://10.0.0.5:8786"
+    )
     parser.add_argument("--store", metavar="PATH", help=store_help)
 
 
@@ -176,8 +210,13 @@ def executor_from(args: argparse.Namespace) -> Executor:
 
 
 def run_with_progress(
-    tasks: list[Task], store: ResultStore, executor: Executor, description: str,
-    *, each: Callable[[Record], None] | None = None, work: Callable[[Task], Record] | None = None,
+    tasks: list[Task],
+    store: ResultStore,
+    executor: Executor,
+    description: str,
+    *,
+    each: Callable[[Record], None] | None = None,
+    work: Callable[[Task], Record] | None = None,
     unit: str = "positions",
 ) -> tuple[BatchSummary, bool]:
     """Run ``tasks`` on ``executor`` into ``store`` with a progress display; return the
@@ -198,10 +237,14 @@ def run_with_progress(
             computed += 1
             if each is not None:
                 each(record)
-            bar.advance(note=record.position if len(record.position) <= 40 else record.position[:37] + "...")
+            bar.advance(
+                note=record.position if len(record.position) <= 40 else record.position[:37] + "..."
+            )
 
         run_batch(tasks, store, executor, on_record=stored, work=work)
-    summary = summarize(tasks, store, seconds=time.perf_counter() - started, computed=computed, resumed=resumed)
+    summary = summarize(
+        tasks, store, seconds=time.perf_counter() - started, computed=computed, resumed=resumed
+    )
     return summary, stop.interrupted
 
 
@@ -227,7 +270,10 @@ def _problems(records: list[Record]) -> list[str]:
     lines = []
     for record in records:
         if record.status is Status.FAILED:
-            lines.append(f"failed on line {record.line}: {record.position} ({record.searcher}): {record.error}")
+            lines.append(
+                f"failed on line {record.line}: {record.position} ({record.searcher}): "
+                f"{record.error}"
+            )
         elif record.agrees is False and record.status is Status.DONE:
             found = "an inexact value" if record.found is None else record.found
             lines.append(
@@ -235,6 +281,8 @@ def _problems(records: list[Record]) -> list[str]:
                 f"expected {record.expected}, found {found}"
             )
     if len(lines) > SHOWN_PROBLEMS:
-        lines = [*lines[:SHOWN_PROBLEMS], f"... and {len(lines) - SHOWN_PROBLEMS:,} more (see the store)"]
+        lines = [
+            *lines[:SHOWN_PROBLEMS],
+            f"... and {len(lines) - SHOWN_PROBLEMS:,} more (see the store)",
+        ]
     return lines
-

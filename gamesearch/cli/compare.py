@@ -2,7 +2,8 @@
 
 Three views: one row per searcher on a position (the default), the same searchers at
 each of several depths (``--depths``), and a table of the first player's opening moves
-(``--openings``: plain minimax against textbook alpha-beta after each one). Every search runs once under a node limit first, so a
+(``--openings``: plain minimax against textbook alpha-beta after each one). Every search runs once
+under a node limit first, so a
 search too big to finish is reported as given up instead of running for ever; the
 timed runs that follow are untraced.
 """
@@ -19,13 +20,27 @@ import attrs
 
 from gamesearch.arena import searcher_label
 from gamesearch.cli import _plot
-from gamesearch.cli._common import add_game_arguments, depth_option, integer, load_game, print_json, registry
-from gamesearch.cli._output import check_at_least, console, milliseconds, print_table, progress, table
+from gamesearch.cli._common import (
+    add_game_arguments,
+    depth_option,
+    integer,
+    load_game,
+    print_json,
+    registry,
+)
+from gamesearch.cli._output import (
+    check_at_least,
+    console,
+    milliseconds,
+    print_table,
+    progress,
+    table,
+)
 from gamesearch.cli._progress import interruptible, report_interruption
 from gamesearch.errors import BudgetExceededError, InvalidOptionError
 from gamesearch.game import Game, Scoring, number_text
 from gamesearch.search import AlphaBeta, Minimax
-from gamesearch.search.base import Limit, SearchResult, Searcher, json_value
+from gamesearch.search.base import Limit, Searcher, SearchResult, json_value
 from gamesearch.search.engine import trick_specs
 from gamesearch.search.expectimax import Expectiminimax
 from gamesearch.search.multiplayer import MaxN
@@ -54,38 +69,58 @@ def register(subparsers: Any) -> None:
         "disagrees with its reference (not with --tricks, where tricks may change a value).",
         epilog="typical times on a 2-core machine: each example below takes a second or two, the\n"
         "  Connect Four --depths one about 5 s; --repeat multiplies the timed runs, and a search\n"
-        "  that needs more than --max-nodes gives up on reaching it (up to a minute at the default)\n"
+        "  that needs more than --max-nodes gives up on reaching it (up to a minute at the "
+        "default)\n"
         "examples:\n"
         "  gamesearch compare tictactoe\n"
-        "  gamesearch compare tictactoe --position X...O.... --searchers minimax,alphabeta:table=on --repeat 5\n"
+        "  gamesearch compare tictactoe --position X...O.... --searchers "
+        "minimax,alphabeta:table=on --repeat 5\n"
         "  gamesearch compare tictactoe --openings\n"
-        "  gamesearch compare connect4 --depths 1..6 --searchers minimax,alphabeta --plot depths.png\n"
+        "  gamesearch compare connect4 --depths 1..6 --searchers minimax,alphabeta --plot "
+        "depths.png\n"
         "  gamesearch compare othello --option size=6 --depth 6 --tricks\n"
         "  gamesearch compare tictactoe --plot compare.png --json",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_game_arguments(parser)
     parser.add_argument(
-        "-s", "--searchers", metavar="SPEC,SPEC,...",
+        "-s",
+        "--searchers",
+        metavar="SPEC,SPEC,...",
         help="searchers with options, e.g. minimax,alphabeta:depth=4,table=on,iterative "
         "(default: every registered searcher that can search the game)",
-    )  # fmt: skip
+    )
     parser.add_argument(
-        "-d", "--depth", type=integer,
-        help="depth limit for every searcher that takes one (the others are not checked against the reference)",
-    )  # fmt: skip
-    parser.add_argument("-r", "--repeat", type=integer, default=1, help="timed runs per searcher (default: 1)")
+        "-d",
+        "--depth",
+        type=integer,
+        help="depth limit for every searcher that takes one (the others are not checked against "
+        "the reference)",
+    )
     parser.add_argument(
-        "--max-nodes", type=integer, default=DEFAULT_MAX_NODES, metavar="N",
+        "-r", "--repeat", type=integer, default=1, help="timed runs per searcher (default: 1)"
+    )
+    parser.add_argument(
+        "--max-nodes",
+        type=integer,
+        default=DEFAULT_MAX_NODES,
+        metavar="N",
         help=f"give up on a search after N nodes (default: {DEFAULT_MAX_NODES:,})",
-    )  # fmt: skip
+    )
     view = parser.add_mutually_exclusive_group()
-    view.add_argument("--openings", action="store_true", help="nodes minimax and alpha-beta need to answer each opening move")
-    view.add_argument("--depths", metavar="FROM..TO", help="run each depth-capable searcher at each depth")
     view.add_argument(
-        "--tricks", action="store_true",
+        "--openings",
+        action="store_true",
+        help="nodes minimax and alpha-beta need to answer each opening move",
+    )
+    view.add_argument(
+        "--depths", metavar="FROM..TO", help="run each depth-capable searcher at each depth"
+    )
+    view.add_argument(
+        "--tricks",
+        action="store_true",
         help="the engine with each trick alone and all on against plain alpha-beta at --depth",
-    )  # fmt: skip
+    )
     parser.add_argument("--plot", metavar="FILE.png", help="draw the comparison (needs matplotlib)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(handler=run)
@@ -154,7 +189,9 @@ def split_specs(text: str) -> list[str]:
     for part in (piece.strip() for piece in text.split(",")):
         if "=" in part and ":" not in part:
             if not specs:
-                raise InvalidOptionError(f"searcher option {part!r} comes before any searcher name in {text!r}")
+                raise InvalidOptionError(
+                    f"searcher option {part!r} comes before any searcher name in {text!r}"
+                )
             specs[-1] += "," + part
         elif part:
             specs.append(part)
@@ -169,13 +206,21 @@ def searcher_depth(searcher: Searcher) -> int | None:
     return None if option is None else getattr(searcher, option)
 
 
-def load_searchers(text: str | None, depth: int | None, game: Game[Any] | None = None) -> list[Searcher]:
+def load_searchers(
+    text: str | None, depth: int | None, game: Game[Any] | None = None
+) -> list[Searcher]:
     """Return the searchers of ``--searchers`` (default: every registered one that can
     search ``game``), ``depth`` applied."""
     found = registry()
-    specs = split_specs(text) if text else [
-        name for name, kind in found.searchers.items() if game is None or not kind().unmet_needs(game)
-    ]  # fmt: skip
+    specs = (
+        split_specs(text)
+        if text
+        else [
+            name
+            for name, kind in found.searchers.items()
+            if game is None or not kind().unmet_needs(game)
+        ]
+    )
     searchers = []
     for spec in specs:
         name = spec.partition(":")[0].strip()
@@ -219,12 +264,21 @@ def reference_rows(
         else:
             minimax = Minimax(depth=depth, scoring=Scoring(kind))
         label = searcher_label(minimax)
-        reference = next((row for row in rows if row.label == label and row.result is not None), None)
+        reference = next(
+            (row for row in rows if row.label == label and row.result is not None), None
+        )
         if reference is None:
             reference = measure(game, minimax, 1, max_nodes)
         if reference.result is None:
-            finished = [row for row in rows if row.result is not None and reference_kind(game, row.searcher) == kind]
-            finished.sort(key=lambda row: (row.result.is_exact, row.result.stats.depth), reverse=True)  # type: ignore[union-attr]
+            finished = [
+                row
+                for row in rows
+                if row.result is not None and reference_kind(game, row.searcher) == kind
+            ]
+            finished.sort(
+                key=lambda row: (row.result.is_exact, row.result.stats.depth),  # type: ignore[union-attr]
+                reverse=True,
+            )
             reference = finished[0] if finished else None
         references[kind] = reference
     return references
@@ -253,7 +307,9 @@ def run(args: argparse.Namespace) -> int:
     check_at_least("--max-nodes", args.max_nodes)
     check_at_least("--depth", args.depth)
     if args.openings and args.plot:
-        raise InvalidOptionError(f"--plot draws the searcher table or --depths, not --openings: {args.plot!r}")
+        raise InvalidOptionError(
+            f"--plot draws the searcher table or --depths, not --openings: {args.plot!r}"
+        )
     if args.plot:
         _plot.check_plot_file(args.plot)
     game = load_game(args)
@@ -261,7 +317,9 @@ def run(args: argparse.Namespace) -> int:
         return run_openings(game, args)
     if args.tricks:
         if args.depth is None or args.searchers:
-            raise InvalidOptionError("--tricks compares its own searchers at one depth: give --depth, not --searchers")
+            raise InvalidOptionError(
+                "--tricks compares its own searchers at one depth: give --depth, not --searchers"
+            )
         args.searchers = ",".join(trick_specs(args.depth))
     searchers = load_searchers(args.searchers, args.depth, game)
     if args.depths:
@@ -276,7 +334,9 @@ def run_rows(game: Game[Any], searchers: Sequence[Searcher], args: argparse.Name
         for searcher in searchers:
             rows.append(measure(game, searcher, args.repeat, args.max_nodes))
             advance(searcher.name)
-    if stop.interrupted:  # the rows measured so far, checked against none (a reference would search on)
+    if (
+        stop.interrupted
+    ):  # the rows measured so far, checked against none (a reference would search on)
         if rows:
             print_rows(game, rows, {}, args)
         return report_interruption(len(rows), len(searchers), "searchers")
@@ -287,7 +347,12 @@ def run_rows(game: Game[Any], searchers: Sequence[Searcher], args: argparse.Name
     return print_rows(game, rows, references, args)
 
 
-def print_rows(game: Game[Any], rows: Sequence[Row], references: dict[str, Row | None], args: argparse.Namespace) -> int:
+def print_rows(
+    game: Game[Any],
+    rows: Sequence[Row],
+    references: dict[str, Row | None],
+    args: argparse.Namespace,
+) -> int:
     """Print (or write as JSON, or plot) the rows, each checked against its reference
     when there is one; return the exit status: 1 when a row disagrees with its reference
     (with ``--tricks``, where tricks may change a depth-limited value, 0), else 0."""
@@ -296,12 +361,17 @@ def print_rows(game: Game[Any], rows: Sequence[Row], references: dict[str, Row |
     # a row is checked against the reference only when both search to the same depth
     # (in a game with utilities, only max^n rows: paranoid and BRS answer another question)
     data = [
-        row_data(game, row,
-                 references.get(reference_kind(game, row.searcher)) if searcher_depth(row.searcher) == args.depth
-                 and (not game.rules.utilities or isinstance(row.searcher, MaxN)) else None,
-                 base_nodes)
+        row_data(
+            game,
+            row,
+            references.get(reference_kind(game, row.searcher))
+            if searcher_depth(row.searcher) == args.depth
+            and (not game.rules.utilities or isinstance(row.searcher, MaxN))
+            else None,
+            base_nodes,
+        )
         for row in rows
-    ]  # fmt: skip
+    ]
     if args.plot:
         finished = [row for row in rows if row.result is not None]
         figure = _plot.comparison_figure(
@@ -311,19 +381,37 @@ def print_rows(game: Game[Any], rows: Sequence[Row], references: dict[str, Row |
         )
         _plot.save(figure, args.plot)
     if args.json:
-        print_json({
-            "game": game.name, "position": game.to_text(), "depth": args.depth, "repeat": args.repeat,
-            "references": {kind: None if ref is None else ref.label for kind, ref in references.items()},
-            "rows": data,
-        })  # fmt: skip
+        print_json(
+            {
+                "game": game.name,
+                "position": game.to_text(),
+                "depth": args.depth,
+                "repeat": args.repeat,
+                "references": {
+                    kind: None if ref is None else ref.label for kind, ref in references.items()
+                },
+                "rows": data,
+            }
+        )
         return _status(data, args)
     out = console()
     grid = table(
         f"{game.name} {position_title(game)}" + (f", depth {args.depth}" if args.depth else ""),
-        ["searcher", "value", "best moves", "agrees", "nodes", "leaves", "cut-offs",
-         "tt hits", "median ms", "nodes/s", "vs alpha-beta" if args.tricks else "vs ref"],
+        [
+            "searcher",
+            "value",
+            "best moves",
+            "agrees",
+            "nodes",
+            "leaves",
+            "cut-offs",
+            "tt hits",
+            "median ms",
+            "nodes/s",
+            "vs alpha-beta" if args.tricks else "vs ref",
+        ],
         numeric_from=4,
-    )  # fmt: skip
+    )
     grid.columns[1].justify = "right"  # the value
 
     def shown(label: str) -> str:
@@ -331,29 +419,41 @@ def print_rows(game: Game[Any], rows: Sequence[Row], references: dict[str, Row |
         if not args.tricks:
             return label
         return label.replace(f":depth={args.depth},", ":").replace(f":depth={args.depth}", "")
+
     for entry in data:
         if entry["gave_up"]:
-            grid.add_row(shown(entry["searcher"]), "-", f"gave up after {args.max_nodes:,} nodes", *["-"] * 8)
+            grid.add_row(
+                shown(entry["searcher"]), "-", f"gave up after {args.max_nodes:,} nodes", *["-"] * 8
+            )
             continue
         stats = entry["stats"]
         fraction = entry["nodes_vs_reference"]
         grid.add_row(
-            shown(entry["searcher"]), value_text(entry), _moves(entry["best_moves"]),
+            shown(entry["searcher"]),
+            value_text(entry),
+            _moves(entry["best_moves"]),
             {True: "yes", False: "NO", None: "-"}[entry["agrees"]],
-            f"{stats['nodes']:,}", f"{stats['leaves']:,}", f"{stats['cutoffs']:,}", f"{stats['tt_hits']:,}",
-            milliseconds(entry["median_seconds"]), f"{entry['nodes_per_second']:,.0f}",
+            f"{stats['nodes']:,}",
+            f"{stats['leaves']:,}",
+            f"{stats['cutoffs']:,}",
+            f"{stats['tt_hits']:,}",
+            milliseconds(entry["median_seconds"]),
+            f"{entry['nodes_per_second']:,.0f}",
             "-" if fraction is None else f"{fraction:.3f}",
-        )  # fmt: skip
+        )
     print_table(out, grid)
     for kind, reference in references.items():
-        which = {"expected": "expected results", "utilities": "each player's utility"}.get(kind, f"{kind} scoring")
+        which = {"expected": "expected results", "utilities": "each player's utility"}.get(
+            kind, f"{kind} scoring"
+        )
         if reference is None or reference.result is None:
             out.print(f"reference ({which}): none could finish; agreement not checked")
             continue
         words = reference.result.describe(game)
+        best = reference.result.best_moves
         out.print(
             f"reference ({which}): {reference.label}, value {reference.result.value_text} "
-            f"({words}), best {_moves([game.format_move(move) for move in reference.result.best_moves])}"
+            f"({words}), best {_moves([game.format_move(move) for move in best])}"
         )
     if args.plot:
         out.print(f"plot written to {args.plot}")
@@ -362,7 +462,11 @@ def print_rows(game: Game[Any], rows: Sequence[Row], references: dict[str, Row |
 
 def _status(data: Sequence[dict[str, Any]], args: argparse.Namespace) -> int:
     """Return 1 when a row disagrees with its reference (not for ``--tricks``), else 0."""
-    return EXIT_DISAGREEMENT if not args.tricks and any(entry.get("agrees") is False for entry in data) else 0
+    return (
+        EXIT_DISAGREEMENT
+        if not args.tricks and any(entry.get("agrees") is False for entry in data)
+        else 0
+    )
 
 
 def value_text(entry: dict[str, Any]) -> str:
@@ -371,7 +475,9 @@ def value_text(entry: dict[str, Any]) -> str:
     return number_text(Fraction(value)) if entry["utilities"] is not None else str(value)
 
 
-def row_data(game: Game[Any], row: Row, reference: Row | None, base_nodes: int | None) -> dict[str, Any]:
+def row_data(
+    game: Game[Any], row: Row, reference: Row | None, base_nodes: int | None
+) -> dict[str, Any]:
     """Return one row as JSON-ready data."""
     result = row.result
     if result is None:
@@ -432,26 +538,47 @@ def run_depths(game: Game[Any], searchers: Sequence[Searcher], args: argparse.Na
                 if row.result is None:
                     given_up.add(label)
                     continue
-                points.setdefault(label, []).append({
-                    "depth": depth, "value": json_value(row.result.value), "move": game.format_move(row.result.move),
-                    "nodes": row.result.stats.nodes, "median_seconds": row.median_seconds,
-                    "is_exact": row.result.is_exact,
-                })  # fmt: skip
+                points.setdefault(label, []).append(
+                    {
+                        "depth": depth,
+                        "value": json_value(row.result.value),
+                        "move": game.format_move(row.result.move),
+                        "nodes": row.result.stats.nodes,
+                        "median_seconds": row.median_seconds,
+                        "is_exact": row.result.is_exact,
+                    }
+                )
     if args.plot:
         figure = _plot.depth_figure(
             f"{game.name} {position_title(game)}",
-            {label: [(p["depth"], p["nodes"], p["median_seconds"]) for p in series] for label, series in points.items()},
+            {
+                label: [(p["depth"], p["nodes"], p["median_seconds"]) for p in series]
+                for label, series in points.items()
+            },
         )
         _plot.save(figure, args.plot)
     if args.json:
-        print_json({"game": game.name, "position": game.to_text(), "repeat": args.repeat,
-                    "max_nodes": args.max_nodes, "searchers": points, "gave_up": sorted(given_up)})  # fmt: skip
+        print_json(
+            {
+                "game": game.name,
+                "position": game.to_text(),
+                "repeat": args.repeat,
+                "max_nodes": args.max_nodes,
+                "searchers": points,
+                "gave_up": sorted(given_up),
+            }
+        )
         return 0
     out = console()
-    grid = table(f"{game.name} {position_title(game)}: nodes and time by depth",
-                 ["depth", *[f"{label} nodes" for label in points], *[f"{label} ms" for label in points]])  # fmt: skip
+    grid = table(
+        f"{game.name} {position_title(game)}: nodes and time by depth",
+        ["depth", *[f"{label} nodes" for label in points], *[f"{label} ms" for label in points]],
+    )
     for depth in depths:
-        by_label = {label: next((p for p in series if p["depth"] == depth), None) for label, series in points.items()}
+        by_label = {
+            label: next((p for p in series if p["depth"] == depth), None)
+            for label, series in points.items()
+        }
         nodes = ["-" if p is None else f"{p['nodes']:,}" for p in by_label.values()]
         times = ["-" if p is None else milliseconds(p["median_seconds"]) for p in by_label.values()]
         grid.add_row(str(depth), *nodes, *times)
@@ -467,7 +594,9 @@ def run_openings(game: Game[Any], args: argparse.Namespace) -> int:
     """The openings table: after each first move, the nodes plain minimax and textbook
     alpha-beta (natural order, one shared window, plain scores) visit to choose the reply."""
     minimax = Minimax(scoring=Scoring.PLAIN, depth=args.depth)
-    alphabeta = AlphaBeta(scoring=Scoring.PLAIN, ordering="natural", all_best=False, depth=args.depth)
+    alphabeta = AlphaBeta(
+        scoring=Scoring.PLAIN, ordering="natural", all_best=False, depth=args.depth
+    )
     openings = [None, *game.legal_moves()]
     rows = []
     with progress("openings", len(openings)) as advance:
@@ -475,20 +604,28 @@ def run_openings(game: Game[Any], args: argparse.Namespace) -> int:
             if opening is not None:
                 game.push(opening)
             try:
-                counts = [guarded_search(game, searcher, args.max_nodes) for searcher in (minimax, alphabeta)]
+                counts = [
+                    guarded_search(game, searcher, args.max_nodes)
+                    for searcher in (minimax, alphabeta)
+                ]
             finally:
                 if opening is not None:
                     game.undo()
             full, pruned = (None if result is None else result.stats.nodes for result in counts)
-            rows.append({
-                "opening": None if opening is None else game.format_move(opening),
-                "minimax_nodes": full, "alphabeta_nodes": pruned,
-                "ratio": full / pruned if full and pruned else None,
-            })  # fmt: skip
+            rows.append(
+                {
+                    "opening": None if opening is None else game.format_move(opening),
+                    "minimax_nodes": full,
+                    "alphabeta_nodes": pruned,
+                    "ratio": full / pruned if full and pruned else None,
+                }
+            )
             advance("start" if opening is None else game.format_move(opening))
     searchers = {"minimax": searcher_label(minimax), "alphabeta": searcher_label(alphabeta)}
     if args.json:
-        print_json({"game": game.name, "position": game.to_text(), "searchers": searchers, "rows": rows})
+        print_json(
+            {"game": game.name, "position": game.to_text(), "searchers": searchers, "rows": rows}
+        )
         return 0
     out = console()
     grid = table(
@@ -498,12 +635,18 @@ def run_openings(game: Game[Any], args: argparse.Namespace) -> int:
     for row in rows:
         grid.add_row(
             "(none: the start)" if row["opening"] is None else str(row["opening"]),
-            *("gave up" if row[key] is None else f"{row[key]:,}" for key in ("minimax_nodes", "alphabeta_nodes")),
+            *(
+                "gave up" if row[key] is None else f"{row[key]:,}"
+                for key in ("minimax_nodes", "alphabeta_nodes")
+            ),
             "-" if row["ratio"] is None else f"{row['ratio']:.1f}x",
         )
     print_table(out, grid)
     out.print(f"minimax: {searchers['minimax']}; alpha-beta: {searchers['alphabeta']}")
     ratios = [row["ratio"] for row in rows[1:] if row["ratio"] is not None]
     if ratios:
-        out.print(f"alpha-beta does {min(ratios):.1f} to {max(ratios):.1f} times less work after the opening moves")
+        out.print(
+            f"alpha-beta does {min(ratios):.1f} to {max(ratios):.1f} times less work after the "
+            "opening moves"
+        )
     return 0

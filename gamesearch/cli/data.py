@@ -25,10 +25,12 @@ def register(subparsers: Any) -> None:
         "(solve-bench, uci-check) into the user's cache folder, each checked against its "
         "SHA-256 checksum: a download that does not match is deleted, never kept. Files "
         "already there and intact are not downloaded again.",
-        epilog="examples:\n  gamesearch data fetch connect4       # 6.1 MB unpacked, seconds on a fast line\n"
+        epilog="examples:\n  gamesearch data fetch connect4       # 6.1 MB unpacked, seconds on a "
+        "fast line\n"
         "  gamesearch data list connect4\n"
         "  gamesearch data fetch connect4 --data ./c4data\n"
-        f"The folder is --data DIR if given, else ${DATA_ENVIRONMENT} if set, else the cache folder.",
+        f"The folder is --data DIR if given, else ${DATA_ENVIRONMENT} if set, else the cache "
+        "folder.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
@@ -50,9 +52,11 @@ def register(subparsers: Any) -> None:
         )
         action.add_argument("--json", action="store_true", help="print one JSON object")
     fetch_parser.add_argument(
-        "--mirror", metavar="URL",
-        help="download each file from URL/NAME instead of its published address (the checksums still apply)",
-    )  # fmt: skip
+        "--mirror",
+        metavar="URL",
+        help="download each file from URL/NAME instead of its published address (the checksums "
+        "still apply)",
+    )
     fetch_parser.set_defaults(handler=run_fetch)
     list_parser.set_defaults(handler=run_list)
 

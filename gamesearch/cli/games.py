@@ -10,7 +10,7 @@ from rich.text import Text
 
 from gamesearch.cli._common import print_json, registry
 from gamesearch.cli._output import console, print_table, table
-from gamesearch.views import catalogue, plain_text
+from gamesearch.views import catalogue
 
 
 def register(subparsers: Any) -> None:
@@ -46,7 +46,12 @@ def run(args: argparse.Namespace) -> int:
         for name, entry in entries.items():
             grid.add_row(Text(name, style="bold"), "", "", Text(entry["description"]))
             for option in entry["options"]:
-                grid.add_row("", Text(option["name"]), Text(plain_value(option["default"])), Text(option["help"]))
+                grid.add_row(
+                    "",
+                    Text(option["name"]),
+                    Text(plain_value(option["default"])),
+                    Text(option["help"]),
+                )
             grid.add_section()
         print_table(out, grid)
     return 0

@@ -28,16 +28,45 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from gamesearch.cli._common import check_output_file, parse_key_values, read_position_file, registry, write_output
+from gamesearch.cli._common import (
+    check_output_file,
+    parse_key_values,
+    read_position_file,
+    registry,
+    write_output,
+)
 from gamesearch.cli._output import console
 from gamesearch.errors import InvalidOptionError
-from gamesearch.testing.grading import DEFAULT_TIME_LIMIT, Case, GradeReport, grade, load_searcher_class
+from gamesearch.testing.grading import (
+    DEFAULT_TIME_LIMIT,
+    Case,
+    GradeReport,
+    grade,
+    load_searcher_class,
+)
 
-SUITE_SETTINGS = {"reference", "time_limit", "states", "options", "test", "states_reference", "utilities"}
+SUITE_SETTINGS = {
+    "reference",
+    "time_limit",
+    "states",
+    "options",
+    "test",
+    "states_reference",
+    "utilities",
+}
 TEST_SETTINGS = {
-    "name", "game", "position", "game_options", "options", "max_score", "states", "time_limit", "reference",
-    "states_reference", "utilities",
-}  # fmt: skip
+    "name",
+    "game",
+    "position",
+    "game_options",
+    "options",
+    "max_score",
+    "states",
+    "time_limit",
+    "reference",
+    "states_reference",
+    "utilities",
+}
 
 
 def register(subparsers: Any) -> None:
@@ -55,32 +84,54 @@ def register(subparsers: Any) -> None:
         "--reference textbook-alphabeta -s depth=2",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("student", metavar="FILE.py:CLASS", help="the student's searcher class (or module:Class)")
     parser.add_argument(
-        "--suite", metavar="SUITE.toml",
+        "student", metavar="FILE.py:CLASS", help="the student's searcher class (or module:Class)"
+    )
+    parser.add_argument(
+        "--suite",
+        metavar="SUITE.toml",
         help="the tests, a TOML file: reference, time_limit, states (sequence, set, fewer or none) "
         "and options for every test, then one [[test]] table a test (name, game, position, "
         "options, max_score, ...)",
-    )  # fmt: skip
+    )
     parser.add_argument("--game", help="without a suite: the game of the tests")
     parser.add_argument(
-        "-p", "--position", action="append", default=[], metavar="TEXT",
-        help="without a suite: one test's position, text or a file (repeatable; default: the start)",
-    )  # fmt: skip
-    parser.add_argument(
-        "-o", "--option", action="append", default=[], metavar="KEY=VALUE", help="without a suite: a game option"
+        "-p",
+        "--position",
+        action="append",
+        default=[],
+        metavar="TEXT",
+        help="without a suite: one test's position, text or a file "
+        "(repeatable; default: the start)",
     )
     parser.add_argument(
-        "-s", "--searcher-option", action="append", default=[], metavar="KEY=VALUE",
-        help="a searcher option both searchers get in every test (e.g. -s depth=2, -s rounds=1)",
-    )  # fmt: skip
+        "-o",
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="without a suite: a game option",
+    )
     parser.add_argument(
-        "--reference", metavar="NAME[:KEY=VALUE,...]",
+        "-s",
+        "--searcher-option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a searcher option both searchers get in every test (e.g. -s depth=2, -s rounds=1)",
+    )
+    parser.add_argument(
+        "--reference",
+        metavar="NAME[:KEY=VALUE,...]",
         help="the reference searcher (default: the suite's, else textbook-alphabeta)",
-    )  # fmt: skip
-    parser.add_argument("--time-limit", type=float, metavar="SECONDS", help="seconds per test (default: 10)")
+    )
+    parser.add_argument(
+        "--time-limit", type=float, metavar="SECONDS", help="seconds per test (default: 10)"
+    )
     parser.add_argument("--results", metavar="FILE", help="write Gradescope's results.json there")
-    parser.add_argument("--json", action="store_true", help="print the results as JSON (results.json's format)")
+    parser.add_argument(
+        "--json", action="store_true", help="print the results as JSON (results.json's format)"
+    )
     parser.set_defaults(handler=run)
 
 
@@ -88,16 +139,22 @@ def run(args: argparse.Namespace) -> int:
     if args.results is not None:
         check_output_file(args.results, "--results")  # a bad path fails before any work
     if args.time_limit is not None and not (math.isfinite(args.time_limit) and args.time_limit > 0):
-        raise InvalidOptionError(f"--time-limit must be a number of seconds > 0: {args.time_limit!r}")
+        raise InvalidOptionError(
+            f"--time-limit must be a number of seconds > 0: {args.time_limit!r}"
+        )
     student = load_searcher_class(args.student)
     if args.suite is not None:
         if args.game is not None or args.position or args.option:
-            raise InvalidOptionError("give the tests in --suite or with --game and --position, not both")
+            raise InvalidOptionError(
+                "give the tests in --suite or with --game and --position, not both"
+            )
         reference, cases = load_suite(Path(args.suite), args)
     elif args.game is not None:
         reference, cases = args.reference or "textbook-alphabeta", command_line_cases(args)
     else:
-        raise InvalidOptionError("give the tests: --suite SUITE.toml, or --game GAME with --position")
+        raise InvalidOptionError(
+            "give the tests: --suite SUITE.toml, or --game GAME with --position"
+        )
     report = grade(student, cases, reference)
     if args.results is not None:
         write_output(args.results, json.dumps(report.as_gradescope(), indent=2) + "\n", "--results")
@@ -114,7 +171,9 @@ def print_report(report: GradeReport, student: str, reference: str) -> None:
     out.print(f"{student} against {reference}, {len(report.results)} tests")
     for result in report.results:
         verdict = "passed" if result.passed else "FAILED"
-        out.print(f"{verdict}  {result.name} ({result.score:g}/{result.max_score:g}): {result.output}")
+        out.print(
+            f"{verdict}  {result.name} ({result.score:g}/{result.max_score:g}): {result.output}"
+        )
     out.print(report.summary())
 
 
@@ -127,7 +186,11 @@ def command_line_cases(args: argparse.Namespace) -> list[Case]:
     cases = []
     for number, position in enumerate(positions, 1):
         game = new_position(args.game, position, game_options, Path.cwd())
-        name = f"position {number}" if position is None or "\n" in position else f"position {number} ({position})"
+        name = (
+            f"position {number}"
+            if position is None or "\n" in position
+            else f"position {number} ({position})"
+        )
         cases.append(Case(name, game, options, time_limit=time_limit))
     return cases
 
@@ -160,12 +223,17 @@ def load_suite(path: Path, args: argparse.Namespace | None = None) -> tuple[str,
     try:
         suite = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as error:
-        raise InvalidOptionError(f"cannot read the suite {str(path)!r}: {error.strerror or error}") from None
+        raise InvalidOptionError(
+            f"cannot read the suite {str(path)!r}: {error.strerror or error}"
+        ) from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise InvalidOptionError(f"the suite {str(path)!r} is not TOML: {error}") from None
     unknown = sorted(set(suite) - SUITE_SETTINGS)
     if unknown:
-        raise InvalidOptionError(f"unknown setting {unknown[0]!r} in the suite; valid: {', '.join(sorted(SUITE_SETTINGS))}")
+        raise InvalidOptionError(
+            f"unknown setting {unknown[0]!r} in the suite; valid: "
+            f"{', '.join(sorted(SUITE_SETTINGS))}"
+        )
     tests = suite.get("test")
     if not isinstance(tests, list) or not tests:
         raise InvalidOptionError(f"the suite {str(path)!r} has no [[test]] table")
@@ -173,14 +241,26 @@ def load_suite(path: Path, args: argparse.Namespace | None = None) -> tuple[str,
     options = {**_table(suite, "options", "the suite"), **parse_key_values(args.searcher_option)}
     cases = []
     for number, test in enumerate(tests, 1):
-        where = f"test {number}" + (f" ({test['name']!r})" if isinstance(test.get("name"), str) else "")
+        where = f"test {number}" + (
+            f" ({test['name']!r})" if isinstance(test.get("name"), str) else ""
+        )
         unknown = sorted(set(test) - TEST_SETTINGS)
         if unknown:
-            raise InvalidOptionError(f"unknown setting {unknown[0]!r} in {where}; valid: {', '.join(sorted(TEST_SETTINGS))}")
+            raise InvalidOptionError(
+                f"unknown setting {unknown[0]!r} in {where}; valid: "
+                f"{', '.join(sorted(TEST_SETTINGS))}"
+            )
         if "game" not in test:
             raise InvalidOptionError(f"{where} has no 'game'")
-        game = new_position(str(test["game"]), test.get("position"), _table(test, "game_options", where), path.parent)
-        time_limit = args.time_limit or test.get("time_limit", suite.get("time_limit", DEFAULT_TIME_LIMIT))
+        game = new_position(
+            str(test["game"]),
+            test.get("position"),
+            _table(test, "game_options", where),
+            path.parent,
+        )
+        time_limit = args.time_limit or test.get(
+            "time_limit", suite.get("time_limit", DEFAULT_TIME_LIMIT)
+        )
         try:
             case = Case(
                 str(test.get("name", f"test {number}")),
@@ -189,10 +269,16 @@ def load_suite(path: Path, args: argparse.Namespace | None = None) -> tuple[str,
                 max_score=_number(test.get("max_score", 1), "max_score", where),
                 states=str(test.get("states", suite.get("states", "sequence"))),
                 time_limit=_number(time_limit, "time_limit", where),
-                reference=None if args.reference else _text(test.get("reference"), "reference", where),
-                utilities=_flag(test.get("utilities", suite.get("utilities", False)), "utilities", where),
+                reference=None
+                if args.reference
+                else _text(test.get("reference"), "reference", where),
+                utilities=_flag(
+                    test.get("utilities", suite.get("utilities", False)), "utilities", where
+                ),
                 states_reference=_text(
-                    test.get("states_reference", suite.get("states_reference")), "states_reference", where
+                    test.get("states_reference", suite.get("states_reference")),
+                    "states_reference",
+                    where,
                 ),
             )
         except InvalidOptionError as error:
@@ -203,7 +289,9 @@ def load_suite(path: Path, args: argparse.Namespace | None = None) -> tuple[str,
 
 def _text(value: Any, key: str, where: str) -> str | None:
     if value is not None and not isinstance(value, str):
-        raise InvalidOptionError(f"{key!r} in {where} must be text such as \"paranoid:rounds=1\": {value!r}")
+        raise InvalidOptionError(
+            f'{key!r} in {where} must be text such as "paranoid:rounds=1": {value!r}'
+        )
     return value
 
 
@@ -222,5 +310,7 @@ def _number(value: Any, key: str, where: str) -> float:
 def _table(data: dict[str, Any], key: str, where: str) -> dict[str, Any]:
     value = data.get(key, {})
     if not isinstance(value, dict):
-        raise InvalidOptionError(f"{key!r} in {where} must be a table such as {{ depth = 2 }}: {value!r}")
+        raise InvalidOptionError(
+            f"{key!r} in {where} must be a table such as {{ depth = 2 }}: {value!r}"
+        )
     return value

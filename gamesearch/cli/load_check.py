@@ -34,7 +34,11 @@ from gamesearch.web.service import Limits
 MAX_REQUESTS = 20_000
 MAX_SECONDS = 300.0
 #: the long search: iterative deepening on a 5x5 board, four in a row, until its time is up
-LONG_SEARCH = {"game": "tictactoe", "options": {"rows": 5, "cols": 5, "k": 4}, "searcher": "iterative"}
+LONG_SEARCH = {
+    "game": "tictactoe",
+    "options": {"rows": 5, "cols": 5, "k": 4},
+    "searcher": "iterative",
+}
 
 
 def register(subparsers: Any) -> None:
@@ -47,16 +51,40 @@ def register(subparsers: Any) -> None:
         epilog="example:\n  gamesearch load-check --requests 500 --concurrency 16 --long-seconds 5",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--requests", type=int, default=500, help=f"analyse requests to send (at most {MAX_REQUESTS:,}; default: 500)")
-    parser.add_argument("--concurrency", type=int, default=16, help="client threads sending at once (default: 16)")
-    parser.add_argument("--long-seconds", type=float, default=5.0,
-                        help="time budget of the long search; 0: no long search, for comparison (default: 5)")
-    parser.add_argument("--duration", type=float, default=60.0, help=f"stop sending after this many seconds (at most {MAX_SECONDS:g}; default: 60)")
-    parser.add_argument("--workers", type=int, default=2, help="the server's search workers (default: 2)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the random positions analysed (default: 1)")
-    parser.add_argument("--target", choices=("analyze", "health"), default="analyze",
-                        help="what the clients ask: small analyse requests, or GET /api/health (default: analyze)")
-    parser.set_defaults(handler=run)  # fmt: skip
+    parser.add_argument(
+        "--requests",
+        type=int,
+        default=500,
+        help=f"analyse requests to send (at most {MAX_REQUESTS:,}; default: 500)",
+    )
+    parser.add_argument(
+        "--concurrency", type=int, default=16, help="client threads sending at once (default: 16)"
+    )
+    parser.add_argument(
+        "--long-seconds",
+        type=float,
+        default=5.0,
+        help="time budget of the long search; 0: no long search, for comparison (default: 5)",
+    )
+    parser.add_argument(
+        "--duration",
+        type=float,
+        default=60.0,
+        help=f"stop sending after this many seconds (at most {MAX_SECONDS:g}; default: 60)",
+    )
+    parser.add_argument(
+        "--workers", type=int, default=2, help="the server's search workers (default: 2)"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=1, help="seed of the random positions analysed (default: 1)"
+    )
+    parser.add_argument(
+        "--target",
+        choices=("analyze", "health"),
+        default="analyze",
+        help="what the clients ask: small analyse requests, or GET /api/health (default: analyze)",
+    )
+    parser.set_defaults(handler=run)
 
 
 def post(url: str, body: dict[str, Any] | None, timeout: float) -> tuple[int, float, Any]:
@@ -94,9 +122,19 @@ def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[str], str]:
     :raises ServeError: when it does not announce its address within 30 s.
     """
     command = [
-        sys.executable, "-m", "gamesearch", "serve", "--host", "127.0.0.1", "--port", "0",
-        "--max-seconds", str(args.long_seconds or Limits().seconds), "--workers", str(args.workers),
-    ]  # fmt: skip
+        sys.executable,
+        "-m",
+        "gamesearch",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--max-seconds",
+        str(args.long_seconds or Limits().seconds),
+        "--workers",
+        str(args.workers),
+    ]
     with tempfile.TemporaryFile("w+") as log:  # the server's log, read only if it fails to start
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=log, text=True)
         assert process.stdout is not None
@@ -173,7 +211,10 @@ def _send(
     started = time.perf_counter()
     pending: set[Future[tuple[int, float, Any]]] = set()
     queue = iter(positions)
-    with ThreadPoolExecutor(max_workers=concurrency) as pool, progress(f"{target} requests", len(positions)) as advance:
+    with (
+        ThreadPoolExecutor(max_workers=concurrency) as pool,
+        progress(f"{target} requests", len(positions)) as advance,
+    ):
         while True:
             while len(pending) < concurrency and time.perf_counter() - started < duration:
                 position = next(queue, None)
@@ -205,7 +246,10 @@ def _report(
     seconds = sorted(taken for _, taken, _ in results)
     failures = [(status, answer) for status, _, answer in results if status != 200]
     grid = table("gamesearch load-check (127.0.0.1)", ["measure", "value"])
-    grid.add_row(f"{getattr(args, 'target', 'analyze')} requests answered", f"{len(results):,} of {args.requests:,}")
+    grid.add_row(
+        f"{getattr(args, 'target', 'analyze')} requests answered",
+        f"{len(results):,} of {args.requests:,}",
+    )
     grid.add_row("concurrent clients / server workers", f"{args.concurrency} / {args.workers}")
     grid.add_row("failed requests", f"{len(failures):,}")
     grid.add_row("wall time (s)", f"{elapsed:.2f}")
@@ -217,7 +261,9 @@ def _report(
     if long_answer:
         status, taken, answer = long_answer[0]
         depth = answer.get("stats", {}).get("depth", "?")
-        grid.add_row("long search (5x5, k=4, iterative)", f"status {status}, {taken:.2f} s, depth {depth}")
+        grid.add_row(
+            "long search (5x5, k=4, iterative)", f"status {status}, {taken:.2f} s, depth {depth}"
+        )
         grid.add_row("answered while the long search ran", f"{overlapped:,}")
     out.print(grid)
     for status, answer in failures[:5]:

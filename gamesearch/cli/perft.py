@@ -28,8 +28,12 @@ def register(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_game_arguments(parser)
-    parser.add_argument("-d", "--depth", type=integer, required=True, metavar="N", help="plies to count down (>= 1)")
-    parser.add_argument("--divide", action="store_true", help="also give the count below each legal move")
+    parser.add_argument(
+        "-d", "--depth", type=integer, required=True, metavar="N", help="plies to count down (>= 1)"
+    )
+    parser.add_argument(
+        "--divide", action="store_true", help="also give the count below each legal move"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(handler=run)
 
@@ -57,9 +61,15 @@ def run(args: argparse.Namespace) -> int:
         print_json(data)
         return 0
     out = console()
-    where = "start" if not game.ply and game.to_text() == type(game).new(**game.settings).to_text() else game.to_text()
+    where = (
+        "start"
+        if not game.ply and game.to_text() == type(game).new(**game.settings).to_text()
+        else game.to_text()
+    )
     rate = f", {nodes / seconds:,.0f} leaves/s" if seconds > 0 else ""
-    out.print(f"{game.name} ({where}): perft {args.depth} = {nodes:,} leaves ({seconds:.3f} s{rate})")
+    out.print(
+        f"{game.name} ({where}): perft {args.depth} = {nodes:,} leaves ({seconds:.3f} s{rate})"
+    )
     if args.divide:
         grid = table(None, ["move", "leaves"])
         for move, count in counts.items():

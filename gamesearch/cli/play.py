@@ -21,7 +21,7 @@ from gamesearch.arena import searcher_label
 from gamesearch.cli._common import add_game_arguments, load_game, load_searcher
 from gamesearch.errors import GameSearchError, InvalidOptionError
 from gamesearch.game import CHANCE, BoardView, Game, Player, describe_result, draw_outcome
-from gamesearch.search.base import SearchResult, Searcher
+from gamesearch.search.base import Searcher, SearchResult
 
 HUMAN_SIDES: dict[str, set[int]] = {
     "first": {Player.FIRST},
@@ -60,21 +60,28 @@ def register(subparsers: Any) -> None:
         "  gamesearch play tictactoe\n"
         "  gamesearch play tictactoe --human second --opponent minimax --seed 1\n"
         "  gamesearch play connect4 --opponent alphabeta:depth=6\n"
-        "  gamesearch play tictactoe --human none --opponent alphabeta --opponent alphabeta:depth=1\n"
+        "  gamesearch play tictactoe --human none --opponent alphabeta --opponent "
+        "alphabeta:depth=1\n"
         "  printf '4\\n0\\n' | gamesearch play tictactoe",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_game_arguments(parser)
     parser.add_argument(
-        "--human", choices=list(HUMAN_SIDES), default="first",
+        "--human",
+        choices=list(HUMAN_SIDES),
+        default="first",
         help="the side(s) you play; none watches the engines (default: first)",
-    )  # fmt: skip
+    )
     parser.add_argument(
-        "--opponent", action="append", metavar="NAME[:KEY=VALUE,...]",
+        "--opponent",
+        action="append",
+        metavar="NAME[:KEY=VALUE,...]",
         help="the engine's searcher; give it twice for different first and second players "
         f"(default: {DEFAULT_OPPONENT})",
-    )  # fmt: skip
-    parser.add_argument("--seed", type=int, help="break ties among equally good moves at random from this seed")
+    )
+    parser.add_argument(
+        "--seed", type=int, help="break ties among equally good moves at random from this seed"
+    )
     parser.set_defaults(handler=run)
 
 
@@ -113,7 +120,9 @@ def board_key(view: BoardView | None, drawing: str) -> tuple[str, ...] | None:
     if len(set(labels)) == len(labels):  # one move per cell
         width = max(len(label) for label in labels)
         return tuple(" ".join(f"{label or '.':>{width}}" for label in row) for row in rows)
-    columns = [next((row[col] for row in rows if row[col] is not None), None) for col in range(view.cols)]
+    columns = [
+        next((row[col] for row in rows if row[col] is not None), None) for col in range(view.cols)
+    ]
     drawn = drawing.splitlines()[-1].split() if drawing.strip() else []
     if all(label is None or label in drawn for label in columns):
         return None
@@ -150,7 +159,9 @@ def enable_line_editing(words: Callable[[], list[str]]) -> bool:
 
     readline.set_completer(complete)
     readline.set_completer_delims(" \t")
-    readline.parse_and_bind("bind ^I rl_complete" if "libedit" in (readline.__doc__ or "") else "tab: complete")
+    readline.parse_and_bind(
+        "bind ^I rl_complete" if "libedit" in (readline.__doc__ or "") else "tab: complete"
+    )
     return True
 
 
@@ -177,9 +188,11 @@ class PlaySession:
         self.echo = not self.interactive  # a piped transcript shows what was typed
         #: the prompt reads with input() and readline: the terminal's own standard streams
         self.line_editing = (
-            self.interactive and reader is sys.stdin and writer is sys.stdout
+            self.interactive
+            and reader is sys.stdin
+            and writer is sys.stdout
             and enable_line_editing(self.completions)
-        )  # fmt: skip
+        )
         self.by_human: list[bool] = []  # for each move played in this sitting
         #: an engine's move was cancelled: wait at the prompt (``go`` lets it move)
         self.paused = False
@@ -211,12 +224,18 @@ class PlaySession:
         if winner is None:
             self.say("Game over: a draw.")
         else:
-            who = "you" if winner in self.humans and len(self.humans) == 1 else f"the {self.label(winner)}"
+            who = (
+                "you"
+                if winner in self.humans and len(self.humans) == 1
+                else f"the {self.label(winner)}"
+            )
             self.say(f"Game over: {self.name(winner)} wins ({who}).")
 
     def label(self, player: int) -> str:
         """Return "human" or the engine's searcher label for ``player``."""
-        return "human" if player in self.humans else f"engine {searcher_label(self.engines[player])}"
+        return (
+            "human" if player in self.humans else f"engine {searcher_label(self.engines[player])}"
+        )
 
     # ------------------------------------------------------------------- input
     def ask(self, prompt: str) -> str | None:
@@ -286,7 +305,9 @@ class PlaySession:
 
     def describe_sides(self) -> str:
         """Return who plays which side, e.g. ``"X: human, O: engine alphabeta"``."""
-        return ", ".join(f"{self.name(player)}: {self.label(player)}" for player in range(len(self.engines)))
+        return ", ".join(
+            f"{self.name(player)}: {self.label(player)}" for player in range(len(self.engines))
+        )
 
     def command(self, line: str) -> None:
         """Carry out one line of input that is not ``quit``."""
@@ -299,7 +320,9 @@ class PlaySession:
             if self.game.is_over():
                 self.say("The game is over. Type new or undo.")
         elif word in ("help", "?"):
-            moves = ", ".join(self.game.format_move(move) for move in self.game.legal_moves()) or "none"
+            moves = (
+                ", ".join(self.game.format_move(move) for move in self.game.legal_moves()) or "none"
+            )
             self.say(HELP.format(moves=moves))
         elif word == "undo":
             self.undo()
@@ -341,7 +364,9 @@ class PlaySession:
             if attrs.has(type(engine)):  # every built-in searcher; a plugin's may be a plain class
                 fresh = attrs.evolve(engine)
                 engines = self.engines.items()
-                self.engines = {side: fresh if other is engine else other for side, other in engines}
+                self.engines = {
+                    side: fresh if other is engine else other for side, other in engines
+                }
             return None
 
     def engine_move(self) -> None:
@@ -353,11 +378,15 @@ class PlaySession:
             self.paused = True
             self.say()
             name = self.name(player)
-            self.say(f"{name}'s move cancelled: type go to let the engine move; Ctrl-C again quits.")
+            self.say(
+                f"{name}'s move cancelled: type go to let the engine move; Ctrl-C again quits."
+            )
             return
         assert result.move is not None  # the game is not over
-        report = (f"{self.name(player)} ({searcher_label(self.engines[player])}) plays "
-                  f"{self.game.format_move(result.move)}: {self.summary(result)}")  # fmt: skip
+        report = (
+            f"{self.name(player)} ({searcher_label(self.engines[player])}) plays "
+            f"{self.game.format_move(result.move)}: {self.summary(result)}"
+        )
         self.game.apply(result.move)
         self.by_human.append(False)
         self.say(report)
@@ -378,8 +407,10 @@ class PlaySession:
         stats = result.stats
         value = result.describe(self.game)
         exact = "exact" if result.is_exact else "not exact"
-        return (f"value {result.value_text} ({value}), {exact}, depth {stats.depth}, "
-                f"{stats.nodes:,} nodes, {stats.seconds * 1000:.0f} ms")  # fmt: skip
+        return (
+            f"value {result.value_text} ({value}), {exact}, depth {stats.depth}, "
+            f"{stats.nodes:,} nodes, {stats.seconds * 1000:.0f} ms"
+        )
 
     def undo(self) -> None:
         """Take back moves up to and including the last human move of this sitting."""
@@ -407,4 +438,6 @@ class PlaySession:
             return
         assert result.move is not None
         moves = ", ".join(self.game.format_move(move) for move in result.best_moves)
-        self.say(f"Hint: {self.game.format_move(result.move)} (best: {moves}); {self.summary(result)}")
+        self.say(
+            f"Hint: {self.game.format_move(result.move)} (best: {moves}); {self.summary(result)}"
+        )

@@ -25,24 +25,67 @@ def register(subparsers: Any) -> None:
         "  gamesearch serve --port 8080 --max-nodes 200000 --max-seconds 1",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine only)")
-    parser.add_argument("--port", type=int, default=8000, help="port to listen on, 0 for any free one (default: 8000)")
-    parser.add_argument("--open", action="store_true", help="open the board in the web browser once the server is up")
-    parser.add_argument("--max-nodes", type=int, default=defaults.max_nodes, metavar="N",
-                        help=f"node budget of every search (default: {defaults.max_nodes:,})")
-    parser.add_argument("--max-seconds", type=float, default=defaults.seconds, metavar="S",
-                        help=f"time budget of every search in seconds (default: {defaults.seconds:g})")
-    parser.add_argument("--tree-nodes", type=int, default=defaults.tree_nodes, metavar="N",
-                        help=f"largest search tree the explorer draws (default: {defaults.tree_nodes:,})")
-    parser.add_argument("--workers", type=int, default=defaults.workers, metavar="N",
-                        help=f"searches that run at once; more wait in a queue (default: {defaults.workers})")
-    parser.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
-                        help="another name the server answers to in the Host header (repeatable; "
-                        "default: 127.0.0.1, localhost, ::1 and --host)")
-    parser.add_argument("--allowed-origin", action="append", default=[], metavar="URL",
-                        help="another page origin, e.g. http://localhost:3000, whose requests are "
-                        "taken (repeatable; default: the server's own page only)")
-    parser.set_defaults(handler=run)  # fmt: skip
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default: 127.0.0.1, this machine only)",
+    )
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=8000,
+        help="port to listen on, 0 for any free one (default: 8000)",
+    )
+    parser.add_argument(
+        "--open",
+        action="store_true",
+        help="open the board in the web browser once the server is up",
+    )
+    parser.add_argument(
+        "--max-nodes",
+        type=int,
+        default=defaults.max_nodes,
+        metavar="N",
+        help=f"node budget of every search (default: {defaults.max_nodes:,})",
+    )
+    parser.add_argument(
+        "--max-seconds",
+        type=float,
+        default=defaults.seconds,
+        metavar="S",
+        help=f"time budget of every search in seconds (default: {defaults.seconds:g})",
+    )
+    parser.add_argument(
+        "--tree-nodes",
+        type=int,
+        default=defaults.tree_nodes,
+        metavar="N",
+        help=f"largest search tree the explorer draws (default: {defaults.tree_nodes:,})",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=defaults.workers,
+        metavar="N",
+        help=f"searches that run at once; more wait in a queue (default: {defaults.workers})",
+    )
+    parser.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="another name the server answers to in the Host header (repeatable; "
+        "default: 127.0.0.1, localhost, ::1 and --host)",
+    )
+    parser.add_argument(
+        "--allowed-origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="another page origin, e.g. http://localhost:3000, whose requests are "
+        "taken (repeatable; default: the server's own page only)",
+    )
+    parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -50,7 +93,10 @@ def run(args: argparse.Namespace) -> int:
     from gamesearch.web.app import LOOPBACK_HOSTS, create_app
 
     limits = Limits(
-        max_nodes=args.max_nodes, seconds=args.max_seconds, tree_nodes=args.tree_nodes, workers=args.workers
+        max_nodes=args.max_nodes,
+        seconds=args.max_seconds,
+        tree_nodes=args.tree_nodes,
+        workers=args.workers,
     )
     hosts = [*LOOPBACK_HOSTS, *args.allowed_host]
     if args.host not in ("0.0.0.0", "::", ""):

@@ -67,9 +67,10 @@ def register(subparsers: Any) -> None:
     add_data_argument(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
-        "--each", action="store_true",
+        "--each",
+        action="store_true",
         help="also print one line per position as it is solved (kept if the run is stopped)",
-    )  # fmt: skip
+    )
     add_executor_arguments(parser)
     parser.set_defaults(handler=run)
 
@@ -95,8 +96,14 @@ def tasks_of(positions: Iterable[ScoredPosition], *, weak: bool = False) -> list
     table per position), compared with the file's score (weak: its sign)."""
     method, expect = (Method.SOLVE_WEAK, Expect.SIGN) if weak else (Method.SOLVE, Expect.SCORE)
     return [
-        Task("connect4", position.moves, line=position.line, expected=_sign(position.score) if weak else position.score,
-             expect=expect, method=method)  # fmt: skip
+        Task(
+            "connect4",
+            position.moves,
+            line=position.line,
+            expected=_sign(position.score) if weak else position.score,
+            expect=expect,
+            method=method,
+        )
         for position in positions
     ]
 
@@ -117,9 +124,13 @@ def run(args: argparse.Namespace) -> int:
                 flush=True,
             )
 
-    work = functools.partial(run_task, solver=solve)  # this module's solver, looked up as the command runs
+    work = functools.partial(
+        run_task, solver=solve
+    )  # this module's solver, looked up as the command runs
     with executor_from(args) as executor, ResultStore(args.store or ":memory:") as store:
-        summary, interrupted = run_with_progress(tasks, store, executor, f"solving {path.name}", each=each, work=work)
+        summary, interrupted = run_with_progress(
+            tasks, store, executor, f"solving {path.name}", each=each, work=work
+        )
         records = store.records(task.key for task in tasks)
     solved = [
         SolvedPosition(by_line[r.line], r.expected, r.found, r.nodes, r.seconds)
@@ -133,7 +144,9 @@ def run(args: argparse.Namespace) -> int:
         _print_report(report)
     for record in records:
         if record.status is not Status.DONE:
-            print(f"failed on line {record.line}: {record.position}: {record.error}", file=sys.stderr)
+            print(
+                f"failed on line {record.line}: {record.position}: {record.error}", file=sys.stderr
+            )
     if interrupted:
         return report_interruption(len(solved), len(positions), "positions")
     return EXIT_DISAGREEMENT if report["disagreements"] or summary.failed else 0
@@ -195,7 +208,8 @@ def _pons_comparison(
             reference,
             None,
             (
-                f"no ratio to Pons: this file is not the published {known}, whose {covers} his mean covers"
+                f"no ratio to Pons: this file is not the published {known}, whose {covers} his "
+                "mean covers"
             ),
         )
     if solved != reference.positions:
@@ -203,7 +217,8 @@ def _pons_comparison(
             reference,
             None,
             (
-                f"no ratio to Pons: his mean covers {covers} of {known} and his counts per position "
+                f"no ratio to Pons: his mean covers {covers} of {known} and his counts per "
+                "position "
                 f"are not published, so it is not comparable with these {solved:,}"
             ),
         )

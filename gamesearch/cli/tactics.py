@@ -22,7 +22,8 @@ DEFAULT_NODES = 20_000
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "tactics",
-        help="run searchers on a test suite of positions with known best moves: how many each solves",
+        help="run searchers on a test suite of positions with known best moves: how many each "
+        "solves",
         description="Search every position of SUITE with each searcher, within the same node "
         "budget per position, and count the positions where the move chosen is a best move. "
         "SUITE is a file, or the name of a suite the game ships (listed when a name is wrong). "
@@ -37,19 +38,33 @@ def register(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_game_arguments(parser, position=False)
-    parser.add_argument("suite", metavar="SUITE", help="a suite file, or the name of a suite the game ships")
     parser.add_argument(
-        "-s", "--searcher", action="append", default=[], metavar="NAME[:KEY=VALUE,...]",
-        help="a searcher to run (repeatable; default: the game's own searcher)",
-    )  # fmt: skip
-    parser.add_argument(
-        "--max-nodes", type=integer, default=DEFAULT_NODES, metavar="N",
-        help=f"node budget per position (default: {DEFAULT_NODES:,})",
-    )  # fmt: skip
-    parser.add_argument(
-        "--seconds", type=float, metavar="S", help="time budget per position as well (default: none)"
+        "suite", metavar="SUITE", help="a suite file, or the name of a suite the game ships"
     )
-    parser.add_argument("--json", action="store_true", help="print every searcher's attempts as JSON")
+    parser.add_argument(
+        "-s",
+        "--searcher",
+        action="append",
+        default=[],
+        metavar="NAME[:KEY=VALUE,...]",
+        help="a searcher to run (repeatable; default: the game's own searcher)",
+    )
+    parser.add_argument(
+        "--max-nodes",
+        type=integer,
+        default=DEFAULT_NODES,
+        metavar="N",
+        help=f"node budget per position (default: {DEFAULT_NODES:,})",
+    )
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        metavar="S",
+        help="time budget per position as well (default: none)",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print every searcher's attempts as JSON"
+    )
     parser.set_defaults(handler=run)
 
 
@@ -74,7 +89,9 @@ def suite_text(game: Game[Any], suite: str) -> tuple[str, str]:
     if suite in shipped:
         return suite, Path(shipped[suite]).read_text(encoding="utf-8")
     names = ", ".join(sorted(shipped)) or "none"
-    raise InvalidOptionError(f"suite {suite!r} is no file and no suite of {game.name!r} (its suites: {names})")
+    raise InvalidOptionError(
+        f"suite {suite!r} is no file and no suite of {game.name!r} (its suites: {names})"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -93,7 +110,14 @@ def run(args: argparse.Namespace) -> int:
     with interruptible() as stop, progress("tactics", len(problems) * len(searchers)) as advance:
         for spec, searcher in searchers:
             results.append(
-                run_suite(type(game), problems, searcher, spec, limit, lambda done: advance(done.problem.name))
+                run_suite(
+                    type(game),
+                    problems,
+                    searcher,
+                    spec,
+                    limit,
+                    lambda done: advance(done.problem.name),
+                )
             )
     if results or not stop.interrupted:
         _print(args, game, name, problems, results)
@@ -103,20 +127,33 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _print(
-    args: argparse.Namespace, game: Game[Any], name: str, problems: Sequence[Problem], results: Sequence[SuiteResult]
+    args: argparse.Namespace,
+    game: Game[Any],
+    name: str,
+    problems: Sequence[Problem],
+    results: Sequence[SuiteResult],
 ) -> None:
     """Print each searcher's row: problems solved, nodes and seconds (JSON with ``--json``)."""
     if args.json:
-        print_json({
-            "game": game.name, "suite": name, "problems": len(problems), "max_nodes": args.max_nodes,
-            "seconds": args.seconds, "rows": [result.as_dict() for result in results],
-        })  # fmt: skip
+        print_json(
+            {
+                "game": game.name,
+                "suite": name,
+                "problems": len(problems),
+                "max_nodes": args.max_nodes,
+                "seconds": args.seconds,
+                "rows": [result.as_dict() for result in results],
+            }
+        )
         return
     out = console()
     out.print(f"{game.name} {name}: {len(problems)} positions, {args.max_nodes:,} nodes each")
     grid = table(None, ["searcher", "solved", "nodes", "seconds"])
     for result in results:
         grid.add_row(
-            result.searcher, f"{result.solved} of {len(problems)}", f"{result.nodes:,}", f"{result.seconds:.1f}"
+            result.searcher,
+            f"{result.solved} of {len(problems)}",
+            f"{result.nodes:,}",
+            f"{result.seconds:.1f}",
         )
     print_table(out, grid)

@@ -43,45 +43,65 @@ def register(subparsers: Any) -> None:
         "with status 130; the games already stored stay in the store.",
         epilog="typical times on a 2-core machine:\n"
         "  the tic-tac-toe example below: about a second; the Connect Four one (30 games):\n"
-        "  under half a minute with 2 workers; the three-player m,n,k one (24 games): about two seconds;\n"
+        "  under half a minute with 2 workers; the three-player m,n,k one (24 games): about two "
+        "seconds;\n"
         "  time grows with the games and the players' budgets\n"
         "examples:\n"
         '  gamesearch tournament tictactoe --players "alphabeta:depth=1" alphabeta '
         '"mcts:simulations=200" --games 4\n'
         '  gamesearch tournament connect4 --players "alphabeta:depth=2" "alphabeta:depth=4" '
         '"mcts:simulations=1000" --games 10 --seed 1 --workers 2 --plot ratings.png\n'
-        '  gamesearch tournament connect4 --players "alphabeta:depth=2" "alphabeta:depth=4" --games 40 '
+        '  gamesearch tournament connect4 --players "alphabeta:depth=2" "alphabeta:depth=4" '
+        "--games 40 "
         "--seed 1 --scheduler tcp://10.0.0.5:8786 --store ratings.sqlite\n"
-        '  gamesearch tournament mnk3 -o rows=4 -o cols=4 --players "maxn:rounds=1" "paranoid:rounds=1" '
+        '  gamesearch tournament mnk3 -o rows=4 -o cols=4 --players "maxn:rounds=1" '
+        '"paranoid:rounds=1" '
         '"brs:rounds=1" "mcts:simulations=200" --games 6 --seed 1',
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_game_arguments(parser)
     parser.add_argument(
-        "--players", nargs="+", required=True, metavar="NAME[:KEY=VALUE,...]",
+        "--players",
+        nargs="+",
+        required=True,
+        metavar="NAME[:KEY=VALUE,...]",
         help="two or more searchers (at least one a seat in a game of more players), "
         "e.g. alphabeta:depth=4 mcts:simulations=1000",
-    )  # fmt: skip
+    )
     parser.add_argument(
-        "-n", "--games", type=integer,
-        help="games each pair (each group, in a game of more players) plays (default: one in each seat: "
+        "-n",
+        "--games",
+        type=integer,
+        help="games each pair (each group, in a game of more players) plays (default: one in each "
+        "seat: "
         "2 for two players)",
-    )  # fmt: skip
+    )
     parser.add_argument(
-        "--opening-plies", type=integer, default=2, metavar="N",
+        "--opening-plies",
+        type=integer,
+        default=2,
+        metavar="N",
         help="random moves that open each pairing or block (default: 2)",
-    )  # fmt: skip
+    )
     parser.add_argument(
-        "--seed", type=integer, help="seed of the openings and the players (default: a random seed, printed)"
-    )  # fmt: skip
+        "--seed",
+        type=integer,
+        help="seed of the openings and the players (default: a random seed, printed)",
+    )
     add_executor_arguments(
-        parser, workers_help="processes playing games in parallel (default: 1)",
-        store_help="write each game to this SQLite file as it ends; a rerun with the same seed plays only the rest",
-    )  # fmt: skip
-    parser.add_argument("--json", action="store_true", help="print players, pairs and every game as JSON")
+        parser,
+        workers_help="processes playing games in parallel (default: 1)",
+        store_help="write each game to this SQLite file as it ends; a rerun with the same seed "
+        "plays only the rest",
+    )
     parser.add_argument(
-        "--plot", metavar="FILE", help="save a chart of the ratings (.png, .svg or .pdf; needs matplotlib)"
-    )  # fmt: skip
+        "--json", action="store_true", help="print players, pairs and every game as JSON"
+    )
+    parser.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="save a chart of the ratings (.png, .svg or .pdf; needs matplotlib)",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -97,7 +117,8 @@ def run(args: argparse.Namespace) -> int:
     seats = seats_of(game)
     if len(args.players) < seats:
         raise InvalidOptionError(
-            f"{game.name!r} is a game of {seats} players: --players needs at least {seats} searchers, "
+            f"{game.name!r} is a game of {seats} players: --players needs at least {seats} "
+            "searchers, "
             f"one a seat: {args.players!r}"
         )
     games = seats if args.games is None else args.games
@@ -105,15 +126,27 @@ def run(args: argparse.Namespace) -> int:
     total = len(schedule(len(args.players), games, seed, seats=seats))
     players = [spec.strip() for spec in args.players]
     run_id = run_key(
-        "tournament", game=game.name, start=game.to_text(), players=players, games=games,
-        seed=seed, opening_plies=args.opening_plies,
-    )  # fmt: skip
+        "tournament",
+        game=game.name,
+        start=game.to_text(),
+        players=players,
+        games=games,
+        seed=seed,
+        opening_plies=args.opening_plies,
+    )
     with contextlib.ExitStack() as resources:
         store = resources.enter_context(ResultStore(args.store)) if args.store is not None else None
         executor = resources.enter_context(executor_from(args))
-        done = {} if store is None else {n: played_from_dict(data) for n, data in store.games(run_id).items()}
+        done = (
+            {}
+            if store is None
+            else {n: played_from_dict(data) for n, data in store.games(run_id).items()}
+        )
         so_far = dict(done)  # every game ended, for the tables if Ctrl-C stops the rest
-        with progress("tournament" + (f" ({len(done)} games stored before)" if done else ""), total - len(done)) as advance:
+        with progress(
+            "tournament" + (f" ({len(done)} games stored before)" if done else ""),
+            total - len(done),
+        ) as advance:
 
             def finished(played: PlayedGame) -> None:
                 so_far[played.scheduled.number] = played
@@ -123,16 +156,28 @@ def run(args: argparse.Namespace) -> int:
 
             with interruptible() as stop:
                 tournament = run_tournament(
-                    game, args.players, games=games, seed=seed, opening_plies=args.opening_plies,
-                    registry=registry(), on_game=finished, executor=executor, done=done,
-                )  # fmt: skip
+                    game,
+                    args.players,
+                    games=games,
+                    seed=seed,
+                    opening_plies=args.opening_plies,
+                    registry=registry(),
+                    on_game=finished,
+                    executor=executor,
+                    done=done,
+                )
         if stop.interrupted:  # the tables of the games that ended before Ctrl-C
             if so_far:
                 partial = Tournament(
-                    game=game.name, start=game.to_text(), players=tuple(players), games_per_pair=games,
-                    opening_plies=args.opening_plies, seed=seed, played=tuple(so_far[n] for n in sorted(so_far)),
+                    game=game.name,
+                    start=game.to_text(),
+                    players=tuple(players),
+                    games_per_pair=games,
+                    opening_plies=args.opening_plies,
+                    seed=seed,
+                    played=tuple(so_far[n] for n in sorted(so_far)),
                     seats=seats,
-                )  # fmt: skip
+                )
                 if args.json:
                     print_json(partial.as_dict())
                 else:
@@ -140,12 +185,16 @@ def run(args: argparse.Namespace) -> int:
             return report_interruption(len(so_far), total, "games")
         if store is not None:  # the tables come from the games as stored
             stored = store.games(run_id)
-            tournament = attrs.evolve(tournament, played=tuple(played_from_dict(stored[n]) for n in range(total)))
+            tournament = attrs.evolve(
+                tournament, played=tuple(played_from_dict(stored[n]) for n in range(total))
+            )
     if args.plot is not None:
         try:
             plot_ratings(tournament, check_plot_file(args.plot))
         except OSError as error:  # the folder changed while the games were played
-            raise InvalidOptionError(f"cannot write the plot {args.plot!r}: {error.strerror or error}") from None
+            raise InvalidOptionError(
+                f"cannot write the plot {args.plot!r}: {error.strerror or error}"
+            ) from None
     if args.json:
         print_json(tournament.as_dict())
         return 0
@@ -164,22 +213,42 @@ def print_tables(tournament: Tournament) -> None:
     grid = table(
         f"{tournament.game} round robin{seats}: {len(tournament.players)} players, "
         f"{tournament.describe()} ({count} games), seed {tournament.seed}",
-        ["#", "player", "Elo", "±95%", "games", "wins", "draws", "losses", "score",
-         *(["mean utility"] if utilities else []), "mean ms/move", "mean nodes/move"],
+        [
+            "#",
+            "player",
+            "Elo",
+            "±95%",
+            "games",
+            "wins",
+            "draws",
+            "losses",
+            "score",
+            *(["mean utility"] if utilities else []),
+            "mean ms/move",
+            "mean nodes/move",
+        ],
         numeric_from=2,
-    )  # fmt: skip
+    )
     ranked = sorted(
-        zip(tournament.standings(), tournament.ratings(), strict=True), key=lambda pair: -pair[1].elo
+        zip(tournament.standings(), tournament.ratings(), strict=True),
+        key=lambda pair: -pair[1].elo,
     )
     for place, (standing, rating) in enumerate(ranked, start=1):
         mean_utility = standing.mean_utility
         grid.add_row(
-            str(place), standing.label, f"{rating.elo:+.0f}", f"{rating.interval:.0f}",
-            str(standing.games), str(standing.wins), str(standing.draws), str(standing.losses),
+            str(place),
+            standing.label,
+            f"{rating.elo:+.0f}",
+            f"{rating.interval:.0f}",
+            str(standing.games),
+            str(standing.wins),
+            str(standing.draws),
+            str(standing.losses),
             f"{_points(standing.points)}/{standing.games}",
             *([f"{mean_utility:.3g}" if mean_utility is not None else "-"] if utilities else []),
-            milliseconds(standing.mean_seconds), f"{standing.mean_nodes:,.0f}",
-        )  # fmt: skip
+            milliseconds(standing.mean_seconds),
+            f"{standing.mean_nodes:,.0f}",
+        )
     out.print(grid)
     title = "points of the row player against the column player"
     if tournament.seats > 2:

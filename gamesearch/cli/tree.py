@@ -20,14 +20,21 @@ from rich.text import Text
 from rich.tree import Tree
 
 from gamesearch.cli._common import (
-    add_game_arguments, check_output_file, default_searcher_spec, depth_option, integer, load_game,
-    load_searcher, print_json, write_output,
-)  # fmt: skip
+    add_game_arguments,
+    check_output_file,
+    default_searcher_spec,
+    depth_option,
+    integer,
+    load_game,
+    load_searcher,
+    print_json,
+    write_output,
+)
 from gamesearch.cli._output import PIPE_WIDTH, check_at_least, console
 from gamesearch.errors import BudgetExceededError, InvalidOptionError, MissingDependencyError
 from gamesearch.game import Game, Player, number_text
 from gamesearch.search import Minimax
-from gamesearch.search.base import INFINITY, SearchResult, Searcher, json_value
+from gamesearch.search.base import INFINITY, Searcher, SearchResult, json_value
 from gamesearch.search.expectimax import Expectiminimax
 from gamesearch.search.mcts import MonteCarlo
 from gamesearch.search.multiplayer import BestReply, MaxN, Paranoid
@@ -67,18 +74,28 @@ def register(subparsers: Any) -> None:
     )
     add_game_arguments(parser)
     parser.add_argument(
-        "-s", "--searcher", metavar="NAME[:KEY=VALUE,...]",
-        help="searcher and its options (default: the game's own if it can be drawn, else alphabeta); "
+        "-s",
+        "--searcher",
+        metavar="NAME[:KEY=VALUE,...]",
+        help="searcher and its options (default: the game's own if it can be drawn, else "
+        "alphabeta); "
         "mcts, and pvs, mtdf and solver without a depth, cannot be drawn",
-    )  # fmt: skip
-    parser.add_argument("-d", "--depth", type=integer, help="search depth in plies (searchers that take one)")
-    parser.add_argument("-f", "--format", choices=FORMATS, default="text", help="output format (default: text)")
+    )
     parser.add_argument(
-        "--max-nodes", type=integer, default=200, metavar="N",
+        "-d", "--depth", type=integer, help="search depth in plies (searchers that take one)"
+    )
+    parser.add_argument(
+        "-f", "--format", choices=FORMATS, default="text", help="output format (default: text)"
+    )
+    parser.add_argument(
+        "--max-nodes",
+        type=integer,
+        default=200,
+        metavar="N",
         help="draw at most N nodes; the rest are counted, not drawn (default: 200). Without a "
         f"depth, a game too big to search to the end within {END_OF_GAME_LIMIT:,} nodes is drawn "
         "at the deepest depth whose tree fits in N nodes",
-    )  # fmt: skip
+    )
     parser.add_argument("--output", metavar="FILE", help="write to FILE instead of standard output")
     parser.set_defaults(handler=run)
 
@@ -96,7 +113,8 @@ def trace(
     result = searcher.search(game, tracer=tracer)
     if tracer.nodes > limit:  # the searcher caught the tracer's stop as its own budget running out
         raise BudgetExceededError(
-            f"the search entered more than {limit:,} positions; give a depth limit or a position nearer the end"
+            f"the search entered more than {limit:,} positions; give a depth limit or a position "
+            "nearer the end"
         )
     return result, tracer
 
@@ -135,7 +153,9 @@ def choose_searcher(game: Game[Any], spec: str | None, depth: int | None) -> Sea
         named, extra = default_searcher_spec(game, DEFAULT_SEARCHER, depth)
         searcher = load_searcher(named, **extra)
         if refusal(searcher) is not None:  # the game's own searcher cannot be drawn
-            searcher = load_searcher(DEFAULT_SEARCHER, **({} if depth is None else {"depth": depth}))
+            searcher = load_searcher(
+                DEFAULT_SEARCHER, **({} if depth is None else {"depth": depth})
+            )
     else:
         searcher = load_searcher(spec, **({} if depth is None else {"depth": depth}))
     reason = refusal(searcher)
@@ -173,7 +193,8 @@ def pick_depth(game: Game[Any], searcher: Searcher, max_nodes: int) -> tuple[Sea
     )
     chosen = max(chosen, 1)
     note = (
-        f"a search to the end enters more than {END_OF_GAME_LIMIT:,} positions, so the tree is drawn "
+        f"a search to the end enters more than {END_OF_GAME_LIMIT:,} positions, so the tree is "
+        "drawn "
         f"to depth {chosen}, {why} (give --depth N for another depth)"
     )
     return attrs.evolve(searcher, **{option: chosen}), note
@@ -220,7 +241,8 @@ def full_searcher(game: Game[Any], depth: int | None) -> Searcher:
 
 
 def full_tree_nodes(game: Game[Any], depth: int | None) -> int | None:
-    """Return the nodes plain minimax (expectiminimax) visits, the full tree, or ``None`` when too many."""
+    """Return the nodes plain minimax (expectiminimax) visits, the full tree, or ``None`` when
+    too many."""
     try:
         return full_searcher(game, depth).search(game, tracer=NodeLimit(SEARCH_LIMIT)).stats.nodes
     except BudgetExceededError:
@@ -238,7 +260,11 @@ def run(args: argparse.Namespace) -> int:
     searcher, result, tracer, note = trace_with_depth(game, searcher, args.max_nodes)
     check_counts(searcher, result, tracer)
     depth = getattr(searcher, "depth", None)
-    full = full_tree_nodes(game, depth) if searcher.name != full_searcher(game, depth).name else result.stats.nodes
+    full = (
+        full_tree_nodes(game, depth)
+        if searcher.name != full_searcher(game, depth).name
+        else result.stats.nodes
+    )
     if note is not None and args.format != "text":
         print(f"gamesearch tree: {note}", file=sys.stderr)
     if args.format == "json":
@@ -256,7 +282,11 @@ def run(args: argparse.Namespace) -> int:
         else:
             sys.stdout.write(output)
         return 0
-    out = console() if not args.output else Console(file=io.StringIO(), width=PIPE_WIDTH, highlight=False, markup=False)
+    out = (
+        console()
+        if not args.output
+        else Console(file=io.StringIO(), width=PIPE_WIDTH, highlight=False, markup=False)
+    )
     out.print(game.render())
     out.print(summary(game, searcher, result, tracer, full))
     if note is not None:
@@ -266,14 +296,19 @@ def run(args: argparse.Namespace) -> int:
             out.print(f"iteration {number}:")
         out.print(to_rich_tree(game, root))
     if tracer.is_truncated:
-        out.print(f"... {tracer.nodes - tracer.recorded:,} more nodes not drawn (--max-nodes {args.max_nodes})")
+        out.print(
+            f"... {tracer.nodes - tracer.recorded:,} more nodes not drawn (--max-nodes "
+            f"{args.max_nodes})"
+        )
     if args.output:
         assert isinstance(out.file, io.StringIO)
         write_output(args.output, out.file.getvalue())
     return 0
 
 
-def summary(game: Game[Any], searcher: Searcher, result: SearchResult, tracer: TreeTracer, full: int | None) -> str:
+def summary(
+    game: Game[Any], searcher: Searcher, result: SearchResult, tracer: TreeTracer, full: int | None
+) -> str:
     """Return the header line: the searcher's own counts and the full tree's size."""
     stats = result.stats
     words = result.describe(game)
@@ -362,18 +397,32 @@ def to_dot(game: Game[Any], tracer: TreeTracer) -> str:
 
     for root in tracer.roots:
         for node in root.walk():
-            shape = "diamond" if node.is_chance else "box" if node.to_move is Player.FIRST else "ellipse"
+            shape = (
+                "diamond"
+                if node.is_chance
+                else "box"
+                if node.to_move is Player.FIRST
+                else "ellipse"
+            )
             fill = ', style=filled, fillcolor="#eeeeee"' if not node.is_expanded else ""
-            label = _value_text(node) if isinstance(node.value, tuple) else f"{_value_text(node)}\\n{_window(node)}"
+            label = (
+                _value_text(node)
+                if isinstance(node.value, tuple)
+                else f"{_value_text(node)}\\n{_window(node)}"
+            )
             lines.append(f'  {name(node)} [shape={shape}, label="{label}"{fill}];')
             for child in node.children:
                 odds = "" if child.probability is None else f"\\np {child.probability}"
-                lines.append(f'  {name(node)} -> {name(child)} [label="{game.format_move(child.move)}{odds}"];')
+                lines.append(
+                    f"  {name(node)} -> {name(child)} "
+                    f'[label="{game.format_move(child.move)}{odds}"];'
+                )
             for move in node.pruned:
                 cut = f"{name(node)}_cut_{len(lines)}"
                 lines.append(f'  {cut} [shape=plaintext, fontcolor=grey, label="pruned"];')
                 lines.append(
-                    f'  {name(node)} -> {cut} [style=dashed, color=grey, label="{game.format_move(move)}"];'
+                    f"  {name(node)} -> {cut} [style=dashed, color=grey, "
+                    f'label="{game.format_move(move)}"];'
                 )
     lines.append("}")
     return "\n".join(lines) + "\n"
@@ -387,7 +436,9 @@ def render_svg(source: str) -> str:
     program = shutil.which("dot")
     if program is None:
         raise MissingDependencyError(GRAPHVIZ_HINT)
-    done = subprocess.run([program, "-Tsvg"], input=source, capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [program, "-Tsvg"], input=source, capture_output=True, text=True, check=False
+    )
     if done.returncode != 0:
         raise MissingDependencyError(f"graphviz's 'dot' failed: {done.stderr.strip()!r}")
     return done.stdout

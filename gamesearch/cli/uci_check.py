@@ -50,9 +50,12 @@ def register(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "-n", "--sample", type=int, default=DEFAULT_SAMPLE,
+        "-n",
+        "--sample",
+        type=int,
+        default=DEFAULT_SAMPLE,
         help=f"rows to check (default: {DEFAULT_SAMPLE}, about a minute)",
-    )  # fmt: skip
+    )
     parser.add_argument(
         "--seed", type=int, default=0, help="seed of the random sample (default: 0)"
     )
@@ -69,7 +72,14 @@ def tasks_of(rows: Iterable[UciRow]) -> list[Task]:
     """Return the batch tasks that solve each row weakly (a fresh table per row), compared
     with its label (the first player's win, draw or loss)."""
     return [
-        Task("connect4", row.grid, line=row.line, expected=row.result, expect=Expect.OUTCOME, method=Method.SOLVE_WEAK)
+        Task(
+            "connect4",
+            row.grid,
+            line=row.line,
+            expected=row.result,
+            expect=Expect.OUTCOME,
+            method=Method.SOLVE_WEAK,
+        )
         for row in rows
     ]
 
@@ -82,11 +92,17 @@ def run(args: argparse.Namespace) -> int:
     parse_seconds = time.perf_counter() - started
     sample = random.Random(args.seed).sample(rows, min(args.sample, len(rows)))
     tasks = tasks_of(sample)
-    work = functools.partial(run_task, solver=solve)  # this module's solver, looked up as the command runs
+    work = functools.partial(
+        run_task, solver=solve
+    )  # this module's solver, looked up as the command runs
     with executor_from(args) as executor, ResultStore(args.store or ":memory:") as store:
-        summary, interrupted = run_with_progress(tasks, store, executor, "checking UCI rows", work=work, unit="rows")
+        summary, interrupted = run_with_progress(
+            tasks, store, executor, "checking UCI rows", work=work, unit="rows"
+        )
         records = store.records(task.key for task in tasks)
-    checked = [record for record in records if record.status is Status.DONE and record.found is not None]
+    checked = [
+        record for record in records if record.status is Status.DONE and record.found is not None
+    ]
     seconds = [record.seconds for record in checked]
     disagreements = [
         {
@@ -118,7 +134,9 @@ def run(args: argparse.Namespace) -> int:
         _print_report(report)
     for record in records:
         if record.status is not Status.DONE:
-            print(f"failed on line {record.line}: {record.position}: {record.error}", file=sys.stderr)
+            print(
+                f"failed on line {record.line}: {record.position}: {record.error}", file=sys.stderr
+            )
     if interrupted:
         return report_interruption(len(checked), len(sample), "rows")
     return EXIT_DISAGREEMENT if disagreements or summary.failed else 0

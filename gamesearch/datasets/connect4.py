@@ -11,8 +11,7 @@ Two formats:
 
 ``gamesearch data fetch connect4`` downloads them (:data:`CONNECT4`) into the user's
 cache folder. A file is looked up in the folder given with ``--data``, else in
-``$GAMESEARCH_CONNECT4_DATA``, else in the cache folder and, in a source checkout, in
-``shared/data/connect4`` beside the repository.
+``$GAMESEARCH_CONNECT4_DATA``, else in the cache folder.
 """
 
 from __future__ import annotations
@@ -44,13 +43,48 @@ CONNECT4 = DataSet(
     "connect4",
     "Pascal Pons' Connect Four benchmark sets and the UCI Connect-4 data set (6.1 MB)",
     (
-        RemoteFile("Test_L3_R1", _PONS + "Test_L3_R1", "fae47639d993cc91f074d0b642a5f2bb251d31b15cea9df496d672c01fb2efec", 37836),
-        RemoteFile("Test_L2_R1", _PONS + "Test_L2_R1", "52b9ee96ab6e92fd755ca4c545792c07c548a5a994fd32beec2775939d071b3c", 26122),
-        RemoteFile("Test_L2_R2", _PONS + "Test_L2_R2", "a0bb9983650ad5b6c6080da47c31065f6efa11bfadf2e1149af1619d7d65b745", 22936),
-        RemoteFile("Test_L1_R1", _PONS + "Test_L1_R1", "003b7f5cc2b9b2d07ee2663cf92dfe99a50d7f4f57c556b6f35048e1bfaedb68", 15102),
-        RemoteFile("Test_L1_R2", _PONS + "Test_L1_R2", "ba3df3282804270661239d0fc357761a5c7cc31bbd581f3c502222abffa31113", 14480),
-        RemoteFile("Test_L1_R3", _PONS + "Test_L1_R3", "7b6eb6c7c9e7342f8065188cac01a25df2413a5b77de062cf14a4a8b237b140a", 9918),
-        RemoteFile("connect-4.names", _UCI + "connect-4.names", "dc366b892f457153057eb51e9f10b1e76cca02a71e4198481d3abbc95293653f", 1890),
+        RemoteFile(
+            "Test_L3_R1",
+            _PONS + "Test_L3_R1",
+            "fae47639d993cc91f074d0b642a5f2bb251d31b15cea9df496d672c01fb2efec",
+            37836,
+        ),
+        RemoteFile(
+            "Test_L2_R1",
+            _PONS + "Test_L2_R1",
+            "52b9ee96ab6e92fd755ca4c545792c07c548a5a994fd32beec2775939d071b3c",
+            26122,
+        ),
+        RemoteFile(
+            "Test_L2_R2",
+            _PONS + "Test_L2_R2",
+            "a0bb9983650ad5b6c6080da47c31065f6efa11bfadf2e1149af1619d7d65b745",
+            22936,
+        ),
+        RemoteFile(
+            "Test_L1_R1",
+            _PONS + "Test_L1_R1",
+            "003b7f5cc2b9b2d07ee2663cf92dfe99a50d7f4f57c556b6f35048e1bfaedb68",
+            15102,
+        ),
+        RemoteFile(
+            "Test_L1_R2",
+            _PONS + "Test_L1_R2",
+            "ba3df3282804270661239d0fc357761a5c7cc31bbd581f3c502222abffa31113",
+            14480,
+        ),
+        RemoteFile(
+            "Test_L1_R3",
+            _PONS + "Test_L1_R3",
+            "7b6eb6c7c9e7342f8065188cac01a25df2413a5b77de062cf14a4a8b237b140a",
+            9918,
+        ),
+        RemoteFile(
+            "connect-4.names",
+            _UCI + "connect-4.names",
+            "dc366b892f457153057eb51e9f10b1e76cca02a71e4198481d3abbc95293653f",
+            1890,
+        ),
         RemoteFile(
             UCI_FILE,
             _UCI + "connect-4.data.Z",
@@ -61,7 +95,7 @@ CONNECT4 = DataSet(
             download_size=403464,
         ),
     ),
-)  # fmt: skip
+)
 
 
 class InvalidDataError(GameSearchError, ValueError):
@@ -98,16 +132,6 @@ def cache_dir() -> Path:
     return Path(platformdirs.user_cache_dir("gamesearch")) / "connect4"
 
 
-def checkout_dir() -> Path | None:
-    """Return ``shared/data/connect4`` beside the repository when this package runs from a
-    source checkout that has that folder, else ``None``."""
-    repository = Path(__file__).resolve().parents[2]
-    folder = repository.parent / "shared" / "data" / "connect4"
-    if (repository / "pyproject.toml").is_file() and folder.is_dir():
-        return folder
-    return None
-
-
 def fetch_dir(data: Path | None = None) -> Path:
     """Return the folder ``gamesearch data fetch connect4`` writes into: ``data`` if given,
     else ``$GAMESEARCH_CONNECT4_DATA`` if set, else :func:`cache_dir`."""
@@ -118,13 +142,9 @@ def fetch_dir(data: Path | None = None) -> Path:
 
 
 def search_dirs(data: Path | None = None) -> list[Path]:
-    """Return the folders a data file is looked for in, in order: ``data`` alone if given,
-    else ``$GAMESEARCH_CONNECT4_DATA`` alone if set, else the checkout's folder (when there
-    is one) and the cache folder."""
-    if data is not None or os.environ.get(DATA_ENVIRONMENT):
-        return [fetch_dir(data)]
-    checkout = checkout_dir()
-    return [*([checkout] if checkout else []), cache_dir()]
+    """Return the folders a data file is looked for in: ``data`` if given, else
+    ``$GAMESEARCH_CONNECT4_DATA`` if set, else the cache folder (one folder, in a list)."""
+    return [fetch_dir(data)]
 
 
 def data_dir() -> Path:
@@ -154,7 +174,8 @@ def find_data_file(name: str, data: Path | None = None) -> Path:
     if CONNECT4.file(name) is None:
         known = ", ".join(file.name for file in CONNECT4.files)
         raise MissingDataError(
-            f"no file {name!r}; the data files are {known} (download them with '{fetch_hint(data)}')"
+            f"no file {name!r}; the data files are {known} (download them with "
+            f"'{fetch_hint(data)}')"
         )
     folders = search_dirs(data)
     for folder in folders:
@@ -258,7 +279,8 @@ def parse_uci_row(text: str, line: int = 0) -> UciRow:
     fields = text.strip().split(",")
     if len(fields) != UCI_WIDTH * UCI_HEIGHT + 1:
         raise InvalidPositionError(
-            f"UCI row {line} has {len(fields)} fields; expected {UCI_WIDTH * UCI_HEIGHT + 1}: {text.strip()!r}"
+            f"UCI row {line} has {len(fields)} fields; expected {UCI_WIDTH * UCI_HEIGHT + 1}: "
+            f"{text.strip()!r}"
         )
     *cells, label = fields
     if label not in UCI_LABELS:

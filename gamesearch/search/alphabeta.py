@@ -48,7 +48,7 @@ _DEFAULT_MOVE_RESULTS = Game.move_results
 
 
 def _choice(*valid: str) -> Callable[[Any, attrs.Attribute, Any], None]:  # type: ignore[type-arg]
-    def check(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
+    def check(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
         if value not in valid:
             raise InvalidOptionError(
                 f"option {attribute.name!r} must be one of {', '.join(valid)}: {value!r}"
@@ -95,9 +95,12 @@ class AlphaBeta(Searcher):
     )
     table: bool = attrs.field(
         default=False,
-        metadata={"help": "use a transposition table of bounds (kept across searches given a memory)"},
+        metadata={
+            "help": "use a transposition table of bounds (kept across searches given a memory)"
+        },
     )
     table_entries: int = table_entries_field(1 << 22)
+
     def _principal_variation(
         self, game: Game[Any], move: Hashable, answer: RootAnswer, memory: SearchMemory
     ) -> tuple[Hashable, ...]:
@@ -138,7 +141,9 @@ class AlphaBeta(Searcher):
             context.counters,
             context.tracer,
             move_values,
-            None if self.max_nodes is None and self.seconds is None else budget_of(self.max_nodes, self.seconds),
+            None
+            if self.max_nodes is None and self.seconds is None
+            else budget_of(self.max_nodes, self.seconds),
         )
 
 
@@ -184,9 +189,11 @@ def search_root(
     # a game that answers the results after its moves: its finished children are scored unplayed
     by_game, known, descend = ordering == "game", game.move_results, game.advance_results
     scores_unplayed = (
-        table is None and tracer is None and budget is None
+        table is None
+        and tracer is None
+        and budget is None
         and type(game).move_results is not _DEFAULT_MOVE_RESULTS  # (offers(), without the call)
-    )  # fmt: skip
+    )
     finished = finished_values(game, scoring)  # finished[ply][result]: a look-up, no arithmetic
     entries = table.entries if table is not None else None
     probe = entries.get if entries is not None else None
@@ -256,7 +263,7 @@ def search_root(
                         horizon += 1
                         value = evaluate()
                     else:
-                        value = expand(child_ply, depth_left - step_down, alpha, beta, False)
+                        value = expand(child_ply, depth_left - step_down, alpha, beta, False)  # noqa: F821
                     if tracer is not None:
                         tracer.leave(value)
                 except BaseException:
@@ -287,7 +294,7 @@ def search_root(
                         horizon += 1
                         value = evaluate()
                     else:
-                        value = expand(child_ply, depth_left - step_down, alpha, beta, True)
+                        value = expand(child_ply, depth_left - step_down, alpha, beta, True)  # noqa: F821
                     if tracer is not None:
                         tracer.leave(value)
                 except BaseException:
@@ -342,9 +349,13 @@ def search_root(
         return best
 
     def expand_known(
-        ply: int, depth_left: int, alpha: int, beta: int, maximizing: bool,
+        ply: int,
+        depth_left: int,
+        alpha: int,
+        beta: int,
+        maximizing: bool,
         children: Sequence[tuple[Hashable, int | None]],
-    ) -> int:  # fmt: skip
+    ) -> int:
         """Return :func:`expand`'s value for a game that offers ``move_results()`` (searched
         without a table, a tracer or a budget), given its ``children``: each move with its
         result. A child that ends the game is scored from there, without playing it, and
@@ -374,8 +385,13 @@ def search_root(
             else:  # the game goes on: played, and taken back whatever happens
                 grandchildren = descend(move, by_game)
                 try:
-                    value = expand_known(
-                        child_ply, depth_left - step_down, alpha, beta, not maximizing, grandchildren
+                    value = expand_known(  # noqa: F821
+                        child_ply,
+                        depth_left - step_down,
+                        alpha,
+                        beta,
+                        not maximizing,
+                        grandchildren,
                     )
                 finally:
                     retract(move)
@@ -410,7 +426,7 @@ def search_root(
             if depth_left:
                 children = descend(move, by_game)
                 try:
-                    return expand_known(ply, depth_left, alpha, beta, not maximizing, children)
+                    return expand_known(ply, depth_left, alpha, beta, not maximizing, children)  # noqa: F821
                 finally:
                     retract(move)
         sign = step(move)
@@ -418,7 +434,7 @@ def search_root(
             if tracer is not None:
                 tracer.enter(move, ply, alpha, beta)
             if sign is None and depth_left:
-                value = expand(ply, depth_left, alpha, beta, not maximizing)
+                value = expand(ply, depth_left, alpha, beta, not maximizing)  # noqa: F821
             else:  # a leaf: finished, or at the horizon
                 leaves += 1
                 if sign is None:
@@ -449,7 +465,9 @@ def search_root(
             elif maximizing:
                 value = search_move(move, known_result, best - 1 if all_best else best, INFINITY)
             else:
-                value = search_move(move, known_result, NEGATIVE_INFINITY, best + 1 if all_best else best)
+                value = search_move(
+                    move, known_result, NEGATIVE_INFINITY, best + 1 if all_best else best
+                )
             if move_values:
                 values.append((move, value))
             if best is None or (value > best if maximizing else value < best):
@@ -472,9 +490,13 @@ def search_root(
         del expand, expand_known
     # (value, best_moves, move_values, is_exact, depth, depth_limit: positional is cheaper)
     return RootAnswer(
-        best, tuple(best_moves), tuple(values) if move_values else None,
-        horizon == 0, counters.depth - root_ply, depth,
-    )  # fmt: skip
+        best,
+        tuple(best_moves),
+        tuple(values) if move_values else None,
+        horizon == 0,
+        counters.depth - root_ply,
+        depth,
+    )
 
 
 def _within_budget(

@@ -22,8 +22,22 @@ from typing import Any, ClassVar, Protocol
 
 import attrs
 
-from gamesearch.errors import BudgetExceededError, InvalidOptionError, SearchTooDeepError, UnsupportedGameError
-from gamesearch.game import CHANCE, Game, Scoring, ValueScale, describe_utilities, describe_value, number_text, restore
+from gamesearch.errors import (
+    BudgetExceededError,
+    InvalidOptionError,
+    SearchTooDeepError,
+    UnsupportedGameError,
+)
+from gamesearch.game import (
+    CHANCE,
+    Game,
+    Scoring,
+    ValueScale,
+    describe_utilities,
+    describe_value,
+    number_text,
+    restore,
+)
 from gamesearch.search.table import SearchMemory
 
 #: larger than any value a game can produce: the open ends of a search window
@@ -78,7 +92,8 @@ class SearchResult:
 
     In a game of chance the value is the expected final result, an exact
     :class:`~fractions.Fraction` (see :func:`gamesearch.game.chance_heuristic` for
-    values beyond a horizon). The principal variation :attr:`pv` may be worked out when it is first read (it
+    values beyond a horizon). The principal variation :attr:`pv` may be worked out when it is first
+    read (it
     costs a search of each position along it): ``pv`` accepts the line or a function
     returning it. Results compare equal on everything but the line.
     """
@@ -90,7 +105,9 @@ class SearchResult:
     _line: tuple[Hashable, ...] | Callable[[], tuple[Hashable, ...]] = attrs.field(
         alias="pv", eq=False, repr=False
     )
-    move_values: tuple[tuple[Hashable, int | Fraction], ...] | None  #: each root move's value, when asked
+    move_values: (
+        tuple[tuple[Hashable, int | Fraction], ...] | None
+    )  #: each root move's value, when asked
     stats: SearchStats
     is_exact: bool  #: true when the search reached the end of every line it relied on
     is_game_over: bool  #: true when the position was already finished
@@ -152,14 +169,18 @@ class SearchResult:
             "pv": [fmt(move) for move in self.pv],
             "moves": None
             if self.move_values is None
-            else [{"move": fmt(move), "value": json_value(value)} for move, value in self.move_values],
+            else [
+                {"move": fmt(move), "value": json_value(value)} for move, value in self.move_values
+            ],
             "stats": {**attrs.asdict(self.stats), "nodes_per_second": self.stats.nodes_per_second},
             "is_exact": self.is_exact,
             "is_game_over": self.is_game_over,
             "visits": None
             if self.visits is None
             else [{**attrs.asdict(entry), "move": fmt(entry.move)} for entry in self.visits],
-            "utilities": None if self.utilities is None else [json_value(value) for value in self.utilities],
+            "utilities": None
+            if self.utilities is None
+            else [json_value(value) for value in self.utilities],
         }
 
     @property
@@ -173,7 +194,6 @@ class SearchResult:
         if self.utilities is not None:
             return describe_utilities(game, self.utilities, is_exact=self.is_exact)
         return describe_value(game, self.value, is_exact=self.is_exact)
-
 
 
 def json_value(value: int | Fraction | None) -> int | str | None:
@@ -197,7 +217,9 @@ class Tracer(Protocol):
         """The ``moves`` of the current position were cut off, never searched."""
 
 
-def leaf_values(game: Game[Any], scoring: Scoring) -> tuple[int, int, Callable[[int, int], int] | None]:
+def leaf_values(
+    game: Game[Any], scoring: Scoring
+) -> tuple[int, int, Callable[[int, int], int] | None]:
     """Return ``(win, distance, proven)``: how a search core scores finished positions.
 
     For a win/draw/loss game a result ``r`` at ply ``p`` is worth ``r * (win - distance
@@ -371,13 +393,17 @@ class SearchContext:
         return game.score(self.scoring)
 
     def horizon_value(self, game: Game[Any]) -> int:
-        """Return the heuristic value of ``game`` at the horizon (a leaf; the answer is then inexact)."""
+        """Return the heuristic value of ``game`` at the horizon (a leaf; the answer is then
+        inexact)."""
         self.counters.leaves += 1
         self.horizon_reached = True
         return heuristic(game)()
 
     def answer(
-        self, game: Game[Any], value: int | Fraction, best_moves: Sequence[Hashable],
+        self,
+        game: Game[Any],
+        value: int | Fraction,
+        best_moves: Sequence[Hashable],
         move_values: Sequence[tuple[Hashable, int | Fraction]] = (),
     ) -> RootAnswer:
         """Return the root answer: ``value`` (first player's view), every best move in move
@@ -407,7 +433,7 @@ class RootAnswer:
     utilities: tuple[int | Fraction, ...] | None = None
 
 
-def _whole_number_at_least_one(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
+def _whole_number_at_least_one(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
     """attrs validator: ``value`` is ``None`` or a whole number (not a bool) >= 1."""
     if value is None:
         return
@@ -417,7 +443,7 @@ def _whole_number_at_least_one(instance: Any, attribute: attrs.Attribute, value:
         raise InvalidOptionError(f"{attribute.name!r} must be >= 1: {value!r}")
 
 
-def positive_or_none(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
+def positive_or_none(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
     """attrs validator: ``value`` is ``None`` or a finite number greater than 0."""
     if value is None:
         return
@@ -429,22 +455,34 @@ def positive_or_none(instance: Any, attribute: attrs.Attribute, value: Any) -> N
 
 def depth_field(help_text: str) -> Any:
     """Return the attrs field of a searcher's optional depth limit (shared by searchers)."""
-    return attrs.field(default=None, validator=_whole_number_at_least_one, metadata={"help": help_text})
+    return attrs.field(
+        default=None, validator=_whole_number_at_least_one, metadata={"help": help_text}
+    )
 
 
-def node_budget_field(help_text: str = "give up (BudgetExceededError) after this many nodes (default: never)") -> Any:
+def node_budget_field(
+    help_text: str = "give up (BudgetExceededError) after this many nodes (default: never)",
+) -> Any:
     """Return the attrs field of a searcher's optional node budget (``max_nodes``)."""
-    return attrs.field(default=None, validator=_whole_number_at_least_one, metadata={"help": help_text})
+    return attrs.field(
+        default=None, validator=_whole_number_at_least_one, metadata={"help": help_text}
+    )
 
 
-def seconds_field(help_text: str = "give up (BudgetExceededError) after this many seconds (default: never)") -> Any:
+def seconds_field(
+    help_text: str = "give up (BudgetExceededError) after this many seconds (default: never)",
+) -> Any:
     """Return the attrs field of a searcher's optional time budget (``seconds``)."""
     return attrs.field(default=None, validator=positive_or_none, metadata={"help": help_text})
 
 
-def simulations_field(help_text: str = "simulations of a sampling searcher (others ignore it)") -> Any:
+def simulations_field(
+    help_text: str = "simulations of a sampling searcher (others ignore it)",
+) -> Any:
     """Return the attrs field of a searcher's optional simulation budget (``simulations``)."""
-    return attrs.field(default=None, validator=_whole_number_at_least_one, metadata={"help": help_text})
+    return attrs.field(
+        default=None, validator=_whole_number_at_least_one, metadata={"help": help_text}
+    )
 
 
 @attrs.frozen(kw_only=True)
@@ -465,8 +503,12 @@ class Limit:
 
     def options(self) -> dict[str, Any]:
         """Return the searcher options this limit sets (the fields that are not ``None``)."""
-        named = {"depth": self.depth, "max_nodes": self.nodes, "seconds": self.seconds,
-                 "simulations": self.simulations}  # fmt: skip
+        named = {
+            "depth": self.depth,
+            "max_nodes": self.nodes,
+            "seconds": self.seconds,
+            "simulations": self.simulations,
+        }
         return {name: value for name, value in named.items() if value is not None}
 
 
@@ -559,7 +601,11 @@ class Searcher(abc.ABC):
                     f"searcher {cls.name!r} has no option {name!r}; valid options: {valid}"
                 )
             field = fields[name]
-            converted[name] = _convert_text(field, value) if isinstance(value, str) else _check_typed(field, value)
+            converted[name] = (
+                _convert_text(field, value)
+                if isinstance(value, str)
+                else _check_typed(field, value)
+            )
         try:
             return cls(**converted)
         except (TypeError, ValueError) as error:
@@ -569,7 +615,12 @@ class Searcher(abc.ABC):
     @property
     def limit(self) -> Limit:
         """Return the limit this searcher searches with when :meth:`search` is given none."""
-        return Limit(depth=self.depth, nodes=self.max_nodes, seconds=self.seconds, simulations=self.simulations)
+        return Limit(
+            depth=self.depth,
+            nodes=self.max_nodes,
+            seconds=self.seconds,
+            simulations=self.simulations,
+        )
 
     def search(
         self,
@@ -636,16 +687,30 @@ class Searcher(abc.ABC):
                 restore(game, snapshot)
                 raise
         stats = SearchStats(
-            counters.nodes, counters.leaves, counters.cutoffs, counters.tt_hits,
-            answer.depth, time.perf_counter() - started, counters.playout_plies,
-        )  # fmt: skip
+            counters.nodes,
+            counters.leaves,
+            counters.cutoffs,
+            counters.tt_hits,
+            answer.depth,
+            time.perf_counter() - started,
+            counters.playout_plies,
+        )
         # (in SearchResult's field order: searcher, move, value, best_moves, pv,
         # move_values, stats, is_exact, is_game_over, visits, scale, utilities)
         return SearchResult(
-            self.name, move, answer.value, answer.best_moves, line, answer.move_values, stats,
-            answer.is_exact, not answer.best_moves, answer.visits,
-            None if game.rules.utilities else game.value_scale, answer.utilities,
-        )  # fmt: skip
+            self.name,
+            move,
+            answer.value,
+            answer.best_moves,
+            line,
+            answer.move_values,
+            stats,
+            answer.is_exact,
+            not answer.best_moves,
+            answer.visits,
+            None if game.rules.utilities else game.value_scale,
+            answer.utilities,
+        )
 
     def _finished_answer(self, game: Game[Any], final: int) -> RootAnswer:
         """Return the answer at the finished position ``game`` whose result is ``final``."""
@@ -664,24 +729,43 @@ class Searcher(abc.ABC):
         """
         rules, unmet = game.rules, []
         # a searcher of utilities (needs_single_value false) takes any number of players with them
-        if self.needs_two_players and rules.players != 2 and (self.needs_single_value or not rules.utilities):
+        if (
+            self.needs_two_players
+            and rules.players != 2
+            and (self.needs_single_value or not rules.utilities)
+        ):
             unmet.append(f"it needs two players, and this game has {rules.players}")
         if self.needs_no_chance and rules.chance:
             unmet.append("it cannot search games of chance")
-        if self.needs_single_value and rules.utilities and not (self.needs_two_players and rules.players != 2):
-            unmet.append("it needs one first-player result, and this game gives one utility per player")
+        if (
+            self.needs_single_value
+            and rules.utilities
+            and not (self.needs_two_players and rules.players != 2)
+        ):
+            unmet.append(
+                "it needs one first-player result, and this game gives one utility per player"
+            )
         if self.needs_utilities and not rules.utilities:
             unmet.append("it needs one utility per player, and this game's rules declare none")
         return unmet
 
     def _context(
-        self, game: Game[Any], counters: Counters, move_values: bool = False,
-        tracer: Tracer | None = None, memory: SearchMemory | None = None,
+        self,
+        game: Game[Any],
+        counters: Counters,
+        move_values: bool = False,
+        tracer: Tracer | None = None,
+        memory: SearchMemory | None = None,
     ) -> SearchContext:
         context = SearchContext(
-            self.scoring, counters, move_values, tracer,
-            self.depth if self.honours_depth else None, game.ply, memory,
-        )  # fmt: skip
+            self.scoring,
+            counters,
+            move_values,
+            tracer,
+            self.depth if self.honours_depth else None,
+            game.ply,
+            memory,
+        )
         if self.max_nodes is not None:
             context.node_budget = self.max_nodes
         if self.seconds is not None:
@@ -729,7 +813,11 @@ class Searcher(abc.ABC):
         try:
             limit = answer.depth_limit
             remaining = None if limit is None else limit - 1
-            while game.result() is None and (remaining is None or remaining > 0) and game.to_move() != CHANCE:
+            while (
+                game.result() is None
+                and (remaining is None or remaining > 0)
+                and game.to_move() != CHANCE
+            ):
                 follow = self._follow_up(game, remaining, memory)
                 line.append(follow)
                 game.push(follow)
@@ -814,7 +902,13 @@ def _check_typed(field: attrs.Attribute, value: Any) -> Any:  # type: ignore[typ
 
 def kind_in_words(kind: Any) -> str:
     """Return an option type as a user reads it: ``"a whole number"``, ``"none"``, ..."""
-    words = {int: "an integer", float: "a number", bool: "true or false", str: "text", type(None): "none"}
+    words = {
+        int: "an integer",
+        float: "a number",
+        bool: "true or false",
+        str: "text",
+        type(None): "none",
+    }
     if kind in words:
         return words[kind]
     if isinstance(kind, type) and issubclass(kind, enum.Enum):

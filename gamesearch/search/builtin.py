@@ -20,8 +20,20 @@ from gamesearch.search.textbook import TextbookAlphaBeta, TextbookMinimax
 hookimpl = pluggy.HookimplMarker("gamesearch")
 
 BUILTIN_SEARCHERS = (
-    Minimax, AlphaBeta, IterativeDeepening, MonteCarlo, PrincipalVariationSearch, MTDf, Solver,
-    Engine, MaxN, Paranoid, BestReply, TextbookMinimax, TextbookAlphaBeta, *CHANCE_SEARCHERS,
+    Minimax,
+    AlphaBeta,
+    IterativeDeepening,
+    MonteCarlo,
+    PrincipalVariationSearch,
+    MTDf,
+    Solver,
+    Engine,
+    MaxN,
+    Paranoid,
+    BestReply,
+    TextbookMinimax,
+    TextbookAlphaBeta,
+    *CHANCE_SEARCHERS,
 )
 
 

@@ -54,9 +54,19 @@ import attrs
 from gamesearch.errors import BudgetExceededError, InvalidOptionError
 from gamesearch.game import Game, Player, allows_null_move, offers
 from gamesearch.search.base import (
-    CLOCK_INTERVAL, INFINITY, Counters, RootAnswer, SearchContext, Searcher, Tracer, depth_field,
-    heuristic, leaf_values, node_budget_field, seconds_field,
-)  # fmt: skip
+    CLOCK_INTERVAL,
+    INFINITY,
+    Counters,
+    RootAnswer,
+    SearchContext,
+    Searcher,
+    Tracer,
+    depth_field,
+    heuristic,
+    leaf_values,
+    node_budget_field,
+    seconds_field,
+)
 from gamesearch.search.table import SearchMemory, TranspositionTable, make_room, table_entries_field
 
 #: the depth of a table entry that holds true bounds (its subtree met no horizon)
@@ -73,9 +83,15 @@ ASPIRATION_TRIES = 2
 
 #: each trick's option as ``gamesearch compare --tricks`` and the docs switch it on
 TRICK_OPTIONS: tuple[str, ...] = (
-    "iterative=true", "aspiration=50", "killers=true", "history=true", "null_move=2",
-    "lmr=true", "quiescence=true", "extensions=true",
-)  # fmt: skip
+    "iterative=true",
+    "aspiration=50",
+    "killers=true",
+    "history=true",
+    "null_move=2",
+    "lmr=true",
+    "quiescence=true",
+    "extensions=true",
+)
 
 
 def trick_specs(depth: int) -> list[str]:
@@ -84,12 +100,15 @@ def trick_specs(depth: int) -> list[str]:
     trick with the table."""
     plain = f"engine:depth={depth}"
     return [
-        f"alphabeta:depth={depth}", plain, *(f"{plain},{option}" for option in TRICK_OPTIONS),
-        f"{plain},iterative=true,table=true", ",".join([plain, *TRICK_OPTIONS, "table=true"]),
-    ]  # fmt: skip
+        f"alphabeta:depth={depth}",
+        plain,
+        *(f"{plain},{option}" for option in TRICK_OPTIONS),
+        f"{plain},iterative=true,table=true",
+        ",".join([plain, *TRICK_OPTIONS, "table=true"]),
+    ]
 
 
-def _at_least_zero(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
+def _at_least_zero(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
     """attrs validator: ``value`` is a whole number (not a bool) >= 0."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidOptionError(f"option {attribute.name!r} must be an integer: {value!r}")
@@ -109,16 +128,20 @@ def _amount(help_text: str) -> Any:
 
 @attrs.frozen(kw_only=True)
 class Engine(Searcher):
-    """Alpha-beta with engine tricks, each a switch: deepening, aspiration, killers, history, null move, LMR, quiescence, extensions."""
+    """Alpha-beta with engine tricks, each a switch: deepening, aspiration, killers, history,
+    null move, LMR, quiescence, extensions."""
 
     name: ClassVar[str] = "engine"
 
-    depth: int | None = depth_field("plies to search before the horizon (default: to the end, exact)")
+    depth: int | None = depth_field(
+        "plies to search before the horizon (default: to the end, exact)"
+    )
     max_nodes: int | None = node_budget_field(
         "node budget (with iterative: answers with the last completed depth; else gives up)"
     )
     seconds: float | None = seconds_field(
-        "time budget in seconds (with iterative: answers with the last completed depth; else gives up)"
+        "time budget in seconds (with iterative: answers with the last completed depth; else gives "
+        "up)"
     )
     iterative: bool = _switch("deepen one ply at a time, the previous depth's best line first")
     aspiration: int = _amount(
@@ -131,12 +154,19 @@ class Engine(Searcher):
         "null-move pruning with this depth reduction (0: off; only with a depth, for games "
         "that declare zugzwang rare and offer a pass)"
     )
-    lmr: bool = _switch("late move reductions: late moves one ply shallower, re-searched when they beat alpha")
-    quiescence: bool = _switch("at the horizon, play the game's noisy moves until quiet (stand pat on evaluate)")
+    lmr: bool = _switch(
+        "late move reductions: late moves one ply shallower, re-searched when they beat alpha"
+    )
+    quiescence: bool = _switch(
+        "at the horizon, play the game's noisy moves until quiet (stand pat on evaluate)"
+    )
     extensions: bool = _switch("search the moves the game calls forcing one ply deeper")
     table: bool = attrs.field(
         default=False,
-        metadata={"help": "use a transposition table of bounds and best moves (kept across searches given a memory)"},
+        metadata={
+            "help": "use a transposition table of bounds and best moves (kept across searches "
+            "given a memory)"
+        },
     )
     table_entries: int = table_entries_field(1 << 20)
 
@@ -168,7 +198,11 @@ class Engine(Searcher):
         )
 
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
-        table = context.memory.table(self._table_kind(), game, self.table_entries) if self.table else None
+        table = (
+            context.memory.table(self._table_kind(), game, self.table_entries)
+            if self.table
+            else None
+        )
         core = _EngineCore(self, game, context.tracer, table)
         deadline = math.inf if self.seconds is None else time.perf_counter() + self.seconds
         max_nodes = math.inf if self.max_nodes is None else self.max_nodes
@@ -203,7 +237,9 @@ class Engine(Searcher):
         return RootAnswer(
             value=sign * found.value,
             best_moves=tuple(found.best_moves),
-            move_values=tuple((move, sign * value) for move, value in found.values) if move_values else None,
+            move_values=tuple((move, sign * value) for move, value in found.values)
+            if move_values
+            else None,
             is_exact=found.is_exact,
             depth=context.counters.depth,
             # the line is read to the horizon of the depth that answered: a budget that
@@ -235,13 +271,23 @@ class _EngineCore:
     ``close()`` when done."""
 
     def __init__(
-        self, engine: Engine, game: Game[Any], tracer: Tracer | None, table: TranspositionTable | None
+        self,
+        engine: Engine,
+        game: Game[Any],
+        tracer: Tracer | None,
+        table: TranspositionTable | None,
     ) -> None:
         # Hot loop: bound methods and settings in locals, counters in closure cells. A
         # trick that is off costs one test of a local per node or per move. Moves are
         # played by advance() and taken back by retract(), also when something raises.
         tricks = engine.tricks_for(game)
-        advance, retract, to_move, key, terminal = game.advance, game.retract, game.to_move, game.key, game.result
+        advance, retract, to_move, key, terminal = (
+            game.advance,
+            game.retract,
+            game.to_move,
+            game.key,
+            game.result,
+        )
         ordered, noisy, forcing_of = game.ordered_moves, game.noisy_moves, game.is_forcing
         make_null, unmake_null = game.make_null_move, game.unmake_null_move
         evaluate = heuristic(game)
@@ -264,8 +310,10 @@ class _EngineCore:
         asks_forcing_last = offers(game, "is_forcing") and quiesces
         has_noisy = offers(game, "noisy_moves")
         arranges = keeps_lines or use_killers or use_history or table is not None
-        entries = cast(dict[Hashable, tuple[float, int, int, Hashable]] | None,
-                       None if table is None else table.entries)  # fmt: skip
+        entries = cast(
+            dict[Hashable, tuple[float, int, int, Hashable]] | None,
+            None if table is None else table.entries,
+        )
         probe = None if entries is None else entries.get
         max_entries = 0 if table is None else table.max_entries
         lines: list[tuple[Hashable, ...]] = [()] * (offsets + 1)
@@ -300,7 +348,9 @@ class _EngineCore:
         def history_rank(move: Hashable) -> int:
             return -history_get(move, 0)
 
-        def arrange(moves: Sequence[Hashable], offset: int, follow: bool, hint: Hashable) -> Sequence[Hashable]:
+        def arrange(
+            moves: Sequence[Hashable], offset: int, follow: bool, hint: Hashable
+        ) -> Sequence[Hashable]:
             """Return ``moves`` in the order the tricks ask: the previous best line's move,
             the table's move, the killers, then the rest (by history score when asked)."""
             front: list[Hashable] = []
@@ -365,9 +415,17 @@ class _EngineCore:
             return best
 
         def visit(
-            move: Hashable, ply: int, offset: int, depth_left: float, alpha: int, beta: int,
-            follow: bool, sign: int, mover: int, reducible: bool,
-        ) -> int:  # fmt: skip
+            move: Hashable,
+            ply: int,
+            offset: int,
+            depth_left: float,
+            alpha: int,
+            beta: int,
+            follow: bool,
+            sign: int,
+            mover: int,
+            reducible: bool,
+        ) -> int:
             """Play ``move`` from the position at ``ply`` (``depth_left`` plies above the
             horizon, 0 past it, the side to move ``mover``, whose sign is ``sign``), take it
             back and return its value for that side, searched in the window ``(alpha, beta)``.
@@ -377,7 +435,11 @@ class _EngineCore:
             below the move is left in ``lines[offset + 1]``.
             """
             nonlocal nodes, deepest, horizon
-            forcing = forcing_of(move) if asks_forcing or (asks_forcing_last and depth_left == 1) else False
+            forcing = (
+                forcing_of(move)
+                if asks_forcing or (asks_forcing_last and depth_left == 1)
+                else False
+            )
             if nodes >= next_check:
                 over_budget()
             result = advance(move)
@@ -403,24 +465,64 @@ class _EngineCore:
                     if next_depth < 1:
                         if keeps_lines and depth_left:
                             lines[child] = ()
-                        evading = forcing and depth_left >= 1  # a reply to a forcing move at the horizon
+                        evading = (
+                            forcing and depth_left >= 1
+                        )  # a reply to a forcing move at the horizon
                         if flips:
                             value = -quiet(child_ply, child, -beta, -alpha, evading)
                         else:
                             value = quiet(child_ply, child, alpha, beta, evading)
                     else:
-                        on_line = follow and offset < len(previous_line) and previous_line[offset] == move
+                        on_line = (
+                            follow and offset < len(previous_line) and previous_line[offset] == move
+                        )
                         value = alpha + 1
                         if reducible and not forcing:  # a late move: shallower, null window
                             if flips:
-                                value = -node(child_ply, child, next_depth - 1, -alpha - 1, -alpha, on_line, forcing, True)
+                                value = -node(
+                                    child_ply,
+                                    child,
+                                    next_depth - 1,
+                                    -alpha - 1,
+                                    -alpha,
+                                    on_line,
+                                    forcing,
+                                    True,
+                                )
                             else:
-                                value = node(child_ply, child, next_depth - 1, alpha, alpha + 1, on_line, forcing, True)
+                                value = node(
+                                    child_ply,
+                                    child,
+                                    next_depth - 1,
+                                    alpha,
+                                    alpha + 1,
+                                    on_line,
+                                    forcing,
+                                    True,
+                                )
                         if value > alpha:  # not reduced, or it beat alpha: the full search
                             if flips:
-                                value = -node(child_ply, child, next_depth, -beta, -alpha, on_line, forcing, True)
+                                value = -node(
+                                    child_ply,
+                                    child,
+                                    next_depth,
+                                    -beta,
+                                    -alpha,
+                                    on_line,
+                                    forcing,
+                                    True,
+                                )
                             else:
-                                value = node(child_ply, child, next_depth, alpha, beta, on_line, forcing, True)
+                                value = node(
+                                    child_ply,
+                                    child,
+                                    next_depth,
+                                    alpha,
+                                    beta,
+                                    on_line,
+                                    forcing,
+                                    True,
+                                )
                 if tracer is not None:
                     tracer.leave(sign * value)
             except BaseException:
@@ -430,9 +532,15 @@ class _EngineCore:
             return value
 
         def node(
-            ply: int, offset: int, depth_left: float, alpha: int, beta: int, follow: bool,
-            checked: bool, may_pass: bool,
-        ) -> int:  # fmt: skip
+            ply: int,
+            offset: int,
+            depth_left: float,
+            alpha: int,
+            beta: int,
+            follow: bool,
+            checked: bool,
+            may_pass: bool,
+        ) -> int:
             """Return the fail-soft value, for the side to move, of the unfinished position
             at ``ply`` (``offset`` plies below the root, ``depth_left`` >= 1 above the
             horizon) in the window ``(alpha, beta)``.
@@ -467,9 +575,13 @@ class _EngineCore:
             mover = to_move()
             sign = 1 if mover == first else -1
             if (
-                null_reduction and may_pass and not checked and depth_left >= 2
-                and -proof < beta < proof and sign * evaluate() >= beta
-            ):  # fmt: skip
+                null_reduction
+                and may_pass
+                and not checked
+                and depth_left >= 2
+                and -proof < beta < proof
+                and sign * evaluate() >= beta
+            ):
                 # Pass: if the opponent, moving twice, still cannot bring the value
                 # under beta, a real move would not either (unless in zugzwang).
                 make_null()
@@ -481,7 +593,9 @@ class _EngineCore:
                     elif reduced < 1:
                         passed = -quiet(ply, offset + 1, -beta, -beta + 1)
                     else:
-                        passed = -node(ply, offset + 1, reduced, -beta, -beta + 1, False, False, False)
+                        passed = -node(
+                            ply, offset + 1, reduced, -beta, -beta + 1, False, False, False
+                        )
                 finally:
                     unmake_null()
                 if passed >= beta:
@@ -505,7 +619,9 @@ class _EngineCore:
                         for killer in killer_slots[offset] if use_killers else ():
                             quiet_late.discard(killer)
                     reducible = move in quiet_late
-                value = visit(move, ply, offset, depth_left, alpha, beta, follow, sign, mover, reducible)
+                value = visit(
+                    move, ply, offset, depth_left, alpha, beta, follow, sign, mover, reducible
+                )
                 if value > best:
                     best, best_move = value, move
                     if value > alpha:
@@ -531,7 +647,9 @@ class _EngineCore:
                     entries[position] = (searched, best, best, best_move)
             return best
 
-        def search_depth(depth: int | None, move_values: bool, last: _Found | None = None) -> _Found:
+        def search_depth(
+            depth: int | None, move_values: bool, last: _Found | None = None
+        ) -> _Found:
             """Search the root to ``depth`` (``None``: to the end) and return what it found;
             with ``last``, the previous depth's answer, its line goes first and, with
             aspiration, its value centres the window."""

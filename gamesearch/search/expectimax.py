@@ -58,9 +58,18 @@ import attrs
 from gamesearch.errors import BudgetExceededError
 from gamesearch.game import CHANCE, Game, Player, chance_heuristic_numerator, offers
 from gamesearch.search.base import (
-    CLOCK_INTERVAL, INFINITY, Counters, RootAnswer, SearchContext, Searcher, Tracer, Value,
-    depth_field, node_budget_field, seconds_field,
-)  # fmt: skip
+    CLOCK_INTERVAL,
+    INFINITY,
+    Counters,
+    RootAnswer,
+    SearchContext,
+    Searcher,
+    Tracer,
+    Value,
+    depth_field,
+    node_budget_field,
+    seconds_field,
+)
 
 #: how the children of a chance position are searched
 PLAIN, STAR1, STAR2 = "expectiminimax", "star1", "star2"
@@ -100,9 +109,15 @@ class _Walk:
     """
 
     def __init__(
-        self, game: Game[Any], mode: str, tracer: Tracer | None, max_nodes: float, deadline: float,
-        first_line: tuple[int, int], table: dict[tuple[Hashable, float], tuple[Num, int]] | None,
-    ) -> None:  # fmt: skip
+        self,
+        game: Game[Any],
+        mode: str,
+        tracer: Tracer | None,
+        max_nodes: float,
+        deadline: float,
+        first_line: tuple[int, int],
+        table: dict[tuple[Hashable, float], tuple[Num, int]] | None,
+    ) -> None:
         rules, bound = game.rules, type(game).evaluation_bound
         self.game = game
         self.mode = mode
@@ -123,7 +138,10 @@ class _Walk:
         self.infinity = 2 * max(abs(self.low), abs(self.high)) + 1
         # the heuristic's value is affine in the estimate: offset + slope * evaluate()
         offset = chance_heuristic_numerator(rules, 0, bound)
-        self.offset, self.slope = offset * power, (chance_heuristic_numerator(rules, 1, bound) - offset) * power
+        self.offset, self.slope = (
+            offset * power,
+            (chance_heuristic_numerator(rules, 1, bound) - offset) * power,
+        )
         self.estimate = game.evaluate
         #: the window a position is searched with when nothing is known yet (the tree
         #: drawing shows every value of plain expectiminimax as exact)
@@ -143,7 +161,9 @@ class _Walk:
         self.nodes = 1  # the root
         # the walk itself: ``child`` searches below one move, ``flush`` writes the counters
         # here, ``_close_walker`` breaks the walker's cycles (see :meth:`close`)
-        self.child, self.flush, self._close_walker = (_plain_walker if mode == PLAIN else _pruning_walker)(self)
+        self.child, self.flush, self._close_walker = (
+            _plain_walker if mode == PLAIN else _pruning_walker
+        )(self)
 
     def close(self) -> None:
         """Free the walk at once (it cannot search again).
@@ -177,7 +197,7 @@ class _Walk:
             for weight in (probability * unit for _, probability in given)
         )
         moves = tuple(move for move, _ in given)
-        found = (moves, weights, tuple(zip(moves, weights)))
+        found = (moves, weights, tuple(zip(moves, weights, strict=True)))
         self.weights[id(given)] = (given, found)  # (kept alive: the id stays its own)
         return found
 
@@ -209,10 +229,28 @@ def _pruning_walker(walk: _Walk) -> tuple[Child, Callable[[], None], Callable[[]
     Hot loop: bound methods, settings and counters in closure cells (no attribute
     lookups per position), the table consulted only when there is one.
     """
-    advance, retract, to_move, moves_of, key = walk.advance, walk.retract, walk.to_move, walk.moves, walk.key
+    advance, retract, to_move, moves_of, key = (
+        walk.advance,
+        walk.retract,
+        walk.to_move,
+        walk.moves,
+        walk.key,
+    )
     outcomes, tracer, table, exact = walk.outcomes, walk.tracer, walk.table, walk.exact
-    scale, unit, offset, slope, estimate = walk.scale, walk.unit, walk.offset, walk.slope, walk.estimate
-    low, high, infinity, star2_mode, first = walk.low, walk.high, walk.infinity, walk.mode == STAR2, Player.FIRST
+    scale, unit, offset, slope, estimate = (
+        walk.scale,
+        walk.unit,
+        walk.offset,
+        walk.slope,
+        walk.estimate,
+    )
+    low, high, infinity, star2_mode, first = (
+        walk.low,
+        walk.high,
+        walk.infinity,
+        walk.mode == STAR2,
+        Player.FIRST,
+    )
     nodes, look_at, deepest = walk.nodes, walk.look_at, walk.deepest
     leaves = cutoffs = hits = 0
     horizon_reached = False
@@ -227,7 +265,9 @@ def _pruning_walker(walk: _Walk) -> tuple[Child, Callable[[], None], Callable[[]
         walk.look_at_budget()
         look_at = walk.look_at
 
-    def child(move: Hashable, depth: float, ply: int, alpha: Num, beta: Num, probe: Probe | None = None) -> Num:
+    def child(
+        move: Hashable, depth: float, ply: int, alpha: Num, beta: Num, probe: Probe | None = None
+    ) -> Num:
         nonlocal nodes, leaves, deepest, horizon_reached
         final = advance(move)  # push(move) and result() in one call
         try:  # (free in CPython 3.11+ until something raises)
@@ -256,7 +296,10 @@ def _pruning_walker(walk: _Walk) -> tuple[Child, Callable[[], None], Callable[[]
                 else:
                     value = star1(depth, ply, alpha, beta)
                 if table is not None:
-                    table[(key(), depth)] = (value, EXACT if alpha < value < beta else LOWER if value >= beta else UPPER)
+                    table[(key(), depth)] = (
+                        value,
+                        EXACT if alpha < value < beta else LOWER if value >= beta else UPPER,
+                    )
             if tracer is not None:
                 tracer.leave(exact(value))
             return value
@@ -285,7 +328,9 @@ def _pruning_walker(walk: _Walk) -> tuple[Child, Callable[[], None], Callable[[]
             if tracer is not None:
                 tracer.prune(moves)
 
-    def decide(depth: float, ply: int, maximizing: bool, alpha: Num, beta: Num, probe: Probe | None) -> Num:
+    def decide(
+        depth: float, ply: int, maximizing: bool, alpha: Num, beta: Num, probe: Probe | None
+    ) -> Num:
         """Return the value of a position where a player chooses (fail-soft alpha-beta)."""
         moves = moves_of()
         child_depth, child_ply = depth - 1, ply + 1
@@ -297,7 +342,9 @@ def _pruning_walker(walk: _Walk) -> tuple[Child, Callable[[], None], Callable[[]
                 if index == 0 and reused is not None:
                     value = reused
                 else:
-                    value = child(move, child_depth, child_ply, best if best > alpha else alpha, beta)
+                    value = child(
+                        move, child_depth, child_ply, best if best > alpha else alpha, beta
+                    )
                 if value > best:
                     best = value
                     if best >= beta:
@@ -309,7 +356,9 @@ def _pruning_walker(walk: _Walk) -> tuple[Child, Callable[[], None], Callable[[]
                 if index == 0 and reused is not None:
                     value = reused
                 else:
-                    value = child(move, child_depth, child_ply, alpha, best if best < beta else beta)
+                    value = child(
+                        move, child_depth, child_ply, alpha, best if best < beta else beta
+                    )
                 if value < best:
                     best = value
                     if best <= alpha:
@@ -322,7 +371,9 @@ def _pruning_walker(walk: _Walk) -> tuple[Child, Callable[[], None], Callable[[]
         bring it back inside ``(alpha, beta)`` (Star1)."""
         moves, weights, _ = outcomes()
         count = len(moves)
-        return search_outcomes(moves, weights, depth, ply, alpha, beta, [low] * count, [high] * count, [None] * count)
+        return search_outcomes(
+            moves, weights, depth, ply, alpha, beta, [low] * count, [high] * count, [None] * count
+        )
 
     def star2(depth: float, ply: int, alpha: Num, beta: Num) -> Num:
         """Return the value of a chance position: probe every outcome with one move of
@@ -369,7 +420,9 @@ def _pruning_walker(walk: _Walk) -> tuple[Child, Callable[[], None], Callable[[]
                     if tracer is not None:
                         tracer.leave(exact(value))
                     probes[index] = (value, window_low, window_high)
-                    if len(replies) == 1 and window_low < value < window_high:  # the only move: exact
+                    if (
+                        len(replies) == 1 and window_low < value < window_high
+                    ):  # the only move: exact
                         floor += weight * (value - lower[index])
                         ceiling += weight * (value - upper[index])
                         lower[index] = upper[index] = value
@@ -390,9 +443,16 @@ def _pruning_walker(walk: _Walk) -> tuple[Child, Callable[[], None], Callable[[]
         return search_outcomes(moves, weights, depth, ply, alpha, beta, lower, upper, probes)
 
     def search_outcomes(
-        moves: Sequence[Hashable], weights: Sequence[Num], depth: float, ply: int, alpha: Num, beta: Num,
-        lower: list[Num], upper: list[Num], probes: Sequence[Probe | None],
-    ) -> Num:  # fmt: skip
+        moves: Sequence[Hashable],
+        weights: Sequence[Num],
+        depth: float,
+        ply: int,
+        alpha: Num,
+        beta: Num,
+        lower: list[Num],
+        upper: list[Num],
+        probes: Sequence[Probe | None],
+    ) -> Num:
         """Search the outcomes in order, each with the window that would still let the
         chance position's value land inside ``(alpha, beta)``, given the exact values of
         the outcomes before it and the bounds ``lower``/``upper`` of those after it;
@@ -424,9 +484,13 @@ def _pruning_walker(walk: _Walk) -> tuple[Child, Callable[[], None], Callable[[]
             fail_low = (alpha_q - known - later_upper) // weight
             fail_high = -((known + later_lower - beta_q) // weight)
             value = child(
-                move, depth, child_ply, fail_low if fail_low > least else least,
-                fail_high if fail_high < most else most, probes[index],
-            )  # fmt: skip
+                move,
+                depth,
+                child_ply,
+                fail_low if fail_low > least else least,
+                fail_high if fail_high < most else most,
+                probes[index],
+            )
             share = weight * value
             if value <= fail_low:
                 cut(moves[index + 1 :])
@@ -455,9 +519,21 @@ def _plain_walker(walk: _Walk) -> tuple[Child, Callable[[], None], Callable[[], 
     loop, without a call. The values of a position's children go into one list, whose
     maximum, minimum or weighted sum is its value.
     """
-    advance, retract, to_move, moves_of, key = walk.advance, walk.retract, walk.to_move, walk.moves, walk.key
+    advance, retract, to_move, moves_of, key = (
+        walk.advance,
+        walk.retract,
+        walk.to_move,
+        walk.moves,
+        walk.key,
+    )
     outcomes, tracer, table, exact = walk.outcomes, walk.tracer, walk.table, walk.exact
-    scale, unit, offset, slope, estimate = walk.scale, walk.unit, walk.offset, walk.slope, walk.estimate
+    scale, unit, offset, slope, estimate = (
+        walk.scale,
+        walk.unit,
+        walk.offset,
+        walk.slope,
+        walk.estimate,
+    )
     first, multiply, infinity = Player.FIRST, operator.mul, walk.infinity
     nodes, look_at, deepest = walk.nodes, walk.look_at, walk.deepest
     expanded = hits = 0
@@ -550,7 +626,14 @@ def _plain_walker(walk: _Walk) -> tuple[Child, Callable[[], None], Callable[[], 
             return _divide(sum(map(multiply, weights, values)), unit)
         return best
 
-    def child(move: Hashable, depth: float, ply: int, alpha: Num = 0, beta: Num = 0, probe: Probe | None = None) -> Num:
+    def child(
+        move: Hashable,
+        depth: float,
+        ply: int,
+        alpha: Num = 0,
+        beta: Num = 0,
+        probe: Probe | None = None,
+    ) -> Num:
         return expand(depth, ply - 1, first, move)
 
     def close() -> None:
@@ -581,10 +664,15 @@ class Expectiminimax(Searcher):
     needs_no_chance: ClassVar[bool] = False
     expected_values: ClassVar[bool] = True
     mode: ClassVar[str] = PLAIN
-    depth: int | None = depth_field("players' moves to search before evaluate() (chance is free; default: to the end)")
+    depth: int | None = depth_field(
+        "players' moves to search before evaluate() (chance is free; default: to the end)"
+    )
     table: bool = attrs.field(
         default=False,
-        metadata={"help": "keep each position's value at each depth left while searching (transpositions answer at once)"},
+        metadata={
+            "help": "keep each position's value at each depth left while searching (transpositions "
+            "answer at once)"
+        },
     )
 
     def unmet_needs(self, game: Game[Any]) -> list[str]:
@@ -599,14 +687,26 @@ class Expectiminimax(Searcher):
         max_nodes = math.inf if self.max_nodes is None else self.max_nodes
         deadline = math.inf if self.seconds is None else time.perf_counter() + self.seconds
         return search_chance_root(
-            game, self.mode, self.depth, context, max_nodes=max_nodes, deadline=deadline, table=self.table
+            game,
+            self.mode,
+            self.depth,
+            context,
+            max_nodes=max_nodes,
+            deadline=deadline,
+            table=self.table,
         )
 
 
 def search_chance_root(
-    game: Game[Any], mode: str, depth: int | None, context: SearchContext, *,
-    max_nodes: float = math.inf, deadline: float = math.inf, table: bool = False,
-) -> RootAnswer:  # fmt: skip
+    game: Game[Any],
+    mode: str,
+    depth: int | None,
+    context: SearchContext,
+    *,
+    max_nodes: float = math.inf,
+    deadline: float = math.inf,
+    table: bool = False,
+) -> RootAnswer:
     """Return the root answer of a ``mode`` search of the unfinished ``game``.
 
     Each root move's value is exact (a root move that might tie the best is searched
@@ -657,7 +757,9 @@ def _first_line(game: Game[Any], depth: float) -> tuple[int, int]:
     return unit, chances
 
 
-def _search_root(game: Game[Any], walk: _Walk, depth: int | None, context: SearchContext) -> RootAnswer:
+def _search_root(
+    game: Game[Any], walk: _Walk, depth: int | None, context: SearchContext
+) -> RootAnswer:
     tracer = context.tracer
     low, high = walk.full
     remaining = math.inf if depth is None else depth
@@ -668,7 +770,10 @@ def _search_root(game: Game[Any], walk: _Walk, depth: int | None, context: Searc
         moves, weights, _ = walk.outcomes()
         for move in moves:
             values.append((move, walk.child(move, remaining, ply, low, high)))
-        value = _divide(sum(weight * child for weight, (_, child) in zip(weights, values)), walk.unit)
+        value = _divide(
+            sum(weight * child for weight, (_, child) in zip(weights, values, strict=True)),
+            walk.unit,
+        )
         best_moves = moves
     else:
         sign = 1 if mover == Player.FIRST else -1
@@ -681,7 +786,9 @@ def _search_root(game: Game[Any], walk: _Walk, depth: int | None, context: Searc
                 # short of the best value answers exactly for every move that ties or
                 # beats it, and proves the others worse, with one search each.
                 short = best - sign
-                child = walk.child(move, remaining - 1, ply, *((short, high) if sign > 0 else (low, short)))
+                child = walk.child(
+                    move, remaining - 1, ply, *((short, high) if sign > 0 else (low, short))
+                )
                 if sign * child <= sign * short:
                     values.append((move, child))  # a bound: the move is worse
                     continue
@@ -701,7 +808,9 @@ def _search_root(game: Game[Any], walk: _Walk, depth: int | None, context: Searc
     return RootAnswer(
         value=Fraction(value, walk.scale),
         best_moves=best_moves,
-        move_values=tuple((move, Fraction(child, walk.scale)) for move, child in values) if context.move_values else None,
+        move_values=tuple((move, Fraction(child, walk.scale)) for move, child in values)
+        if context.move_values
+        else None,
         is_exact=not walk.horizon_reached,
         depth=walk.deepest - game.ply,
         depth_limit=depth,
@@ -731,9 +840,15 @@ class ChanceIterative(Expectiminimax):
     name: ClassVar[str] = "chance-iterative"
     mode: ClassVar[str] = STAR2
     answers_within_budget: ClassVar[bool] = True
-    depth: int | None = depth_field("deepest iteration, in players' moves (default: until exact or out of budget)")
-    max_nodes: int | None = node_budget_field("node budget for the whole search (answers with the last completed depth)")
-    seconds: float | None = seconds_field("time budget in seconds (answers with the last completed depth)")
+    depth: int | None = depth_field(
+        "deepest iteration, in players' moves (default: until exact or out of budget)"
+    )
+    max_nodes: int | None = node_budget_field(
+        "node budget for the whole search (answers with the last completed depth)"
+    )
+    seconds: float | None = seconds_field(
+        "time budget in seconds (answers with the last completed depth)"
+    )
 
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
         """Search depth 1, 2, ... until exact, the depth option or the budget; return the
@@ -744,15 +859,25 @@ class ChanceIterative(Expectiminimax):
         depths = range(1, self.depth + 1) if self.depth is not None else itertools.count(1)
         for depth in depths:
             counters = Counters()
-            attempt = SearchContext(context.scoring, counters, context.move_values, context.tracer,
-                                    depth, context.root_ply)  # fmt: skip
+            attempt = SearchContext(
+                context.scoring,
+                counters,
+                context.move_values,
+                context.tracer,
+                depth,
+                context.root_ply,
+            )
             limited = answer is not None
             try:
                 found = search_chance_root(
-                    game, self.mode, depth, attempt,
+                    game,
+                    self.mode,
+                    depth,
+                    attempt,
                     max_nodes=max_nodes - context.counters.nodes if limited else math.inf,
-                    deadline=deadline if limited else math.inf, table=self.table,
-                )  # fmt: skip
+                    deadline=deadline if limited else math.inf,
+                    table=self.table,
+                )
             except BudgetExceededError:
                 break
             finally:

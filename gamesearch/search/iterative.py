@@ -20,8 +20,14 @@ from gamesearch.errors import BudgetExceededError
 from gamesearch.game import Game
 from gamesearch.search.alphabeta import Budget, search_root
 from gamesearch.search.base import (
-    Counters, RootAnswer, SearchContext, Searcher, depth_field, node_budget_field, seconds_field,
-)  # fmt: skip
+    Counters,
+    RootAnswer,
+    SearchContext,
+    Searcher,
+    depth_field,
+    node_budget_field,
+    seconds_field,
+)
 from gamesearch.search.table import SearchMemory, table_entries_field
 
 
@@ -32,12 +38,17 @@ class IterativeDeepening(Searcher):
     name: ClassVar[str] = "iterative"
     answers_within_budget: ClassVar[bool] = True
     depth: int | None = depth_field("deepest iteration (default: until exact or out of budget)")
-    max_nodes: int | None = node_budget_field("node budget for the whole search (answers with the last completed depth)")
-    seconds: float | None = seconds_field("time budget in seconds (answers with the last completed depth)")
+    max_nodes: int | None = node_budget_field(
+        "node budget for the whole search (answers with the last completed depth)"
+    )
+    seconds: float | None = seconds_field(
+        "time budget in seconds (answers with the last completed depth)"
+    )
     table: bool = attrs.field(
         default=True, metadata={"help": "share a transposition table of bounds between iterations"}
     )
     table_entries: int = table_entries_field(1 << 20)
+
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
         counters, move_values, tracer = context.counters, context.move_values, context.tracer
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else float("inf")
@@ -77,6 +88,12 @@ class IterativeDeepening(Searcher):
         # table hits and the answer does not overrun a time budget.
         table = memory.table("bounds", game, self.table_entries) if self.table else None
         return search_root(
-            game, depth=depth, scoring=self.scoring, ordering="game", fresh_window=False,
-            all_best=False, table=table, counters=Counters(),
-        ).best_moves[0]  # fmt: skip
+            game,
+            depth=depth,
+            scoring=self.scoring,
+            ordering="game",
+            fresh_window=False,
+            all_best=False,
+            table=table,
+            counters=Counters(),
+        ).best_moves[0]

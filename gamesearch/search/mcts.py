@@ -54,12 +54,18 @@ import attrs
 
 from gamesearch.errors import InvalidOptionError
 from gamesearch.game import CHANCE, Game, Player, Scoring
+from gamesearch.search.base import (
+    MoveVisits,
+    RootAnswer,
+    SearchContext,
+    Searcher,
+    depth_field,
+    node_budget_field,
+    seconds_field,
+    simulations_field,
+)
 from gamesearch.search.multiplayer import utility_tree_line, utility_tree_search
 from gamesearch.search.table import SearchMemory
-from gamesearch.search.base import (
-    Counters, MoveVisits, RootAnswer, SearchContext, Searcher, depth_field, node_budget_field, seconds_field,
-    simulations_field,
-)  # fmt: skip
 
 #: simulations of a search given neither a simulation nor a time budget
 DEFAULT_SIMULATIONS = 1000
@@ -67,7 +73,7 @@ DEFAULT_SIMULATIONS = 1000
 CLOCK_INTERVAL = 16
 
 
-def _not_negative(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
+def _not_negative(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         raise InvalidOptionError(f"{attribute.name!r} must be a finite number: {value!r}")
     if value < 0:
@@ -152,13 +158,22 @@ class MonteCarlo(Searcher):
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else math.inf
         if game.rules.utilities:  # each player credited with its own utility
             return utility_tree_search(
-                game, context, simulations=math.inf if limit is None else limit, deadline=deadline,
-                max_nodes=max_nodes, exploration=self.exploration, rng=random.Random(self.seed),
-            )  # fmt: skip
+                game,
+                context,
+                simulations=math.inf if limit is None else limit,
+                deadline=deadline,
+                max_nodes=max_nodes,
+                exploration=self.exploration,
+                rng=random.Random(self.seed),
+            )
         simulator = _Simulator(game, self.scoring, self.exploration, random.Random(self.seed))
         root = simulator.new_root()
         done = 0
-        while not _is_settled(root) and (limit is None or done < limit) and simulator.nodes < max_nodes:
+        while (
+            not _is_settled(root)
+            and (limit is None or done < limit)
+            and simulator.nodes < max_nodes
+        ):
             if done % CLOCK_INTERVAL == 0 and done and time.perf_counter() > deadline:
                 break
             simulator.simulate(root)
@@ -233,7 +248,9 @@ def _expected_answer(
     return _TreeAnswer(
         value=expected(root) if root.odds is not None or root.is_proven else expected(best[0]),
         best_moves=tuple(child.move for child in best),
-        move_values=tuple((child.move, expected(child)) for child in children) if move_values else None,
+        move_values=tuple((child.move, expected(child)) for child in children)
+        if move_values
+        else None,
         is_exact=root.is_proven,
         depth=depth,
         visits=_visits(children),
@@ -294,7 +311,9 @@ class _Simulator:
     one list of moves per playout (to take them back), children allocated once per expansion.
     """
 
-    def __init__(self, game: Game[Any], scoring: Scoring, exploration: float, rng: random.Random) -> None:
+    def __init__(
+        self, game: Game[Any], scoring: Scoring, exploration: float, rng: random.Random
+    ) -> None:
         self.advance, self.retract = game.advance, game.retract
         self.legal_moves, self.to_move = game.legal_moves, game.to_move
         self.game = game
@@ -323,7 +342,9 @@ class _Simulator:
         chance position, else ``None``."""
         if not self.has_chance or self.to_move() != CHANCE:
             return None
-        return list(itertools.accumulate(float(probability) for _, probability in self.chance_outcomes()))
+        return list(
+            itertools.accumulate(float(probability) for _, probability in self.chance_outcomes())
+        )
 
     def simulate(self, root: _Node) -> None:
         """Run one simulation from ``root``: select, expand, play out, back up.
@@ -425,7 +446,8 @@ class _Simulator:
         reach = self.win - self.distance * (self.game.ply + 1)
         is_max = not node.is_max
         children = [
-            _Node(move, index, is_max, -reach, reach) for index, move in enumerate(self.legal_moves())
+            _Node(move, index, is_max, -reach, reach)
+            for index, move in enumerate(self.legal_moves())
         ]
         if node.odds is None:  # outcomes keep the order of their probabilities
             self.rng.shuffle(children)
@@ -445,7 +467,9 @@ class _Simulator:
             while final is None:
                 if to_move() == CHANCE:
                     outcomes = chance_outcomes()
-                    odds = list(itertools.accumulate(float(probability) for _, probability in outcomes))
+                    odds = list(
+                        itertools.accumulate(float(probability) for _, probability in outcomes)
+                    )
                     move = _draw([move for move, _ in outcomes], odds, random())
                 else:
                     moves = legal_moves()

@@ -16,10 +16,18 @@ from typing import Any, ClassVar
 import attrs
 
 from gamesearch.errors import BudgetExceededError
-from gamesearch.game import Game, Player, Scoring, offers
-from gamesearch.search.base import CLOCK_INTERVAL, INFINITY, NEGATIVE_INFINITY, NO_HORIZON, Counters, RootAnswer, SearchContext, Searcher, Tracer
-from gamesearch.search.base import finished_values, heuristic
-
+from gamesearch.game import Game, Player, offers
+from gamesearch.search.base import (
+    CLOCK_INTERVAL,
+    INFINITY,
+    NEGATIVE_INFINITY,
+    NO_HORIZON,
+    RootAnswer,
+    SearchContext,
+    Searcher,
+    finished_values,
+    heuristic,
+)
 
 #: the results of moves not known before they are played (paired with the moves)
 NO_RESULTS = itertools.repeat(None)
@@ -77,11 +85,13 @@ class Minimax(Searcher):
                 deepest = child_ply
             moves: Sequence[Any]
             pairs: Iterable[tuple[Hashable, int | None]]
-            if scores_unplayed:  # each move with its result: a child that ends the game is not played
+            if (
+                scores_unplayed
+            ):  # each move with its result: a child that ends the game is not played
                 moves = pairs = known()
             else:
                 moves = legal_moves()
-                pairs = zip(moves, NO_RESULTS)
+                pairs = zip(moves, NO_RESULTS, strict=False)
             nodes += len(moves)
             if nodes > next_look:
                 next_look = look(nodes)
@@ -101,7 +111,7 @@ class Minimax(Searcher):
                             horizon_reached = True
                             child = evaluate()
                         else:
-                            child = expand(child_ply, not maximizing)
+                            child = expand(child_ply, not maximizing)  # noqa: F821
                         if tracer is not None:
                             tracer.leave(child)
                     except BaseException:
@@ -126,7 +136,7 @@ class Minimax(Searcher):
             if ply == horizon_ply:
                 horizon_reached = True
                 return evaluate()
-            return expand(ply, maximizing)
+            return expand(ply, maximizing)  # noqa: F821
 
         if tracer is not None:
             tracer.enter(None, root_ply, NEGATIVE_INFINITY, INFINITY)

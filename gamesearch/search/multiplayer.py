@@ -48,7 +48,14 @@ from typing import Any, ClassVar
 import attrs
 
 from gamesearch.game import Game
-from gamesearch.search.base import INFINITY, MoveVisits, RootAnswer, SearchContext, Searcher, depth_field
+from gamesearch.search.base import (
+    INFINITY,
+    MoveVisits,
+    RootAnswer,
+    SearchContext,
+    Searcher,
+    depth_field,
+)
 
 Utilities = tuple[int, ...]
 #: a line of moves as a chain of ``(move, rest)`` pairs (``None``: the line ends), built
@@ -116,8 +123,10 @@ def _units(value: int, unit: int) -> int | Fraction:
 
 
 def _rounds_field() -> Any:
-    return depth_field("rounds to search before evaluate(): each player moves once a round "
-                       "(depth = rounds * players; default: depth decides)")  # fmt: skip
+    return depth_field(
+        "rounds to search before evaluate(): each player moves once a round "
+        "(depth = rounds * players; default: depth decides)"
+    )
 
 
 @attrs.frozen
@@ -156,7 +165,9 @@ class _UtilitySearcher(Searcher):
         assert isinstance(answer, _LineAnswer)
         return _unroll(move, answer.lines.get(move))
 
-    def _leaf(self, game: Game[Any], context: SearchContext, scale: _Scale, depth: int | None) -> Utilities | None:
+    def _leaf(
+        self, game: Game[Any], context: SearchContext, scale: _Scale, depth: int | None
+    ) -> Utilities | None:
         """Return the scaled utilities of a leaf (finished or at the horizon), else ``None``."""
         if game.result() is not None:
             context.counters.leaves += 1
@@ -168,7 +179,10 @@ class _UtilitySearcher(Searcher):
         return None
 
     def _root_moves(
-        self, game: Game[Any], context: SearchContext, player: int,
+        self,
+        game: Game[Any],
+        context: SearchContext,
+        player: int,
         search: Callable[[Hashable, int | None], Found],
     ) -> tuple[list[tuple[Hashable, Found]], Utilities]:
         """Return each root move with what ``search(move, secured)`` found after it, and the
@@ -191,18 +205,29 @@ class _UtilitySearcher(Searcher):
         return values, best
 
     def _answer(
-        self, game: Game[Any], context: SearchContext, scale: _Scale, player: int,
-        values: list[tuple[Hashable, Found]], best: Utilities, best_moves: list[Hashable],
+        self,
+        game: Game[Any],
+        context: SearchContext,
+        scale: _Scale,
+        player: int,
+        values: list[tuple[Hashable, Found]],
+        best: Utilities,
+        best_moves: list[Hashable],
     ) -> _LineAnswer:
         """Return the root answer: ``best`` for ``player``, the best moves, each move's
         utility for ``player`` and each move's line."""
         move_values = [(move, _units(found[0][player], scale.unit)) for move, found in values]
         answer = context.answer(game, _units(best[player], scale.unit), best_moves, move_values)
         return _LineAnswer(
-            answer.value, answer.best_moves, answer.move_values, answer.is_exact, answer.depth,
-            answer.depth_limit, utilities=scale.in_result_units(best),
+            answer.value,
+            answer.best_moves,
+            answer.move_values,
+            answer.is_exact,
+            answer.depth,
+            answer.depth_limit,
+            utilities=scale.in_result_units(best),
             lines={move: found[1] for move, found in values},
-        )  # fmt: skip
+        )
 
 
 @attrs.frozen(kw_only=True)
@@ -212,7 +237,10 @@ class MaxN(_UtilitySearcher):
     name: ClassVar[str] = "maxn"
     pruning: bool = attrs.field(
         default=True,
-        metadata={"help": "shallow pruning when the rules declare a constant sum (same values, fewer nodes)"},
+        metadata={
+            "help": "shallow pruning when the rules declare a constant sum (same values, fewer "
+            "nodes)"
+        },
     )
 
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
@@ -228,9 +256,9 @@ class MaxN(_UtilitySearcher):
             played ``move`` into it and has ``secured`` elsewhere (``None``: nothing to
             prune against)."""
             if tracer is None:
-                return search(depth, above, secured)
+                return search(depth, above, secured)  # noqa: F821
             tracer.enter(move, game.ply, -INFINITY, INFINITY)
-            found = search(depth, above, secured)
+            found = search(depth, above, secured)  # noqa: F821
             tracer.leave(scale.in_result_units(found[0]))
             return found
 
@@ -241,7 +269,11 @@ class MaxN(_UtilitySearcher):
                 return leaf, None
             mover = game.to_move()
             # once the mover is sure of x here, the player above gets at most total - x - others_low
-            bound = total - secured - others_low if prune and secured is not None and mover != above else None
+            bound = (
+                total - secured - others_low
+                if prune and secured is not None and mover != above
+                else None
+            )
             below = None if depth is None else depth - 1
             best: Found | None = None
             moves = game.legal_moves()
@@ -253,7 +285,9 @@ class MaxN(_UtilitySearcher):
                     break
                 game.push(move)
                 try:
-                    child, line = value(below, mover, None if best is None else best[0][mover], move)
+                    child, line = value(
+                        below, mover, None if best is None else best[0][mover], move
+                    )
                 finally:
                     game.undo()
                 if best is None or child[mover] > best[0][mover]:
@@ -302,15 +336,27 @@ class _RootPlayerSearcher(_UtilitySearcher):
         return self._answer(game, context, scale, player, values, best, best_moves)
 
     def _after_move(
-        self, game: Game[Any], context: SearchContext, scale: _Scale, player: int,
-        depth: int | None, alpha: int, beta: int,
+        self,
+        game: Game[Any],
+        context: SearchContext,
+        scale: _Scale,
+        player: int,
+        depth: int | None,
+        alpha: int,
+        beta: int,
     ) -> Found:
         """Return the utilities (and line) of the position a move has just reached."""
         raise NotImplementedError
 
     def _alphabeta(
-        self, game: Game[Any], context: SearchContext, scale: _Scale, player: int,
-        depth: int | None, alpha: int, beta: int,
+        self,
+        game: Game[Any],
+        context: SearchContext,
+        scale: _Scale,
+        player: int,
+        depth: int | None,
+        alpha: int,
+        beta: int,
     ) -> Found:
         """Return the utilities of the current position (and their line) for alpha-beta on
         ``player``'s utility: exact when it lies inside ``(alpha, beta)``, else a bound
@@ -329,7 +375,9 @@ class _RootPlayerSearcher(_UtilitySearcher):
                 child, line = self._after_move(game, context, scale, player, below, alpha, beta)
             finally:
                 game.undo()
-            if best is None or (child[player] > best[0][player] if maximising else child[player] < best[0][player]):
+            if best is None or (
+                child[player] > best[0][player] if maximising else child[player] < best[0][player]
+            ):
                 best = child, (move, line)
             if maximising:
                 alpha = max(alpha, child[player])
@@ -349,8 +397,14 @@ class Paranoid(_RootPlayerSearcher):
     name: ClassVar[str] = "paranoid"
 
     def _after_move(
-        self, game: Game[Any], context: SearchContext, scale: _Scale, player: int,
-        depth: int | None, alpha: int, beta: int,
+        self,
+        game: Game[Any],
+        context: SearchContext,
+        scale: _Scale,
+        player: int,
+        depth: int | None,
+        alpha: int,
+        beta: int,
     ) -> Found:
         return self._alphabeta(game, context, scale, player, depth, alpha, beta)
 
@@ -364,20 +418,34 @@ class BestReply(_RootPlayerSearcher):
     def unmet_needs(self, game: Game[Any]) -> list[str]:
         unmet = super().unmet_needs(game)
         if not unmet and game.rules.players > 2 and not _passes_in_search(game):
-            unmet.append("it needs make_null_move() and unmake_null_move() to let one opponent reply")
+            unmet.append(
+                "it needs make_null_move() and unmake_null_move() to let one opponent reply"
+            )
         return unmet
 
     def _after_move(
-        self, game: Game[Any], context: SearchContext, scale: _Scale, player: int,
-        depth: int | None, alpha: int, beta: int,
+        self,
+        game: Game[Any],
+        context: SearchContext,
+        scale: _Scale,
+        player: int,
+        depth: int | None,
+        alpha: int,
+        beta: int,
     ) -> Found:
         if game.to_move() == player or game.result() is not None or depth == 0:
             return self._alphabeta(game, context, scale, player, depth, alpha, beta)
         return self._replies(game, context, scale, player, depth, alpha, beta)
 
     def _replies(
-        self, game: Game[Any], context: SearchContext, scale: _Scale, player: int,
-        depth: int | None, alpha: int, beta: int,
+        self,
+        game: Game[Any],
+        context: SearchContext,
+        scale: _Scale,
+        player: int,
+        depth: int | None,
+        alpha: int,
+        beta: int,
     ) -> Found:
         """Return the utilities after the opponents' best reply: every move of every
         opponent at one level (in turn order from the one to move), the others passing.
@@ -400,7 +468,9 @@ class BestReply(_RootPlayerSearcher):
                     try:
                         passed = 0 if game.result() is not None else _pass_to(game, player)
                         try:
-                            child, line = self._alphabeta(game, context, scale, player, below, alpha, beta)
+                            child, line = self._alphabeta(
+                                game, context, scale, player, below, alpha, beta
+                            )
                         finally:
                             _take_back_passes(game, passed)
                     finally:
@@ -440,7 +510,9 @@ def _pass_to(game: Game[Any], player: int) -> int:
     players = game.rules.players
     while game.to_move() != player:
         if passes >= players:
-            raise RuntimeError(f"passing the turn {passes} times never gave it to player {player!r}")
+            raise RuntimeError(
+                f"passing the turn {passes} times never gave it to player {player!r}"
+            )
         game.make_null_move()
         passes += 1
     return passes
@@ -467,8 +539,14 @@ class _UtilityNode:
 
 
 def utility_tree_search(
-    game: Game[Any], context: SearchContext, *, simulations: float, deadline: float, max_nodes: float,
-    exploration: float, rng: random.Random,
+    game: Game[Any],
+    context: SearchContext,
+    *,
+    simulations: float,
+    deadline: float,
+    max_nodes: float,
+    exploration: float,
+    rng: random.Random,
 ) -> RootAnswer:
     """Return Monte Carlo tree search's answer for a game with utilities.
 
@@ -484,7 +562,13 @@ def utility_tree_search(
     players = game.rules.players
     low, high = game.rules.result_range
     spread = high - low or 1
-    push, undo, legal_moves, result, to_move = game.push, game.undo, game.legal_moves, game.result, game.to_move
+    push, undo, legal_moves, result, to_move = (
+        game.push,
+        game.undo,
+        game.legal_moves,
+        game.result,
+        game.to_move,
+    )
     final = game.final_utilities
     sqrt, log = math.sqrt, math.log
     counts = {"nodes": 1, "plies": 0, "deepest": game.ply}
@@ -513,7 +597,9 @@ def utility_tree_search(
         while result() is None and (node.visits or node is root):
             if node.children is None:
                 node.mover = to_move()
-                node.children = [_UtilityNode(move, index, players) for index, move in enumerate(legal_moves())]
+                node.children = [
+                    _UtilityNode(move, index, players) for index, move in enumerate(legal_moves())
+                ]
                 rng.shuffle(node.children)
                 counts["nodes"] += len(node.children)
             node = select(node)
@@ -558,10 +644,14 @@ def utility_tree_search(
     return _TreeAnswer(
         value=means(chosen)[mover],
         best_moves=(chosen.move,),
-        move_values=tuple((child.move, means(child)[mover]) for child in visited) if context.move_values else None,
+        move_values=tuple((child.move, means(child)[mover]) for child in visited)
+        if context.move_values
+        else None,
         is_exact=False,
         depth=counts["deepest"] - game.ply,
-        visits=tuple(MoveVisits(child.move, child.visits, mean(child, mover), None) for child in children),
+        visits=tuple(
+            MoveVisits(child.move, child.visits, mean(child, mover), None) for child in children
+        ),
         utilities=means(chosen),
         tree=root,
     )

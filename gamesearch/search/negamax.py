@@ -34,10 +34,21 @@ from typing import Any, ClassVar, cast, overload
 
 import attrs
 
-from gamesearch.game import Game, Player, Scoring, offers
 from gamesearch.errors import BudgetExceededError
+from gamesearch.game import Game, Player, Scoring, offers
 from gamesearch.search.alphabeta import Budget, budget_of, search_root
-from gamesearch.search.base import CLOCK_INTERVAL, INFINITY, NEGATIVE_INFINITY, Counters, RootAnswer, SearchContext, Searcher, Tracer, depth_field, leaf_values
+from gamesearch.search.base import (
+    CLOCK_INTERVAL,
+    INFINITY,
+    NEGATIVE_INFINITY,
+    Counters,
+    RootAnswer,
+    SearchContext,
+    Searcher,
+    Tracer,
+    depth_field,
+    leaf_values,
+)
 from gamesearch.search.table import SearchMemory, TranspositionTable, make_room, table_entries_field
 
 
@@ -165,7 +176,13 @@ class _SpacedValues(Sequence[int]):
 
 @functools.lru_cache(maxsize=256)
 def _candidate_values(
-    max_plies: int, win: int, stride: int, largest_margin: int, distance: int, threat_aware: bool, ply: int
+    max_plies: int,
+    win: int,
+    stride: int,
+    largest_margin: int,
+    distance: int,
+    threat_aware: bool,
+    ply: int,
 ) -> Sequence[int]:
     """Return every value the side to move ``ply`` plies from the start can still get, ascending.
 
@@ -181,18 +198,29 @@ def _candidate_values(
         return (*losses, 0, *reversed(wins))
     # one run of consecutive values per margin: the game ends at ply + 1 at the earliest
     run = max(max_plies - ply, 0) if distance else 1
-    values = _SpacedValues(win - max_plies if distance else win, run, stride, largest_margin if run else 0)
+    values = _SpacedValues(
+        win - max_plies if distance else win, run, stride, largest_margin if run else 0
+    )
     return tuple(values) if len(values) <= _CANDIDATES_KEPT else values
 
 
 def make_exact_core(
-    game: Game[Any], table: TranspositionTable, tracer: Tracer | None = None,
-    scoring: Scoring = Scoring.DISTANCE, budget: Budget | None = None,
+    game: Game[Any],
+    table: TranspositionTable,
+    tracer: Tracer | None = None,
+    scoring: Scoring = Scoring.DISTANCE,
+    budget: Budget | None = None,
 ) -> ExactCore:
     """Return the negamax core over ``game`` (walked in place) storing into ``table``."""
     # Hot loop: bound methods and tables in locals, counters in closure cells, the
     # tracer behind one test of a local; the only allocation is the table entry.
-    push, retract, key, terminal, to_move = game.push, game.retract, game.key, game.result, game.to_move
+    push, retract, key, terminal, to_move = (
+        game.push,
+        game.retract,
+        game.key,
+        game.result,
+        game.to_move,
+    )
     ordered, non_losing, winning = game.ordered_moves, game.non_losing_moves, game.winning_moves
     threat_aware = is_threat_aware(game)
     first = Player.FIRST
@@ -210,7 +238,13 @@ def make_exact_core(
     # The best and worst values still possible for the side to move at each ply.
     floor_at, ceiling_at = _bounds_by_ply(max_plies, win, best_possible, distance, threat_aware)
     candidates = functools.partial(
-        _candidate_values, max_plies, win, scale.stride, scale.largest_margin, distance, threat_aware
+        _candidate_values,
+        max_plies,
+        win,
+        scale.stride,
+        scale.largest_margin,
+        distance,
+        threat_aware,
     )
     nodes = leaves = cutoffs = hits = 0
     deepest = game.ply
@@ -347,12 +381,22 @@ def make_exact_core(
         del search
 
     return ExactCore(
-        search=search, settle=settle, candidates=candidates, flush=flush, nodes=lambda: nodes, close=close
+        search=search,
+        settle=settle,
+        candidates=candidates,
+        flush=flush,
+        nodes=lambda: nodes,
+        close=close,
     )
 
 
 def _trace_enter(
-    tracer: Tracer, next_mover: int, move: Hashable, ply: int, alpha: int, beta: int,
+    tracer: Tracer,
+    next_mover: int,
+    move: Hashable,
+    ply: int,
+    alpha: int,
+    beta: int,
     parent_mover: int | None,
 ) -> None:
     """Report entering a child to ``tracer`` with the parent's window, first player's view.
@@ -376,22 +420,33 @@ class ExactSearcher(Searcher):
     """
 
     depth: int | None = depth_field(
-        "plies before evaluate(); with a horizon the search is plain alpha-beta (default: to the end)"
+        "plies before evaluate(); with a horizon the search is plain alpha-beta (default: to the "
+        "end)"
     )
     all_best: bool = attrs.field(
         default=True,
-        metadata={"help": "find every best root move (off: stop at the first, much cheaper early on)"},
+        metadata={
+            "help": "find every best root move (off: stop at the first, much cheaper early on)"
+        },
     )
     table_entries: int = table_entries_field(1 << 20)
+
     def core(
-        self, game: Game[Any], memory: SearchMemory, tracer: Tracer | None = None, *, budgeted: bool = True
+        self,
+        game: Game[Any],
+        memory: SearchMemory,
+        tracer: Tracer | None = None,
+        *,
+        budgeted: bool = True,
     ) -> ExactCore:
         """Return a search core over ``game`` with ``memory``'s exact table for its kind and
         size (the caller closes it when done: :meth:`ExactCore.close`)."""
         table = memory.table("exact", game, self.table_entries)
         # a game with margins is solved for its margin also with plain scoring (the
         # weak solve only tells win, draw and loss apart)
-        scoring = Scoring.PLAIN if self.is_weak and not self.solves_weakly(game) else Scoring.DISTANCE
+        scoring = (
+            Scoring.PLAIN if self.is_weak and not self.solves_weakly(game) else Scoring.DISTANCE
+        )
         budget = budget_of(self.max_nodes, self.seconds) if budgeted else None
         return make_exact_core(game, table, tracer, scoring, budget)
 
@@ -412,11 +467,18 @@ class ExactSearcher(Searcher):
         counters, move_values, tracer = context.counters, context.move_values, context.tracer
         if self.depth is not None:  # threat pruning and exact drivers need the end of the game
             return search_root(
-                game, depth=self.depth, scoring=self.scoring, ordering="game",
-                fresh_window=move_values, all_best=self.all_best, table=None,
-                counters=counters, tracer=tracer, move_values=move_values,
+                game,
+                depth=self.depth,
+                scoring=self.scoring,
+                ordering="game",
+                fresh_window=move_values,
+                all_best=self.all_best,
+                table=None,
+                counters=counters,
+                tracer=tracer,
+                move_values=move_values,
                 budget=budget_of(self.max_nodes, self.seconds),
-            )  # fmt: skip
+            )
         core = self.core(game, context.memory, tracer)
         try:
             value = self._solve(core, game)
@@ -438,7 +500,9 @@ class ExactSearcher(Searcher):
         return RootAnswer(
             value=view(value),
             best_moves=best,
-            move_values=tuple((move, view(child)) for move, child in values) if move_values else None,
+            move_values=tuple((move, view(child)) for move, child in values)
+            if move_values
+            else None,
             is_exact=True,
             depth=counters.depth,
         )
@@ -483,7 +547,9 @@ class ExactSearcher(Searcher):
         try:
             while game.result() is None:
                 with self.core(game, memory, budgeted=False) as core:
-                    follow = self._best_moves(core, game, self._solve(core, game), first_only=True)[0]
+                    follow = self._best_moves(core, game, self._solve(core, game), first_only=True)[
+                        0
+                    ]
                 line.append(follow)
                 game.push(follow)
         finally:
@@ -504,4 +570,3 @@ class PrincipalVariationSearch(ExactSearcher):
                 return 1
             return 0 if core.enter(game, -1, 0) >= 0 else -1
         return core.enter(game, NEGATIVE_INFINITY, INFINITY)
-

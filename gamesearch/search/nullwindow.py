@@ -91,7 +91,9 @@ def mtdf_value(core: ExactCore, game: Game[Any], *, weak: bool = False, guess: i
     return value
 
 
-def solve(game: Game[Any], *, weak: bool = False, table: TranspositionTable | None = None) -> tuple[int, int]:
+def solve(
+    game: Game[Any], *, weak: bool = False, table: TranspositionTable | None = None
+) -> tuple[int, int]:
     """Return ``(value, nodes)``: ``game``'s exact value for its side to move and the
     positions entered, by :func:`bisect_value` with ``table`` (a fresh one by default).
 

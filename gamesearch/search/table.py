@@ -16,7 +16,6 @@ proved a lower bound (``None`` if none did), tried first when the position comes
 from __future__ import annotations
 
 import itertools
-
 from collections.abc import Hashable
 from typing import Any
 
@@ -58,7 +57,7 @@ def make_room(entries: dict[Hashable, Any]) -> None:
 def table_entries_field(default: int) -> Any:
     """Return the attrs field of a searcher's table size (whole number >= 1)."""
 
-    def check(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
+    def check(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
         if isinstance(value, bool) or not isinstance(value, int):
             raise InvalidOptionError(f"{attribute.name!r} must be an integer: {value!r}")
         if value < 1:

@@ -37,7 +37,9 @@ from gamesearch.search.multiplayer import _rounds_field
 from gamesearch.search.table import SearchMemory
 
 
-def _enter(context: SearchContext, game: Game[Any], move: Hashable | None, alpha: int, beta: int) -> None:
+def _enter(
+    context: SearchContext, game: Game[Any], move: Hashable | None, alpha: int, beta: int
+) -> None:
     """Count the position ``game`` holds as entered and tell the tracer, if any."""
     context.count_node(game)
     if context.tracer is not None:
@@ -51,7 +53,9 @@ def _leave(context: SearchContext, value: int) -> int:
     return value
 
 
-def minimax_value(game: Game[Any], depth: float, context: SearchContext, move: Hashable | None = None) -> int:
+def minimax_value(
+    game: Game[Any], depth: float, context: SearchContext, move: Hashable | None = None
+) -> int:
     """Return the minimax value of ``game`` searched ``depth`` plies deep (AIMA, Figure 5.3).
 
     The first player maximises, the second minimises; a finished game is worth its
@@ -168,7 +172,8 @@ class _Textbook(Searcher):
     rounds: int | None = _rounds_field()  # the option multi-player searchers share
 
     def horizon_plies(self, game: Game[Any]) -> int | None:
-        """Return the plies to search below the root: ``rounds`` times the players, else ``depth``."""
+        """Return the plies to search below the root: ``rounds`` times the players, else
+        ``depth``."""
         return self.depth if self.rounds is None else self.rounds * game.rules.players
 
     def _follow_up(self, game: Game[Any], depth: int | None, memory: SearchMemory) -> Hashable:
@@ -185,19 +190,24 @@ class TextbookMinimax(_Textbook):
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
         context.depth_limit = self.horizon_plies(game)
         return _search_root(
-            game, context, context.depth_limit,
+            game,
+            context,
+            context.depth_limit,
             lambda move, depth, alpha, beta: minimax_value(game, depth, context, move),
-        )  # fmt: skip
+        )
 
 
 @attrs.frozen(kw_only=True)
 class TextbookAlphaBeta(_Textbook):
-    """Textbook alpha-beta (AIMA Figure 5.7), plain recursion, with the switches courses count by."""
+    """Textbook alpha-beta (AIMA Figure 5.7), plain recursion, with the switches courses count
+    by."""
 
     name: ClassVar[str] = "textbook-alphabeta"
     prune_on_equality: bool = attrs.field(
         default=True,
-        metadata={"help": "skip the remaining moves once alpha >= beta (off: only once alpha > beta)"},
+        metadata={
+            "help": "skip the remaining moves once alpha >= beta (off: only once alpha > beta)"
+        },
     )
     root_window: str = attrs.field(
         default="fresh",
@@ -210,10 +220,12 @@ class TextbookAlphaBeta(_Textbook):
         shared = self.root_window == "shared" and not context.move_values
         context.depth_limit = self.horizon_plies(game)
         return _search_root(
-            game, context, context.depth_limit,
+            game,
+            context,
+            context.depth_limit,
             lambda move, depth, alpha, beta: alphabeta_value(
                 game, depth, alpha, beta, context, move, prune_on_equality=self.prune_on_equality
             ),
             shared_window=shared,
             ties_are_exact=not self.prune_on_equality,
-        )  # fmt: skip
+        )

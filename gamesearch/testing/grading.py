@@ -91,7 +91,9 @@ class Case:
     @states.validator
     def _check_states(self, attribute: Any, value: str) -> None:
         if value not in STATES_MODES:
-            raise InvalidOptionError(f"'states' must be one of {', '.join(STATES_MODES)}: {value!r}")
+            raise InvalidOptionError(
+                f"'states' must be one of {', '.join(STATES_MODES)}: {value!r}"
+            )
 
     def __attrs_post_init__(self) -> None:
         if not self.time_limit > 0:
@@ -149,7 +151,9 @@ class GradeReport:
 
     def summary(self) -> str:
         """Return one line: the score and the name of the first case that failed, if any."""
-        line = f"{_points(self.score)} of {_points(self.max_score)} points, {sum(r.passed for r in self.results)} of {len(self.results)} tests passed"
+        passed = sum(result.passed for result in self.results)
+        points = f"{_points(self.score)} of {_points(self.max_score)} points"
+        line = f"{points}, {passed} of {len(self.results)} tests passed"
         failure = self.first_failure
         return line if failure is None else f"{line}; first difference in {failure.name!r}"
 
@@ -187,7 +191,9 @@ def load_searcher_class(spec: str) -> type[Searcher]:
     """
     where, colon, class_name = spec.rpartition(":")
     if not colon or not where or not class_name:
-        raise InvalidOptionError(f"a student searcher is written FILE.py:Class or module:Class: {spec!r}")
+        raise InvalidOptionError(
+            f"a student searcher is written FILE.py:Class or module:Class: {spec!r}"
+        )
     if where.endswith(".py") or Path(where).is_file():
         module = _import_file(Path(where))
     else:
@@ -220,7 +226,9 @@ def _import_file(path: Path) -> Any:
         spec.loader.exec_module(module)
     except Exception as error:
         del sys.modules[module_name]
-        raise InvalidOptionError(f"importing {str(path)!r} failed: {type(error).__name__}: {error}") from None
+        raise InvalidOptionError(
+            f"importing {str(path)!r} failed: {type(error).__name__}: {error}"
+        ) from None
     return module
 
 
@@ -278,8 +286,15 @@ def record_search(searcher: Searcher, game: Game[Any]) -> Run:
             reason += f" (line {where.lineno} of {Path(where.filename).name})"
         return Run(None, None, (), tuple(log), 0, time.perf_counter() - started, reason)
     generated = tuple(dict.fromkeys(log))  # each position once, where first generated
-    return Run(result.value, result.move, tuple(result.best_moves), generated, result.stats.nodes,
-               time.perf_counter() - started, utilities=result.utilities)  # fmt: skip
+    return Run(
+        result.value,
+        result.move,
+        tuple(result.best_moves),
+        generated,
+        result.stats.nodes,
+        time.perf_counter() - started,
+        utilities=result.utilities,
+    )
 
 
 def run_with_time_limit(work: Callable[[], T], seconds: float, failed: Callable[[str], T]) -> T:
@@ -347,7 +362,9 @@ def _describe(game: Game[Any], path: Line) -> str:
 
 
 def _tuple_text(game: Game[Any], utilities: Sequence[int | Fraction]) -> str:
-    return ", ".join(f"{name} {utility}" for name, utility in zip(game.player_names, utilities))
+    return ", ".join(
+        f"{name} {utility}" for name, utility in zip(game.player_names, utilities, strict=False)
+    )
 
 
 def _value_problems(expected: Run, found: Run) -> list[str]:
@@ -370,7 +387,10 @@ def _utility_problems(game: Game[Any], expected: Run, found: Run) -> list[str]:
         return ["no utilities: give one per player in the answer (RootAnswer's utilities)"]
     if tuple(found.utilities) == tuple(expected.utilities):
         return []
-    return [f"utilities {_tuple_text(game, found.utilities)}, the reference {_tuple_text(game, expected.utilities)}"]
+    return [
+        f"utilities {_tuple_text(game, found.utilities)}, the reference "
+        f"{_tuple_text(game, expected.utilities)}"
+    ]
 
 
 def _move_problems(game: Game[Any], expected: Run, found: Run) -> list[str]:
@@ -391,17 +411,26 @@ def _state_problems(
         return []
     problems = [f"{len(got)} positions generated, the reference {len(wanted)}"]
     if mode == "sequence":
-        index = next((i for i, (a, b) in enumerate(zip(wanted, got)) if a != b), min(len(wanted), len(got)))
+        index = next(
+            (i for i, (a, b) in enumerate(zip(wanted, got, strict=False)) if a != b),
+            min(len(wanted), len(got)),
+        )
         mine = _describe(game, got[index]) if index < len(got) else "none (the search stops)"
-        theirs = _describe(game, wanted[index]) if index < len(wanted) else "none (the reference stops)"
+        theirs = (
+            _describe(game, wanted[index]) if index < len(wanted) else "none (the reference stops)"
+        )
         problems.append(f"generated position {index + 1} is {mine}, the reference's {theirs}")
     else:
         missing = [path for path in wanted if path not in set(got)]
         extra = [path for path in got if path not in set(wanted)]
         if missing:
-            problems.append(f"the reference generates {_describe(game, missing[0])}, the search does not")
+            problems.append(
+                f"the reference generates {_describe(game, missing[0])}, the search does not"
+            )
         if extra:
-            problems.append(f"the search generates {_describe(game, extra[0])}, the reference does not")
+            problems.append(
+                f"the search generates {_describe(game, extra[0])}, the reference does not"
+            )
     problems.extend(_hints(game, wanted, got, options))
     return problems
 
@@ -415,7 +444,10 @@ def _fewer_problems(game: Game[Any], wanted: Sequence[Line], got: Sequence[Line]
         return [f"the search generates {_describe(game, extra)}, the reference does not"]
     if len(got) < len(wanted):
         return []
-    problem = f"{len(got)} positions generated, the reference {len(wanted)}: a pruning search generates fewer"
+    problem = (
+        f"{len(got)} positions generated, the reference {len(wanted)}: "
+        "a pruning search generates fewer"
+    )
     if game.rules.chance:
         problem += (
             " (at a chance position, stop once the outcomes left cannot bring the mean back "
@@ -429,7 +461,10 @@ PRUNES_ON_EQUALITY = "the search skips positions the reference generates"
 
 
 def _hints(
-    game: Game[Any], wanted: Sequence[Line], got: Sequence[Line], options: Mapping[str, Any] | None = None
+    game: Game[Any],
+    wanted: Sequence[Line],
+    got: Sequence[Line],
+    options: Mapping[str, Any] | None = None,
 ) -> list[str]:
     """Return the usual cause of a difference in generated positions, when it is recognisable
     (``options``: the searcher options both were given)."""
@@ -442,20 +477,32 @@ def _hints(
         # a search that takes a round off after every move stops after about `rounds` moves
         counts_moves = isinstance(rounds, int) and deepest_got <= rounds + 1 < deepest_wanted
         if game.rules.chance and "depth" in (options or {}) and deepest_got < deepest_wanted:
-            hint += ": does it count an outcome of chance as a move? The depth counts the players' moves only"
-        elif counts_moves or deepest_wanted == deepest_got * players or deepest_got == deepest_wanted * players:
+            hint += (
+                ": does it count an outcome of chance as a move? "
+                "The depth counts the players' moves only"
+            )
+        elif (
+            counts_moves
+            or deepest_wanted == deepest_got * players
+            or deepest_got == deepest_wanted * players
+        ):
             hint += (
                 f": is the depth counted in plies instead of rounds? A round is one move of each "
                 f"of the {players} players"
             )
         return [hint]
     if set(got) < set(wanted):
-        return [f"{PRUNES_ON_EQUALITY}: does it prune on equality (alpha >= beta) where only alpha > beta may prune?"]
+        return [
+            f"{PRUNES_ON_EQUALITY}: does it prune on equality (alpha >= beta) where only alpha > "
+            "beta may prune?"
+        ]
     if set(got) > set(wanted):
-        return [(
-            "the search generates positions the reference skips: does it miss cut-offs "
-            "(or prune only once alpha > beta where the reference prunes on equality)?"
-        )]
+        return [
+            (
+                "the search generates positions the reference skips: does it miss cut-offs "
+                "(or prune only once alpha > beta where the reference prunes on equality)?"
+            )
+        ]
     if set(got) == set(wanted):
         return ["the same positions in another order: are the moves tried in legal_moves() order?"]
     return []
@@ -478,10 +525,15 @@ def _reference_run(reference: Reference, case: Case, who: str) -> Run:
 def _generated_problems(case: Case, expected: Run, found: Run) -> list[str]:
     """Return what differs in the positions ``found`` generated on ``case`` from ``expected``'s."""
     problems = _state_problems(case.position, expected, found, case.states, case.options)
-    if case.states_reference is not None and problems and problems[-1].startswith(PRUNES_ON_EQUALITY):
+    if (
+        case.states_reference is not None
+        and problems
+        and problems[-1].startswith(PRUNES_ON_EQUALITY)
+    ):
         # the positions are a search's that does not prune: the usual hint does not apply
         problems[-1] = (
-            f"the search skips positions {_name(case.states_reference)} generates: this test asks for "
+            f"the search skips positions {_name(case.states_reference)} generates: this test asks "
+            "for "
             "every one of them (no pruning)"
         )
     return problems
@@ -500,7 +552,9 @@ def grade_case(case: Case, student: type[Searcher], reference: Reference) -> Cas
     expected = _reference_run(reference, case, "the reference")
     full = expected
     if case.states_reference is not None and case.states != "none":
-        full = _reference_run(case.states_reference, case, "the reference of the generated positions")
+        full = _reference_run(
+            case.states_reference, case, "the reference of the generated positions"
+        )
     try:
         searcher = _configured(student, case.options, "the student's searcher")
     except InvalidOptionError as error:
@@ -518,24 +572,37 @@ def grade_case(case: Case, student: type[Searcher], reference: Reference) -> Cas
     if problems and "rounds" not in case.options and not position.rules.utilities:
         root_values = (found.value, expected.value)
         where = run_with_time_limit(
-            lambda: first_difference(student, reference, position, case.options, values=root_values),
-            case.time_limit, lambda reason: None,
-        )  # fmt: skip
+            lambda: first_difference(
+                student, reference, position, case.options, values=root_values
+            ),
+            case.time_limit,
+            lambda reason: None,
+        )
         problems += [where] if where else []
     if case.utilities:
         utility_problems = _utility_problems(position, expected, found)
         values_differ = values_differ or (bool(utility_problems) and found.utilities is not None)
         problems += utility_problems
     problems += _move_problems(position, expected, found) + _generated_problems(case, full, found)
-    if values_differ and position.rules.utilities and full.generated == found.generated and case.states != "none":
+    if (
+        values_differ
+        and position.rules.utilities
+        and full.generated == found.generated
+        and case.states != "none"
+    ):
         problems.append(
-            "the positions are the reference's but not the values: does each player take the largest "
+            "the positions are the reference's but not the values: does each player take the "
+            "largest "
             "or the smallest value as it should, of the right player's utility?"
         )
     if problems:
         return CaseResult(case.name, 0.0, case.max_score, "; ".join(problems), False)
     move = "none" if found.move is None else position.format_move(found.move)
-    utilities = "" if not case.utilities else f", utilities {_tuple_text(position, expected.utilities or ())}"
+    utilities = (
+        ""
+        if not case.utilities
+        else f", utilities {_tuple_text(position, expected.utilities or ())}"
+    )
     answer = f"value {found.value}{utilities}, move {move}"
     if case.states == "fewer":
         output = (
@@ -553,9 +620,13 @@ MAX_DESCENT_SEARCHES = 200
 
 
 def first_difference(
-    student: type[Searcher], reference: Reference, game: Game[Any], options: Mapping[str, Any],
-    *, values: tuple[Any, Any] | None = None,
-) -> str | None:  # fmt: skip
+    student: type[Searcher],
+    reference: Reference,
+    game: Game[Any],
+    options: Mapping[str, Any],
+    *,
+    values: tuple[Any, Any] | None = None,
+) -> str | None:
     """Return where the values of ``student`` and ``reference`` first go wrong below ``game``.
 
     From ``game`` (whose values differ: ``values`` are the student's and the reference's,
@@ -583,7 +654,9 @@ def first_difference(
             if budget[0] < 2:
                 return None
             position.push(move)
-            both = _values_of_both(student, reference, position, _with_depth(options, below), budget)
+            both = _values_of_both(
+                student, reference, position, _with_depth(options, below), budget
+            )
             if both is None:
                 unsearched = True  # one of the two cannot search from here
             elif both[0] != both[1]:
@@ -609,15 +682,19 @@ def first_difference(
     moves = list(position.legal_moves())
     if unsearched or len(agreed) != len(moves):
         return head
-    text = f"{head}; searched from each of its {'outcomes' if mover == CHANCE else 'moves'}, the search agrees with the reference"
+    children = "outcomes" if mover == CHANCE else "moves"
+    text = f"{head}; searched from each of its {children}, the search agrees with the reference"
     # the search from here may value a move otherwise than a search from that move does
-    inside = _inside_the_search(student, reference, position, options, depth, dict(zip(moves, agreed)), budget)
+    inside = _inside_the_search(
+        student, reference, position, options, depth, dict(zip(moves, agreed, strict=True)), budget
+    )
     if inside is None:  # else the position's own value is made wrong from right ones
         cause = None if values is None else _cause(position, values[0], values[1], agreed)
         return text if cause is None else f"{text}; {cause}"
     move, found, expected, cause = inside
     text += (
-        f"; inside its search, {_describe(game, (*path, move))} ({_who_after(position, move)}) is worth "
+        f"; inside its search, {_describe(game, (*path, move))} ({_who_after(position, move)}) is "
+        "worth "
         f"{found}, the reference {expected}"
     )
     return text if cause is None else f"{text}: {cause}"
@@ -646,9 +723,14 @@ def _who_after(position: Game[Any], move: Hashable) -> str:
 
 
 def _inside_the_search(
-    student: type[Searcher], reference: Reference, position: Game[Any], options: Mapping[str, Any],
-    depth: int | None, expected: Mapping[Hashable, Any], budget: list[int],
-) -> tuple[Hashable, Any, Any, str | None] | None:  # fmt: skip
+    student: type[Searcher],
+    reference: Reference,
+    position: Game[Any],
+    options: Mapping[str, Any],
+    depth: int | None,
+    expected: Mapping[Hashable, Any],
+    budget: list[int],
+) -> tuple[Hashable, Any, Any, str | None] | None:
     """Return the first move the student's search from ``position`` values otherwise than
     the reference values it searched from there (``expected``), what each gives it, and the
     usual cause, when recognisable; ``None`` when the search does not say or agrees."""
@@ -673,7 +755,11 @@ def _inside_the_search(
                 for child in position.legal_moves():
                     position.push(child)
                     try:
-                        children.append(_configured(reference, _with_depth(options, under), "the reference").search(position).value)
+                        children.append(
+                            _configured(reference, _with_depth(options, under), "the reference")
+                            .search(position)
+                            .value
+                        )
                     finally:
                         position.undo()
                 budget[0] -= len(children)
@@ -685,9 +771,12 @@ def _inside_the_search(
 
 
 def _values_of_both(
-    student: type[Searcher], reference: Reference, position: Game[Any], options: Mapping[str, Any],
+    student: type[Searcher],
+    reference: Reference,
+    position: Game[Any],
+    options: Mapping[str, Any],
     budget: list[int],
-) -> tuple[Any, Any] | None:  # fmt: skip
+) -> tuple[Any, Any] | None:
     """Return the student's and the reference's values of ``position``, or ``None`` when one
     of them cannot search it (a searcher that does not start at a chance position)."""
     budget[0] -= 2
@@ -706,7 +795,10 @@ def _cause(position: Game[Any], found: Any, expected: Any, children: Sequence[An
     whose moves' values ``children`` both agree on, when it is recognisable."""
     if position.result() is not None:
         if found == -expected:
-            return "the opposite sign: a finished game's value is from the first player's point of view, whoever is to move"
+            return (
+                "the opposite sign: a finished game's value is from the first player's "
+                "point of view, whoever is to move"
+            )
         return "score a finished game with context.finished_value"
     if not children:
         return None

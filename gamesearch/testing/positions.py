@@ -66,7 +66,12 @@ def reachable_positions(
 
 
 def random_positions(
-    game: GameLike, *, count: int, seed: int = 0, max_plies: int | None = None, registry: Registry | None = None
+    game: GameLike,
+    *,
+    count: int,
+    seed: int = 0,
+    max_plies: int | None = None,
+    registry: Registry | None = None,
 ) -> list[Game[Any]]:
     """Return ``count`` positions, each reached by uniformly random legal play from ``game``.
 

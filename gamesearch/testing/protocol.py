@@ -59,9 +59,14 @@ class Snapshot:
     def of(cls, game: Game[Any]) -> Snapshot:
         """Return the snapshot of ``game`` now."""
         return cls(
-            game.to_text(), game.key(), game.to_move(), game.ply, tuple(game.history),
-            tuple(game.legal_moves()), game.result(),
-        )  # fmt: skip
+            game.to_text(),
+            game.key(),
+            game.to_move(),
+            game.ply,
+            tuple(game.history),
+            tuple(game.legal_moves()),
+            game.result(),
+        )
 
     def differences(self, other: Snapshot) -> list[str]:
         """Return ``"field: mine -> other's"`` for each field that differs."""
@@ -135,14 +140,17 @@ def _check_state(game: Game[Any], before: Snapshot) -> None:
     ):
         chance_too = f", or {CHANCE} (CHANCE) at a chance position" if rules.chance else ""
         raise fail(
-            game, text,
+            game,
+            text,
             f"to_move() returned {mover!r}; the rules declare {rules.players} players (0 to "
             f"{rules.players - 1}{chance_too})",
-        )  # fmt: skip
+        )
     if is_chance:
         _check_chance_outcomes(game, before)
     if not 0 <= before.ply <= rules.max_plies:
-        raise fail(game, text, f"ply {before.ply} is outside 0..max_plies ({rules.max_plies}) of the rules")
+        raise fail(
+            game, text, f"ply {before.ply} is outside 0..max_plies ({rules.max_plies}) of the rules"
+        )
     if rules.utilities:
         _check_utilities(game, before)
         return
@@ -151,10 +159,11 @@ def _check_state(game: Game[Any], before: Snapshot) -> None:
         not isinstance(result, int) or isinstance(result, bool) or not low <= result <= high
     ):
         raise fail(
-            game, text,
+            game,
+            text,
             f"result() returned {result!r}; expected None or an integer in the declared "
             f"result_range {low}..{high}",
-        )  # fmt: skip
+        )
     assert not isinstance(result, tuple)
     sign = None if result is None else (result > 0) - (result < 0)
     outcome = game.outcome()
@@ -166,7 +175,9 @@ def _check_state(game: Game[Any], before: Snapshot) -> None:
         _check_finished(game, before, result)
 
 
-def _is_utility_tuple(value: object, players: int, low: float, high: float, *, strictly: bool = False) -> bool:
+def _is_utility_tuple(
+    value: object, players: int, low: float, high: float, *, strictly: bool = False
+) -> bool:
     """Return whether ``value`` is a tuple of ``players`` integers inside ``low..high``
     (the open interval when ``strictly``)."""
     if not isinstance(value, tuple) or len(value) != players:
@@ -188,21 +199,29 @@ def _check_utilities(game: Game[Any], before: Snapshot) -> None:
     if result is not None:
         if not _is_utility_tuple(result, players, low, high):
             raise fail(
-                game, text,
+                game,
+                text,
                 f"result() returned {result!r}; the rules declare utilities: expected None or a "
                 f"tuple of {players} integers in the declared result_range {low}..{high}",
-            )  # fmt: skip
+            )
         assert isinstance(result, tuple)
         if rules.constant_sum is not None and sum(result) != rules.constant_sum:
             raise fail(
-                game, text,
+                game,
+                text,
                 f"result() returned {result!r}, which adds up to {sum(result)}, not the declared "
                 f"constant_sum {rules.constant_sum}",
-            )  # fmt: skip
+            )
         if before.legal_moves:
-            raise fail(game, text, f"the game is over but legal_moves() returned {before.legal_moves!r}")
+            raise fail(
+                game, text, f"the game is over but legal_moves() returned {before.legal_moves!r}"
+            )
         if game.final_utilities() != result:
-            raise fail(game, text, f"final_utilities() {game.final_utilities()!r} is not result() {result!r}")
+            raise fail(
+                game,
+                text,
+                f"final_utilities() {game.final_utilities()!r} is not result() {result!r}",
+            )
         return
     if not before.legal_moves:
         raise fail(game, text, "the game is not over but legal_moves() is empty")
@@ -210,31 +229,39 @@ def _check_utilities(game: Game[Any], before: Snapshot) -> None:
     bound = type(game).evaluation_bound
     if not _is_utility_tuple(estimate, players, -bound, bound, strictly=True):
         raise fail(
-            game, text,
+            game,
+            text,
             f"evaluate() returned {estimate!r}; the rules declare utilities: expected a tuple of "
             f"{players} integers, each inside the open interval ({-bound}, {bound}) the game "
             "declares (evaluation_bound)",
-        )  # fmt: skip
+        )
+
+
 def _check_chance_outcomes(game: Game[Any], before: Snapshot) -> None:
     """At a chance position: the outcomes are the legal moves, in order, each with an
     exact probability above 0, together summing to 1."""
     text = before.text
     if not offers(game, "chance_outcomes"):
-        raise fail(game, text, "the rules declare chance, but the game does not offer chance_outcomes()")
+        raise fail(
+            game, text, "the rules declare chance, but the game does not offer chance_outcomes()"
+        )
     outcomes = list(game.chance_outcomes())
     moves = tuple(move for move, _ in outcomes)
     if moves != before.legal_moves:
         raise fail(
-            game, text,
-            f"chance_outcomes() lists the moves {moves!r}, not legal_moves() {before.legal_moves!r}",
-        )  # fmt: skip
+            game,
+            text,
+            f"chance_outcomes() lists the moves {moves!r}, "
+            f"not legal_moves() {before.legal_moves!r}",
+        )
     for move, probability in outcomes:
         if not isinstance(probability, Fraction) or probability <= 0:
             raise fail(
-                game, text,
+                game,
+                text,
                 f"chance_outcomes() gives {game.format_move(move)} the probability "
                 f"{probability!r}; each must be a Fraction greater than 0",
-            )  # fmt: skip
+            )
     total = sum(probability for _, probability in outcomes)
     if total != 1:
         raise fail(game, text, f"the probabilities of chance_outcomes() sum to {total}, not 1")
@@ -250,10 +277,11 @@ def _check_unfinished(game: Game[Any], before: Snapshot) -> None:
         raise fail(game, text, f"evaluate() returned {value!r}, not an int")
     if not -bound < value < bound:
         raise fail(
-            game, text,
+            game,
+            text,
             f"evaluate() returned {value}, outside the open interval ({-bound}, {bound}) the "
             "game declares (evaluation_bound)",
-        )  # fmt: skip
+        )
     try:
         score = game.score()
     except ValueError:
@@ -264,16 +292,19 @@ def _check_unfinished(game: Game[Any], before: Snapshot) -> None:
 def _check_finished(game: Game[Any], before: Snapshot, result: int) -> None:
     text = before.text
     if before.legal_moves:
-        raise fail(game, text, f"the game is over but legal_moves() returned {before.legal_moves!r}")
+        raise fail(
+            game, text, f"the game is over but legal_moves() returned {before.legal_moves!r}"
+        )
     scale = game.value_scale
     for scoring in Scoring:
         score = game.score(scoring)
         if scale.margin(score) != result:
             raise fail(
-                game, text,
+                game,
+                text,
                 f"score({scoring.value}) returned {score!r}, which stands for the result "
                 f"{scale.margin(score)!r}, not result() {result!r}",
-            )  # fmt: skip
+            )
 
 
 def _check_moves(game: Game[Any], before: Snapshot) -> None:
@@ -283,27 +314,38 @@ def _check_moves(game: Game[Any], before: Snapshot) -> None:
         raise fail(game, text, f"legal_moves() lists {', '.join(repeated)} more than once")
     ordered = tuple(game.ordered_moves())
     if len(ordered) != len(moves) or set(ordered) != set(moves):
-        raise fail(game, text, f"ordered_moves() {ordered!r} is not a reordering of legal_moves() {moves!r}")
+        raise fail(
+            game,
+            text,
+            f"ordered_moves() {ordered!r} is not a reordering of legal_moves() {moves!r}",
+        )
     written: dict[str, Hashable] = {}
     for move in moves:
         move_text = game.format_move(move)
         if not isinstance(move_text, str) or not move_text.strip():
             raise fail(game, text, f"format_move({move!r}) returned {move_text!r}, not move text")
         if move_text in written:
-            raise fail(game, text, f"moves {written[move_text]!r} and {move!r} are both written {move_text!r}")
+            raise fail(
+                game,
+                text,
+                f"moves {written[move_text]!r} and {move!r} are both written {move_text!r}",
+            )
         written[move_text] = move
         parsed = game.parse_move(move_text)
         if parsed != move:
-            raise fail(game, text, f"parse_move({move_text!r}) returned {parsed!r}, not the move {move!r}")
+            raise fail(
+                game, text, f"parse_move({move_text!r}) returned {parsed!r}, not the move {move!r}"
+            )
     try:
         parsed = game.parse_move(NONSENSE_MOVE)
     except InvalidMoveError:
         return
     except Exception as error:
         raise fail(
-            game, text,
+            game,
+            text,
             f"parse_move({NONSENSE_MOVE!r}) raised {type(error).__name__}, not InvalidMoveError",
-        ) from error  # fmt: skip
+        ) from error
     raise fail(game, text, f"parse_move({NONSENSE_MOVE!r}) accepted the nonsense as {parsed!r}")
 
 
@@ -320,14 +362,20 @@ def _check_text(game: Game[Any], before: Snapshot) -> None:
     if changes:
         raise fail(game, text, "from_text(to_text()) gives another position: " + "; ".join(changes))
     if twin.settings != game.settings:
-        raise fail(game, text, f"from_text(to_text()) has settings {twin.settings!r}, not {game.settings!r}")
+        raise fail(
+            game,
+            text,
+            f"from_text(to_text()) has settings {twin.settings!r}, not {game.settings!r}",
+        )
 
 
 def _check_copy(game: Game[Any], before: Snapshot) -> None:
     text = before.text
     twin = game.copy()
     if type(twin) is not type(game):
-        raise fail(game, text, f"copy() returned a {type(twin).__name__}, not a {type(game).__name__}")
+        raise fail(
+            game, text, f"copy() returned a {type(twin).__name__}, not a {type(game).__name__}"
+        )
     changes = before.differences(Snapshot.of(twin))
     if changes:
         raise fail(game, text, "copy() differs from the original: " + "; ".join(changes))
@@ -339,7 +387,9 @@ def _check_copy(game: Game[Any], before: Snapshot) -> None:
         twin.undo()
         game.push(move)
         try:
-            require_unchanged(twin, before, f"push({written}) on the original, seen from its copy(),")
+            require_unchanged(
+                twin, before, f"push({written}) on the original, seen from its copy(),"
+            )
         finally:
             game.undo()
     elif before.history:
@@ -355,21 +405,28 @@ def _check_board_view(game: Game[Any], before: Snapshot) -> None:
     cells = view.rows * view.cols
     if len(view.symbols) != cells or len(view.moves) != cells:
         raise fail(
-            game, text,
+            game,
+            text,
             f"board_view() is {view.rows}x{view.cols} but has {len(view.symbols)} symbols "
             f"and {len(view.moves)} moves",
-        )  # fmt: skip
+        )
     for index, move_text in enumerate(view.moves):
         if move_text is not None and game.parse_move(move_text) not in before.legal_moves:
-            raise fail(game, text, f"board_view() cell {index} plays {move_text!r}, which is not legal")
+            raise fail(
+                game, text, f"board_view() cell {index} plays {move_text!r}, which is not legal"
+            )
     for move_text, path in view.paths:
         if len(path) < 2 or not all(isinstance(cell, int) and 0 <= cell < cells for cell in path):
             raise fail(
-                game, text,
-                f"board_view() path of {move_text!r} is {path!r}, not two cells or more of the {cells}",
-            )  # fmt: skip
+                game,
+                text,
+                f"board_view() path of {move_text!r} is {path!r}, not two cells or more of the "
+                f"{cells}",
+            )
         if game.parse_move(move_text) not in before.legal_moves:
-            raise fail(game, text, f"board_view() path {path!r} plays {move_text!r}, which is not legal")
+            raise fail(
+                game, text, f"board_view() path {path!r} plays {move_text!r}, which is not legal"
+            )
 
 
 def _check_apply_and_undo(game: Game[Any], before: Snapshot, move: Hashable) -> None:
@@ -380,20 +437,22 @@ def _check_apply_and_undo(game: Game[Any], before: Snapshot, move: Hashable) -> 
     if after.ply != before.ply + 1 or after.history != before.history + (move,):
         game.undo()
         raise fail(
-            game, text,
+            game,
+            text,
             f"apply({written}) gave ply {after.ply} and history {after.history!r}; expected "
             f"ply {before.ply + 1} and the move added to the history",
-        )  # fmt: skip
+        )
     if after.key == before.key:
         game.undo()
         raise fail(game, text, f"apply({written}) left the key unchanged ({after.key!r})")
     if game.rules.alternating and after.to_move == before.to_move:
         game.undo()
         raise fail(
-            game, text,
+            game,
+            text,
             f"apply({written}) left player {before.to_move} to move, but the rules declare "
             "alternating turns",
-        )  # fmt: skip
+        )
     returned = game.undo()
     if returned != move:
         raise fail(game, text, f"undo() after apply({written}) returned {returned!r}, not {move!r}")
@@ -402,14 +461,20 @@ def _check_apply_and_undo(game: Game[Any], before: Snapshot, move: Hashable) -> 
     pushed = Snapshot.of(game)
     game.undo()
     if pushed != after:
-        raise fail(game, text, f"push({written}) and apply({written}) give different positions: "
-                   + "; ".join(after.differences(pushed)))  # fmt: skip
+        raise fail(
+            game,
+            text,
+            f"push({written}) and apply({written}) give different positions: "
+            + "; ".join(after.differences(pushed)),
+        )
     require_unchanged(game, before, f"push({written}) then undo()")
     if offers(game, "advance") or offers(game, "retract"):
         _check_advance_and_retract(game, before, move, pushed)
 
 
-def _check_advance_and_retract(game: Game[Any], before: Snapshot, move: Hashable, pushed: Snapshot) -> None:
+def _check_advance_and_retract(
+    game: Game[Any], before: Snapshot, move: Hashable, pushed: Snapshot
+) -> None:
     """advance() is push() and result() in one; retract() takes it back.
 
     The position after advance() must be push()'s in every respect, history included.
@@ -421,8 +486,12 @@ def _check_advance_and_retract(game: Game[Any], before: Snapshot, move: Hashable
     if advanced != pushed or result != pushed.result:
         changes = pushed.differences(advanced)
         if result != pushed.result:
-            changes.append(f"advance() returned {result!r}, result() after push() {pushed.result!r}")
-        raise fail(game, text, f"advance({written}) and push({written}) differ: " + "; ".join(changes))
+            changes.append(
+                f"advance() returned {result!r}, result() after push() {pushed.result!r}"
+            )
+        raise fail(
+            game, text, f"advance({written}) and push({written}) differ: " + "; ".join(changes)
+        )
     require_unchanged(game, before, f"advance({written}) then retract({written})")
 
 
@@ -437,14 +506,17 @@ def _check_threat_hints(game: Game[Any], before: Snapshot) -> None:
     rules = game.rules
     if hints_safe and not (rules.alternating and rules.players == 2 and rules.largest_margin <= 1):
         raise fail(
-            game, text,
+            game,
+            text,
             "non_losing_moves() is offered, but only games whose rules declare two players, "
             "alternating turns and results +1/0/-1 may offer it",
-        )  # fmt: skip
+        )
 
     def is_win(result: int | tuple[int, ...] | None, player: int) -> bool:
         if isinstance(result, tuple):  # utilities: the player alone on top
-            return all(result[player] > utility for other, utility in enumerate(result) if other != player)
+            return all(
+                result[player] > utility for other, utility in enumerate(result) if other != player
+            )
         return result is not None and (result > 0 if player == 0 else result < 0)
 
     def wins_at_once(player: int) -> set[Hashable]:
@@ -462,10 +534,11 @@ def _check_threat_hints(game: Game[Any], before: Snapshot) -> None:
     if set(claimed) != winning or len(claimed) != len(set(claimed)):
         wrong = sorted(game.format_move(move) for move in set(claimed) ^ winning)
         raise fail(
-            game, text,
+            game,
+            text,
             f"winning_moves() returned {[game.format_move(move) for move in claimed]}; trying "
             f"every move disagrees about {', '.join(wrong) or 'repeated moves'}",
-        )  # fmt: skip
+        )
     if not hints_safe or winning:  # the exact searchers ask only where no win is at hand
         return
     claimed_safe = game.non_losing_moves()
@@ -480,9 +553,19 @@ def _check_threat_hints(game: Game[Any], before: Snapshot) -> None:
     listed = list(claimed_safe)
     if set(listed) != safe or len(listed) != len(set(listed)):
         for move in sorted(set(listed) ^ safe, key=game.format_move):
-            problem = "lets the opponent win at once" if move in set(listed) else "is safe but left out"
-            raise fail(game, text, f"non_losing_moves() is wrong about {game.format_move(move)}: it {problem}")
-        raise fail(game, text, f"non_losing_moves() lists a move twice: {[game.format_move(m) for m in listed]}")
+            problem = (
+                "lets the opponent win at once" if move in set(listed) else "is safe but left out"
+            )
+            raise fail(
+                game,
+                text,
+                f"non_losing_moves() is wrong about {game.format_move(move)}: it {problem}",
+            )
+        raise fail(
+            game,
+            text,
+            f"non_losing_moves() lists a move twice: {[game.format_move(m) for m in listed]}",
+        )
 
 
 def _check_move_results(game: Game[Any], before: Snapshot) -> None:
@@ -501,14 +584,19 @@ def _check_move_results(game: Game[Any], before: Snapshot) -> None:
         listed = tuple(pair[0] for pair in answer)
         if listed != moves:
             which = "ordered_moves()" if ordered else "legal_moves()"
-            raise fail(game, text, f"move_results({ordered}) lists the moves {listed!r}, not {which} {moves!r}")
+            raise fail(
+                game,
+                text,
+                f"move_results({ordered}) lists the moves {listed!r}, not {which} {moves!r}",
+            )
         for move, result in answer:
             if result != played[move]:
                 raise fail(
-                    game, text,
+                    game,
+                    text,
                     f"move_results({ordered}) says {game.format_move(move)} gives {result!r}; "
                     f"playing it gives {played[move]!r}",
-                )  # fmt: skip
+                )
 
 
 def _check_advance_results(game: Game[Any], before: Snapshot) -> None:
@@ -533,10 +621,14 @@ def _check_advance_results(game: Game[Any], before: Snapshot) -> None:
             game.retract(move)
             if advanced != pushed:
                 changes = "; ".join(pushed.differences(advanced))
-                raise fail(game, text, f"advance_results({written}) and push({written}) differ: {changes}")
+                raise fail(
+                    game, text, f"advance_results({written}) and push({written}) differ: {changes}"
+                )
             if answer != expected[ordered]:
                 shown = f"advance_results({written}, {ordered}) answers {answer!r}"
-                wanted = f"push({written}) then move_results({ordered}) answers {expected[ordered]!r}"
+                wanted = (
+                    f"push({written}) then move_results({ordered}) answers {expected[ordered]!r}"
+                )
                 raise fail(game, text, f"{shown}; {wanted}")
             require_unchanged(game, before, f"advance_results({written}) then retract({written})")
 
@@ -551,20 +643,33 @@ def _check_engine_hints(game: Game[Any], before: Snapshot) -> None:
         outside = [move for move in noisy if move not in legal]
         if outside:
             raise fail(
-                game, text,
+                game,
+                text,
                 f"noisy_moves() lists {game._safe_format(outside[0])!r}, which is not a legal move",
-            )  # fmt: skip
+            )
         if len(set(noisy)) != len(noisy):
-            raise fail(game, text, f"noisy_moves() lists a move twice: {[game.format_move(m) for m in noisy]}")
+            raise fail(
+                game,
+                text,
+                f"noisy_moves() lists a move twice: {[game.format_move(m) for m in noisy]}",
+            )
     if offers(game, "is_forcing"):
         for move in legal:
             answer = game.is_forcing(move)
             require_unchanged(game, before, f"is_forcing({game.format_move(move)})")
             if not isinstance(answer, bool):
-                raise fail(game, text, f"is_forcing({game.format_move(move)}) returned {answer!r}, not true or false")
+                raise fail(
+                    game,
+                    text,
+                    f"is_forcing({game.format_move(move)}) returned {answer!r}, not true or false",
+                )
     makes, unmakes = offers(game, "make_null_move"), offers(game, "unmake_null_move")
     if makes != unmakes:
-        offered, missing = ("make_null_move", "unmake_null_move") if makes else ("unmake_null_move", "make_null_move")
+        offered, missing = (
+            ("make_null_move", "unmake_null_move")
+            if makes
+            else ("unmake_null_move", "make_null_move")
+        )
         raise fail(game, text, f"{offered}() is offered without {missing}()")
     if not makes or before.result is not None:
         return
@@ -575,14 +680,24 @@ def _check_engine_hints(game: Game[Any], before: Snapshot) -> None:
         game.unmake_null_move()
     require_unchanged(game, before, "make_null_move() then unmake_null_move()")
     if passed[0] == before.to_move:
-        raise fail(game, text, f"make_null_move() left player {before.to_move} to move; a null move passes the turn")
+        raise fail(
+            game,
+            text,
+            f"make_null_move() left player {before.to_move} to move; a null move passes the turn",
+        )
     if passed[1] == before.key:
         raise fail(game, text, f"make_null_move() left the key unchanged ({before.key!r})")
     if passed[2] != before.history:
-        raise fail(game, text, "make_null_move() changed the move history; a null move is no move of the game")
+        raise fail(
+            game,
+            text,
+            "make_null_move() changed the move history; a null move is no move of the game",
+        )
 
 
-def _check_illegal_moves(game: Game[Any], before: Snapshot, other_moves: Iterable[Hashable]) -> None:
+def _check_illegal_moves(
+    game: Game[Any], before: Snapshot, other_moves: Iterable[Hashable]
+) -> None:
     legal = set(before.legal_moves)
     candidates = [move for move in other_moves if move not in legal][:ILLEGAL_TRIES]
     for move in [*candidates, NOT_A_MOVE]:
@@ -594,11 +709,15 @@ def _check_illegal_moves(game: Game[Any], before: Snapshot, other_moves: Iterabl
         except Exception as error:
             require_unchanged(game, before, f"the refused illegal move {move!r}")
             raise fail(
-                game, before.text,
-                f"apply({move!r}) of an illegal move raised {type(error).__name__}, not IllegalMoveError",
-            ) from error  # fmt: skip
+                game,
+                before.text,
+                f"apply({move!r}) of an illegal move raised {type(error).__name__}, not "
+                "IllegalMoveError",
+            ) from error
         game.undo()
-        raise fail(game, before.text, f"apply({move!r}) accepted a move that is not in legal_moves()")
+        raise fail(
+            game, before.text, f"apply({move!r}) accepted a move that is not in legal_moves()"
+        )
 
 
 def check_game(
@@ -631,11 +750,17 @@ def check_game(
             pass
         except Exception as error:
             raise fail(
-                start, start.to_text(),
-                f"undo() with no move history raised {type(error).__name__}, not NothingToUndoError",
-            ) from error  # fmt: skip
+                start,
+                start.to_text(),
+                f"undo() with no move history raised {type(error).__name__}, "
+                "not NothingToUndoError",
+            ) from error
         else:
-            raise fail(start, start.to_text(), "undo() with no move history did not raise NothingToUndoError")
+            raise fail(
+                start,
+                start.to_text(),
+                "undo() with no move history did not raise NothingToUndoError",
+            )
     is_exhaustive = walker.walk_depth_first(start, max_positions)
     chooser = random.Random(seed)
     for _ in range(playouts):
@@ -685,15 +810,18 @@ class _Walker:
         key, text, position = game.key(), game.to_text(), identity(game)
         known = self.seen_by_key.get(key)
         if known is not None and known[0] != position:
-            raise fail(game, text, f"it shares the key {key!r} with the different position {known[1]!r}")
+            raise fail(
+                game, text, f"it shares the key {key!r} with the different position {known[1]!r}"
+            )
         # an observed identity (no board view, no notation) cannot prove two keys wrong
         is_drawn = game.board_view() is not None or offers(game, "to_text")
         known_key = self.keys_by_identity.get(position, key)
         if is_drawn and known_key != key:
             raise fail(
-                game, text,
+                game,
+                text,
                 f"the same position has two keys, {known_key!r} and {key!r}, by two move orders",
-            )  # fmt: skip
+            )
         if known is not None:
             return False
         self.seen_by_key[key] = (position, text)

@@ -1,4 +1,5 @@
-"""The searcher check: any searcher must agree with the reference, textbook minimax (:class:`~gamesearch.search.textbook.TextbookMinimax`).
+"""The searcher check: any searcher must agree with the reference, textbook minimax
+(:class:`~gamesearch.search.textbook.TextbookMinimax`).
 
 In a game of chance, and for a searcher whose values are expected results in every
 game (``expected_values``), the reference is expectiminimax
@@ -14,19 +15,17 @@ minimax limited to the same depth.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
-from fractions import Fraction
 from typing import Any
 
 import attrs
 
 from gamesearch.errors import ConformanceError, IllegalMoveError, InvalidOptionError
 from gamesearch.game import CHANCE, Game, Scoring
-from gamesearch.search.base import SearchResult, Searcher, Value
+from gamesearch.search.base import Searcher, SearchResult, Value
 from gamesearch.search.expectimax import Expectiminimax
-from gamesearch.search.textbook import TextbookMinimax
 from gamesearch.search.table import table_identity
+from gamesearch.search.textbook import TextbookMinimax
 from gamesearch.testing.protocol import Snapshot, require_unchanged
-
 
 
 def horizon(searcher: Searcher) -> int | None:
@@ -141,7 +140,9 @@ def check_search(
         expected = reference.answer(game, expected=searcher.expected_values)
         problems += _disagreements(game, result, expected, exact_best_moves and exact, which)
         if move_values and exact and not expected.is_game_over:
-            problems += _move_value_disagreements(game, searcher.search(game, move_values=True), expected, which)
+            problems += _move_value_disagreements(
+                game, searcher.search(game, move_values=True), expected, which
+            )
             require_unchanged(game, before, f"searcher {name!r} with move_values=True")
     if problems:
         to_move = "chance" if game.to_move() == CHANCE else game.player_names[game.to_move()]
@@ -165,7 +166,9 @@ def _illegal_answer(game: Game[Any], result: SearchResult) -> list[str]:
     if not set(result.best_moves) <= legal:
         problems.append(f"best moves {result.best_moves!r} are not all legal")
     if not result.pv or result.pv[0] != result.move:
-        problems.append(f"the principal variation {result.pv!r} does not start with the chosen move")
+        problems.append(
+            f"the principal variation {result.pv!r} does not start with the chosen move"
+        )
     line = game.copy()
     try:
         for move in result.pv:
@@ -176,7 +179,10 @@ def _illegal_answer(game: Game[Any], result: SearchResult) -> list[str]:
 
 
 def _disagreements(
-    game: Game[Any], result: SearchResult, expected: SearchResult, exact_best_moves: bool,
+    game: Game[Any],
+    result: SearchResult,
+    expected: SearchResult,
+    exact_best_moves: bool,
     which: str = "minimax",
 ) -> list[str]:
     problems = []
@@ -187,7 +193,8 @@ def _disagreements(
     agrees = found == best if exact_best_moves else found <= best and bool(found) == bool(best)
     if not agrees:
         problems.append(
-            f"best moves {_moves(game, result.best_moves)}, {which} {_moves(game, expected.best_moves)}"
+            f"best moves {_moves(game, result.best_moves)}, {which} "
+            f"{_moves(game, expected.best_moves)}"
         )
     elif result.move is not None and result.move not in best:
         problems.append(f"chosen move {_moves(game, [result.move])} is not one of the best")
@@ -238,9 +245,13 @@ def check_searcher(
     count = nodes = reference_nodes = 0
     for game in positions:
         result = check_search(
-            searcher, game, reference,
-            exact=exact, exact_best_moves=exact_best_moves, move_values=move_values,
-        )  # fmt: skip
+            searcher,
+            game,
+            reference,
+            exact=exact,
+            exact_best_moves=exact_best_moves,
+            move_values=move_values,
+        )
         count += 1
         nodes += result.stats.nodes
         if reference is not None and (exact or result.is_exact):

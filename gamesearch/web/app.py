@@ -9,7 +9,8 @@ Routes (every ``POST`` takes and every route returns a JSON object)::
     POST /api/position     {game, options, position}             -> state
     POST /api/play         {game, options, position, move}       -> state after the move
     POST /api/analyze      {game, options, position, searcher, searcher_options}
-                                                                 -> `gamesearch analyze --json` fields
+                                                                 -> `gamesearch analyze --json`
+                                                                 fields
     POST /api/move         (as analyze)                          -> {move, search, state}
     POST /api/tree         (as analyze)                          -> the search tree
 
@@ -41,8 +42,8 @@ from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
-from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from gamesearch.errors import (
     BodyTooLargeError,
@@ -93,21 +94,26 @@ class HostCheck:
     def allows(self, header: str) -> bool:
         """Return whether the ``Host`` header ``header`` names an allowed host."""
         name = host_name(header)
-        return self.any or name in self.exact or (bool(self.suffixes) and name.endswith(self.suffixes))
+        return (
+            self.any or name in self.exact or (bool(self.suffixes) and name.endswith(self.suffixes))
+        )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
             header = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
             if not self.allows(header):
                 refusal = JSONResponse(
-                    {"error": f"requests for the host name {header!r} are refused: this server answers to "
-                     "its own names only (serve --allowed-host adds one)", "type": "HostRefused"},
+                    {
+                        "error": f"requests for the host name {header!r} are refused: this server "
+                        "answers to "
+                        "its own names only (serve --allowed-host adds one)",
+                        "type": "HostRefused",
+                    },
                     status_code=400,
-                )  # fmt: skip
+                )
                 await refusal(scope, receive, send)
                 return
         await self.app(scope, receive, send)
-
 
 
 def _start_method() -> str:
@@ -121,7 +127,10 @@ class _Worker:
     def __init__(self, context: Any, memory_mb: int) -> None:
         self.connection, child = context.Pipe()
         self.process: BaseProcess = context.Process(
-            target=service.worker_main, args=(child, memory_mb), daemon=True, name="gamesearch-search"
+            target=service.worker_main,
+            args=(child, memory_mb),
+            daemon=True,
+            name="gamesearch-search",
         )
         self.process.start()
         child.close()
@@ -138,15 +147,18 @@ class _Worker:
             await anyio.wait_readable(connection.fileno())
         if waited.cancelled_caught:
             raise BudgetExceededError(
-                f"search stopped: it was still running {job.limits.grace_seconds:g} s after this server's "
-                f"time limit of {job.limits.seconds:g} s; set a depth or use the 'iterative' searcher"
+                f"search stopped: it was still running {job.limits.grace_seconds:g} s after this "
+                "server's "
+                f"time limit of {job.limits.seconds:g} s; set a depth or use the 'iterative' "
+                "searcher"
             )
         try:
             answer: tuple[int, dict[str, Any]] = connection.recv()
         except (EOFError, OSError):
             self.process.join(timeout=10)
             raise SearchFailedError(
-                f"the search's worker process ended unexpectedly (exit code {self.process.exitcode})"
+                "the search's worker process ended unexpectedly (exit code "
+                f"{self.process.exitcode})"
             ) from None
         return answer
 
@@ -198,7 +210,8 @@ class SearchPool:
             self._slots = anyio.Semaphore(self.limits.workers)
         if self.in_flight >= self.limits.workers + self.limits.queue:
             raise ServerBusyError(
-                f"{self.in_flight} searches are running or waiting, this server's limit; try again shortly"
+                f"{self.in_flight} searches are running or waiting, this server's limit; try again "
+                "shortly"
             )
         self.in_flight += 1
         try:
@@ -247,25 +260,30 @@ async def read_body(request: Request, limits: Limits) -> Any:
         own = f"{request.url.scheme}://{request.headers.get('host', '')}".lower()
         if origin.lower() != own and origin.lower() not in request.app.state.allowed_origins:
             raise ForbiddenOriginError(
-                f"requests from pages of {origin!r} are refused; this server takes them from its own "
+                f"requests from pages of {origin!r} are refused; this server takes them from its "
+                "own "
                 f"page ({own!r}) and the origins it was started with"
             )
     media_type = request.headers.get("content-type", "").partition(";")[0].strip().lower()
     if media_type != "application/json":
         raise UnsupportedMediaTypeError(
-            f"the request body must be sent as 'application/json', not {media_type or 'without a type'!r}"
+            "the request body must be sent as 'application/json', not "
+            f"{media_type or 'without a type'!r}"
         )
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limits.body_bytes:
         raise BodyTooLargeError(
-            f"request body of {int(declared):,} bytes is over this server's limit of {limits.body_bytes:,}"
+            f"request body of {int(declared):,} bytes is over this server's limit of "
+            f"{limits.body_bytes:,}"
         )
     chunks: list[bytes] = []
     size = 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > limits.body_bytes:
-            raise BodyTooLargeError(f"request body is over this server's limit of {limits.body_bytes:,} bytes")
+            raise BodyTooLargeError(
+                f"request body is over this server's limit of {limits.body_bytes:,} bytes"
+            )
         chunks.append(chunk)
     return service.parse_body(b"".join(chunks))
 
@@ -296,11 +314,15 @@ def create_app(
     pool = SearchPool(limits)
     position_threads = anyio.CapacityLimiter(POSITION_THREADS)
 
-    def position_route(work: Callable[[Registry, Any, Limits], Any]) -> Callable[[Request], Awaitable[Response]]:
+    def position_route(
+        work: Callable[[Registry, Any, Limits], Any],
+    ) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
             body = await read_body(request, limits)
             # in a thread: the first position of a board size builds its tables
-            return JSONResponse(await anyio.to_thread.run_sync(work, games, body, limits, limiter=position_threads))
+            return JSONResponse(
+                await anyio.to_thread.run_sync(work, games, body, limits, limiter=position_threads)
+            )
 
         return endpoint
 
@@ -358,14 +380,19 @@ def create_app(
 
     async def http_error(request: Request, error: Exception) -> Response:
         assert isinstance(error, HTTPException)
-        return JSONResponse({"error": error.detail.lower(), "type": "HTTPException"}, status_code=error.status_code)
+        return JSONResponse(
+            {"error": error.detail.lower(), "type": "HTTPException"}, status_code=error.status_code
+        )
 
     async def client_gone(request: Request, error: Exception) -> Response:
         return Response(status_code=CLIENT_GONE)
 
     async def internal_error(request: Request, error: Exception) -> Response:
         return JSONResponse(
-            {"error": f"internal server error: {type(error).__name__}: {error}", "type": "InternalError"},
+            {
+                "error": f"internal server error: {type(error).__name__}: {error}",
+                "type": "InternalError",
+            },
             status_code=500,
         )
 

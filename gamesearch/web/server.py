@@ -77,7 +77,8 @@ def bind(host: str, port: int) -> socket.socket:
     except OSError as error:
         sock.close()
         raise ServeError(
-            f"cannot listen on {host}:{port}: {error.strerror or error}; choose another --host or --port"
+            f"cannot listen on {host}:{port}: {error.strerror or error}; choose another --host or "
+            "--port"
         ) from None
     return sock
 
@@ -176,10 +177,13 @@ def guarded_protocol(limits: Limits) -> type[asyncio.Protocol] | None:
         def _shed(self) -> None:
             """Close the open connection that has waited longest for its request."""
             waiting = [
-                other for other in self.connections
-                if isinstance(other, GuardedProtocol) and other is not self and other.phase != "answering"
+                other
+                for other in self.connections
+                if isinstance(other, GuardedProtocol)
+                and other is not self
+                and other.phase != "answering"
                 and not other.transport.is_closing()
-            ]  # fmt: skip
+            ]
             victim = min(waiting, key=lambda other: other.waiting_since) if waiting else self
             victim._too_slow()
 
@@ -239,7 +243,9 @@ class BackgroundServer:
         self.sock = bind(host, 0)
         self.url = url_of(self.sock)
         self.server = _server(app, "warning")
-        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
+        )
 
     def __enter__(self) -> str:
         self.thread.start()
@@ -250,7 +256,10 @@ class BackgroundServer:
         return self.url
 
     def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
     ) -> None:
         self.server.should_exit = True
         self.thread.join(timeout=30)

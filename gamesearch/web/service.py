@@ -5,11 +5,10 @@ in the game's own text notation, and gets JSON-ready data back. Each request bui
 its own position object, so two requests never share a mutable position, and the
 server keeps no state between them.
 
-Searches run under :class:`Limits` that the server sets. A searcher's own budget
-options (``max_nodes``, ``seconds``: ``iterative`` has both, ``mcts`` has ``seconds``)
-get the server's budget as their ceiling, so such a searcher always answers in time;
-a searcher without its own node budget is also watched by a :class:`NodeBudget`
-tracer that stops it (with an error) once the budget is spent. Every value a request
+Searches run under :class:`Limits` that the server sets. Every searcher's budget
+options (``max_nodes`` and ``seconds``) get the server's budget as their ceiling, so a
+search that cannot answer within it stops with an error; a plugin searcher that ignores
+its budget is stopped by the worker's deadline. Every value a request
 gives is checked here, at the edge: finite numbers only, integers where a game or
 searcher option is an integer, booleans where it is a boolean, bounded sizes.
 
@@ -25,16 +24,14 @@ import os
 import pickle
 import random
 import signal
-import time
 import types
 import typing
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Mapping
 from multiprocessing.connection import Connection
 from typing import Any
 
 import attrs
 
-from gamesearch.views import analysis, catalogue
 from gamesearch.errors import (
     BodyTooLargeError,
     BudgetExceededError,
@@ -46,13 +43,18 @@ from gamesearch.errors import (
 )
 from gamesearch.game import CHANCE, Game, describe_outcome, draw_outcome, resolve_options, winners
 from gamesearch.plugins import Registry
-from gamesearch.search.base import SearchResult, Searcher, Tracer, Value, json_value, kind_in_words, parse_searcher_spec
-from gamesearch.trace import NodeLimit, TraceNode, TreeTracer
+from gamesearch.search.base import (
+    Searcher,
+    SearchResult,
+    json_value,
+    kind_in_words,
+    parse_searcher_spec,
+)
+from gamesearch.trace import TraceNode, TreeTracer
+from gamesearch.views import analysis, catalogue
 
 #: the searcher options through which a searcher takes a budget of its own
 NATIVE_BUDGET = frozenset({"max_nodes", "seconds"})
-#: how often (in nodes) :class:`NodeBudget` looks at the clock
-CLOCK_INTERVAL = 1024
 DEFAULT_SEARCHER = "alphabeta"
 #: deepest nesting of arrays and objects a request body may have (the API reads two levels)
 MAX_JSON_DEPTH = 8
@@ -70,13 +72,18 @@ class UnsupportedMediaTypeError(InvalidRequestError):
     """A request body not declared as ``application/json``."""
 
 
-def _whole_number(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
+def _whole_number(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise InvalidOptionError(f"limit {attribute.name!r} must be a whole number >= 1: {value!r}")
 
 
-def _positive(instance: Any, attribute: attrs.Attribute, value: Any) -> None:  # type: ignore[type-arg]
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+def _positive(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or not math.isfinite(value)
+        or value <= 0
+    ):
         raise InvalidOptionError(f"limit {attribute.name!r} must be a finite number > 0: {value!r}")
 
 
@@ -114,40 +121,20 @@ class Limits:
         return attrs.asdict(self)
 
 
-class NodeBudget(NodeLimit):
-    """A :class:`NodeLimit` that also stops the search once ``seconds`` have passed.
-
-    The clock starts when it is made and is read every :data:`CLOCK_INTERVAL` nodes.
-    """
-
-    def __init__(self, max_nodes: int, seconds: float) -> None:
-        super().__init__(max_nodes)
-        self.seconds = seconds
-        self.deadline = time.perf_counter() + seconds
-
-    def enter(self, move: Hashable | None, depth: int, alpha: Value, beta: Value) -> None:
-        """Count a position; raise :class:`BudgetExceededError` when the budget is spent."""
-        super().enter(move, depth, alpha, beta)
-        if self.nodes % CLOCK_INTERVAL == 0 and time.perf_counter() > self.deadline:
-            raise BudgetExceededError(f"time limit of {self.seconds:g} s exceeded")
-
-
 @attrs.frozen
 class SearchRequest:
     """A checked search request: its own position and a searcher held to the budget."""
 
     game: Game[Any]
     searcher: Searcher
-    watched: bool  #: true when a :class:`NodeBudget` tracer must watch the search
 
     def run(self, limits: Limits, *, move_values: bool) -> SearchResult:
         """Search the position under the budget and return the result.
 
-        :raises BudgetExceededError: when a watched searcher runs out of budget.
+        :raises BudgetExceededError: when the searcher runs out of budget.
         """
-        tracer: Tracer | None = NodeBudget(limits.max_nodes, limits.seconds) if self.watched else None
         try:
-            return self.searcher.search(self.game, move_values=move_values, tracer=tracer)
+            return self.searcher.search(self.game, move_values=move_values)
         except BudgetExceededError as error:
             raise BudgetExceededError(
                 f"search stopped: {error} (this server's budget); "
@@ -167,7 +154,8 @@ def _bounded_int(text: str) -> int:
     digits = len(text.lstrip("-"))
     if digits > MAX_INTEGER_DIGITS:
         raise InvalidRequestError(
-            f"an integer of {digits:,} digits is too long; at most {MAX_INTEGER_DIGITS} digits are allowed"
+            f"an integer of {digits:,} digits is too long; at most {MAX_INTEGER_DIGITS} digits are "
+            "allowed"
         )
     return int(text)
 
@@ -178,7 +166,8 @@ def _no_constant(name: str) -> Any:
 
 def _too_deep(depth: int) -> InvalidRequestError:
     return InvalidRequestError(
-        f"the request body is nested {depth} levels deep or more; at most {MAX_JSON_DEPTH} are allowed"
+        f"the request body is nested {depth} levels deep or more; at most {MAX_JSON_DEPTH} are "
+        "allowed"
     )
 
 
@@ -187,7 +176,9 @@ def _check_depth(value: Any) -> None:
     pending: list[tuple[Any, int]] = [(value, 1)]
     while pending:
         item, depth = pending.pop()
-        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        children = (
+            item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        )
         if children is None:
             continue
         if depth > MAX_JSON_DEPTH:
@@ -205,7 +196,10 @@ def parse_body(raw: bytes) -> Mapping[str, Any]:
     """
     try:
         body = json.loads(
-            raw or b"null", parse_float=_finite_float, parse_int=_bounded_int, parse_constant=_no_constant
+            raw or b"null",
+            parse_float=_finite_float,
+            parse_int=_bounded_int,
+            parse_constant=_no_constant,
         )
     except RecursionError:
         raise _too_deep(MAX_JSON_DEPTH + 1) from None
@@ -241,7 +235,8 @@ def _text(body: Mapping[str, Any], name: str, limits: Limits) -> str | None:
     value: str | None = _field(body, name, str, None)
     if value is not None and len(value) > limits.text_chars:
         raise InvalidRequestError(
-            f"field {name!r} has {len(value):,} characters; at most {limits.text_chars:,} are allowed"
+            f"field {name!r} has {len(value):,} characters; at most {limits.text_chars:,} are "
+            "allowed"
         )
     return value
 
@@ -259,7 +254,9 @@ def check_body(body: Any) -> Mapping[str, Any]:
     :raises InvalidRequestError: otherwise.
     """
     if not isinstance(body, dict):
-        raise InvalidRequestError(f"the request body must be a JSON object, not {type(body).__name__}")
+        raise InvalidRequestError(
+            f"the request body must be a JSON object, not {type(body).__name__}"
+        )
     return body
 
 
@@ -378,7 +375,8 @@ def read_search(registry: Registry, body: Mapping[str, Any], limits: Limits) -> 
             )
         budget[option] = ceiling if asked is None else asked
     # A plugin searcher that ignores its budget is stopped by the worker's deadline.
-    return SearchRequest(game, attrs.evolve(searcher, **budget), watched=False)  # type: ignore[arg-type]
+    budgeted = attrs.evolve(searcher, **budget)  # type: ignore[arg-type]
+    return SearchRequest(game, budgeted)
 
 
 # --------------------------------------------------------------------- answers
@@ -411,13 +409,18 @@ def describe_state(game: Game[Any]) -> dict[str, Any]:
         else {
             "rows": view.rows,
             "cols": view.cols,
-            "cells": [{"symbol": symbol, "move": move} for symbol, move in zip(view.symbols, view.moves)],
+            "cells": [
+                {"symbol": symbol, "move": move}
+                for symbol, move in zip(view.symbols, view.moves, strict=True)
+            ],
             # moves that are not cells ("pass"), for board views that offer them
             "extra_moves": [
                 {"label": label, "move": move} for label, move in getattr(view, "extra_moves", ())
             ],
             # moves of two clicks (a piece, then where it goes), with the cells they pass
-            "paths": [{"move": move, "cells": list(cells)} for move, cells in getattr(view, "paths", ())],
+            "paths": [
+                {"move": move, "cells": list(cells)} for move, cells in getattr(view, "paths", ())
+            ],
             "caption": getattr(view, "caption", ""),
         },
     }
@@ -461,9 +464,11 @@ def games(registry: Registry, limits: Limits) -> dict[str, Any]:
         entry["player_names"] = list(game_class.player_names)
         # the searchers that can search the game with its default options, and its own
         start = game_class.new()
-        entry["searchers"] = [searcher for searcher in registry.searchers if _can_search(registry, searcher, start)]
+        entry["searchers"] = [
+            searcher for searcher in registry.searchers if _can_search(registry, searcher, start)
+        ]
         entry["default_searcher"] = game_class.default_searcher
-        for option_data, option in zip(entry["options"], game_class.options):
+        for option_data, option in zip(entry["options"], game_class.options, strict=True):
             option_data["minimum"], option_data["maximum"] = option.minimum, option.maximum
     data["limits"] = limits.as_dict()
     return data
@@ -496,9 +501,10 @@ def engine_move(search: SearchRequest, limits: Limits) -> dict[str, Any]:
         probability = dict(game.chance_outcomes())[drawn]
         game.push(drawn)
         drawing = {  # the fields of a search summary the page shows
-            "to_move": "chance", "description": f"an outcome of probability {probability}",
+            "to_move": "chance",
+            "description": f"an outcome of probability {probability}",
             "stats": {"nodes": 0, "depth": 0, "seconds": 0.0},
-        }  # fmt: skip
+        }
         return {"move": game.format_move(drawn), "search": drawing, "state": describe_state(game)}
     result = search.run(limits, move_values=False)
     summary = analysis(game, result)
@@ -592,7 +598,8 @@ class Job:
             return status_of(error), {"error": str(error), "type": type(error).__name__}
         except MemoryError:
             return 422, {
-                "error": f"search stopped: it needed more than this server's {self.limits.worker_memory_mb:,} MiB "
+                "error": "search stopped: it needed more than this server's "
+                f"{self.limits.worker_memory_mb:,} MiB "
                 "of memory; set a depth or use the 'iterative' searcher",
                 "type": "BudgetExceededError",
             }
@@ -622,7 +629,9 @@ def worker_main(connection: Connection, memory_mb: int) -> None:
             import resource
 
             ceiling = start + memory_mb * 2**20
-            resource.setrlimit(resource.RLIMIT_AS, (ceiling, resource.getrlimit(resource.RLIMIT_AS)[1]))
+            resource.setrlimit(
+                resource.RLIMIT_AS, (ceiling, resource.getrlimit(resource.RLIMIT_AS)[1])
+            )
         except (ImportError, OSError, ValueError):
             pass  # no limit to set on this system: the server's clock still stops the search
     while True:
@@ -633,6 +642,14 @@ def worker_main(connection: Connection, memory_mb: int) -> None:
         try:
             job: Job = pickle.loads(data)
         except Exception as error:  # a class this process cannot import
-            connection.send((500, {"error": f"a worker process cannot read this search: {error}", "type": "InternalError"}))
+            connection.send(
+                (
+                    500,
+                    {
+                        "error": f"a worker process cannot read this search: {error}",
+                        "type": "InternalError",
+                    },
+                )
+            )
             continue
         connection.send(job.answer())

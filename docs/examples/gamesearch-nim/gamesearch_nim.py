@@ -91,7 +91,8 @@ class Nim(Game[Move]):
             ply = int(ply_text) if has_ply else 0
         except ValueError as error:
             raise InvalidPositionError(
-                f"position {text!r} must be heap sizes and '@' moves played, e.g. '1,4,5@1' ({error})"
+                f"position {text!r} must be heap sizes and '@' moves played, e.g. '1,4,5@1' "
+                f"({error})"
             ) from None
         if "heaps" not in options and not has_ply:
             options = {**options, "heaps": heaps_text}
@@ -106,7 +107,7 @@ class Nim(Game[Move]):
                 f"position {text!r} has {len(heaps)} heaps; the game started with {len(start)}: "
                 f"{self.settings['heaps']!r}"
             )
-        for index, (heap, first) in enumerate(zip(heaps, start)):
+        for index, (heap, first) in enumerate(zip(heaps, start, strict=True)):
             if heap > first:
                 raise InvalidPositionError(
                     f"position {text!r} has {heap} objects in heap {ascii_uppercase[index]}, "
@@ -159,7 +160,10 @@ class Nim(Game[Move]):
         total = nim_sum(self._heaps)
         return sorted(
             self.legal_moves(),
-            key=lambda move: (self._heaps[move[0]] - move[1] != self._heaps[move[0]] ^ total, -move[1]),
+            key=lambda move: (
+                self._heaps[move[0]] - move[1] != self._heaps[move[0]] ^ total,
+                -move[1],
+            ),
         )
 
     def result(self) -> int | None:
@@ -204,7 +208,8 @@ class Nim(Game[Move]):
 
     def render(self) -> str:
         return "\n".join(
-            f"{ascii_uppercase[index]} {heap:>2} {OBJECT * heap}" for index, heap in enumerate(self._heaps)
+            f"{ascii_uppercase[index]} {heap:>2} {OBJECT * heap}"
+            for index, heap in enumerate(self._heaps)
         )
 
     def board_view(self) -> BoardView:

@@ -84,7 +84,9 @@ def plies_left_at_most(board: chess.Board) -> int:
 
 def _status_words(status: chess.Status) -> str:
     return ", ".join(
-        flag.name.lower().replace("_", " ") for flag in chess.Status if flag and flag in status and flag.name
+        flag.name.lower().replace("_", " ")
+        for flag in chess.Status
+        if flag and flag in status and flag.name
     )
 
 
@@ -94,7 +96,9 @@ class Chess(Game[chess.Move]):
     name = "chess"
     player_names = ("White", "Black")
     evaluation_bound = EVALUATION_BOUND
-    default_searcher = "engine:iterative=true,killers=true,history=true,quiescence=true,table=true,seconds=3"
+    default_searcher = (
+        "engine:iterative=true,killers=true,history=true,quiescence=true,table=true,seconds=3"
+    )
 
     def __init__(self) -> None:
         self._board = chess.Board()
@@ -202,7 +206,9 @@ class Chess(Game[chess.Move]):
         if result is not _UNKNOWN:
             return result
         board = self._board
-        has_moves = bool(self._moves) if self._moves is not None else any(board.generate_legal_moves())
+        has_moves = (
+            bool(self._moves) if self._moves is not None else any(board.generate_legal_moves())
+        )
         if not has_moves:
             result = (-1 if board.turn else 1) if board.is_check() else 0
         elif board.halfmove_clock >= SEVENTY_FIVE_MOVES or board.is_insufficient_material():
@@ -343,7 +349,9 @@ class Chess(Game[chess.Move]):
             ) from None
         except chess.IllegalMoveError:
             legal = ", ".join(board.san(move) for move in self.legal_moves()) or "none"
-            raise IllegalMoveError(f"illegal move {text!r} in {board.fen()!r}; legal moves: {legal}") from None
+            raise IllegalMoveError(
+                f"illegal move {text!r} in {board.fen()!r}; legal moves: {legal}"
+            ) from None
         except chess.InvalidMoveError:
             raise InvalidMoveError(
                 f"{text!r} is not a chess move: write it in UCI (e2e4, e7e8q) or SAN (e4, Nf3, O-O)"
@@ -385,7 +393,8 @@ class Chess(Game[chess.Move]):
                 piece = board.piece_at(chess.square(file, rank))
                 symbols.append(piece.symbol() if piece else "")
         paths = tuple(
-            (move.uci(), (_cell(move.from_square), _cell(move.to_square))) for move in self.legal_moves()
+            (move.uci(), (_cell(move.from_square), _cell(move.to_square)))
+            for move in self.legal_moves()
         )
         return BoardView(8, 8, tuple(symbols), (None,) * 64, paths=paths, caption=self._caption())
 
@@ -395,7 +404,9 @@ class Chess(Game[chess.Move]):
         words = ["no castling" if castling == "-" else f"castling {castling}"]
         if board.ep_square is not None and board.has_legal_en_passant():
             words.append(f"en passant on {chess.square_name(board.ep_square)}")
-        words.append(f"{board.halfmove_clock} of {SEVENTY_FIVE_MOVES} plies toward the 75-move rule")
+        words.append(
+            f"{board.halfmove_clock} of {SEVENTY_FIVE_MOVES} plies toward the 75-move rule"
+        )
         return ", ".join(words)
 
     # ------------------------------------------------------------ test suites
@@ -451,9 +462,13 @@ def _check_position(board: chess.Board, text: str) -> None:
     """
     status = board.status()
     if status != chess.STATUS_VALID:
-        raise InvalidPositionError(f"position {text!r} is not a legal chess position: {_status_words(status)}")
+        raise InvalidPositionError(
+            f"position {text!r} is not a legal chess position: {_status_words(status)}"
+        )
     if board.ply() < 0:
-        raise InvalidPositionError(f"position {text!r} has move number {board.fullmove_number}; it starts at 1")
+        raise InvalidPositionError(
+            f"position {text!r} has move number {board.fullmove_number}; it starts at 1"
+        )
     if board.ply() + plies_left_at_most(board) > MAX_PLIES:
         raise InvalidPositionError(
             f"position {text!r}: move {board.fullmove_number} is too late for the pieces and "

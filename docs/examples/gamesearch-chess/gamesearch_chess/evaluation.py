@@ -111,9 +111,12 @@ def evaluate(board: chess.Board) -> int:
     score = 0
     material = 0
     for kind, pieces in (
-        (chess.PAWN, board.pawns), (chess.KNIGHT, board.knights), (chess.BISHOP, board.bishops),
-        (chess.ROOK, board.rooks), (chess.QUEEN, board.queens),
-    ):  # fmt: skip
+        (chess.PAWN, board.pawns),
+        (chess.KNIGHT, board.knights),
+        (chess.BISHOP, board.bishops),
+        (chess.ROOK, board.rooks),
+        (chess.QUEEN, board.queens),
+    ):
         white_table, black_table = PIECE_SQUARE[kind]
         ours, theirs = pieces & white, pieces & ~white
         while ours:
@@ -131,8 +134,13 @@ def evaluate(board: chess.Board) -> int:
         king = board.king(color)
         if king is None:
             continue
-        sheltered, active = KING_SHELTERED[0 if color else 1][king], KING_ACTIVE[0 if color else 1][king]
-        score += sign * (sheltered * phase + active * (OPENING_MATERIAL - phase)) // OPENING_MATERIAL
+        sheltered, active = (
+            KING_SHELTERED[0 if color else 1][king],
+            KING_ACTIVE[0 if color else 1][king],
+        )
+        score += (
+            sign * (sheltered * phase + active * (OPENING_MATERIAL - phase)) // OPENING_MATERIAL
+        )
     return score
 
 

@@ -13,17 +13,25 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("gamesearch_chess", reason="the chess plugin is not installed: pip install -e docs/examples/gamesearch-chess")
+pytest.importorskip(
+    "gamesearch_chess",
+    reason="the chess plugin is not installed: pip install -e docs/examples/gamesearch-chess",
+)
 
 import chess  # noqa: E402
 import chess.variant  # noqa: E402
+from gamesearch_chess import MAX_PLIES, Chess, plies_left_at_most  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from gamesearch import AlphaBeta, IllegalMoveError, InvalidMoveError, InvalidPositionError  # noqa: E402
+from gamesearch import (  # noqa: E402
+    AlphaBeta,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+)
 from gamesearch.problems import Problem  # noqa: E402
 from gamesearch.testing import check_game, perft  # noqa: E402
-from gamesearch_chess import MAX_PLIES, Chess, plies_left_at_most  # noqa: E402
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
@@ -40,7 +48,9 @@ KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1
 )
 def test_chess_keeps_the_protocol(start: str | None, positions: int) -> None:
     game = Chess() if start is None else Chess.from_text(start)
-    report = check_game(game, max_positions=positions, playouts=1 if start and "8/8" in start else 0)
+    report = check_game(
+        game, max_positions=positions, playouts=1 if start and "8/8" in start else 0
+    )
     assert report.positions >= positions
 
 
@@ -60,7 +70,9 @@ def round_trip(fen: str, moves: list[str], expected_fen: str) -> Chess:
 
 
 @pytest.mark.parametrize(
-    "written", [["O-O"], ["e1g1"], ["0-0"], ["e1h1"]], ids=["san", "uci", "zeros", "king-takes-rook"]
+    "written",
+    [["O-O"], ["e1g1"], ["0-0"], ["e1h1"]],
+    ids=["san", "uci", "zeros", "king-takes-rook"],
 )
 def test_castling_short_moves_king_and_rook_and_drops_both_white_rights(written: list[str]) -> None:
     round_trip(
@@ -76,7 +88,9 @@ def test_castling_long_for_black_in_san_and_uci() -> None:
 
 def test_castling_through_check_is_refused() -> None:
     game = Chess.from_text("r3k2r/8/8/8/8/8/5r2/R3K2R w KQkq - 0 1")  # the rook on f2 guards f1
-    with pytest.raises(IllegalMoveError, match=r"illegal move 'O-O' in 'r3k2r/8/8/8/8/8/5r2/R3K2R w KQkq - 0 1'"):
+    with pytest.raises(
+        IllegalMoveError, match=r"illegal move 'O-O' in 'r3k2r/8/8/8/8/8/5r2/R3K2R w KQkq - 0 1'"
+    ):
         game.play("O-O")
     assert game.to_text() == "r3k2r/8/8/8/8/8/5r2/R3K2R w KQkq - 0 1"
 
@@ -95,7 +109,9 @@ def test_en_passant_takes_the_pawn_that_passed_and_only_right_after() -> None:
 
 def test_the_en_passant_square_is_in_the_key_only_when_a_capture_can_use_it() -> None:
     capturable = Chess.from_text("e4 a6 e5 d5")
-    same_board_later = Chess.from_text("rnbqkbnr/1pp1pppp/p7/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3")
+    same_board_later = Chess.from_text(
+        "rnbqkbnr/1pp1pppp/p7/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3"
+    )
     assert capturable.key() != same_board_later.key()
     assert "e5d6" in {capturable.format_move(move) for move in capturable.legal_moves()}
     no_capture = Chess.from_text("e4 a6 a3 d5")  # no white pawn beside d5
@@ -199,7 +215,10 @@ def test_a_transposition_has_one_key_and_castling_rights_or_the_count_part_keys(
     assert rooks.board.board_fen() == knights.board.board_fen() and rooks.ply == knights.ply
     assert rooks.key() != knights.key()
     # the same position with another count toward the 75-move rule
-    assert Chess.from_text("8/8/4k3/8/8/3RK3/8/8 w - - 3 40").key() != Chess.from_text("8/8/4k3/8/8/3RK3/8/8 w - - 4 40").key()
+    assert (
+        Chess.from_text("8/8/4k3/8/8/3RK3/8/8 w - - 3 40").key()
+        != Chess.from_text("8/8/4k3/8/8/3RK3/8/8 w - - 4 40").key()
+    )
 
 
 @settings(max_examples=10, deadline=None)
@@ -216,9 +235,14 @@ def test_no_random_game_outlasts_the_bound_of_the_plies_left(seed: int) -> None:
 
 
 def test_only_standard_boards_are_wrapped() -> None:
-    with pytest.raises(InvalidPositionError, match=r"only standard chess boards can be played, not Board \(Chess960\)"):
+    with pytest.raises(
+        InvalidPositionError,
+        match=r"only standard chess boards can be played, not Board \(Chess960\)",
+    ):
         Chess.from_board(chess.Board(chess960=True))
-    with pytest.raises(InvalidPositionError, match=r"only standard chess boards can be played, not AtomicBoard"):
+    with pytest.raises(
+        InvalidPositionError, match=r"only standard chess boards can be played, not AtomicBoard"
+    ):
         Chess.from_board(chess.variant.AtomicBoard())
 
 
@@ -227,7 +251,10 @@ def test_only_standard_boards_are_wrapped() -> None:
     [
         ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", r"is not a FEN: .*turn"),
         ("8/8/8/8/8/8/8/K7 w - - 0 1", r"is not a legal chess position: no black king"),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 200", r"move 200 is too late .* 19,050 plies"),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 200",
+            r"move 200 is too late .* 19,050 plies",
+        ),
         ("e4 e5 Ke3", r"move 3 \('Ke3'\) cannot be played: illegal move 'Ke3'"),
     ],
 )
@@ -240,7 +267,11 @@ def test_bad_positions_are_refused_with_the_reason(text: str, message: str) -> N
     ("text", "error", "message"),
     [
         ("Nd2", InvalidMoveError, r"move 'Nd2' is ambiguous in .*: name the piece's file or rank"),
-        ("Qh9", InvalidMoveError, r"'Qh9' is not a chess move: write it in UCI \(e2e4, e7e8q\) or SAN"),
+        (
+            "Qh9",
+            InvalidMoveError,
+            r"'Qh9' is not a chess move: write it in UCI \(e2e4, e7e8q\) or SAN",
+        ),
         ("0000", InvalidMoveError, r"'0000' is the null move"),
         ("Ke2", IllegalMoveError, r"illegal move 'Ke2' in .*; legal moves: .*Nbd2"),
     ],
@@ -271,10 +302,14 @@ def test_perft_reproduces_the_published_counts(fen: str, depth: int, leaves: int
     assert game.to_text() == fen
 
 
-def test_perft_divides_kiwipete_by_first_move_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+def test_perft_divides_kiwipete_by_first_move_from_the_command_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     from gamesearch.cli import main
 
-    assert main(["perft", "chess", "--position", KIWIPETE, "--depth", "2", "--divide", "--json"]) == 0
+    assert (
+        main(["perft", "chess", "--position", KIWIPETE, "--depth", "2", "--divide", "--json"]) == 0
+    )
     data = json.loads(capsys.readouterr().out)
     assert (data["game"], data["depth"], data["nodes"]) == ("chess", 2, 2_039)
     divide = data["divide"]
@@ -367,9 +402,18 @@ def test_alphabeta_finds_every_mate_in_two_and_no_faster_one(fen: str) -> None:
 
 
 TRICKS = [
-    "", "iterative=true", "aspiration=50", "killers=true", "history=true", "null_move=2", "lmr=true",
-    "quiescence=true", "extensions=true", "table=true",
-    "iterative=true,aspiration=50,killers=true,history=true,null_move=2,lmr=true,quiescence=true,extensions=true,table=true",
+    "",
+    "iterative=true",
+    "aspiration=50",
+    "killers=true",
+    "history=true",
+    "null_move=2",
+    "lmr=true",
+    "quiescence=true",
+    "extensions=true",
+    "table=true",
+    "iterative=true,aspiration=50,killers=true,history=true,null_move=2,lmr=true,"
+    "quiescence=true,extensions=true,table=true",
 ]
 
 
@@ -380,23 +424,38 @@ def test_the_engine_finds_the_mate_in_two_with_each_trick(fen: str, tricks: str)
 
     game = Chess.from_text(fen)
     assert game.rules.zugzwang_rare  # the null move may prune
-    result = default_registry().new_searcher("engine:depth=3" + (f",{tricks}" if tricks else "")).search(game)
+    result = (
+        default_registry()
+        .new_searcher("engine:depth=3" + (f",{tricks}" if tricks else ""))
+        .search(game)
+    )
     assert isinstance(result.move, chess.Move) and result.move.uci() == MATES_IN_TWO[fen]
     sign = 1 if game.to_move() == 0 else -1
     assert result.value == sign * (game.win_score - game.ply - 3)
     assert game.to_text() == fen
 
 
+@pytest.mark.slow
 def test_plain_analyze_finds_the_mating_move_of_a_mate_in_two_with_the_default_searcher() -> None:
     fen = "r2qkbnr/ppp2ppp/2np4/4N3/2B1P3/2N5/PPPP1PPP/R1BbK2R w KQkq - 0 6"
-    command = [str(Path(sys.executable).with_name("gamesearch")), "analyze", "chess", "--position", fen, "--json"]
+    command = [
+        str(Path(sys.executable).with_name("gamesearch")),
+        "analyze",
+        "chess",
+        "--position",
+        fen,
+        "--json",
+    ]
     done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)
     assert answer["searcher"].partition(":")[0] == str(Chess.default_searcher).partition(":")[0]
     assert answer["move"] == "c4f7" and answer["best_moves"] == ["c4f7"]
     # within seconds: the default searcher's own time budget, not a timed test
-    assert answer["stats"]["seconds"] <= float(str(Chess.default_searcher).rpartition("seconds=")[2]) + 1
+    assert (
+        answer["stats"]["seconds"]
+        <= float(str(Chess.default_searcher).rpartition("seconds=")[2]) + 1
+    )
 
 
 # ------------------------------------------------------------------ suites
@@ -404,8 +463,12 @@ def test_the_shipped_suites_are_read_with_legal_best_moves() -> None:
     suites = Chess.problem_suites()
     assert set(suites) == {"bratko-kopec", "mates"}
     bratko_kopec = Chess.read_problems(suites["bratko-kopec"].read_text(encoding="utf-8"))
-    assert [problem.name for problem in bratko_kopec] == [f"BK.{number:02d}" for number in range(1, 25)]
-    assert bratko_kopec[0] == Problem("BK.01", "1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - 0 1", ("d6d1",))
+    assert [problem.name for problem in bratko_kopec] == [
+        f"BK.{number:02d}" for number in range(1, 25)
+    ]
+    assert bratko_kopec[0] == Problem(
+        "BK.01", "1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - 0 1", ("d6d1",)
+    )
     assert bratko_kopec[4].best_moves == ("c3d5", "a2a4")  # two best moves: Nd5 and a4
     for problem in bratko_kopec + Chess.read_problems(suites["mates"].read_text(encoding="utf-8")):
         game = Chess.from_text(problem.position)
@@ -419,10 +482,23 @@ def test_the_mates_suite_lists_every_fastest_mate() -> None:
         assert set(problem.best_moves) == fastest, problem.name
 
 
-def test_tactics_counts_the_mates_alphabeta_finds_within_the_budget(capsys: pytest.CaptureFixture[str]) -> None:
+def test_tactics_counts_the_mates_alphabeta_finds_within_the_budget(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     from gamesearch.cli import main
 
-    status = main(["tactics", "chess", "mates", "--searcher", "alphabeta:depth=3", "--max-nodes", "5000", "--json"])
+    status = main(
+        [
+            "tactics",
+            "chess",
+            "mates",
+            "--searcher",
+            "alphabeta:depth=3",
+            "--max-nodes",
+            "5000",
+            "--json",
+        ]
+    )
     data = json.loads(capsys.readouterr().out)
     assert status == 0 and (data["problems"], data["rows"][0]["solved"]) == (8, 8)
 
@@ -431,7 +507,10 @@ def test_tactics_counts_the_mates_alphabeta_finds_within_the_budget(capsys: pyte
     ("line", "message"),
     [
         ("8/8/8 w - - bm e4;", r"line 1: '8/8/8 w - - bm e4;' is not EPD"),
-        ('7k/8/8/8/8/8/R7/1R5K w - - id "no move";', r"line 1: .* names no best move \(bm\) and no move to avoid"),
+        (
+            '7k/8/8/8/8/8/R7/1R5K w - - id "no move";',
+            r"line 1: .* names no best move \(bm\) and no move to avoid",
+        ),
     ],
 )
 def test_an_epd_line_that_is_no_problem_is_named(line: str, message: str) -> None:

@@ -8,12 +8,21 @@ import operator
 import pytest
 from hypothesis import given, settings
 
-from gamesearch import AlphaBeta, InvalidMoveError, InvalidOptionError, InvalidPositionError, Minimax
+from gamesearch import (
+    AlphaBeta,
+    InvalidMoveError,
+    InvalidOptionError,
+    InvalidPositionError,
+    Minimax,
+)
 from gamesearch.testing import check_game, check_searcher, reachable_positions
 from gamesearch.testing.strategies import positions
 
 # Run from the gamesearch repository, these tests need the plugin installed first.
-pytest.importorskip("gamesearch_nim", reason="the example plugin is not installed: pip install -e docs/examples/gamesearch-nim")
+pytest.importorskip(
+    "gamesearch_nim",
+    reason="the example plugin is not installed: pip install -e docs/examples/gamesearch-nim",
+)
 from gamesearch_nim import Nim  # noqa: E402
 
 
@@ -76,5 +85,7 @@ def test_bad_move_text_names_the_valid_heaps(text: str) -> None:
 
 
 def test_bad_heaps_option_says_what_is_valid() -> None:
-    with pytest.raises(InvalidOptionError, match=r"option 'heaps': heaps '3,,4' must be 1 to 26 sizes"):
+    with pytest.raises(
+        InvalidOptionError, match=r"option 'heaps': heaps '3,,4' must be 1 to 26 sizes"
+    ):
         Nim.new(heaps="3,,4")
