@@ -45,8 +45,18 @@ from gamesearch.batch import (
     run_batch,
 )
 from gamesearch.batch.executors import dask_distributed
-from gamesearch.batch.tasks import Expect, Method
-from gamesearch.datasets.connect4 import UCI_FILE, find_data_file, read_uci
+from gamesearch.batch.tasks import Method
+from gamesearch.datasets import Expect, find_data_file
+from gamesearch.plugins import default_registry
+
+#: the UCI table's file in the connect4 plugin's data set
+UCI_FILE = "connect-4.data"
+
+
+def find_file(name: str) -> Path:
+    """Return the file ``name`` of the connect4 plugin's data set (Pons' sets, the UCI table)."""
+    return find_data_file(default_registry().data_sets["connect4"], name)
+
 
 #: machines the UCI estimate is given for
 MACHINES = (1, 10, 100)
@@ -81,8 +91,8 @@ def timed_batch(
 def scaling(set_path: Path) -> dict[str, Any]:
     """Return the runs of the whole set on 1 and 2 local workers and a 2-worker Dask cluster."""
     distributed = dask_distributed()
-    positions, expect = read_positions(set_path)
-    tasks = make_tasks("connect4", positions, ["solver"], expect=expect)
+    positions, position_format = read_positions(set_path, "connect4")
+    tasks = make_tasks("connect4", positions, ["solver"], position_format=position_format)
     runs = {
         "local 1": timed_batch(tasks, LocalExecutor(1)),
         "local 2": timed_batch(tasks, LocalExecutor(2)),
@@ -99,8 +109,8 @@ def scaling(set_path: Path) -> dict[str, Any]:
 
 def resuming(set_path: Path) -> dict[str, Any]:
     """Return the whole set's time on 2 workers against reruns with half, then all, stored."""
-    positions, expect = read_positions(set_path)
-    tasks = make_tasks("connect4", positions, ["solver"], expect=expect)
+    positions, position_format = read_positions(set_path, "connect4")
+    tasks = make_tasks("connect4", positions, ["solver"], position_format=position_format)
     with tempfile.TemporaryDirectory() as folder:
         store = os.path.join(folder, "resume.sqlite")
         whole = timed_batch(tasks, LocalExecutor(2), os.path.join(folder, "whole.sqlite"))
@@ -117,14 +127,14 @@ def resuming(set_path: Path) -> dict[str, Any]:
 
 def uci_estimate(sample: int, seed: int) -> dict[str, Any]:
     """Return the UCI sample's times on 2 local workers and the estimates for the whole set."""
-    rows = read_uci(find_data_file(UCI_FILE))
+    rows, _ = read_positions(find_file(UCI_FILE), "connect4", format="uci")
     chosen = random.Random(seed).sample(rows, sample)
     tasks = [
         Task(
             "connect4",
-            row.grid,
+            row.position,
             line=row.line,
-            expected=row.result,
+            expected=row.expected,
             expect=Expect.OUTCOME,
             method=Method.SOLVE_WEAK,
         )
@@ -181,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="seed of the UCI sample (default: 0)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
-    set_path = find_data_file("Test_L2_R1")
+    set_path = find_file("Test_L2_R1")
     figures: dict[str, Any] = {"load average before": os.getloadavg()}
     figures["Test_L2_R1"] = scaling(set_path)
     figures["resume"] = resuming(set_path)

@@ -81,6 +81,10 @@ class MissingDataError(GameSearchError, FileNotFoundError):
     """A data file (a benchmark set, the UCI table) that is not where it was looked for."""
 
 
+class InvalidDataError(GameSearchError, ValueError):
+    """A data file that is not what its format says: not text, empty, a folder."""
+
+
 class UnsupportedGameError(GameSearchError, ValueError):
     """A searcher was asked to search a game whose rules it cannot handle."""
 

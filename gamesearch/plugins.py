@@ -1,8 +1,10 @@
 """Plugins: pluggy hook specs, the plugin manager factory and the registry.
 
-Games and searchers reach gamesearch only through these hooks. The built-in
-searchers are a plugin like any other; in-tree games (``games/``) and third-party
-packages are found through the ``gamesearch`` entry-point group::
+Games and searchers reach gamesearch only through these hooks, and so do what a game's
+plugin brings beside its game: command-line subcommands, data sets to download, the
+formats of its position files and the look of its board. The built-in searchers are a
+plugin like any other; in-tree games (``games/``) and third-party packages are found
+through the ``gamesearch`` entry-point group::
 
     [project.entry-points.gamesearch]
     mygame = "mypackage.mygame"
@@ -19,11 +21,13 @@ and a plugin module implements a hook::
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import pluggy
 
+from gamesearch.datasets.fetch import DataSet
+from gamesearch.datasets.formats import LINES, LINES_FORMAT, PositionFormat
 from gamesearch.errors import (
     DuplicateNameError,
     InvalidOptionError,
@@ -31,7 +35,13 @@ from gamesearch.errors import (
     UnknownSearcherError,
 )
 from gamesearch.game import Game
+from gamesearch.looks import PLAIN, BoardLook
 from gamesearch.search.base import Searcher, parse_searcher_spec
+
+#: ``register(subparsers)``: adds one subcommand to the ``gamesearch`` command's
+#: ``argparse`` subparsers (``subparsers.add_parser(name, help=...)``) and sets its
+#: ``handler``, a function of the parsed arguments returning the exit status
+CommandRegister = Callable[[Any], object]
 
 PROJECT = "gamesearch"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -49,13 +59,34 @@ class HookSpecs:
     def gamesearch_register_searchers(self, registry: Registry) -> None:
         """Add searcher classes with ``registry.add_searcher(SearcherClass)``."""
 
+    @hookspec
+    def gamesearch_register_commands(self, registry: Registry) -> None:
+        """Add ``gamesearch`` subcommands with ``registry.add_command(name, register)``."""
+
+    @hookspec
+    def gamesearch_register_data_sets(self, registry: Registry) -> None:
+        """Add downloadable data sets with ``registry.add_data_set(DataSet(...))``."""
+
+    @hookspec
+    def gamesearch_register_position_formats(self, registry: Registry) -> None:
+        """Add position file formats with ``registry.add_position_format(PositionFormat(...))``."""
+
+    @hookspec
+    def gamesearch_register_board_looks(self, registry: Registry) -> None:
+        """Add a game's board drawing with ``registry.add_board_look(game, BoardLook(...))``."""
+
 
 class Registry:
-    """The games and searchers that plugins registered, looked up by name."""
+    """What plugins registered, looked up by name: games, searchers, commands, data sets,
+    position formats and board looks."""
 
     def __init__(self) -> None:
         self._games: dict[str, type[Game[Any]]] = {}
         self._searchers: dict[str, type[Searcher]] = {}
+        self._commands: dict[str, CommandRegister] = {}
+        self._data_sets: dict[str, DataSet] = {}
+        self._formats: dict[tuple[str, str], PositionFormat] = {}
+        self._looks: dict[str, BoardLook] = {}
 
     # -------------------------------------------------------------- registering
     def add_game(self, game_class: type[Game[Any]]) -> None:
@@ -72,6 +103,38 @@ class Registry:
         """
         _add(self._searchers, searcher_class, "searcher")
 
+    def add_command(self, name: str, register: CommandRegister) -> None:
+        """Register a subcommand of ``gamesearch``: ``register(subparsers)`` adds its parser
+        under ``name`` when the command line is built.
+
+        :raises DuplicateNameError: when another plugin's command has that name.
+        """
+        _add_named(self._commands, name, register, "command")
+
+    def add_data_set(self, data_set: DataSet) -> None:
+        """Register a data set that ``gamesearch data fetch NAME`` downloads.
+
+        :raises DuplicateNameError: when another data set has that name.
+        """
+        _add_named(self._data_sets, data_set.name, data_set, "data set")
+
+    def add_position_format(self, position_format: PositionFormat) -> None:
+        """Register a format of position files for its game (``batch --format NAME``).
+
+        :raises DuplicateNameError: when the game already has a format of that name.
+        """
+        key = (position_format.game, position_format.name)
+        if position_format.name == LINES:
+            raise DuplicateNameError(f"the format name {LINES!r} is the framework's own")
+        _add_named(self._formats, key, position_format, "position format")
+
+    def add_board_look(self, game: str, look: BoardLook) -> None:
+        """Register how the browser board draws the game named ``game``.
+
+        :raises DuplicateNameError: when the game already has a look.
+        """
+        _add_named(self._looks, game, look, "board look")
+
     # ------------------------------------------------------------------ looking
     @property
     def games(self) -> Mapping[str, type[Game[Any]]]:
@@ -82,6 +145,40 @@ class Registry:
     def searchers(self) -> Mapping[str, type[Searcher]]:
         """Return the registered searcher classes by name, sorted by name."""
         return dict(sorted(self._searchers.items()))
+
+    @property
+    def commands(self) -> Mapping[str, CommandRegister]:
+        """Return the plugins' subcommands (their ``register`` functions), sorted by name."""
+        return dict(sorted(self._commands.items()))
+
+    @property
+    def data_sets(self) -> Mapping[str, DataSet]:
+        """Return the registered data sets by name, sorted by name."""
+        return dict(sorted(self._data_sets.items()))
+
+    def position_formats(self, game: str) -> Mapping[str, PositionFormat]:
+        """Return the formats files of the game ``game`` may be read in, by name: the
+        framework's ``lines`` first, then those its plugins declare."""
+        declared = sorted(
+            (name, fmt) for (owner, name), fmt in self._formats.items() if owner == game
+        )
+        return {LINES: LINES_FORMAT, **dict(declared)}
+
+    def position_format(self, game: str, name: str) -> PositionFormat:
+        """Return the format ``name`` of the game ``game``.
+
+        :raises InvalidOptionError: listing the game's formats.
+        """
+        formats = self.position_formats(game)
+        if name not in formats:
+            raise InvalidOptionError(
+                f"{game} has no position format {name!r}; expected one of {', '.join(formats)}"
+            )
+        return formats[name]
+
+    def board_look(self, game: str) -> BoardLook:
+        """Return how the browser board draws ``game`` (the plain grid unless declared)."""
+        return self._looks.get(game, PLAIN)
 
     def game_class(self, name: str) -> type[Game[Any]]:
         """Return the game class registered as ``name``.
@@ -135,11 +232,19 @@ def _add(table: dict[str, Any], cls: Any, kind: str) -> None:
     name = getattr(cls, "name", None)
     if not isinstance(name, str) or not name:
         raise InvalidOptionError(f"a {kind} class needs a non-empty 'name': {cls!r}")
-    if name in table and table[name] is not cls:
+    _add_named(table, name, cls, kind)
+
+
+def _add_named(table: dict[Any, Any], name: Any, value: Any, kind: str) -> None:
+    """Put ``value`` under ``name``; the same object twice is one registration.
+
+    :raises DuplicateNameError: when another object already has the name.
+    """
+    if name in table and table[name] is not value:
         raise DuplicateNameError(
-            f"two {kind}s are registered as {name!r}: {table[name]!r} and {cls!r}"
+            f"two {kind}s are registered as {name!r}: {table[name]!r} and {value!r}"
         )
-    table[name] = cls
+    table[name] = value
 
 
 def make_plugin_manager(
@@ -167,6 +272,10 @@ def build_registry(manager: pluggy.PluginManager | None = None) -> Registry:
     manager = manager if manager is not None else make_plugin_manager()
     manager.hook.gamesearch_register_searchers(registry=registry)
     manager.hook.gamesearch_register_games(registry=registry)
+    manager.hook.gamesearch_register_commands(registry=registry)
+    manager.hook.gamesearch_register_data_sets(registry=registry)
+    manager.hook.gamesearch_register_position_formats(registry=registry)
+    manager.hook.gamesearch_register_board_looks(registry=registry)
     return registry
 
 

@@ -55,6 +55,8 @@ def catalogue(found: Registry) -> dict[str, Any]:
             ],
             # the rules with the default options (they may change with the options)
             "rules": cls.new().rules.as_dict(),
+            # how the browser board draws it, as its plugin declares
+            "look": found.board_look(name).as_dict(),
         }
         for name, cls in found.games.items()
     }

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from gamesearch.datasets.connect4 import data_dir
+from gamesearch_games.connect4.data import data_dir
 
 DATA = data_dir()
 

@@ -92,7 +92,7 @@ def tictactoe_file(tmp_path: Path, count: int = 24, seed: int = 3) -> tuple[Path
     path.write_text(
         "# tic-tac-toe positions and X's result\n"
         + "".join(
-            f"{position} {words[value] if index % 2 else value}\n"
+            f"{position} | {words[value] if index % 2 else value}\n"
             for index, (position, value) in enumerate(expected.items())
         )
     )
@@ -236,10 +236,12 @@ def test_a_position_that_kills_its_worker_process_is_failed_once_and_the_rest_co
     extra = {KillerSearcher.CURSED: 0, KillerSearcher.FLAKY: outcome("XO" + "." * 7)}
     expected = {position: value for position, value in expected.items() if position not in extra}
     path.write_text(
-        "".join(f"{position} {value}\n" for position, value in [*expected.items(), *extra.items()])
+        "".join(
+            f"{position} | {value}\n" for position, value in [*expected.items(), *extra.items()]
+        )
     )
-    positions, expect = read_positions(path)
-    tasks = make_tasks("tictactoe", positions, ["killer"], expect=expect)
+    positions, position_format = read_positions(path, "tictactoe")
+    tasks = make_tasks("tictactoe", positions, ["killer"], position_format=position_format)
     with ResultStore(tmp_path / "killer.sqlite") as store, LocalExecutor(2) as executor:
         summary = run_batch(tasks, store, executor, registry=fragile_registry())
         records = {record.position: record for record in store.records()}
@@ -260,9 +262,9 @@ def test_a_searcher_that_raises_is_recorded_as_failed_and_the_rest_complete(
     tmp_path: Path, executor: Any
 ) -> None:
     path, expected = tictactoe_file(tmp_path, 12)
-    path.write_text(path.read_text() + f"{FragileSearcher.CURSED} 0\n")
-    positions, expect = read_positions(path)
-    tasks = make_tasks("tictactoe", positions, ["fragile"], expect=expect)
+    path.write_text(path.read_text() + f"{FragileSearcher.CURSED} | 0\n")
+    positions, position_format = read_positions(path, "tictactoe")
+    tasks = make_tasks("tictactoe", positions, ["fragile"], position_format=position_format)
     with ResultStore(tmp_path / "fragile.sqlite") as store, executor() as running:
         summary = run_batch(tasks, store, running, registry=fragile_registry())
         assert (summary.done, summary.failed, summary.agreed) == (12, 1, 12)
@@ -278,7 +280,7 @@ def test_a_search_over_its_budget_is_recorded_as_over_budget(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     path = tmp_path / "start.txt"
-    path.write_text(".../.../... 0\nXOX/OXO/... 1\n")
+    path.write_text(".../.../... | 0\nXOX/OXO/... | 1\n")
     store = str(tmp_path / "budget.sqlite")
     argv = (
         "batch",
@@ -307,7 +309,7 @@ def test_a_disagreement_is_printed_and_sets_the_exit_status(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     path = tmp_path / "wrong.txt"
-    path.write_text("XX./OO./... loss\n")
+    path.write_text("XX./OO./... | loss\n")
     status, out, _ = run_cli(
         capsys, "batch", "tictactoe", str(path), "--store", str(tmp_path / "s.sqlite"), "-w", "1"
     )
@@ -385,11 +387,11 @@ def test_a_record_is_stored_once_whatever_arrives_twice(tmp_path: Path) -> None:
 @needs_data
 def test_the_value_alone_method_gives_the_files_score(tmp_path: Path) -> None:
     sample, scores = pons_sample(tmp_path, "Test_L3_R1", range(1, 1001, 100))
-    positions, expect = read_positions(sample)
-    assert expect is Expect.SCORE
+    positions, position_format = read_positions(sample, "connect4")
+    assert position_format.expect is Expect.SCORE
     tasks = [
         attrs.evolve(task, method=Method.SOLVE)
-        for task in make_tasks("connect4", positions, ["solver"], expect=expect)
+        for task in make_tasks("connect4", positions, ["solver"], position_format=position_format)
     ]
     with ResultStore() as store:
         summary = run_batch(tasks, store, InlineExecutor())
@@ -577,7 +579,7 @@ def test_solve_bench_on_two_workers_with_a_store_resumes_and_reports_the_same(
 def test_uci_check_with_a_store_solves_only_the_rows_missing(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import gamesearch.cli.uci_check
+    import gamesearch_games.connect4.uci_check
 
     rows = [
         "b,b,b,b,b,b,b,b,b,b,b,b,x,o,x,o,x,o,x,o,b,b,b,b,o,x,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,win",
@@ -591,7 +593,7 @@ def test_uci_check_with_a_store_solves_only_the_rows_missing(
         calls.append(1)
         return 1, 5  # the side to move wins (a stand-in solver: this test is about the store)
 
-    monkeypatch.setattr(gamesearch.cli.uci_check, "solve", counted)
+    monkeypatch.setattr(gamesearch_games.connect4.uci_check, "solve", counted)
     store = str(tmp_path / "uci.sqlite")
     argv = ("uci-check", "--file", str(data), "--sample", "2", "--store", store, "--json")
     first = json.loads(run_cli(capsys, *argv)[1])
@@ -640,10 +642,9 @@ def test_uci_rows_are_read_as_the_first_players_outcome(
     data.write_text(
         "b,b,b,b,b,b,b,b,b,b,b,b,x,o,x,o,x,o,x,o,b,b,b,b,o,x,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,loss\n"
     )
-    positions, expect = read_positions(data)
-    assert expect is Expect.OUTCOME and [(item.line, item.expected) for item in positions] == [
-        (1, -1)
-    ]
+    positions, position_format = read_positions(data, "connect4")
+    assert position_format.expect is Expect.OUTCOME
+    assert [(item.line, item.expected) for item in positions] == [(1, -1)]
     # the cells go column by column, bottom to top: column c holds x,o,x,o,x,o, d x,o and e o,x
     assert positions[0].position == "..O..../..X..../..O..../..X..../..OOX../..XXO.."
     store = str(tmp_path / "uci.sqlite")

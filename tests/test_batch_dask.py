@@ -162,8 +162,8 @@ def test_a_dask_batch_gives_the_results_of_local_processes(
 @needs_data
 def test_a_worker_killed_mid_batch_loses_no_position(tmp_path: Path, cluster: Cluster) -> None:
     sample, scores = pons_sample(tmp_path, "Test_L1_R1", range(1, 41))
-    positions, expect = read_positions(sample)
-    tasks = make_tasks("connect4", positions, ["solver"], expect=expect)
+    positions, position_format = read_positions(sample, "connect4")
+    tasks = make_tasks("connect4", positions, ["solver"], position_format=position_format)
     victim = cluster.add_worker()
     cluster.wait_for(3)
     killed_after: list[int] = []
@@ -199,7 +199,7 @@ def test_a_scheduler_that_does_not_answer_is_one_clear_error(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     path = tmp_path / "one.txt"
-    path.write_text("XX./OO./... 1\n")
+    path.write_text("XX./OO./... | 1\n")
     with pytest.raises(
         InvalidOptionError, match="no Dask scheduler answers at 'tcp://127.0.0.1:9'"
     ):

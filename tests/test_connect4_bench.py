@@ -8,16 +8,15 @@ from pathlib import Path
 import pytest
 from clirun import assert_usage_error, run_cli
 
-from gamesearch.datasets.connect4 import (
-    InvalidDataError,
+from gamesearch.errors import InvalidDataError, InvalidPositionError
+from gamesearch_games.connect4 import ConnectFour
+from gamesearch_games.connect4.data import (
     benchmark_score,
     data_dir,
     parse_uci_row,
     read_score_file,
     read_uci,
 )
-from gamesearch.errors import InvalidPositionError
-from gamesearch_games.connect4 import ConnectFour
 
 DATA = data_dir()
 needs_data = pytest.mark.skipif(

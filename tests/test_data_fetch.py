@@ -7,6 +7,7 @@ the files (no internet in tests); ``--mirror`` points the command at it.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import re
 import shlex
 import shutil
@@ -22,13 +23,15 @@ from clirun import assert_usage_error, run_cli
 
 import gamesearch.cli.data
 import gamesearch.datasets
-import gamesearch.datasets.connect4 as connect4_data
+import gamesearch_games.connect4.data as connect4_data
 from gamesearch.datasets import ChecksumMismatchError, DataSet, DownloadError, RemoteFile, fetch
-from gamesearch.datasets.connect4 import CONNECT4, DATA_ENVIRONMENT, UCI_FILE, data_dir
+from gamesearch_games.connect4.data import CONNECT4, DATA_ENVIRONMENT, UCI_FILE, data_dir
 
 #: the reference copies of the data with their checksums in a README, where the optional
 #: $GAMESEARCH_CONNECT4_DATA names such a folder (`make test` names the workplace's copy)
 SHARED = data_dir()
+#: the module (the package's name ``fetch`` is the function of that name)
+FETCH_MODULE = importlib.import_module("gamesearch.datasets.fetch")
 needs_shared = pytest.mark.skipif(
     not (SHARED / "README.md").is_file(),
     reason=f"no reference copies with their README in {SHARED} (set {DATA_ENVIRONMENT})",
@@ -129,7 +132,7 @@ def pip_install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Look up data as an installed wheel does: no variable, a fresh cache."""
     cache = tmp_path / "cache" / "connect4"
     monkeypatch.delenv(DATA_ENVIRONMENT, raising=False)
-    monkeypatch.setattr(connect4_data, "cache_dir", lambda: cache)
+    monkeypatch.setattr(FETCH_MODULE, "cache_folder", lambda data_set: cache)
     return cache
 
 
@@ -357,10 +360,11 @@ def test_data_is_looked_for_only_where_the_user_says_or_in_the_cache(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv(DATA_ENVIRONMENT, str(tmp_path))
-    assert connect4_data.search_dirs() == [tmp_path]
-    assert connect4_data.search_dirs(tmp_path / "given") == [tmp_path / "given"]
+    assert connect4_data.data_dir() == tmp_path
+    assert connect4_data.data_dir(tmp_path / "given") == tmp_path / "given"
     monkeypatch.delenv(DATA_ENVIRONMENT)
-    assert connect4_data.search_dirs() == [connect4_data.cache_dir()]
+    assert connect4_data.data_dir() == FETCH_MODULE.cache_folder(CONNECT4)
+    assert connect4_data.data_dir().name == "connect4"
 
 
 def test_the_data_library_sits_below_the_command_line() -> None:

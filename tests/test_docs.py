@@ -39,7 +39,7 @@ from pathlib import Path
 import pytest
 
 from gamesearch.cli import main
-from gamesearch.datasets.connect4 import DATA_ENVIRONMENT, data_dir
+from gamesearch_games.connect4.data import DATA_ENVIRONMENT, data_dir
 
 pytestmark = pytest.mark.docs
 

@@ -134,7 +134,7 @@ def test_a_users_own_games_package_does_not_hide_the_in_tree_games(tmp_path: Pat
     assert Path(found["user_games"]) == user_games / "__init__.py"
     assert found["modules"] == {
         "tictactoe": f"{GAMES_PACKAGE}.tictactoe",
-        "connect4": f"{GAMES_PACKAGE}.connect4",
+        "connect4": f"{GAMES_PACKAGE}.connect4.game",
     }
     assert found["moves"] == 7
 
@@ -182,7 +182,10 @@ def test_the_wheel_holds_every_module_of_the_framework_and_the_games(
 ) -> None:
     shipped = {name for name in wheel.namelist() if name.endswith(".py")}
     on_disk = {path.relative_to(ROOT).as_posix() for path in (ROOT / "gamesearch").rglob("*.py")}
-    on_disk |= {f"{GAMES_PACKAGE}/{path.name}" for path in (ROOT / "games").glob("*.py")}
+    on_disk |= {
+        f"{GAMES_PACKAGE}/{path.relative_to(ROOT / 'games').as_posix()}"
+        for path in (ROOT / "games").rglob("*.py")
+    }
     assert shipped == on_disk
     assert {"gamesearch/py.typed", "gamesearch/web/static/index.html"} <= set(wheel.namelist())
 

@@ -12,8 +12,8 @@ import pytest
 from clirun import run_cli
 from rich.console import Console
 
-import gamesearch.cli.solve_bench
-import gamesearch.cli.uci_check
+import gamesearch_games.connect4.solve_bench
+import gamesearch_games.connect4.uci_check
 from gamesearch.cli import _progress
 from gamesearch.cli._progress import EXIT_INTERRUPTED, ProgressReport, duration, interruptible
 
@@ -118,7 +118,9 @@ def test_ctrl_c_in_solve_bench_prints_the_figures_so_far_and_exits_130(
     path = tmp_path / "late"
     path.write_text(LATE)
     monkeypatch.setattr(
-        gamesearch.cli.solve_bench, "solve", interrupt_on_call(3, gamesearch.cli.solve_bench.solve)
+        gamesearch_games.connect4.solve_bench,
+        "solve",
+        interrupt_on_call(3, gamesearch_games.connect4.solve_bench.solve),
     )
     status, out, err = run_cli(capsys, "solve-bench", str(path))
     assert status == EXIT_INTERRUPTED == 130
@@ -136,7 +138,9 @@ def test_ctrl_c_in_solve_bench_json_marks_the_report_interrupted(
     path = tmp_path / "late"
     path.write_text(LATE)
     monkeypatch.setattr(
-        gamesearch.cli.solve_bench, "solve", interrupt_on_call(4, gamesearch.cli.solve_bench.solve)
+        gamesearch_games.connect4.solve_bench,
+        "solve",
+        interrupt_on_call(4, gamesearch_games.connect4.solve_bench.solve),
     )
     status, out, _ = run_cli(capsys, "solve-bench", str(path), "--json")
     report = json.loads(out)
@@ -155,7 +159,9 @@ def test_ctrl_c_in_uci_check_prints_the_rows_checked_so_far(
     data = tmp_path / "rows"
     data.write_text("\n".join([row, mirrored, shifted]) + "\n")  # three positions, each once
     monkeypatch.setattr(
-        gamesearch.cli.uci_check, "solve", interrupt_on_call(2, lambda game, weak: (1, 7))
+        gamesearch_games.connect4.uci_check,
+        "solve",
+        interrupt_on_call(2, lambda game, weak: (1, 7)),
     )
     status, out, err = run_cli(capsys, "uci-check", "--file", str(data), "--sample", "3")
     assert status == 130
@@ -170,13 +176,13 @@ def test_solve_bench_writes_progress_lines_on_stderr_without_a_terminal(
     path = tmp_path / "late"
     path.write_text(LATE)
     monkeypatch.setattr(_progress, "LINE_INTERVAL", 0.05)
-    real = gamesearch.cli.solve_bench.solve
+    real = gamesearch_games.connect4.solve_bench.solve
 
     def slow(*args: Any, **kwargs: Any) -> Any:
         time.sleep(0.08)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(gamesearch.cli.solve_bench, "solve", slow)
+    monkeypatch.setattr(gamesearch_games.connect4.solve_bench, "solve", slow)
     status, out, err = run_cli(capsys, "solve-bench", str(path))
     assert status == 0 and "agree with the file" in out
     assert "solving late: " in err and err.rstrip().splitlines()[-1].startswith(

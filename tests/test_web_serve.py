@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.load_check import main as load_check
 from gamesearch.cli import main
 from gamesearch.web.server import bind, is_loopback, url_of
 
@@ -105,7 +106,7 @@ def test_url_of_a_bound_socket_names_its_port() -> None:
 def test_load_check_reports_requests_per_second_and_the_slowest_response(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    status = main(["load-check", "--requests", "24", "--concurrency", "4", "--long-seconds", "0.5"])
+    status = load_check(["--requests", "24", "--concurrency", "4", "--long-seconds", "0.5"])
     out = capsys.readouterr().out
     assert status == 0, out
     assert "24 of 24" in out
@@ -114,7 +115,7 @@ def test_load_check_reports_requests_per_second_and_the_slowest_response(
 
 
 def test_load_check_refuses_a_count_below_one(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["load-check", "--requests", "0"]) == 2
+    assert load_check(["--requests", "0"]) == 2
     assert "--requests must be >= 1: 0" in capsys.readouterr().err
 
 
@@ -135,9 +136,8 @@ def test_serve_refuses_a_budget_that_is_not_finite_and_a_port_out_of_range(
 
 @pytest.mark.slow
 def test_load_check_measures_health_requests_too(capsys: pytest.CaptureFixture[str]) -> None:
-    status = main(
+    status = load_check(
         [
-            "load-check",
             "--target",
             "health",
             "--requests",

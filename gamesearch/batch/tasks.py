@@ -21,17 +21,32 @@ from typing import Any
 
 import attrs
 
-from gamesearch.datasets.connect4 import (
-    _text_lines,
-    benchmark_score,
-    parse_uci_row,
-    published_set,
+from gamesearch.datasets.fetch import DataSet
+from gamesearch.datasets.formats import LINES, Expect, PositionFormat, PositionLine
+from gamesearch.errors import (
+    BudgetExceededError,
+    GameSearchError,
+    InvalidOptionError,
+    InvalidPositionError,
 )
-from gamesearch.errors import BudgetExceededError, InvalidOptionError, InvalidPositionError
 from gamesearch.game import Game, Player
 from gamesearch.plugins import Registry, default_registry
 from gamesearch.search.base import Limit
 from gamesearch.search.nullwindow import solve
+
+# Expect and PositionLine live with the file formats; the batch runner's users find them here
+__all__ = [
+    "Expect",
+    "Method",
+    "PositionLine",
+    "Record",
+    "Status",
+    "Task",
+    "game_data_sets",
+    "make_tasks",
+    "read_positions",
+    "run_task",
+]
 
 #: ``solver(game, weak=...)``: the exact value for the side to move and the nodes it took
 Solver = Callable[..., tuple[int, int]]
@@ -43,15 +58,6 @@ class Method(enum.Enum):
     SEARCH = "search"  #: the searcher spec's search of the position, under the task's limit
     SOLVE = "solve"  #: the exact value alone, by null-window binary search (no best moves)
     SOLVE_WEAK = "solve-weak"  #: win, draw or loss alone, by the same search
-
-
-class Expect(enum.Enum):
-    """What a file's expected value is, so a result can be compared with it."""
-
-    SCORE = "score"  #: Pons' benchmark score, for the side to move (win: 22 - winner's stones)
-    SIGN = "sign"  #: +1 / 0 / -1: the side to move wins, draws or loses
-    OUTCOME = "outcome"  #: +1 / 0 / -1: the first player wins, draws or loses (the UCI labels)
-    MARGIN = "margin"  #: the final result, first player's view (see ``SearchResult.margin``)
 
 
 class Status(enum.Enum):
@@ -76,6 +82,9 @@ class Task:
     method: Method = Method.SEARCH
     options: tuple[tuple[str, str], ...] = ()  #: game options, ``(key, value)`` pairs
     label_text: str | None = None  #: the store's name for what is computed (default: the spec)
+    #: the position format the expected value comes from (whose ``score`` reads a
+    #: :attr:`Expect.SCORE` value); ``None``: the framework's own
+    format: str | None = None
 
     @property
     def label(self) -> str:
@@ -202,7 +211,7 @@ def _compute(task: Task, registry: Registry, base: dict[str, Any], solver: Solve
         exact, best = True, ()
         margin = _sign(value) if weak else game.value_scale.margin(value)
     found = (
-        _read_as(task.expect, game, value, margin, weak=task.method is Method.SOLVE_WEAK)
+        _read_as(task, registry, game, value, margin, weak=task.method is Method.SOLVE_WEAK)
         if exact
         else None
     )
@@ -219,9 +228,20 @@ def _compute(task: Task, registry: Registry, base: dict[str, Any], solver: Solve
 
 
 def _read_as(
-    expect: Expect, game: Game[Any], value: int | Fraction, margin: Any, *, weak: bool
+    task: Task,
+    registry: Registry,
+    game: Game[Any],
+    value: int | Fraction,
+    margin: Any,
+    *,
+    weak: bool,
 ) -> int | None:
-    """Return the exact ``value`` (first player's view) read as ``expect`` says."""
+    """Return the exact ``value`` (first player's view) read as ``task.expect`` says (a
+    score by the ``score`` function of the task's position format).
+
+    :raises InvalidOptionError: for a score without a format that scores.
+    """
+    expect = task.expect
     first = game.to_move() == Player.FIRST
     if expect is Expect.MARGIN:
         return None if margin is None else int(margin)
@@ -231,7 +251,12 @@ def _read_as(
         return _sign(value) if first else -_sign(value)
     if weak or isinstance(value, Fraction):  # a weak value has no score
         return None
-    return benchmark_score(game, value if first else -value)
+    score = registry.position_format(task.game, task.format or LINES).score
+    if score is None:
+        raise InvalidOptionError(
+            f"the position format {task.format or LINES!r} of {task.game} gives no scores"
+        )
+    return score(game, value if first else -value)
 
 
 def _sign(value: int | Fraction) -> int:
@@ -239,57 +264,67 @@ def _sign(value: int | Fraction) -> int:
 
 
 # ------------------------------------------------------------------ position files
-@attrs.frozen
-class PositionLine:
-    """One position of a file: its line number, the position text, the expected value."""
+def read_positions(
+    path: Path,
+    game: str,
+    *,
+    format: str | None = None,
+    options: dict[str, Any] | None = None,
+    registry: Registry | None = None,
+) -> tuple[list[PositionLine], PositionFormat]:
+    """Return the positions of the file ``path`` of the game ``game`` and the format they
+    were read in.
 
-    line: int
-    position: str
-    expected: int | None
+    The format is ``format`` when given (a name the game's plugins declare, or
+    ``lines``), else the one the game's data set declares for a file of that name (Pons'
+    ``Test_L2_R1``, say), else the framework's ``lines`` (see
+    :mod:`gamesearch.datasets.formats`). Every position is read as ``game`` with
+    ``options`` here, so a line that is not a position is named before any work starts.
 
-
-#: words a file may use for an expected win, draw or loss
-OUTCOME_WORDS = {"win": 1, "draw": 0, "loss": -1}
-
-
-def read_positions(path: Path) -> tuple[list[PositionLine], Expect]:
-    """Return the positions of ``path`` and what their expected values are.
-
-    Three formats: the UCI ``connect-4.data`` rows (42 cells and a label: the first
-    player's outcome), Pons' benchmark sets (``<moves> <score>``: his score, recognised
-    when the file is a published set or named ``Test_*``), and any game's text: one
-    position a line in the game's notation, optionally followed by a space and the
-    expected final result from the first player's point of view (an integer, or
-    ``win``/``draw``/``loss``). Blank lines and lines starting with ``#`` are skipped.
-
-    :raises InvalidPositionError: naming the first malformed line.
+    :raises InvalidPositionError: naming the first line that is not a position or whose
+        expected value cannot be the game's, with the game's other formats.
+    :raises InvalidOptionError: for a format the game does not read.
     :raises InvalidDataError: when the file cannot be read as text.
     """
-    lines = [(number, text.strip()) for number, text in _text_lines(path)]
-    lines = [(number, text) for number, text in lines if text and not text.startswith("#")]
-    if not lines:
+    found = registry if registry is not None else default_registry()
+    options = options or {}
+    start = found.new_game(game, None, **options)
+    chosen = found.position_format(game, format or _declared_format(found, game, path.name))
+    positions = list(chosen.read(path, start))
+    if not positions:
         raise InvalidPositionError(f"{str(path)!r} holds no position")
-    if lines[0][1].count(",") == 42:
-        rows = [parse_uci_row(text, number) for number, text in lines]
-        return [PositionLine(row.line, row.grid, row.result) for row in rows], Expect.OUTCOME
-    positions = []
-    for number, text in lines:
-        position, _, last = text.rpartition(" ")
-        expected = _expected(last)
-        if not position.strip() or expected is None:
-            position, expected = text, None
-        positions.append(PositionLine(number, position.strip(), expected))
-    pons = published_set(path) is not None or path.name.startswith("Test_")
-    return positions, Expect.SCORE if pons else Expect.MARGIN
+    for item in positions:
+        try:
+            found.new_game(game, item.position, **options)
+        except GameSearchError as error:
+            raise InvalidPositionError(
+                f"line {item.line} of {str(path)!r} is not a position of {game}: {error}"
+                f"{_other_formats(found, game, chosen)}"
+            ) from None
+    return positions, chosen
 
 
-def _expected(text: str) -> int | None:
-    if text.lower() in OUTCOME_WORDS:
-        return OUTCOME_WORDS[text.lower()]
-    try:
-        return int(text)
-    except ValueError:
-        return None
+def _declared_format(found: Registry, game: str, file_name: str) -> str:
+    """Return the format a data set of ``game`` declares for its file ``file_name`` (the
+    framework's ``lines`` when none does)."""
+    for data_set in game_data_sets(found, game):
+        published = data_set.file(file_name)
+        if published is not None and published.format is not None:
+            return published.format
+    return LINES
+
+
+def game_data_sets(found: Registry, game: str) -> list[DataSet]:
+    """Return the registered data sets that hold positions of ``game``."""
+    return [data_set for data_set in found.data_sets.values() if data_set.game == game]
+
+
+def _other_formats(found: Registry, game: str, chosen: PositionFormat) -> str:
+    others = [fmt for name, fmt in found.position_formats(game).items() if name != chosen.name]
+    if not others:
+        return ""
+    listed = "; ".join(f"'{fmt.name}': {fmt.description}" for fmt in others)
+    return f" (files of {game} may also be read with --format NAME: {listed})"
 
 
 def make_tasks(
@@ -297,11 +332,15 @@ def make_tasks(
     positions: Sequence[PositionLine],
     searchers: Sequence[str],
     *,
-    expect: Expect = Expect.MARGIN,
+    expect: Expect | None = None,
+    position_format: PositionFormat | None = None,
     limit: Limit | None = None,
     options: Sequence[tuple[str, str]] = (),
 ) -> list[Task]:
     """Return one task per position and searcher spec, position by position.
+
+    A task's expected value reads as ``expect`` when given, else as its line says, else
+    as ``position_format`` says (the framework's ``lines``: a margin).
 
     :raises InvalidOptionError: when no searcher is given or one is repeated.
     """
@@ -312,6 +351,10 @@ def make_tasks(
         raise InvalidOptionError(
             f"each searcher must differ; repeated: {', '.join(map(repr, repeated))}"
         )
+    default = position_format.expect if position_format is not None else Expect.MARGIN
+    name = (
+        None if position_format is None or position_format.name == LINES else position_format.name
+    )
     return [
         Task(
             game,
@@ -319,9 +362,10 @@ def make_tasks(
             spec.strip(),
             item.line,
             item.expected,
-            expect,
+            expect or item.expect or default,
             limit,
             options=tuple(options),
+            format=name,
         )
         for item in positions
         for spec in searchers

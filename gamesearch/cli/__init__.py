@@ -1,8 +1,11 @@
 """The ``gamesearch`` command.
 
-Each subcommand is a module of this package with a ``register(subparsers)``
-function; modules are found by name, so adding a command is adding a module.
-Every error the user can cause ends in one line on stderr and exit status 2.
+Each built-in subcommand is a module of this package with a ``register(subparsers)``
+function; modules are found by name, so adding a command is adding a module (the
+helpers they share are in modules without that function). Plugins
+add theirs with the ``gamesearch_register_commands`` hook, and ``gamesearch --help``
+lists them with the rest. Every error the user can cause ends in one line on stderr
+and exit status 2.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from gamesearch.errors import GameSearchError
+from gamesearch.errors import DuplicateNameError, GameSearchError, InvalidOptionError
 
 EXIT_USAGE = 2
 
@@ -61,8 +64,33 @@ def build_parser() -> argparse.ArgumentParser:
         if module_info.name.startswith("_"):
             continue
         module = importlib.import_module(f"{__name__}.{module_info.name}")
-        module.register(subparsers)
+        if hasattr(module, "register"):
+            module.register(subparsers)
+    added = add_plugin_commands(subparsers)
+    if added:
+        parser.epilog = f"commands that plugins add: {', '.join(added)}"
     return parser
+
+
+def add_plugin_commands(subparsers: argparse._SubParsersAction[OneLineErrorParser]) -> list[str]:
+    """Add every subcommand the installed plugins register after the built-in ones; return
+    their names.
+
+    :raises DuplicateNameError: when a plugin's command has a built-in command's name.
+    :raises InvalidOptionError: when a plugin's ``register`` adds no parser of its name.
+    """
+    from gamesearch.cli._common import registry
+
+    commands = registry().commands
+    for name, register in commands.items():
+        if name in subparsers.choices:
+            raise DuplicateNameError(f"a plugin registers the command {name!r}, a built-in one")
+        register(subparsers)
+        if name not in subparsers.choices:
+            raise InvalidOptionError(
+                f"the plugin command {name!r} added no parser of that name: {register!r}"
+            )
+    return list(commands)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -36,6 +36,12 @@ def add_game_arguments(parser: argparse.ArgumentParser, *, position: bool = True
         )
 
 
+def add_data_argument(parser: argparse.ArgumentParser, help: str) -> None:
+    """Add ``--data DIR``: the folder data files are looked for in (``args.data``, a
+    :class:`~pathlib.Path` or ``None``)."""
+    parser.add_argument("--data", type=Path, metavar="DIR", help=help)
+
+
 def integer(text: str) -> int:
     """Return ``text`` read as a whole number (an argparse ``type``).
 

@@ -26,7 +26,9 @@ from gamesearch.batch import (
     run_batch,
     summarize,
 )
+from gamesearch.batch.tasks import game_data_sets
 from gamesearch.cli._common import (
+    add_data_argument,
     add_game_arguments,
     check_output_file,
     integer,
@@ -34,10 +36,10 @@ from gamesearch.cli._common import (
     print_json,
     registry,
 )
-from gamesearch.cli._connect4_report import add_data_argument
 from gamesearch.cli._output import check_at_least, console
 from gamesearch.cli._progress import interruptible, progress, report_interruption
-from gamesearch.datasets.connect4 import find_data_file
+from gamesearch.datasets.fetch import find_data_file
+from gamesearch.datasets.formats import SEPARATOR
 from gamesearch.errors import InvalidOptionError, MissingDataError
 from gamesearch.search.base import Limit
 
@@ -57,9 +59,11 @@ def register(subparsers: Any) -> None:
         "and store one record per position and searcher in an SQLite file: status (done, "
         "failed, over budget), value, best moves, nodes, seconds, the worker, and whether the "
         "value agrees with the one the file gives. FILE holds one position a line in the "
-        "game's notation, optionally followed by the expected final result (first player's "
-        "view; an integer or win/draw/loss); Pons' Connect Four sets (Test_L*_R*, '<moves> "
-        "<score>') and the UCI connect-4.data rows are read as such. Each record is written "
+        f"game's notation, optionally followed by '{SEPARATOR}' and the expected final result "
+        "(first player's view; an integer or win/draw/loss); a game's plugin may declare "
+        "formats of its own (--format), and a file of a data set the plugin publishes (Pons' "
+        "Connect Four sets, say) is read in the format its data set declares. Each record "
+        "is written "
         "whole in a transaction of its own: Ctrl-C, a killed process or a lost worker loses "
         "only the positions being computed, and the same command run again computes only "
         "what the store is missing. A position on which the searcher raises is stored as "
@@ -89,7 +93,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "file",
         metavar="FILE",
-        help="positions, one a line (for connect4 also a data file name such as Test_L2_R1)",
+        help="positions, one a line, or the name of a file of the game's data set (such as "
+        "Test_L2_R1 for connect4)",
     )
     parser.add_argument(
         "-s",
@@ -115,14 +120,26 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--expect",
         choices=[kind.value for kind in Expect],
-        help="what the file's values are: score (Pons' score, side to move), sign (side to move "
+        help="what the file's values are: score (the format's own score, such as Pons' score for "
+        "connect4), sign (side to move "
         "wins/draws/loses), outcome (first player wins/draws/loses), margin (first player's "
         "final result); default: from the file",
     )
     parser.add_argument(
+        "--format",
+        metavar="NAME",
+        help="the format FILE is in: lines, or one the game's plugin declares (connect4: pons "
+        "for Pons' '<moves> <score>' lines, uci for the UCI rows); default: the one the game's "
+        "data set declares for a file of that name, else lines",
+    )
+    parser.add_argument(
         "--output", metavar="FILE.jsonl", help="also write this batch's records as JSON lines"
     )
-    add_data_argument(parser)
+    add_data_argument(
+        parser,
+        "the folder holding the game's data files (default: the folder 'gamesearch data fetch' "
+        "downloads into)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object (the summary)")
     parser.set_defaults(handler=run)
 
@@ -135,7 +152,9 @@ def run(args: argparse.Namespace) -> int:
     options = parse_key_values(args.option)
     registry().new_game(args.game, None, **options)  # a bad game or option fails before any work
     path = _positions_file(args.game, args.file, args.data)
-    positions, expect = read_positions(path)
+    positions, position_format = read_positions(
+        path, args.game, format=args.format, options=options, registry=registry()
+    )
     searchers = args.searcher or [DEFAULT_SEARCHER]
     for spec in searchers:
         registry().new_searcher(spec)
@@ -143,7 +162,8 @@ def run(args: argparse.Namespace) -> int:
         args.game,
         positions[: args.limit],
         searchers,
-        expect=Expect(args.expect) if args.expect else expect,
+        expect=Expect(args.expect) if args.expect else None,
+        position_format=position_format,
         limit=limit,
         options=sorted(options.items()),
     )
@@ -258,12 +278,20 @@ def _limit(args: argparse.Namespace) -> Limit | None:
 
 
 def _positions_file(game: str, name: str, data: Path | None) -> Path:
+    """Return the file ``name``, or the file of that name of one of the game's data sets.
+
+    :raises MissingDataError: naming the game's data files, if it has any.
+    """
     path = Path(name)
     if path.is_file():
         return path
-    if game == "connect4":
-        return find_data_file(name, data)
-    raise MissingDataError(f"no file {name!r}")
+    data_sets = game_data_sets(registry(), game)
+    for data_set in data_sets:
+        if data_set.file(name) is not None:
+            return find_data_file(data_set, name, data)
+    known = [file.name for data_set in data_sets for file in data_set.files]
+    listed = f"; the data files of {game} are {', '.join(known)}" if known else ""
+    raise MissingDataError(f"no file {name!r}{listed}")
 
 
 def _problems(records: list[Record]) -> list[str]:

@@ -1,40 +1,46 @@
-"""``gamesearch data``: download the published reference data the benchmarks check against."""
+"""``gamesearch data``: download the published reference data the plugins register."""
 
 from __future__ import annotations
 
 import argparse
-import shlex
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from rich.text import Text
 
-from gamesearch.cli._common import print_json
+from gamesearch.cli._common import print_json, registry
 from gamesearch.cli._output import console, table
 from gamesearch.cli._progress import interruptible, progress, report_interruption
-from gamesearch.datasets import DataSet, FetchOutcome, data_sets, fetch, is_intact
-from gamesearch.datasets.connect4 import DATA_ENVIRONMENT, fetch_dir
+from gamesearch.datasets import DataSet, FetchOutcome, data_folder, fetch, is_intact
 from gamesearch.errors import InvalidOptionError
+
+
+def data_sets() -> Mapping[str, DataSet]:
+    """Return every data set the installed plugins register, by name."""
+    return registry().data_sets
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "data",
-        help="download the benchmark data (Pons' Connect Four sets, the UCI table)",
-        description="Download the published data files the benchmark commands read "
-        "(solve-bench, uci-check) into the user's cache folder, each checked against its "
-        "SHA-256 checksum: a download that does not match is deleted, never kept. Files "
-        "already there and intact are not downloaded again.",
+        help="download the reference data sets that plugins publish (such as Pons' Connect Four "
+        "sets)",
+        description="Download the published data files of a data set that a plugin registers "
+        "(for connect4: Pons' benchmark sets and the UCI table, which solve-bench, uci-check "
+        "and batch read) into the user's cache folder, each checked against its SHA-256 "
+        "checksum: a download that does not match is deleted, never kept. Files already "
+        "there and intact are not downloaded again.",
         epilog="examples:\n  gamesearch data fetch connect4       # 6.1 MB unpacked, seconds on a "
         "fast line\n"
         "  gamesearch data list connect4\n"
         "  gamesearch data fetch connect4 --data ./c4data\n"
-        f"The folder is --data DIR if given, else ${DATA_ENVIRONMENT} if set, else the cache "
-        "folder.",
+        "The folder is --data DIR if given, else $GAMESEARCH_<NAME>_DATA if set (such as "
+        "$GAMESEARCH_CONNECT4_DATA), else the cache folder.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    names = ", ".join(sorted(data_sets()))
+    names = ", ".join(sorted(data_sets())) or "none installed"
     fetch_parser = actions.add_parser(
         "fetch",
         help="download a data set and check every file",
@@ -72,7 +78,7 @@ def _data_set(name: str) -> DataSet:
 
 def run_fetch(args: argparse.Namespace) -> int:
     data_set = _data_set(args.name)
-    folder = fetch_dir(args.data)
+    folder = data_folder(data_set, args.data)
     missing = [file for file in data_set.files if not is_intact(file, folder)]
     total = sum(file.bytes_to_download for file in missing)
     outcomes: list[FetchOutcome] = []
@@ -120,7 +126,7 @@ def run_fetch(args: argparse.Namespace) -> int:
 
 def run_list(args: argparse.Namespace) -> int:
     data_set = _data_set(args.name)
-    folder = fetch_dir(args.data)
+    folder = data_folder(data_set, args.data)
     files: list[dict[str, Any]] = [
         {
             "name": f.name,
@@ -156,8 +162,6 @@ def run_list(args: argparse.Namespace) -> int:
         )
     out.print(grid)
     if not all(entry["present"] for entry in files):
-        hint = f"gamesearch data fetch {data_set.name}" + (
-            "" if args.data is None else f" --data {shlex.quote(str(args.data))}"
-        )
+        hint = data_set.fetch_command(args.data)
         out.print(f"run '{hint}' to download the missing files")
     return 0

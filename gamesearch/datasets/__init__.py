@@ -1,7 +1,9 @@
-"""Published reference data the benchmarks check against, and its checked download.
+"""Published reference data, its checked download, and the formats of position files.
 
-:mod:`gamesearch.datasets.fetch` knows how to fetch a published file and check it;
-:mod:`gamesearch.datasets.connect4` lists the Connect Four files and reads them.
+:mod:`gamesearch.datasets.fetch` knows how to fetch a published file, check it and where
+a data set is kept; :mod:`gamesearch.datasets.formats` reads files of positions with
+expected values. The data sets themselves come from plugins (the
+``gamesearch_register_data_sets`` hook), as do the formats of their files.
 """
 
 from __future__ import annotations
@@ -12,27 +14,26 @@ from gamesearch.datasets.fetch import (
     DownloadError,
     FetchOutcome,
     RemoteFile,
+    data_folder,
     fetch,
     file_sha256,
+    find_data_file,
     is_intact,
 )
-
-
-def data_sets() -> dict[str, DataSet]:
-    """Return every data set ``gamesearch data fetch`` can download, by name."""
-    from gamesearch.datasets.connect4 import CONNECT4
-
-    return {CONNECT4.name: CONNECT4}
-
+from gamesearch.datasets.formats import Expect, PositionFormat, PositionLine
 
 __all__ = [
     "ChecksumMismatchError",
     "DataSet",
     "DownloadError",
+    "Expect",
     "FetchOutcome",
+    "PositionFormat",
+    "PositionLine",
     "RemoteFile",
-    "data_sets",
+    "data_folder",
     "fetch",
     "file_sha256",
+    "find_data_file",
     "is_intact",
 ]

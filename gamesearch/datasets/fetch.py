@@ -6,19 +6,27 @@ published at and the SHA-256 checksum of its bytes. :func:`fetch` downloads it w
 checks the checksum and only then moves it there: a download that is cut off or does not
 match is deleted, never kept. Files published compressed with Unix ``compress`` (``.Z``)
 are unpacked after the download and checked again.
+
+A :class:`DataSet` groups the files a plugin publishes (registered with the
+``gamesearch_register_data_sets`` hook); ``gamesearch data fetch NAME`` downloads them.
+Its files are kept in one folder: the one the user names (``--data DIR``), else the one
+the set's environment variable names (``GAMESEARCH_<NAME>_DATA``), else a folder of the
+user's cache (:func:`data_folder`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
+import shlex
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 import attrs
 
-from gamesearch.errors import GameSearchError
+from gamesearch.errors import GameSearchError, InvalidDataError, MissingDataError
 
 #: seconds to wait for the server to answer or send more bytes
 DOWNLOAD_TIMEOUT = 30.0
@@ -51,6 +59,8 @@ class RemoteFile:
     )
     download_sha256: str | None = None
     download_size: int | None = None
+    #: the position format its lines are in (a name its game's plugin declares), if any
+    format: str | None = None
 
     @property
     def bytes_to_download(self) -> int:
@@ -67,15 +77,71 @@ class RemoteFile:
 
 @attrs.frozen
 class DataSet:
-    """A named group of published files fetched together."""
+    """A named group of published files fetched together, and the game they are about."""
 
     name: str
     description: str
     files: tuple[RemoteFile, ...]
+    game: str | None = None  #: the registry name of the game whose positions it holds
 
     def file(self, name: str) -> RemoteFile | None:
         """Return the file called ``name``, or ``None`` when the set has none of that name."""
         return next((file for file in self.files if file.name == name), None)
+
+    @property
+    def environment_variable(self) -> str:
+        """Return the environment variable that names the set's folder, e.g.
+        ``GAMESEARCH_CONNECT4_DATA``."""
+        return "GAMESEARCH_" + re.sub(r"[^A-Z0-9]+", "_", self.name.upper()) + "_DATA"
+
+    def fetch_command(self, data: Path | None = None) -> str:
+        """Return the command that downloads the set into the folder ``data`` (or the default)."""
+        command = f"gamesearch data fetch {self.name}"
+        return command + (f" --data {shlex.quote(str(data))}" if data is not None else "")
+
+
+def cache_folder(data_set: DataSet) -> Path:
+    """Return the folder of the user's cache that keeps ``data_set`` (it may not exist)."""
+    import platformdirs  # imported late: only a data command needs it
+
+    return Path(platformdirs.user_cache_dir("gamesearch")) / data_set.name
+
+
+def data_folder(data_set: DataSet, data: Path | None = None) -> Path:
+    """Return the folder that keeps ``data_set``: ``data`` if given, else the folder its
+    environment variable names, else :func:`cache_folder`."""
+    if data is not None:
+        return data
+    configured = os.environ.get(data_set.environment_variable)
+    return Path(configured) if configured else cache_folder(data_set)
+
+
+def find_data_file(data_set: DataSet, name: str, data: Path | None = None) -> Path:
+    """Return ``name`` as a path when it is a file, else the file of that name in the folder
+    of ``data_set`` (see :func:`data_folder`).
+
+    :raises MissingDataError: when neither exists, naming the folder looked in and the
+        command that downloads the file.
+    :raises InvalidDataError: when ``name`` is a folder.
+    """
+    path = Path(name)
+    if path.is_file():
+        return path
+    if path.is_dir():
+        example = data_set.files[0].name if data_set.files else "a file name"
+        raise InvalidDataError(
+            f"{name!r} is a folder; expected a data file or a name such as {example!r}"
+        )
+    command = data_set.fetch_command(data)
+    if data_set.file(name) is None:
+        known = ", ".join(file.name for file in data_set.files)
+        raise MissingDataError(
+            f"no file {name!r}; the data files are {known} (download them with '{command}')"
+        )
+    folder = data_folder(data_set, data)
+    if (folder / name).is_file():
+        return folder / name
+    raise MissingDataError(f"no {name!r} in {str(folder)!r}; run '{command}' to download it")
 
 
 @attrs.frozen

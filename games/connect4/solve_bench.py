@@ -1,4 +1,7 @@
-"""``gamesearch solve-bench``: solve a Connect Four benchmark set and compare with its scores."""
+"""``gamesearch solve-bench``: solve a Connect Four benchmark set and compare with its scores.
+
+A command of the connect4 plugin.
+"""
 
 from __future__ import annotations
 
@@ -12,21 +15,27 @@ from typing import Any
 import attrs
 
 from gamesearch.batch import Expect, Method, Record, ResultStore, Status, Task, run_task
-from gamesearch.cli._common import print_json
-from gamesearch.cli._connect4_report import add_data_argument, print_check
-from gamesearch.cli._output import check_at_least
-from gamesearch.cli._progress import report_interruption
-from gamesearch.cli.batch import add_executor_arguments, executor_from, run_with_progress
-from gamesearch.datasets.connect4 import (
+from gamesearch.cli.kit import (
+    add_executor_arguments,
+    check_at_least,
+    executor_from,
+    print_json,
+    report_interruption,
+    run_with_progress,
+)
+from gamesearch.search.nullwindow import solve
+
+from .data import (
     FETCH_COMMAND,
+    PONS,
     PONS_REFERENCE,
     PonsReference,
     ScoredPosition,
-    find_data_file,
+    find_file,
     published_set,
     read_score_file,
 )
-from gamesearch.search.nullwindow import solve
+from .report import add_data_argument, print_check
 
 EXIT_DISAGREEMENT = 1
 #: positions in each of Pons' published sets
@@ -103,6 +112,7 @@ def tasks_of(positions: Iterable[ScoredPosition], *, weak: bool = False) -> list
             expected=_sign(position.score) if weak else position.score,
             expect=expect,
             method=method,
+            format=None if weak else PONS,
         )
         for position in positions
     ]
@@ -110,7 +120,7 @@ def tasks_of(positions: Iterable[ScoredPosition], *, weak: bool = False) -> list
 
 def run(args: argparse.Namespace) -> int:
     check_at_least("--limit", args.limit)
-    path = find_data_file(args.file, args.data)
+    path = find_file(args.file, args.data)
     positions = read_score_file(path)[: args.limit]
     published = published_set(path)
     by_line = {position.line: position for position in positions}

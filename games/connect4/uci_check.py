@@ -1,4 +1,7 @@
-"""``gamesearch uci-check``: the weak solver against a random sample of the UCI Connect-4 data."""
+"""``gamesearch uci-check``: the weak solver against a random sample of the UCI Connect-4 data.
+
+A command of the connect4 plugin.
+"""
 
 from __future__ import annotations
 
@@ -13,13 +16,18 @@ from pathlib import Path
 from typing import Any
 
 from gamesearch.batch import Expect, Method, ResultStore, Status, Task, run_task
-from gamesearch.cli._common import print_json
-from gamesearch.cli._connect4_report import add_data_argument, print_check
-from gamesearch.cli._output import check_at_least
-from gamesearch.cli._progress import report_interruption
-from gamesearch.cli.batch import add_executor_arguments, executor_from, run_with_progress
-from gamesearch.datasets.connect4 import FETCH_COMMAND, UCI_FILE, UciRow, find_data_file, read_uci
+from gamesearch.cli.kit import (
+    add_executor_arguments,
+    check_at_least,
+    executor_from,
+    print_json,
+    report_interruption,
+    run_with_progress,
+)
 from gamesearch.search.nullwindow import solve
+
+from .data import FETCH_COMMAND, UCI_FILE, UciRow, find_file, read_uci
+from .report import add_data_argument, print_check
 
 EXIT_DISAGREEMENT = 1
 OUTCOMES = {1: "win", 0: "draw", -1: "loss"}
@@ -86,7 +94,7 @@ def tasks_of(rows: Iterable[UciRow]) -> list[Task]:
 
 def run(args: argparse.Namespace) -> int:
     check_at_least("--sample", args.sample)
-    path = find_data_file(str(args.file) if args.file is not None else UCI_FILE, args.data)
+    path = find_file(str(args.file) if args.file is not None else UCI_FILE, args.data)
     started = time.perf_counter()
     rows = read_uci(path)
     parse_seconds = time.perf_counter() - started

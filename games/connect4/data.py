@@ -1,11 +1,12 @@
 """The public Connect Four reference data: where it comes from, where it is kept, how to read it.
 
-Two formats:
+Two formats, each declared to the framework as a position format of ``connect4``
+(``gamesearch batch connect4 FILE --format NAME``):
 
-- Pascal Pons' benchmark sets (``Test_L*_R*``): lines ``<moves> <score>``, the score
-  from the side to move's point of view, ``cells/2 + 1`` minus the winner's stones
-  (22 minus the stones on 7x6), negative for a loss, 0 for a draw;
-- the UCI "Connect-4" data set (``connect-4.data``): 42 comma-separated cells
+- ``pons``, Pascal Pons' benchmark sets (``Test_L*_R*``): lines ``<moves> <score>``,
+  the score from the side to move's point of view, ``cells/2 + 1`` minus the winner's
+  stones (22 minus the stones on 7x6), negative for a loss, 0 for a draw;
+- ``uci``, the UCI "Connect-4" data set (``connect-4.data``): 42 comma-separated cells
   column by column, bottom to top (``x``, ``o``, ``b``), then ``win``/``loss``/``draw``
   for the first player, who is also the side to move (8 stones on every board).
 
@@ -16,27 +17,25 @@ cache folder. A file is looked up in the folder given with ``--data``, else in
 
 from __future__ import annotations
 
-import os
-import shlex
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import attrs
-import platformdirs
 
-from gamesearch.datasets.fetch import DataSet, RemoteFile, file_sha256
-from gamesearch.errors import GameSearchError, InvalidPositionError, MissingDataError
+from gamesearch.datasets.fetch import DataSet, RemoteFile, data_folder, file_sha256, find_data_file
+from gamesearch.datasets.formats import Expect, PositionFormat, PositionLine, text_lines
+from gamesearch.errors import InvalidDataError, InvalidPositionError
 from gamesearch.game import Game
 
-DATA_ENVIRONMENT = "GAMESEARCH_CONNECT4_DATA"
-FETCH_COMMAND = "gamesearch data fetch connect4"
 UCI_FILE = "connect-4.data"
 UCI_LABELS = {"win": 1, "draw": 0, "loss": -1}
 UCI_WIDTH, UCI_HEIGHT = 7, 6
 
 _PONS = "http://blog.gamesolver.org/data/"
 _UCI = "https://archive.ics.uci.edu/ml/machine-learning-databases/connect-4/"
+
+#: the position formats of the two kinds of file (see the module's description)
+PONS, UCI = "pons", "uci"
 
 #: Pons' six benchmark sets and the UCI data set, as published (checksums of the files)
 CONNECT4 = DataSet(
@@ -48,36 +47,42 @@ CONNECT4 = DataSet(
             _PONS + "Test_L3_R1",
             "fae47639d993cc91f074d0b642a5f2bb251d31b15cea9df496d672c01fb2efec",
             37836,
+            format=PONS,
         ),
         RemoteFile(
             "Test_L2_R1",
             _PONS + "Test_L2_R1",
             "52b9ee96ab6e92fd755ca4c545792c07c548a5a994fd32beec2775939d071b3c",
             26122,
+            format=PONS,
         ),
         RemoteFile(
             "Test_L2_R2",
             _PONS + "Test_L2_R2",
             "a0bb9983650ad5b6c6080da47c31065f6efa11bfadf2e1149af1619d7d65b745",
             22936,
+            format=PONS,
         ),
         RemoteFile(
             "Test_L1_R1",
             _PONS + "Test_L1_R1",
             "003b7f5cc2b9b2d07ee2663cf92dfe99a50d7f4f57c556b6f35048e1bfaedb68",
             15102,
+            format=PONS,
         ),
         RemoteFile(
             "Test_L1_R2",
             _PONS + "Test_L1_R2",
             "ba3df3282804270661239d0fc357761a5c7cc31bbd581f3c502222abffa31113",
             14480,
+            format=PONS,
         ),
         RemoteFile(
             "Test_L1_R3",
             _PONS + "Test_L1_R3",
             "7b6eb6c7c9e7342f8065188cac01a25df2413a5b77de062cf14a4a8b237b140a",
             9918,
+            format=PONS,
         ),
         RemoteFile(
             "connect-4.names",
@@ -93,13 +98,13 @@ CONNECT4 = DataSet(
             compression="compress",
             download_sha256="14c886b817783ac9b642f42ec78a2e67f727a3d41c94913af8954d454eee2367",
             download_size=403464,
+            format=UCI,
         ),
     ),
+    game="connect4",
 )
-
-
-class InvalidDataError(GameSearchError, ValueError):
-    """A data file that is not what its format says: not text, empty, a folder."""
+DATA_ENVIRONMENT = CONNECT4.environment_variable
+FETCH_COMMAND = CONNECT4.fetch_command()
 
 
 @attrs.frozen
@@ -127,62 +132,20 @@ PONS_REFERENCE = {
 }
 
 
-def cache_dir() -> Path:
-    """Return the user's cache folder for the Connect Four data (it may not exist)."""
-    return Path(platformdirs.user_cache_dir("gamesearch")) / "connect4"
+def data_dir(data: Path | None = None) -> Path:
+    """Return the folder the Connect Four data is kept in: ``data`` if given, else
+    ``$GAMESEARCH_CONNECT4_DATA`` if set, else the user's cache folder."""
+    return data_folder(CONNECT4, data)
 
 
-def fetch_dir(data: Path | None = None) -> Path:
-    """Return the folder ``gamesearch data fetch connect4`` writes into: ``data`` if given,
-    else ``$GAMESEARCH_CONNECT4_DATA`` if set, else :func:`cache_dir`."""
-    if data is not None:
-        return data
-    configured = os.environ.get(DATA_ENVIRONMENT)
-    return Path(configured) if configured else cache_dir()
+def find_file(name: str, data: Path | None = None) -> Path:
+    """Return ``name`` as a path, or the Connect Four data file of that name.
 
-
-def search_dirs(data: Path | None = None) -> list[Path]:
-    """Return the folders a data file is looked for in: ``data`` if given, else
-    ``$GAMESEARCH_CONNECT4_DATA`` if set, else the cache folder (one folder, in a list)."""
-    return [fetch_dir(data)]
-
-
-def data_dir() -> Path:
-    """Return the first folder a data file is looked for in (see :func:`search_dirs`)."""
-    return search_dirs()[0]
-
-
-def fetch_hint(data: Path | None = None) -> str:
-    """Return the command that downloads the data into the folder ``data`` (or the default)."""
-    return FETCH_COMMAND + (f" --data {shlex.quote(str(data))}" if data is not None else "")
-
-
-def find_data_file(name: str, data: Path | None = None) -> Path:
-    """Return ``name`` as a path, or the file of that name in the data folders.
-
-    :raises MissingDataError: when neither exists, naming the folders looked in and the
-        command that downloads the file.
+    :raises MissingDataError: naming the folder looked in and the command that
+        downloads the file.
     :raises InvalidDataError: when ``name`` is a folder.
     """
-    path = Path(name)
-    if path.is_file():
-        return path
-    if path.is_dir():
-        raise InvalidDataError(
-            f"{name!r} is a folder; expected a data file or a set name such as 'Test_L3_R1'"
-        )
-    if CONNECT4.file(name) is None:
-        known = ", ".join(file.name for file in CONNECT4.files)
-        raise MissingDataError(
-            f"no file {name!r}; the data files are {known} (download them with "
-            f"'{fetch_hint(data)}')"
-        )
-    folders = search_dirs(data)
-    for folder in folders:
-        if (folder / name).is_file():
-            return folder / name
-    where = " or ".join(repr(str(folder)) for folder in folders)
-    raise MissingDataError(f"no {name!r} in {where}; run '{fetch_hint(data)}' to download it")
+    return find_data_file(CONNECT4, name, data)
 
 
 def published_set(path: Path) -> str | None:
@@ -196,27 +159,6 @@ def published_set(path: Path) -> str | None:
         return None
     checksum = file_sha256(path)
     return next((file.name for file in candidates if file.sha256 == checksum), None)
-
-
-def _text_lines(path: Path) -> Iterator[tuple[int, str]]:
-    """Yield ``(number, line)`` for each line of the ASCII text file ``path``.
-
-    :raises InvalidDataError: when the file is not ASCII text or cannot be read.
-    """
-    try:
-        with path.open("rb") as stream:
-            for number, raw in enumerate(stream, 1):
-                try:
-                    yield number, raw.decode("ascii")
-                except UnicodeDecodeError as error:
-                    raise InvalidDataError(
-                        f"line {number} of {str(path)!r} is not ASCII text "
-                        f"(byte {raw[error.start]:#04x}); is it the right file?"
-                    ) from None
-    except IsADirectoryError:
-        raise InvalidDataError(f"{str(path)!r} is a folder; expected a data file") from None
-    except OSError as error:
-        raise InvalidDataError(f"cannot read {str(path)!r}: {error.strerror or error}") from None
 
 
 @attrs.frozen
@@ -235,7 +177,7 @@ def read_score_file(path: Path) -> list[ScoredPosition]:
     :raises InvalidDataError: when the file is not text or holds no line at all.
     """
     positions = []
-    for number, line in _text_lines(path):
+    for number, line in text_lines(path):
         fields = line.split()
         if not fields:
             continue
@@ -306,7 +248,37 @@ def read_uci(path: Path) -> list[UciRow]:
     :raises InvalidPositionError: naming the first malformed row.
     :raises InvalidDataError: when the file is not text or holds no row at all.
     """
-    rows = [parse_uci_row(text, number) for number, text in _text_lines(path) if text.strip()]
+    rows = [parse_uci_row(text, number) for number, text in text_lines(path) if text.strip()]
     if not rows:
         raise InvalidDataError(f"{str(path)!r} holds no UCI row (42 cells and a label per line)")
     return rows
+
+
+def _pons_lines(path: Path, game: Game[Any]) -> list[PositionLine]:
+    return [
+        PositionLine(position.line, position.moves, position.score)
+        for position in read_score_file(path)
+    ]
+
+
+def _uci_lines(path: Path, game: Game[Any]) -> list[PositionLine]:
+    return [PositionLine(row.line, row.grid, row.result) for row in read_uci(path)]
+
+
+#: Pons' benchmark lines, their scores for the side to move
+PONS_FORMAT = PositionFormat(
+    name=PONS,
+    game="connect4",
+    description="Pascal Pons' benchmark lines '<moves> <score>', his score for the side to move",
+    expect=Expect.SCORE,
+    read=_pons_lines,
+    score=benchmark_score,
+)
+#: the UCI rows, their labels the first player's outcome
+UCI_FORMAT = PositionFormat(
+    name=UCI,
+    game="connect4",
+    description="the UCI connect-4.data rows: 42 cells and the first player's win, draw or loss",
+    expect=Expect.OUTCOME,
+    read=_uci_lines,
+)

@@ -1,4 +1,5 @@
-"""``gamesearch load-check``: many concurrent analyse requests while one long search runs.
+"""``python -m benchmarks.load_check``: many concurrent analyse requests while one long search
+runs.
 
 A benchmark command, not a test: it starts ``gamesearch serve`` on a free port of
 127.0.0.1 (this machine only) in a child process, starts one long search, then sends
@@ -21,11 +22,12 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import Any
 
 from gamesearch.cli._output import check_at_least, console, milliseconds, progress, table
-from gamesearch.errors import ServeError
+from gamesearch.errors import GameSearchError, ServeError
 from gamesearch.plugins import default_registry
 from gamesearch.web.server import require_web_extra
 from gamesearch.web.service import Limits
@@ -41,14 +43,15 @@ LONG_SEARCH = {
 }
 
 
-def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "load-check",
-        help="benchmark the web server: concurrent analyse requests while a long search runs",
+def build_parser() -> argparse.ArgumentParser:
+    """Return the command's argument parser."""
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.load_check",
         description="Start `gamesearch serve` on 127.0.0.1, run one long search, and meanwhile "
         "send many small analyse requests from concurrent clients; report requests per second "
         "and the slowest response. Loopback only; bounded in requests and in time.",
-        epilog="example:\n  gamesearch load-check --requests 500 --concurrency 16 --long-seconds 5",
+        epilog="example:\n  python -m benchmarks.load_check --requests 500 --concurrency 16 "
+        "--long-seconds 5",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
@@ -84,7 +87,18 @@ def register(subparsers: Any) -> None:
         default="analyze",
         help="what the clients ask: small analyse requests, or GET /api/health (default: analyze)",
     )
-    parser.set_defaults(handler=run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the load check with the command line ``argv``; return the exit status (2 and one
+    line on standard error for a bad argument)."""
+    args = build_parser().parse_args(argv)
+    try:
+        return run(args)
+    except GameSearchError as error:
+        print(f"load_check: error: {error}", file=sys.stderr)
+        return 2
 
 
 def post(url: str, body: dict[str, Any] | None, timeout: float) -> tuple[int, float, Any]:
@@ -245,7 +259,7 @@ def _report(
     out = console()
     seconds = sorted(taken for _, taken, _ in results)
     failures = [(status, answer) for status, _, answer in results if status != 200]
-    grid = table("gamesearch load-check (127.0.0.1)", ["measure", "value"])
+    grid = table("load check (127.0.0.1)", ["measure", "value"])
     grid.add_row(
         f"{getattr(args, 'target', 'analyze')} requests answered",
         f"{len(results):,} of {args.requests:,}",
@@ -270,3 +284,7 @@ def _report(
         out.print(f"failed: status {status}: {answer.get('error')}")
     long_failed = args.long_seconds > 0 and (not long_answer or long_answer[0][0] != 200)
     return 1 if failures or long_failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

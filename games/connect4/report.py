@@ -3,22 +3,20 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
 from rich.text import Text
 
-from gamesearch.cli._output import console, table
-from gamesearch.datasets.connect4 import DATA_ENVIRONMENT, FETCH_COMMAND
+from gamesearch.cli import kit
+
+from .data import DATA_ENVIRONMENT, FETCH_COMMAND
 
 
 def add_data_argument(parser: argparse.ArgumentParser) -> None:
     """Add ``--data DIR``: the folder the data files are looked for in."""
-    parser.add_argument(
-        "--data",
-        type=Path,
-        metavar="DIR",
-        help=f"the folder holding the data files (default: ${DATA_ENVIRONMENT}, else the "
+    kit.add_data_argument(
+        parser,
+        f"the folder holding the data files (default: ${DATA_ENVIRONMENT}, else the "
         f"folder '{FETCH_COMMAND}' downloads into)",
     )
 
@@ -31,14 +29,14 @@ def print_check(
 ) -> None:
     """Print each disagreement (``line``, ``position``, ``expected``, ``found``) on one line,
     then a two-column table of ``rows`` under ``title``, then each of ``notes``."""
-    out = console()
+    out = kit.console()
     for wrong in disagreements:
         out.print(
             f"disagreement on line {wrong['line']}: {wrong['position']} expected "
             f"{wrong['expected']}, "
             f"found {wrong['found']}"
         )
-    grid = table(title, ("measure", "value"))
+    grid = kit.table(title, ("measure", "value"))
     for name, value in rows:
         grid.add_row(Text(name), Text(value))
     out.print(grid)

@@ -33,7 +33,6 @@ from gamesearch.game import (
     check_alternating_counts,
     resolve_options,
 )
-from gamesearch.plugins import hookimpl
 
 EMPTY, CROSS, NOUGHT = ".", "X", "O"
 #: heuristic points for a window of four holding only one side's stones, by stone count
@@ -277,6 +276,20 @@ class ConnectFour(Game[int]):
         stripped = text.strip()
         if not stripped or (stripped.isascii() and stripped.isdigit()):
             return cls.from_moves(stripped, **options)
+        words = stripped.split()
+        if all(word.isascii() and word.isdigit() for word in words):
+            if any(len(word) > 1 for word in words):
+                raise InvalidPositionError(
+                    f"{text!r} mixes columns written together and apart; write them together "
+                    "('4453') or one a space ('4 4 5 3')"
+                )
+            return cls.from_moves("".join(words), **options)
+        if not any(separator in stripped for separator in "/\n"):  # a grid has rows
+            raise InvalidPositionError(
+                f"{text!r} is not a Connect Four position: expected the columns played from "
+                "the empty board ('4453' or '4 4 5 3') or a grid of rows from the top ('X', 'O', "
+                "'.', rows separated by '/')"
+            )
         return cls.from_grid(stripped, **options)
 
     @classmethod
@@ -718,9 +731,3 @@ def _cells_above(cells: int, geometry: _Geometry) -> int:
     for _ in range(geometry.height - 2):
         above |= (above << 1) & board  # one row at a time: the empty bit atop each column stops it
     return above
-
-
-@hookimpl
-def gamesearch_register_games(registry: Any) -> None:
-    """Register Connect Four."""
-    registry.add_game(ConnectFour)
