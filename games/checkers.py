@@ -46,6 +46,7 @@ from typing import Any, ClassVar
 
 from gamesearch.errors import InvalidMoveError, InvalidPositionError
 from gamesearch.game import BoardView, Game, Option, Rules, resolve_options
+from gamesearch.looks import BoardLook
 from gamesearch.plugins import hookimpl
 
 #: a move: the squares (0 to 31, square number minus 1) the piece stops on, first to last
@@ -779,3 +780,17 @@ def _read_squares(text: str, word: str) -> list[int]:
 def gamesearch_register_games(registry: Any) -> None:
     """Register checkers."""
     registry.add_game(Checkers)
+
+
+@hookimpl
+def gamesearch_register_board_looks(registry: Any) -> None:
+    """Draw men and kings as discs (a king crowned) on a checkered board."""
+    registry.add_board_look(
+        Checkers.name,
+        BoardLook(
+            kind="discs",
+            checkered=True,
+            crowned=("B", "W"),
+            names={"b": "black man", "B": "black king", "w": "white man", "W": "white king"},
+        ),
+    )

@@ -36,6 +36,7 @@ from typing import Any, ClassVar
 
 from gamesearch.errors import InvalidMoveError, InvalidPositionError
 from gamesearch.game import BoardView, Game, Option, Rules, resolve_options
+from gamesearch.looks import BoardLook
 from gamesearch.plugins import hookimpl
 
 EMPTY, BLACK_SYMBOL, WHITE_SYMBOL = ".", "B", "W"
@@ -597,3 +598,9 @@ class Othello(Game[int]):
 def gamesearch_register_games(registry: Any) -> None:
     """Register Othello."""
     registry.add_game(Othello)
+
+
+@hookimpl
+def gamesearch_register_board_looks(registry: Any) -> None:
+    """Draw the stones as discs on a board whose squares are named a1 (top left) to h8."""
+    registry.add_board_look(Othello.name, BoardLook(kind="discs", coordinates="from-top"))

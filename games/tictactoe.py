@@ -30,6 +30,7 @@ from gamesearch.game import (
     check_alternating_counts,
     resolve_options,
 )
+from gamesearch.looks import BoardLook
 from gamesearch.plugins import hookimpl
 
 EMPTY, CROSS, NOUGHT = ".", "X", "O"
@@ -551,3 +552,11 @@ def parse_cell(text: str, cells: int) -> int:
 def gamesearch_register_games(registry: Any) -> None:
     """Register tic-tac-toe (the m,n,k-game)."""
     registry.add_game(TicTacToe)
+
+
+@hookimpl
+def gamesearch_register_board_looks(registry: Any) -> None:
+    """Draw X and O as marks; k in a row (the option ``k``, 3 by default) wins."""
+    registry.add_board_look(
+        TicTacToe.name, BoardLook(kind="marks", win_length=3, win_length_option="k")
+    )

@@ -15,7 +15,7 @@ holds no table of games.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
 import attrs
@@ -31,6 +31,10 @@ COORDINATES = (None, "from-bottom", "from-top")
 
 def _symbol_map(value: Mapping[str, str] | None) -> Mapping[str, str]:
     return dict(value or {})
+
+
+def _symbols(value: Iterable[str]) -> tuple[str, ...]:
+    return tuple(value)
 
 
 @attrs.frozen(kw_only=True)
@@ -58,7 +62,7 @@ class BoardLook:
     checkered: bool = False
     glyphs: Mapping[str, str] = attrs.field(factory=dict, converter=_symbol_map)
     names: Mapping[str, str] = attrs.field(factory=dict, converter=_symbol_map)
-    crowned: tuple[str, ...] = attrs.field(default=(), converter=tuple)
+    crowned: tuple[str, ...] = attrs.field(default=(), converter=_symbols)
     player_of: str = attrs.field(default="names", validator=attrs.validators.in_(PLAYER_RULES))
     win_length: int | None = None
     win_length_option: str | None = None

@@ -145,7 +145,14 @@ def test_move_values_show_on_the_squares_the_picked_piece_can_reach(page: Any, s
     choose_searcher(page, "alphabeta", depth="2")
     page.get_by_label("Show move values").check()
     page.wait_for_function("!document.getElementById('values-legend').hidden")
-    assert page.locator("#board .cell .value").count() == 0  # no piece picked yet
+    # no piece picked yet: each piece that can move shows the best value of its moves
+    valued = page.locator("#board .cell:has(.value)")
+    assert sorted(
+        int(index) for index in valued.evaluate_all("cells => cells.map(c => c.dataset.index)")
+    ) == sorted([cell(14), cell(19)])
+    for square in (14, 19):
+        label = page.locator("#board .cell").nth(cell(square)).get_attribute("aria-label")
+        assert ", its best move: value " in label and ", can move" in label, label
     page.locator("#board .cell").nth(cell(14)).click()
     page.wait_for_function("document.querySelectorAll('#board .cell.target .value').length === 2")
     label = page.locator("#board .cell").nth(cell(18)).get_attribute("aria-label")

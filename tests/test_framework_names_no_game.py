@@ -94,7 +94,7 @@ JS_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
 def script_findings(names: list[str]) -> list[str]:
     findings = []
     static = FRAMEWORK / "web" / "static"
-    for path in sorted([*static.glob("*.js"), *static.glob("*.html")]):
+    for path in sorted([*static.glob("*.js"), *static.glob("*.html"), *static.glob("*.css")]):
         code = JS_COMMENT.sub("", path.read_text())
         for number, line in enumerate(code.splitlines(), 1):
             if named_games(line, names):

@@ -60,7 +60,17 @@ EXAMPLES = DataSet(
 )
 
 
+class Squares(gamesearch_games.tictactoe.TicTacToe):
+    """Tic-tac-toe drawn as a checkered grid."""
+
+    name = "squares"
+
+
 class ExtrasPlugin:
+    @hookimpl
+    def gamesearch_register_games(self, registry: Registry) -> None:
+        registry.add_game(Squares)
+
     @hookimpl
     def gamesearch_register_commands(self, registry: Registry) -> None:
         registry.add_command("greet", register_greet)
@@ -75,7 +85,7 @@ class ExtrasPlugin:
 
     @hookimpl
     def gamesearch_register_board_looks(self, registry: Registry) -> None:
-        registry.add_board_look("tictactoe", BoardLook(kind="grid", checkered=True))
+        registry.add_board_look("squares", BoardLook(kind="grid", checkered=True))
 
 
 def registry_of(*plugins: object) -> Registry:
@@ -153,7 +163,7 @@ def test_two_plugins_registering_one_name_fail_loudly(hook: str) -> None:
                 )
             ),
             "gamesearch_register_board_looks": lambda: registry.add_board_look(
-                "tictactoe", BoardLook(kind="marks")
+                "squares", BoardLook(kind="marks")
             ),
         }
         adding[hook]()
@@ -220,8 +230,9 @@ def test_the_catalogue_carries_each_games_look() -> None:
     games = catalogue(registry)["games"]
     assert games["connect4"]["look"]["kind"] == "drop"
     assert games["connect4"]["look"]["win_length"] == 4
-    assert games["tictactoe"]["look"]["checkered"] is True
-    assert set(games["tictactoe"]["look"]) == set(PLAIN.as_dict())
+    assert games["squares"]["look"]["checkered"] is True
+    assert games["tictactoe"]["look"]["kind"] == "marks"
+    assert set(games["squares"]["look"]) == set(PLAIN.as_dict())
 
 
 def test_a_look_of_an_unknown_kind_is_refused() -> None:

@@ -360,8 +360,10 @@ def test_unknown_routes_and_methods_answer_json_errors(client: TestClient) -> No
 def test_the_page_and_its_static_files_are_served(client: TestClient) -> None:
     page = client.get("/")
     assert page.status_code == 200
-    assert 'role="status"' in page.text and "/static/board.js" in page.text
-    assert client.get("/static/board.js").status_code == 200
+    assert (
+        'role="status"' in page.text and '<script type="module" src="/static/main.js">' in page.text
+    )
+    assert client.get("/static/main.js").status_code == 200
     assert client.get("/static/board.css").status_code == 200
 
 

@@ -34,6 +34,8 @@ from test_web_e2e import (  # noqa: E402, F401  (browser, page and server are fi
 )
 
 from gamesearch.errors import BudgetExceededError  # noqa: E402
+from gamesearch.looks import BoardLook  # noqa: E402
+from gamesearch.plugins import build_registry, make_plugin_manager  # noqa: E402
 from gamesearch.web import service  # noqa: E402
 
 TREE_NODES = service.Limits().tree_nodes
@@ -386,7 +388,7 @@ def test_the_move_list_goes_back_to_any_move_and_the_link_reopens_it(
     }
     screenshot(page, "board-record", full_page=True)
     # the link opens the same game at the same move in another window
-    other = browser.new_page()
+    other = browser.new_page(bypass_csp=True)
     other.set_default_timeout(30_000)
     other.goto(link)
     wait_for_status(other, "X to move")
@@ -424,7 +426,8 @@ def test_a_link_to_a_position_starts_the_record_there(page: Any, server: str) ->
 
 # ------------------------------------------------------------ drawings by game
 def lookalike_registry() -> Any:
-    """Tic-tac-toe under other games' names, to see each name's drawing."""
+    """Tic-tac-toe under other names, with the looks their plugin declares (and one under
+    Othello's name that declares none: a name alone draws nothing)."""
 
     def renamed(name: str) -> type:
         return type(
@@ -436,28 +439,39 @@ def lookalike_registry() -> Any:
     class LookalikePlugin:
         @hookimpl
         def gamesearch_register_games(self, registry: Any) -> None:
-            for name in ("othello", "checkers", "squares"):
+            for name in ("stones", "draughts", "othello", "squares"):
                 registry.add_game(renamed(name))
 
-    return shipped_games(LookalikePlugin())
+        @hookimpl
+        def gamesearch_register_board_looks(self, registry: Any) -> None:
+            registry.add_board_look("stones", BoardLook(kind="discs"))
+            registry.add_board_look("draughts", BoardLook(kind="discs", checkered=True))
+
+    return build_registry(
+        make_plugin_manager(
+            plugins=[gamesearch_games.tictactoe, LookalikePlugin()], entry_points=False
+        )
+    )
 
 
 @pytest.mark.parametrize(
-    ("game", "look"), [("othello", "discs"), ("checkers", "discs"), ("squares", "grid")]
+    ("game", "look"),
+    [("stones", "discs"), ("draughts", "discs"), ("othello", "grid"), ("squares", "grid")],
 )
-def test_each_game_gets_the_drawing_its_name_asks_for_and_others_a_plain_grid(
+def test_each_game_gets_the_drawing_its_plugin_declares_and_others_a_plain_grid(
     browser: Any, game: str, look: str
 ) -> None:
     with BackgroundServer(create_app(lookalike_registry())) as url:
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page = browser.new_page(viewport={"width": 1280, "height": 900}, bypass_csp=True)
         page.set_default_timeout(30_000)
         page.goto(f"{url}/?game={game}&rows=4&cols=4&position=XO../.X../..O./....")
         wait_for_status(page, "to move")
         board = page.locator("#board")
-        assert board.get_attribute("data-look") == look and board.get_attribute("data-game") == game
+        assert board.get_attribute("data-look") == look
+        assert board.get_attribute("data-checkered") == str(game == "draughts").lower()
         assert board_symbols(page)[:2] == ["X", "O"]
         dark = cells_with(page, "dark")
-        assert dark == ([1, 3, 4, 6, 9, 11, 12, 14] if game == "checkers" else [])
+        assert dark == ([1, 3, 4, 6, 9, 11, 12, 14] if game == "draughts" else [])
         first = page.locator("#board .cell").first
         if look == "discs":
             assert first.locator(".disc").count() == 1
@@ -472,7 +486,7 @@ def test_each_game_gets_the_drawing_its_name_asks_for_and_others_a_plain_grid(
 def test_the_connect_four_board_fits_inside_its_panel_at_any_window_width(
     browser: Any, server: str, width: int
 ) -> None:
-    page = browser.new_page(viewport={"width": width, "height": 900})
+    page = browser.new_page(viewport={"width": width, "height": 900}, bypass_csp=True)
     page.set_default_timeout(30_000)
     open_board(page, server, "game=connect4&moves=4,4,3")
     board, panel = page.locator("#board").bounding_box(), page.locator("#play").bounding_box()

@@ -1,6 +1,7 @@
 """The Starlette application: the page, its static files and the JSON API.
 
-Routes (every ``POST`` takes and every route returns a JSON object)::
+Every answer carries :data:`SECURITY_HEADERS` (the page cannot be framed by another
+site). Routes (every ``POST`` takes and every route returns a JSON object)::
 
     GET  /                 the board page
     GET  /api/games        games and searchers with their options, and the server's limits
@@ -43,7 +44,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from gamesearch.errors import (
     BodyTooLargeError,
@@ -114,6 +115,43 @@ class HostCheck:
                 await refusal(scope, receive, send)
                 return
         await self.app(scope, receive, send)
+
+
+#: what every answer says to a browser: load the page's scripts, styles and API from this
+#: server alone, never inside another site's frame, never as another type than declared,
+#: and name no page of this one when leaving it
+SECURITY_HEADERS = (
+    (
+        b"content-security-policy",
+        b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        b"connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; "
+        b"frame-ancestors 'self'",
+    ),
+    (b"x-frame-options", b"SAMEORIGIN"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+)
+
+
+class SecurityHeaders:
+    """Add :data:`SECURITY_HEADERS` to every HTTP answer (refusals and errors too)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                names = {name.lower() for name, _ in message.get("headers", [])}
+                extra = [(name, value) for name, value in SECURITY_HEADERS if name not in names]
+                message = {**message, "headers": [*message.get("headers", []), *extra]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 def _start_method() -> str:
@@ -418,7 +456,7 @@ def create_app(
     hosts = list(allowed_hosts) if allowed_hosts is not None else list(LOOPBACK_HOSTS)
     app = Starlette(
         routes=routes,
-        middleware=[Middleware(HostCheck, allowed_hosts=hosts)],
+        middleware=[Middleware(SecurityHeaders), Middleware(HostCheck, allowed_hosts=hosts)],
         exception_handlers={
             GameSearchError: game_error,
             HTTPException: http_error,

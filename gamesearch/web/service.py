@@ -41,7 +41,15 @@ from gamesearch.errors import (
     InvalidRequestError,
     ServerBusyError,
 )
-from gamesearch.game import CHANCE, Game, describe_outcome, draw_outcome, resolve_options, winners
+from gamesearch.game import (
+    CHANCE,
+    Game,
+    describe_outcome,
+    draw_outcome,
+    margin_words,
+    resolve_options,
+    winners,
+)
 from gamesearch.plugins import Registry
 from gamesearch.search.base import (
     Searcher,
@@ -393,6 +401,15 @@ def describe_state(game: Game[Any]) -> dict[str, Any]:
     if outcome is not None and game.rules.utilities:  # the one player on top, if one
         top = winners(game)
         winner = names[top[0]] if len(top) == 1 else None
+    result_words = None
+    if outcome is not None:
+        result = game.result()
+        by = (
+            ""
+            if game.rules.utilities or not isinstance(result, int)
+            else margin_words(game, result)
+        )
+        result_words = f"{winner} wins{by}" if winner else "a draw"
     return {
         "game": game.name,
         "options": game.settings,
@@ -402,6 +419,8 @@ def describe_state(game: Game[Any]) -> dict[str, Any]:
         "is_over": outcome is not None,
         "winner": winner,
         "status": f"{to_move} to move" if to_move else f"{winner} wins" if winner else "draw",
+        # the end in words, with the margin where the game has one ("A wins by 8")
+        "result_words": result_words,
         "legal_moves": [game.format_move(move) for move in game.legal_moves()],
         "text": game.render(),
         "board": None
@@ -471,7 +490,24 @@ def games(registry: Registry, limits: Limits) -> dict[str, Any]:
         for option_data, option in zip(entry["options"], game_class.options, strict=True):
             option_data["minimum"], option_data["maximum"] = option.minimum, option.maximum
     data["limits"] = limits.as_dict()
+    data["default_game"] = simplest_game(registry)
     return data
+
+
+def simplest_game(registry: Registry) -> str | None:
+    """Return the game the board page opens with: of the games of two players who take
+    turns, without chance, with a board to click, the one with the shortest longest game
+    (any game when none is such; ``None`` without games)."""
+    plain = []
+    for name, game_class in registry.games.items():
+        start = game_class.new()
+        rules = start.rules
+        if rules.players == 2 and rules.alternating and not rules.chance:
+            if start.board_view() is not None:
+                plain.append((rules.max_plies, name))
+    if plain:
+        return min(plain)[1]
+    return next(iter(registry.games), None)
 
 
 def analyze(search: SearchRequest, limits: Limits) -> dict[str, Any]:
@@ -551,6 +587,7 @@ def search_tree(search: SearchRequest, limits: Limits) -> dict[str, Any]:
         "pruned": sum(len(node.pruned) for node in root.walk()),
         "value": json_value(result.value),
         "move": None if result.move is None else game.format_move(result.move),
+        "depth": result.stats.depth,
         "root": root.as_dict(game.format_move),
     }
 

@@ -39,6 +39,7 @@ import chess
 
 from gamesearch.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
 from gamesearch.game import BoardView, Game, Rules, resolve_options
+from gamesearch.looks import BoardLook
 from gamesearch.plugins import Registry, hookimpl
 from gamesearch.problems import Problem
 from gamesearch_chess.evaluation import capture_order, evaluate
@@ -480,3 +481,33 @@ def _check_position(board: chess.Board, text: str) -> None:
 def gamesearch_register_games(registry: Registry) -> None:
     """Register chess."""
     registry.add_game(Chess)
+
+
+#: the pieces as glyphs, and their names for a screen reader
+GLYPHS = {
+    "K": "♔", "Q": "♕", "R": "♖", "B": "♗", "N": "♘", "P": "♙",
+    "k": "♚", "q": "♛", "r": "♜", "b": "♝", "n": "♞", "p": "♟",
+}  # fmt: skip
+PIECE_NAMES = {
+    symbol: f"{'white' if symbol.isupper() else 'black'} {name}"
+    for letter, name in zip(
+        "kqrbnp", ("king", "queen", "rook", "bishop", "knight", "pawn"), strict=True
+    )
+    for symbol in (letter.upper(), letter)
+}
+
+
+@hookimpl
+def gamesearch_register_board_looks(registry: Registry) -> None:
+    """Draw the pieces as glyphs on a checkered board with its a-h and 1-8 coordinates."""
+    registry.add_board_look(
+        Chess.name,
+        BoardLook(
+            kind="pieces",
+            checkered=True,
+            glyphs=GLYPHS,
+            names=PIECE_NAMES,
+            player_of="case",
+            coordinates="from-bottom",
+        ),
+    )
