@@ -58,11 +58,13 @@ export function rowLabel(look, board, row) {
   return String(look.coordinates === "from-top" ? row + 1 : board.rows - row);
 }
 
-// What a cell holds, for a screen reader: "black rook on a8", "empty, row 1, column 1".
+// What a cell holds, for a screen reader: "black rook on a8", "empty square e4", and on a
+// board without coordinates "X, row 1, column 3", "empty, row 1, column 1".
 export function cellLabel(look, board, index) {
   const symbol = board.cells[index].symbol;
-  const what = look.names[symbol] || symbol || "empty";
-  return look.coordinates ? `${what} on ${cellName(look, board, index)}` : `${what}, ${cellName(look, board, index)}`;
+  const where = cellName(look, board, index);
+  if (!look.coordinates) return `${look.names[symbol] || symbol || "empty"}, ${where}`;
+  return symbol === "" ? `empty square ${where}` : `${look.names[symbol] || symbol} on ${where}`;
 }
 
 // The cells a move plays.

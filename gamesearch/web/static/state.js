@@ -23,6 +23,13 @@ export const SEARCHER_NAMES = {
   maxn: "Max^n",
   paranoid: "Paranoid alpha-beta",
   brs: "Best-reply search",
+  engine: "The engine",
+  expectiminimax: "Expectiminimax",
+  star1: "Star1",
+  star2: "Star2",
+  "chance-iterative": "Iterative deepening with chance",
+  "textbook-minimax": "Textbook minimax",
+  "textbook-alphabeta": "Textbook alpha-beta",
 };
 
 export const page = {
