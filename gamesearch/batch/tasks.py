@@ -270,10 +270,11 @@ def read_positions(
     *,
     format: str | None = None,
     options: dict[str, Any] | None = None,
+    limit: int | None = None,
     registry: Registry | None = None,
 ) -> tuple[list[PositionLine], PositionFormat]:
-    """Return the positions of the file ``path`` of the game ``game`` and the format they
-    were read in.
+    """Return the positions of the file ``path`` of the game ``game`` (the first ``limit``
+    when given) and the format they were read in.
 
     The format is ``format`` when given (a name the game's plugins declare, or
     ``lines``), else the one the game's data set declares for a file of that name (Pons'
@@ -290,7 +291,7 @@ def read_positions(
     options = options or {}
     start = found.new_game(game, None, **options)
     chosen = found.position_format(game, format or _declared_format(found, game, path.name))
-    positions = list(chosen.read(path, start))
+    positions = list(chosen.read(path, start))[:limit]
     if not positions:
         raise InvalidPositionError(f"{str(path)!r} holds no position")
     for item in positions:

@@ -153,14 +153,14 @@ def run(args: argparse.Namespace) -> int:
     registry().new_game(args.game, None, **options)  # a bad game or option fails before any work
     path = _positions_file(args.game, args.file, args.data)
     positions, position_format = read_positions(
-        path, args.game, format=args.format, options=options, registry=registry()
+        path, args.game, format=args.format, options=options, limit=args.limit, registry=registry()
     )
     searchers = args.searcher or [DEFAULT_SEARCHER]
     for spec in searchers:
         registry().new_searcher(spec)
     tasks = make_tasks(
         args.game,
-        positions[: args.limit],
+        positions,
         searchers,
         expect=Expect(args.expect) if args.expect else None,
         position_format=position_format,
