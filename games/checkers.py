@@ -44,10 +44,12 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any, ClassVar
 
+from gamesearch.boardview import BoardView
 from gamesearch.errors import InvalidMoveError, InvalidPositionError
-from gamesearch.game import BoardView, Game, Option, Rules, resolve_options
+from gamesearch.game import Game, Option, resolve_options
 from gamesearch.looks import BoardLook
 from gamesearch.plugins import hookimpl
+from gamesearch.rules import Rules
 
 #: a move: the squares (0 to 31, square number minus 1) the piece stops on, first to last
 Move = tuple[int, ...]

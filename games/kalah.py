@@ -33,9 +33,11 @@ import functools
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from gamesearch.boardview import BoardView
 from gamesearch.errors import InvalidMoveError, InvalidPositionError
-from gamesearch.game import BoardView, Game, Option, Rules, resolve_options
+from gamesearch.game import Game, Option, resolve_options
 from gamesearch.plugins import hookimpl
+from gamesearch.rules import Rules
 
 SIDE_LETTERS = ("S", "N")
 #: heuristic points per seed of store difference and per seed of house difference

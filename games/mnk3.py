@@ -21,9 +21,11 @@ import functools
 from collections.abc import Sequence
 from typing import Any
 
+from gamesearch.boardview import BoardView
 from gamesearch.errors import InvalidOptionError, InvalidPositionError
-from gamesearch.game import BoardView, Option, Rules, UtilitiesGame, resolve_options
+from gamesearch.game import Option, UtilitiesGame, resolve_options
 from gamesearch.plugins import hookimpl
+from gamesearch.rules import Rules
 
 from .tictactoe import cell_board_view, parse_cell
 

@@ -34,10 +34,12 @@ import functools
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from gamesearch.boardview import BoardView
 from gamesearch.errors import InvalidMoveError, InvalidPositionError
-from gamesearch.game import BoardView, Game, Option, Rules, resolve_options
+from gamesearch.game import Game, Option, resolve_options
 from gamesearch.looks import BoardLook
 from gamesearch.plugins import hookimpl
+from gamesearch.rules import Rules
 
 EMPTY, BLACK_SYMBOL, WHITE_SYMBOL = ".", "B", "W"
 #: the move of a player who has no disc to place (with ``passes="move"``)

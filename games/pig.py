@@ -40,9 +40,11 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, ClassVar
 
+from gamesearch.boardview import BoardView
 from gamesearch.errors import InvalidPositionError
-from gamesearch.game import CHANCE, BoardView, Game, Option, Rules, resolve_options
+from gamesearch.game import Game, Option, resolve_options
 from gamesearch.plugins import hookimpl
+from gamesearch.rules import CHANCE, Rules
 
 PLAYER_LETTERS = ("A", "B")
 ROLL, HOLD = "roll", "hold"

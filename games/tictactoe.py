@@ -16,22 +16,16 @@ import functools
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from gamesearch.boardview import BoardView
 from gamesearch.errors import (
     InvalidMoveError,
     InvalidOptionError,
     InvalidPositionError,
 )
-from gamesearch.game import (
-    BoardView,
-    Game,
-    Option,
-    Player,
-    Rules,
-    check_alternating_counts,
-    resolve_options,
-)
+from gamesearch.game import Game, Option, check_alternating_counts, resolve_options
 from gamesearch.looks import BoardLook
 from gamesearch.plugins import hookimpl
+from gamesearch.rules import Player, Rules
 
 EMPTY, CROSS, NOUGHT = ".", "X", "O"
 #: boards with at most this many cells get full lookup tables (2**cells entries)

@@ -47,8 +47,9 @@ from typing import Any, ClassVar
 import attrs
 
 from gamesearch.errors import InvalidPositionError
-from gamesearch.game import CHANCE, Game, Rules, UtilitiesGame, resolve_options
+from gamesearch.game import Game, UtilitiesGame, resolve_options
 from gamesearch.plugins import hookimpl
+from gamesearch.rules import CHANCE, Rules
 
 #: AIMA Figure 5.2 (Russell and Norvig, *Artificial Intelligence: A Modern Approach*):
 #: the starting position of the game; its value is 3 and the best move a1

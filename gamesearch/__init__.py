@@ -1,5 +1,6 @@
 """gamesearch: adversarial game search with interchangeable searchers and game plugins."""
 
+from gamesearch.boardview import BoardView
 from gamesearch.errors import (
     BudgetExceededError,
     DuplicateNameError,
@@ -13,7 +14,7 @@ from gamesearch.errors import (
     UnknownGameError,
     UnknownSearcherError,
 )
-from gamesearch.game import BoardView, Game, Option, Outcome, Player, Rules, Scoring
+from gamesearch.game import Game, Option
 from gamesearch.plugins import (
     Registry,
     build_registry,
@@ -21,6 +22,7 @@ from gamesearch.plugins import (
     hookimpl,
     make_plugin_manager,
 )
+from gamesearch.rules import Outcome, Player, Rules, Scoring
 from gamesearch.search import (
     AlphaBeta,
     IterativeDeepening,
@@ -64,3 +66,9 @@ __all__ = [
     "make_plugin_manager",
 ]
 __version__ = "0.1.0"
+
+# in IPython and Jupyter, positions and results show themselves as drawings (a no-op
+# elsewhere); the display lives in gamesearch.notebook alone
+from gamesearch.notebook import show_in_notebooks as _show_in_notebooks  # noqa: E402
+
+_show_in_notebooks()

@@ -15,7 +15,8 @@ from typing import Any
 
 import attrs
 
-from gamesearch.game import CHANCE, SEAT_NAMES, Game, Outcome, describe_outcome, draw_outcome
+from gamesearch.game import Game, describe_outcome, draw_outcome
+from gamesearch.rules import CHANCE, SEAT_NAMES, Outcome
 from gamesearch.search.base import Searcher, Value, json_value
 
 

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import abc
 import copy as copying
-import enum
 import math
 import random
 from collections.abc import Hashable, Mapping, Sequence
@@ -39,6 +38,9 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 import attrs
 
+# the rules, the values and the board view live in modules of their own (import them
+# from there); the names re-exported here keep their old import path for one release
+from gamesearch.boardview import BoardView as BoardView
 from gamesearch.errors import (
     GameOverError,
     IllegalMoveError,
@@ -47,62 +49,18 @@ from gamesearch.errors import (
     InvalidPositionError,
     NothingToUndoError,
 )
+from gamesearch.rules import CHANCE as CHANCE
+from gamesearch.rules import SEAT_NAMES as SEAT_NAMES
+from gamesearch.rules import Outcome as Outcome
+from gamesearch.rules import Player as Player
+from gamesearch.rules import Rules as Rules
+from gamesearch.rules import Scoring as Scoring
+from gamesearch.rules import ValueScale as ValueScale
+from gamesearch.rules import chance_heuristic as chance_heuristic
+from gamesearch.rules import chance_heuristic_numerator as chance_heuristic_numerator
+from gamesearch.rules import terminal_value as terminal_value
 
 MoveT = TypeVar("MoveT", bound=Hashable)
-
-#: what :meth:`Game.to_move` returns at a chance position: no player chooses, an
-#: outcome of :meth:`Game.chance_outcomes` is drawn
-CHANCE = -1
-
-
-class Player(enum.IntEnum):
-    """The two players of a two-player game; the first player moves first and maximises."""
-
-    FIRST = 0
-    SECOND = 1
-
-    @property
-    def sign(self) -> int:
-        """Return +1 for the first player and -1 for the second."""
-        return 1 if self is Player.FIRST else -1
-
-    @property
-    def opponent(self) -> Player:
-        """Return the other player."""
-        return Player.SECOND if self is Player.FIRST else Player.FIRST
-
-
-#: how the players are called by their place in the turn order (records, JSON)
-SEAT_NAMES = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
-
-
-class Outcome(enum.Enum):
-    """Who won a finished game; the value is the sign of the result."""
-
-    FIRST_WINS = 1
-    SECOND_WINS = -1
-    DRAW = 0
-
-    @property
-    def winner(self) -> Player | None:
-        """Return the winning player, or ``None`` for a draw."""
-        if self is Outcome.FIRST_WINS:
-            return Player.FIRST
-        if self is Outcome.SECOND_WINS:
-            return Player.SECOND
-        return None
-
-
-class Scoring(enum.Enum):
-    """How a finished game is scored.
-
-    ``DISTANCE`` (the default everywhere) prefers, at equal margin, the fastest
-    forced win and the slowest forced loss. ``PLAIN`` ignores the distance, as
-    textbook minimax does (it reproduces the textbook node counts).
-    """
-
-    DISTANCE = "distance"
-    PLAIN = "plain"
 
 
 def _readable_type(kind: type) -> str:
@@ -210,195 +168,6 @@ def resolve_options(specs: Sequence[Option], given: Mapping[str, Any]) -> dict[s
         spec.name: spec.convert(given[spec.name]) if spec.name in given else spec.default
         for spec in specs
     }
-
-
-@attrs.frozen
-class Rules:
-    """A game's rules, declared as data; the conformance kit checks each against play.
-
-    Rules may depend on a game's options (a game returns them from its
-    :attr:`Game.rules` property). Searchers read them to refuse, up front, a game
-    they cannot handle.
-    """
-
-    #: the longest possible game in plies (a pass is a ply: a move that changes nothing
-    #: but the turn)
-    max_plies: int
-    #: how many players take part
-    players: int = 2
-    #: true when every move passes the turn to the other player
-    alternating: bool = False
-    #: true when some positions are decided by chance (see :meth:`Game.chance_outcomes`)
-    chance: bool = False
-    #: the lowest and highest final result, first player's point of view
-    result_range: tuple[int, int] = (-1, 1)
-    #: true when :meth:`Game.result` gives one utility per player (a tuple, each inside
-    #: ``result_range``) instead of the first player's margin; required for more than
-    #: two players, allowed for two-player games that are not zero-sum
-    utilities: bool = False
-    #: what every final utility tuple adds up to, when that is the same for all of them
-    #: (``None``: not declared); max^n prunes with it
-    constant_sum: int | None = None
-    #: true when passing is almost never better than moving (no zugzwang to speak of):
-    #: with :meth:`Game.make_null_move`, the engine's null-move pruning may then pass
-    zugzwang_rare: bool = False
-    #: the framework's scale of values for these rules (worked out once)
-    scale: ValueScale = attrs.field(init=False, eq=False, repr=False)
-
-    def __attrs_post_init__(self) -> None:
-        low, high = self.result_range
-        if self.max_plies < 0:
-            raise ValueError(f"'max_plies' must be >= 0: {self.max_plies!r}")
-        if self.players < 1:
-            raise ValueError(f"'players' must be >= 1: {self.players!r}")
-        if low > high:
-            raise ValueError(f"'result_range' must be (lowest, highest): {self.result_range!r}")
-        if self.players > 2 and not self.utilities:
-            raise ValueError(
-                f"a game of {self.players!r} players must declare utilities=True (one result per "
-                "player)"
-            )
-        if self.constant_sum is not None:
-            if not self.utilities:
-                raise ValueError(f"'constant_sum' needs utilities=True: {self.constant_sum!r}")
-            if not self.players * low <= self.constant_sum <= self.players * high:
-                raise ValueError(
-                    f"'constant_sum' must lie between {self.players * low} and "
-                    f"{self.players * high} "
-                    f"({self.players} utilities in {low}..{high}): {self.constant_sum!r}"
-                )
-        object.__setattr__(self, "scale", ValueScale(self.max_plies, max(1, self.largest_margin)))
-
-    @property
-    def largest_margin(self) -> int:
-        """Return the largest magnitude a final result can have."""
-        return max(abs(self.result_range[0]), abs(self.result_range[1]))
-
-    def as_dict(self) -> dict[str, Any]:
-        """Return the rules as JSON-ready data."""
-        return {
-            "players": self.players,
-            "alternating": self.alternating,
-            "chance": self.chance,
-            "max_plies": self.max_plies,
-            "result_range": list(self.result_range),
-            "utilities": self.utilities,
-            "constant_sum": self.constant_sum,
-            "zugzwang_rare": self.zugzwang_rare,
-        }
-
-
-@attrs.frozen
-class ValueScale:
-    """How the framework turns final results and heuristics into search values.
-
-    A game finished at ply ``p`` with result ``r`` (not 0) is worth
-    ``sign(r) * ((|r| - 1) * stride + win - p)`` with distance scoring, where
-    ``stride = max_plies + 1``: a larger margin beats a smaller one whatever the
-    plies, and at equal margin the faster win is worth more. Plain scoring drops the
-    ``- p``. A draw is 0. Every proven non-draw value lies beyond
-    :attr:`heuristic_bound`, every heuristic value strictly inside it.
-    """
-
-    max_plies: int
-    largest_margin: int
-    win: int = attrs.field(init=False)
-
-    @win.default
-    def _win(self) -> int:
-        win = 1000
-        while win - self.max_plies < win // 2:
-            win *= 10
-        return win
-
-    @classmethod
-    def of(cls, rules: Rules) -> ValueScale:
-        """Return the scale for games with these rules."""
-        return rules.scale
-
-    @property
-    def stride(self) -> int:
-        """Return the value distance between two successive margins."""
-        return self.max_plies + 1
-
-    @property
-    def heuristic_bound(self) -> int:
-        """Return the bound heuristic values stay strictly inside."""
-        return self.win - self.max_plies
-
-    @property
-    def largest(self) -> int:
-        """Return the largest value a finished game can have."""
-        return (self.largest_margin - 1) * self.stride + self.win
-
-    def proven(self, result: int, ply: int, scoring: Scoring = Scoring.DISTANCE) -> int:
-        """Return the value of a game finished at ``ply`` with ``result``."""
-        if result == 0:
-            return 0
-        magnitude = (abs(result) - 1) * self.stride + self.win
-        if scoring is Scoring.DISTANCE:
-            magnitude -= ply
-        return magnitude if result > 0 else -magnitude
-
-    def is_proven(self, value: int) -> bool:
-        """Return whether ``value`` (other than 0) can only be a finished game's."""
-        return abs(value) >= self.heuristic_bound
-
-    def margin(self, value: int) -> int | None:
-        """Return the final result a proven ``value`` stands for, ``None`` for a heuristic one.
-
-        A value of 0 counts as a draw (margin 0).
-        """
-        if value == 0:
-            return 0
-        if not self.is_proven(value):
-            return None
-        steps = (abs(value) - self.heuristic_bound) // self.stride
-        return (steps + 1) if value > 0 else -(steps + 1)
-
-    def end_ply(self, value: int) -> int | None:
-        """Return the ply at which a proven, distance-scored ``value`` ends the game.
-
-        ``None`` for a heuristic value, a draw, or a plain-scored value (whose
-        distance is unknown).
-        """
-        margin = self.margin(value)
-        if not margin:
-            return None
-        ply = (abs(margin) - 1) * self.stride + self.win - abs(value)
-        return ply if ply > 0 else None
-
-    def heuristic(self, estimate: float, bound: float) -> int:
-        """Return a game's heuristic ``estimate`` (strictly inside ``±bound``) as a value."""
-        limit = self.heuristic_bound - 1
-        if bound <= limit:
-            return int(estimate)
-        return int(estimate * limit / bound)
-
-
-@attrs.frozen
-class BoardView:
-    """A grid drawing of a position for boards that are not text: the web board uses it.
-
-    ``symbols`` and ``moves`` list the cells row by row from the top left. A click on
-    cell ``i`` plays ``moves[i]`` (move text), or nothing where it is ``None``.
-    ``extra_moves`` are legal moves that are no cell, as ``(label, move text)`` pairs
-    (a pass, for example): the page shows them as buttons.
-
-    ``paths`` are legal moves that take two clicks, a piece's cell then the cell it
-    goes to, as ``(move text, cells)`` pairs, the cells it passes through from first to
-    last (a draughts jump passes through several). ``caption`` says what the position
-    holds that the cells do not show (a count toward a draw, say), in a line the page
-    shows under the board; two positions whose cells are alike differ in it.
-    """
-
-    rows: int
-    cols: int
-    symbols: tuple[str, ...]  #: what each cell shows ("X", "O", "" for empty, ...)
-    moves: tuple[str | None, ...]  #: the move a click on each cell plays, if any
-    extra_moves: tuple[tuple[str, str], ...] = ()
-    paths: tuple[tuple[str, tuple[int, ...]], ...] = attrs.field(default=(), kw_only=True)
-    caption: str = attrs.field(default="", kw_only=True)
 
 
 class Game(abc.ABC, Generic[MoveT]):
@@ -848,13 +617,6 @@ class Game(abc.ABC, Generic[MoveT]):
     def __repr__(self) -> str:
         return f"{type(self).__name__}.from_text({self.to_text()!r})"
 
-    # ------------------------------------------------------------ Jupyter display
-    def _repr_svg_(self) -> str | None:
-        """Return the board as SVG for Jupyter (``None``: no grid view, shown as text)."""
-        from gamesearch.notebook import board_svg
-
-        return board_svg(self)
-
 
 class UtilitiesGame(Game[MoveT]):
     """A game whose results are one utility per player: subclass it instead of :class:`Game`.
@@ -934,16 +696,6 @@ def restore(game: Game[Any], snapshot: Game[Any]) -> None:
         vars(game).update(vars(fresh))
 
 
-def terminal_value(sign: int, ply: int, win_score: int, scoring: Scoring) -> int:
-    """Return the value of a win/draw/loss game ending at ``ply`` with result ``sign``.
-
-    Kept for the textbook pages; a game with margins uses :meth:`ValueScale.proven`.
-    """
-    if scoring is Scoring.PLAIN:
-        return sign * win_score
-    return sign * (win_score - ply)
-
-
 def check_alternating_counts(
     described: str,
     first: int,
@@ -991,22 +743,6 @@ def margin_words(game: Game[Any], margin: int) -> str:
     if game.rules.largest_margin <= 1 or margin == 0:
         return ""
     return f" by {abs(margin)}"
-
-
-def chance_heuristic(rules: Rules, estimate: int, bound: int) -> Fraction:
-    """Return a game of chance's heuristic ``estimate`` (strictly inside ``±bound``) as a value.
-
-    The estimate is mapped linearly onto the open result range: ``-bound`` would be
-    the lowest result, ``+bound`` the highest, so the value is never a final result's.
-    """
-    return Fraction(chance_heuristic_numerator(rules, estimate, bound), 2 * bound)
-
-
-def chance_heuristic_numerator(rules: Rules, estimate: int, bound: int) -> int:
-    """Return :func:`chance_heuristic` times ``2 * bound`` (an integer: searchers that
-    work in whole multiples of a unit use it)."""
-    low, high = rules.result_range
-    return low * 2 * bound + (estimate + bound) * (high - low)
 
 
 def signed_fraction(value: Fraction | int) -> str:

@@ -1,8 +1,11 @@
 """Jupyter display: a position as an SVG board, a search result as a table, a tree as a widget.
 
-A position shows itself in a notebook through :meth:`Game._repr_svg_`, drawn here from
-the game's :meth:`~gamesearch.game.Game.board_view`; a :class:`SearchResult` through
-its ``_repr_html_``. :func:`tree_widget` turns a traced search
+In IPython or Jupyter, ``import gamesearch`` registers the drawings with IPython's
+display formatter (:func:`show_in_notebooks`; ``%load_ext gamesearch.notebook`` does
+it too): a position then shows itself as its :func:`board_svg`, drawn from the game's
+:meth:`~gamesearch.game.Game.board_view`, and a :class:`SearchResult` as its
+:func:`result_html`. Neither the game protocol nor the searchers import this module.
+:func:`tree_widget` turns a traced search
 (:class:`~gamesearch.trace.TreeTracer`) into an interactive tree: click a node to fold
 or unfold it and to see its position. It needs the ``notebook`` extra
 (``pip install 'gamesearch[notebook]'``, which brings anywidget).
@@ -11,6 +14,7 @@ or unfold it and to see its position. It needs the ``notebook`` extra
 from __future__ import annotations
 
 import html
+import sys
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +38,31 @@ PLAYER_COLOURS = (
     "#5d4037",
     "#455a64",
 )
+
+
+def show_in_notebooks(shell: Any = None) -> bool:
+    """Register :func:`board_svg` for every game and :func:`result_html` for every search
+    result with the display formatter of the IPython ``shell`` (default: the running one).
+
+    Returns whether they were registered: false outside IPython (nothing to do there).
+    """
+    if shell is None:
+        ipython = sys.modules.get("IPython")  # never imported here: only when it runs
+        shell = ipython.get_ipython() if ipython is not None else None
+        if shell is None:
+            return False
+    from gamesearch.game import Game
+    from gamesearch.search.base import SearchResult
+
+    formatters = shell.display_formatter.formatters
+    formatters["image/svg+xml"].for_type(Game, board_svg)
+    formatters["text/html"].for_type(SearchResult, result_html)
+    return True
+
+
+def load_ipython_extension(shell: Any) -> None:
+    """Show positions and results as drawings in ``shell`` (``%load_ext gamesearch.notebook``)."""
+    show_in_notebooks(shell)
 
 
 def board_svg(game: Game[Any]) -> str | None:
@@ -114,7 +143,8 @@ def _moves_fill_several_cells(game: Game[Any]) -> bool:
 
 def status_line(game: Game[Any]) -> str:
     """Return who is to move in ``game``, or how it ended."""
-    from gamesearch.game import Outcome, describe_result
+    from gamesearch.game import describe_result
+    from gamesearch.rules import Outcome
 
     outcome = game.outcome()
     if outcome is None:

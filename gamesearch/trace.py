@@ -18,7 +18,8 @@ from typing import Any
 import attrs
 
 from gamesearch.errors import BudgetExceededError
-from gamesearch.game import CHANCE, SEAT_NAMES, Game, Player
+from gamesearch.game import Game
+from gamesearch.rules import CHANCE, SEAT_NAMES, Player
 from gamesearch.search.base import INFINITY, Value, json_value
 
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from gamesearch.game import CHANCE, Game
+from gamesearch.game import Game
 from gamesearch.plugins import Registry
+from gamesearch.rules import CHANCE
 from gamesearch.search.base import SearchResult, json_value
 
 

@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 
 from gamesearch import Game, default_registry
 from gamesearch.errors import BudgetExceededError, ConformanceError, UnsupportedGameError
-from gamesearch.game import CHANCE, Rules, describe_value
+from gamesearch.game import describe_value
+from gamesearch.rules import CHANCE, Rules
 from gamesearch.search.expectimax import ChanceIterative, Expectiminimax, Star1, Star2
 from gamesearch.search.mcts import MonteCarlo
 from gamesearch.testing import check_game, check_position, reachable_positions

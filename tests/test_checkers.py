@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gamesearch import AlphaBeta
+from gamesearch.boardview import BoardView
 from gamesearch.errors import (
     ConformanceError,
     IllegalMoveError,
@@ -22,7 +23,6 @@ from gamesearch.errors import (
     InvalidOptionError,
     InvalidPositionError,
 )
-from gamesearch.game import BoardView
 from gamesearch.plugins import default_registry
 from gamesearch.testing import check_game, check_position
 from gamesearch_games.checkers import Checkers, can_move, longest_game

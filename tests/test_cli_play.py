@@ -12,8 +12,8 @@ import pytest
 from clirun import assert_usage_error, run_cli, run_script
 
 from gamesearch import AlphaBeta, Player
+from gamesearch.boardview import BoardView
 from gamesearch.cli.play import PlaySession, board_key
-from gamesearch.game import BoardView
 from gamesearch_games.connect4 import ConnectFour
 from gamesearch_games.tictactoe import TicTacToe
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from gamesearch import Game, Player
-from gamesearch.game import CHANCE, chance_heuristic
+from gamesearch.rules import CHANCE, chance_heuristic
 from gamesearch.search.base import Counters
 from gamesearch.search.expectimax import Star2
 from gamesearch.testing.grading import GradeReport, grade

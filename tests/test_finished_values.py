@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from gamesearch.game import Scoring
 from gamesearch.plugins import default_registry
+from gamesearch.rules import Scoring
 from gamesearch.search.base import FINISHED_TABLE_ENTRIES, finished_values
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from gamesearch import Searcher, default_registry
 from gamesearch.errors import InvalidOptionError
-from gamesearch.game import CHANCE, chance_heuristic
+from gamesearch.rules import CHANCE, chance_heuristic
 from gamesearch.search.base import INFINITY, RootAnswer, SearchContext
 from gamesearch.search.multiplayer import leaf_utilities
 from gamesearch.testing.grading import Case, grade, load_searcher_class, recording

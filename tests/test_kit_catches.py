@@ -10,7 +10,7 @@ import pytest
 
 from gamesearch import AlphaBeta, Game, Player, Searcher
 from gamesearch.errors import ConformanceError
-from gamesearch.game import Rules
+from gamesearch.rules import Rules
 from gamesearch.search.base import INFINITY, RootAnswer, SearchContext
 from gamesearch.testing import (
     Reference,

@@ -30,6 +30,7 @@ from gamesearch.errors import (
     UnsupportedGameError,
 )
 from gamesearch.game import Option, UtilitiesGame, describe_result, winners
+from gamesearch.notebook import board_svg, result_html
 from gamesearch.search.base import Limit
 from gamesearch.testing import check_game
 from gamesearch.tournament import run_tournament
@@ -697,11 +698,11 @@ def test_a_tournament_of_a_game_of_three_refuses_fewer_than_three_players() -> N
 
 def test_a_notebook_draws_the_three_players_and_lists_the_utilities() -> None:
     won = MNK3.from_text("CAB/CAB/CBA")
-    drawing = won._repr_svg_()
+    drawing = board_svg(won)
     assert drawing is not None and "the game is over: C won: A 0, B 0, C 3" in drawing
     assert drawing.count("<text") >= 9 + 1  # every mark, and the caption
     result = REGISTRY.new_searcher("maxn").search(game_at("AB..C...."))
-    assert "<th style='text-align:left'>utilities</th><td>1, 1, 1</td>" in result._repr_html_()
+    assert "<th style='text-align:left'>utilities</th><td>1, 1, 1</td>" in result_html(result)
 
 
 @pytest.mark.parametrize("spec", ["maxn", "maxn:pruning=false", "paranoid", "brs"])

@@ -4,28 +4,58 @@ and the coursework notebook in docs/ runs from top to bottom."""
 from __future__ import annotations
 
 import shutil
+import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from gamesearch import AlphaBeta, default_registry
-from gamesearch.notebook import _ESM, PLAYER_COLOURS, board_svg, result_html, tree_widget
+from gamesearch.notebook import (
+    _ESM,
+    PLAYER_COLOURS,
+    board_svg,
+    result_html,
+    show_in_notebooks,
+    tree_widget,
+)
 from gamesearch.trace import TreeTracer
 
 NOTEBOOK = Path(__file__).resolve().parent.parent / "docs" / "coursework" / "notebook.ipynb"
 SVG = "{http://www.w3.org/2000/svg}"
 
 
+@pytest.fixture
+def shell() -> Iterator[Any]:
+    """Yield a running IPython shell with the drawings registered, closed afterwards."""
+    interactive = pytest.importorskip("IPython.core.interactiveshell", reason="no IPython")
+    running = interactive.InteractiveShell.instance()
+    try:
+        assert show_in_notebooks() is True  # the running shell is found
+        yield running
+    finally:
+        interactive.InteractiveShell.clear_instance()
+
+
+def shown(shell: Any, thing: object) -> dict[str, Any]:
+    """Return what IPython's display shows of ``thing``, by media type."""
+    data, _ = shell.display_formatter.format(thing)
+    return dict(data)
+
+
 def svg_texts(svg: str) -> list[str]:
     return [element.text or "" for element in ET.fromstring(svg).iter(f"{SVG}text")]
 
 
-def test_a_tictactoe_position_is_drawn_with_its_marks_its_free_cells_and_who_is_to_move() -> None:
+def test_a_tictactoe_position_is_drawn_with_its_marks_its_free_cells_and_who_is_to_move(
+    shell: Any,
+) -> None:
     game = default_registry().new_game("tictactoe", "XOX/O.O/.X.")
-    texts = svg_texts(game._repr_svg_() or "")
+    texts = svg_texts(shown(shell, game)["image/svg+xml"])
     assert sorted(texts[:-1]) == sorted(["X", "O", "X", "O", "4", "O", "6", "X", "8"])
     assert texts[-1] == "X to move"
 
@@ -57,10 +87,41 @@ def test_a_finished_connect4_game_says_who_won_and_shows_no_free_moves() -> None
     assert sorted(svg_discs(svg)) == sorted([PLAYER_COLOURS[0]] * 4 + [PLAYER_COLOURS[1]] * 3)
 
 
-def test_a_game_without_a_grid_view_is_shown_as_text(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_game_without_a_grid_view_is_shown_as_text(
+    shell: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     game = default_registry().new_game("tictactoe")
     monkeypatch.setattr(game, "board_view", lambda: None)
-    assert game._repr_svg_() is None
+    assert board_svg(game) is None
+    assert shown(shell, game) == {"text/plain": repr(game)}
+
+
+def test_outside_ipython_nothing_is_registered() -> None:
+    assert show_in_notebooks() is False
+
+
+def test_the_extension_registers_the_drawings_with_the_shell_it_is_loaded_in(shell: Any) -> None:
+    shell.display_formatter.formatters["image/svg+xml"].type_printers.clear()
+    game = default_registry().new_game("tictactoe")
+    assert "image/svg+xml" not in shown(shell, game)
+    shell.extension_manager.load_extension("gamesearch.notebook")
+    assert shown(shell, game)["image/svg+xml"] == board_svg(game)
+
+
+@pytest.mark.slow
+def test_importing_gamesearch_in_ipython_shows_positions_as_drawings() -> None:
+    pytest.importorskip("IPython", reason="no IPython")
+    script = (
+        "from IPython.core.interactiveshell import InteractiveShell\n"
+        "shell = InteractiveShell.instance()\n"
+        "import gamesearch\n"
+        "game = gamesearch.default_registry().new_game('tictactoe')\n"
+        "print(sorted(shell.display_formatter.format(game)[0]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.split("\n")[-2] == "['image/svg+xml', 'text/plain']"
 
 
 class Cells(HTMLParser):
@@ -72,11 +133,11 @@ class Cells(HTMLParser):
         self.cells.append(data)
 
 
-def test_a_search_result_is_a_table_of_its_answer_work_and_move_values() -> None:
+def test_a_search_result_is_a_table_of_its_answer_work_and_move_values(shell: Any) -> None:
     game = default_registry().new_game("tictactoe", "XX./OO./...")
     result = AlphaBeta().search(game, move_values=True)
     parser = Cells()
-    parser.feed(result._repr_html_())
+    parser.feed(shown(shell, result)["text/html"])
     cells = parser.cells
     assert cells[cells.index("nodes") + 1] == f"{result.stats.nodes:,}"
     assert (
@@ -88,7 +149,7 @@ def test_a_search_result_is_a_table_of_its_answer_work_and_move_values() -> None
         item for move, value in result.move_values for item in (str(move), str(value))
     ]
     assert (
-        result_html(result, game) == result._repr_html_()
+        result_html(result, game) == shown(shell, result)["text/html"]
     )  # tic-tac-toe moves print as themselves
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from gamesearch.errors import InvalidPositionError
-from gamesearch.game import CHANCE
+from gamesearch.rules import CHANCE
 from gamesearch.search.expectimax import Expectiminimax
 from gamesearch.testing import check_game
 from gamesearch_games.pig import Pig

@@ -21,9 +21,9 @@ from gamesearch.arena import GameRecord, MoveRecord
 from gamesearch.batch import ResultStore
 from gamesearch.batch.games import played_from_dict, played_to_dict, run_key
 from gamesearch.errors import UnsupportedGameError
-from gamesearch.game import Outcome
 from gamesearch.plugins import default_registry
 from gamesearch.rating import Result, fit_ratings
+from gamesearch.rules import Outcome
 from gamesearch.tournament import PlayedGame, ScheduledGame, Tournament, run_tournament, schedule
 
 THREE = ["maxn:depth=2", "paranoid:depth=2", "brs:depth=2", "mcts:simulations=30"]

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from gamesearch import default_registry
 from gamesearch.errors import InvalidPositionError, UnsupportedGameError
-from gamesearch.game import CHANCE
+from gamesearch.rules import CHANCE
 from gamesearch.search.textbook import TextbookAlphaBeta, TextbookMinimax
 from gamesearch.testing import check_game
 from gamesearch_games.tree import TreeGame

@@ -25,7 +25,7 @@ playwright_api = pytest.importorskip(
 
 import gamesearch_games.connect4  # noqa: E402
 import gamesearch_games.tictactoe  # noqa: E402
-from gamesearch.game import BoardView  # noqa: E402
+from gamesearch.boardview import BoardView  # noqa: E402
 from gamesearch.plugins import Registry, build_registry, hookimpl, make_plugin_manager  # noqa: E402
 from gamesearch.web.app import create_app  # noqa: E402
 from gamesearch.web.server import BackgroundServer  # noqa: E402

@@ -20,19 +20,13 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from gamesearch.boardview import BoardView
 from gamesearch.errors import (
     InvalidMoveError,
     InvalidPositionError,
 )
-from gamesearch.game import (
-    BoardView,
-    Game,
-    Option,
-    Player,
-    Rules,
-    check_alternating_counts,
-    resolve_options,
-)
+from gamesearch.game import Game, Option, check_alternating_counts, resolve_options
+from gamesearch.rules import Player, Rules
 
 EMPTY, CROSS, NOUGHT = ".", "X", "O"
 #: heuristic points for a window of four holding only one side's stones, by stone count

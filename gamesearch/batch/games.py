@@ -15,7 +15,8 @@ from typing import Any
 import attrs
 
 from gamesearch.arena import GameRecord, MatchGame, MoveRecord, play_planned
-from gamesearch.game import Game, Outcome, Player
+from gamesearch.game import Game
+from gamesearch.rules import Outcome, Player
 from gamesearch.tournament import PlayedGame, ScheduledGame
 
 

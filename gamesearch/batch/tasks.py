@@ -29,8 +29,9 @@ from gamesearch.errors import (
     InvalidOptionError,
     InvalidPositionError,
 )
-from gamesearch.game import Game, Player
+from gamesearch.game import Game
 from gamesearch.plugins import Registry, default_registry
+from gamesearch.rules import Player
 from gamesearch.search.base import Limit
 from gamesearch.search.nullwindow import solve
 

@@ -38,7 +38,8 @@ from gamesearch.cli._output import (
 )
 from gamesearch.cli._progress import interruptible, report_interruption
 from gamesearch.errors import BudgetExceededError, InvalidOptionError
-from gamesearch.game import Game, Scoring, number_text
+from gamesearch.game import Game, number_text
+from gamesearch.rules import Scoring
 from gamesearch.search import AlphaBeta, Minimax
 from gamesearch.search.base import Limit, Searcher, SearchResult, json_value
 from gamesearch.search.engine import trick_specs

@@ -18,9 +18,11 @@ from typing import Any, TextIO
 import attrs
 
 from gamesearch.arena import searcher_label
+from gamesearch.boardview import BoardView
 from gamesearch.cli._common import add_game_arguments, load_game, load_searcher
 from gamesearch.errors import GameSearchError, InvalidOptionError
-from gamesearch.game import CHANCE, BoardView, Game, Player, describe_result, draw_outcome
+from gamesearch.game import Game, describe_result, draw_outcome
+from gamesearch.rules import CHANCE, Player
 from gamesearch.search.base import Searcher, SearchResult
 
 HUMAN_SIDES: dict[str, set[int]] = {

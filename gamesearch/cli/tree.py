@@ -32,7 +32,8 @@ from gamesearch.cli._common import (
 )
 from gamesearch.cli._output import PIPE_WIDTH, check_at_least, console
 from gamesearch.errors import BudgetExceededError, InvalidOptionError, MissingDependencyError
-from gamesearch.game import Game, Player, number_text
+from gamesearch.game import Game, number_text
+from gamesearch.rules import Player
 from gamesearch.search import Minimax
 from gamesearch.search.base import INFINITY, Searcher, SearchResult, json_value
 from gamesearch.search.expectimax import Expectiminimax

@@ -23,7 +23,8 @@ from typing import Any, ClassVar, Literal
 import attrs
 
 from gamesearch.errors import BudgetExceededError, InvalidOptionError
-from gamesearch.game import Game, Player, Scoring
+from gamesearch.game import Game
+from gamesearch.rules import Player, Scoring
 from gamesearch.search.base import (
     CLOCK_INTERVAL,
     INFINITY,

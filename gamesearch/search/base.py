@@ -28,16 +28,8 @@ from gamesearch.errors import (
     SearchTooDeepError,
     UnsupportedGameError,
 )
-from gamesearch.game import (
-    CHANCE,
-    Game,
-    Scoring,
-    ValueScale,
-    describe_utilities,
-    describe_value,
-    number_text,
-    restore,
-)
+from gamesearch.game import Game, describe_utilities, describe_value, number_text, restore
+from gamesearch.rules import CHANCE, Scoring, ValueScale
 from gamesearch.search.table import SearchMemory
 
 #: larger than any value a game can produce: the open ends of a search window
@@ -149,13 +141,6 @@ class SearchResult:
     def __setstate__(self, state: dict[str, Any]) -> None:
         for name, value in state.items():
             object.__setattr__(self, name, value)
-
-    # ------------------------------------------------------------ Jupyter display
-    def _repr_html_(self) -> str:
-        """Return the result as an HTML table for Jupyter."""
-        from gamesearch.notebook import result_html
-
-        return result_html(self)
 
     def as_dict(self, game: Game[Any]) -> dict[str, Any]:
         """Return the result as JSON-ready data, moves written in ``game``'s notation."""

@@ -52,7 +52,8 @@ from typing import Any, ClassVar, cast
 import attrs
 
 from gamesearch.errors import BudgetExceededError, InvalidOptionError
-from gamesearch.game import Game, Player, allows_null_move, offers
+from gamesearch.game import Game, allows_null_move, offers
+from gamesearch.rules import Player
 from gamesearch.search.base import (
     CLOCK_INTERVAL,
     INFINITY,

@@ -56,7 +56,8 @@ from typing import Any, ClassVar
 import attrs
 
 from gamesearch.errors import BudgetExceededError
-from gamesearch.game import CHANCE, Game, Player, chance_heuristic_numerator, offers
+from gamesearch.game import Game, offers
+from gamesearch.rules import CHANCE, Player, chance_heuristic_numerator
 from gamesearch.search.base import (
     CLOCK_INTERVAL,
     INFINITY,

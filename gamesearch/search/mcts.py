@@ -53,7 +53,8 @@ from typing import Any, ClassVar
 import attrs
 
 from gamesearch.errors import InvalidOptionError
-from gamesearch.game import CHANCE, Game, Player, Scoring
+from gamesearch.game import Game
+from gamesearch.rules import CHANCE, Player, Scoring
 from gamesearch.search.base import (
     MoveVisits,
     RootAnswer,

@@ -16,7 +16,8 @@ from typing import Any, ClassVar
 import attrs
 
 from gamesearch.errors import BudgetExceededError
-from gamesearch.game import Game, Player, offers
+from gamesearch.game import Game, offers
+from gamesearch.rules import Player
 from gamesearch.search.base import (
     CLOCK_INTERVAL,
     INFINITY,

@@ -35,7 +35,8 @@ from typing import Any, ClassVar, cast, overload
 import attrs
 
 from gamesearch.errors import BudgetExceededError
-from gamesearch.game import Game, Player, Scoring, offers
+from gamesearch.game import Game, offers
+from gamesearch.rules import Player, Scoring
 from gamesearch.search.alphabeta import Budget, budget_of, search_root
 from gamesearch.search.base import (
     CLOCK_INTERVAL,

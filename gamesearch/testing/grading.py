@@ -46,8 +46,9 @@ from typing import Any, TypeVar
 import attrs
 
 from gamesearch.errors import GameSearchError, InvalidOptionError
-from gamesearch.game import CHANCE, Game, offers
+from gamesearch.game import Game, offers
 from gamesearch.plugins import default_registry
+from gamesearch.rules import CHANCE
 from gamesearch.search.base import Searcher
 
 #: how the generated positions are compared: in order, as a set, fewer of them (a

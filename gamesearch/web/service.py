@@ -42,7 +42,6 @@ from gamesearch.errors import (
     ServerBusyError,
 )
 from gamesearch.game import (
-    CHANCE,
     Game,
     describe_outcome,
     draw_outcome,
@@ -51,6 +50,7 @@ from gamesearch.game import (
     winners,
 )
 from gamesearch.plugins import Registry
+from gamesearch.rules import CHANCE
 from gamesearch.search.base import (
     Searcher,
     SearchResult,

@@ -19,13 +19,15 @@ from collections.abc import Sequence
 from string import ascii_uppercase
 from typing import Any
 
+from gamesearch.boardview import BoardView
 from gamesearch.errors import (
     InvalidMoveError,
     InvalidOptionError,
     InvalidPositionError,
 )
-from gamesearch.game import BoardView, Game, Option, Player, Rules
+from gamesearch.game import Game, Option
 from gamesearch.plugins import Registry, hookimpl
+from gamesearch.rules import Player, Rules
 
 #: a move: (heap index, objects taken)
 Move = tuple[int, int]

@@ -37,11 +37,13 @@ from typing import Any
 
 import chess
 
+from gamesearch.boardview import BoardView
 from gamesearch.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
-from gamesearch.game import BoardView, Game, Rules, resolve_options
+from gamesearch.game import Game, resolve_options
 from gamesearch.looks import BoardLook
 from gamesearch.plugins import Registry, hookimpl
 from gamesearch.problems import Problem
+from gamesearch.rules import Rules
 from gamesearch_chess.evaluation import capture_order, evaluate
 
 __all__ = ["MAX_PLIES", "Chess", "plies_left_at_most"]
