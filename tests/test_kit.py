@@ -22,7 +22,7 @@ from gamesearch.testing import (
     reachable_positions,
     with_depth,
 )
-from gamesearch.testing.protocol import Snapshot
+from gamesearch.testing.snapshot import Snapshot
 from gamesearch.testing.strategies import game_names, move_sequences, positions
 from gamesearch_games.tictactoe import TicTacToe
 

@@ -10,21 +10,32 @@ not get two keys.
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Iterable, Mapping
-from fractions import Fraction
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Any
 
 import attrs
 
 from gamesearch.errors import (
-    ConformanceError,
     IllegalMoveError,
     InvalidMoveError,
+    InvalidPositionError,
     NothingToUndoError,
 )
-from gamesearch.game import CHANCE, Game, Outcome, Rules, Scoring, offers
+from gamesearch.game import Game, offers
 from gamesearch.plugins import Registry
+from gamesearch.rules import CHANCE, Outcome, Rules, Scoring
+from gamesearch.testing.capability_checks import (
+    check_advance_and_retract,
+    check_advance_results,
+    check_board_view,
+    check_chance_outcomes,
+    check_engine_hints,
+    check_move_results,
+    check_threat_hints,
+)
 from gamesearch.testing.positions import GameLike, start_position
+from gamesearch.testing.snapshot import Snapshot as Snapshot
+from gamesearch.testing.snapshot import fail, require_unchanged
 
 #: move text no game should accept
 NONSENSE_MOVE = "not a move!"
@@ -44,40 +55,6 @@ _NO_MOVE: Any = object()  # the end of a list of moves in the kit's walk
 
 
 @attrs.frozen
-class Snapshot:
-    """Everything observable about a position, to tell whether something changed it."""
-
-    text: str
-    key: Hashable
-    to_move: int
-    ply: int
-    history: tuple[Hashable, ...]
-    legal_moves: tuple[Hashable, ...]
-    result: int | tuple[int, ...] | None
-
-    @classmethod
-    def of(cls, game: Game[Any]) -> Snapshot:
-        """Return the snapshot of ``game`` now."""
-        return cls(
-            game.to_text(),
-            game.key(),
-            game.to_move(),
-            game.ply,
-            tuple(game.history),
-            tuple(game.legal_moves()),
-            game.result(),
-        )
-
-    def differences(self, other: Snapshot) -> list[str]:
-        """Return ``"field: mine -> other's"`` for each field that differs."""
-        return [
-            f"{field.name} {getattr(self, field.name)!r} became {getattr(other, field.name)!r}"
-            for field in attrs.fields(Snapshot)
-            if getattr(self, field.name) != getattr(other, field.name)
-        ]
-
-
-@attrs.frozen
 class GameReport:
     """What :func:`check_game` checked."""
 
@@ -86,22 +63,6 @@ class GameReport:
     terminal: int  #: of which finished games
     is_exhaustive: bool  #: true when every position reachable from the start was checked
     longest: int  #: the highest ply seen
-
-
-def fail(game: Game[Any], text: str, problem: str) -> ConformanceError:
-    """Return the error for ``problem`` found in ``game`` at the position ``text``."""
-    return ConformanceError(f"{game.name} at {text!r}: {problem}")
-
-
-def require_unchanged(game: Game[Any], before: Snapshot, action: str) -> None:
-    """Raise unless ``game`` looks exactly as in ``before``.
-
-    :raises ConformanceError: naming ``action`` and every field that changed.
-    """
-    after = Snapshot.of(game)
-    changes = before.differences(after)
-    if changes:
-        raise fail(game, before.text, f"{action} changed the position: " + "; ".join(changes))
 
 
 def check_position(game: Game[Any], *, other_moves: Iterable[Hashable] = ()) -> None:
@@ -120,12 +81,41 @@ def check_position(game: Game[Any], *, other_moves: Iterable[Hashable] = ()) -> 
         _check_apply_and_undo(game, before, move)
     _check_illegal_moves(game, before, other_moves)
     _check_copy(game, before)
-    _check_board_view(game, before)
-    _check_threat_hints(game, before)
-    _check_engine_hints(game, before)
-    _check_move_results(game, before)
-    _check_advance_results(game, before)
+    check_board_view(game, before)
+    check_threat_hints(game, before)
+    check_engine_hints(game, before)
+    check_move_results(game, before)
+    check_advance_results(game, before)
     require_unchanged(game, before, "checking it")
+
+
+#: what the framework works out from a game's rules, with where it reads it: a game
+#: that still sets one itself (the old protocol's way) must agree with its rules, or one
+#: searcher reads one figure and another the other
+DERIVED_FROM_RULES: dict[str, tuple[Callable[[Rules], object], str]] = {
+    "max_plies": (lambda rules: rules.max_plies, "rules.max_plies"),
+    "value_scale": (lambda rules: rules.scale, "the value scale of the rules"),
+    "win_score": (lambda rules: rules.scale.win, "the value scale of the rules"),
+    "eval_bound": (lambda rules: rules.scale.heuristic_bound, "the value scale of the rules"),
+}
+
+
+def _check_derived(game: Game[Any], text: str, rules: Rules) -> None:
+    """A figure the framework derives from the rules, when the game's class sets it too
+    (a class attribute or a property of its own), must be the derived one."""
+    for name, (derive, source) in DERIVED_FROM_RULES.items():
+        owner = next(cls for cls in type(game).__mro__ if name in vars(cls))
+        if owner.__module__ == Game.__module__:
+            continue
+        said, derived = getattr(game, name), derive(rules)
+        if said != derived:
+            kind = "property" if isinstance(vars(owner)[name], property) else "class attribute"
+            raise fail(
+                game,
+                text,
+                f"the {kind} {owner.__name__}.{name} says {said!r}, but the searchers read "
+                f"{derived!r} from {source}; delete the {kind} (the rules declare it)",
+            )
 
 
 def _check_state(game: Game[Any], before: Snapshot) -> None:
@@ -133,6 +123,7 @@ def _check_state(game: Game[Any], before: Snapshot) -> None:
     rules = game.rules
     if not isinstance(rules, Rules):
         raise fail(game, text, f"rules is {rules!r}, not a Rules declaration")
+    _check_derived(game, text, rules)
     mover = before.to_move
     is_chance = rules.chance and mover == CHANCE and before.result is None
     if not is_chance and (
@@ -146,7 +137,7 @@ def _check_state(game: Game[Any], before: Snapshot) -> None:
             f"{rules.players - 1}{chance_too})",
         )
     if is_chance:
-        _check_chance_outcomes(game, before)
+        check_chance_outcomes(game, before)
     if not 0 <= before.ply <= rules.max_plies:
         raise fail(
             game, text, f"ply {before.ply} is outside 0..max_plies ({rules.max_plies}) of the rules"
@@ -237,36 +228,6 @@ def _check_utilities(game: Game[Any], before: Snapshot) -> None:
         )
 
 
-def _check_chance_outcomes(game: Game[Any], before: Snapshot) -> None:
-    """At a chance position: the outcomes are the legal moves, in order, each with an
-    exact probability above 0, together summing to 1."""
-    text = before.text
-    if not offers(game, "chance_outcomes"):
-        raise fail(
-            game, text, "the rules declare chance, but the game does not offer chance_outcomes()"
-        )
-    outcomes = list(game.chance_outcomes())
-    moves = tuple(move for move, _ in outcomes)
-    if moves != before.legal_moves:
-        raise fail(
-            game,
-            text,
-            f"chance_outcomes() lists the moves {moves!r}, "
-            f"not legal_moves() {before.legal_moves!r}",
-        )
-    for move, probability in outcomes:
-        if not isinstance(probability, Fraction) or probability <= 0:
-            raise fail(
-                game,
-                text,
-                f"chance_outcomes() gives {game.format_move(move)} the probability "
-                f"{probability!r}; each must be a Fraction greater than 0",
-            )
-    total = sum(probability for _, probability in outcomes)
-    if total != 1:
-        raise fail(game, text, f"the probabilities of chance_outcomes() sum to {total}, not 1")
-
-
 def _check_unfinished(game: Game[Any], before: Snapshot) -> None:
     text = before.text
     if not before.legal_moves:
@@ -331,7 +292,12 @@ def _check_moves(game: Game[Any], before: Snapshot) -> None:
                 f"moves {written[move_text]!r} and {move!r} are both written {move_text!r}",
             )
         written[move_text] = move
-        parsed = game.parse_move(move_text)
+        try:
+            parsed = game.parse_move(move_text)
+        except InvalidMoveError as error:
+            raise fail(
+                game, text, f"parse_move({move_text!r}) refused the legal move {move!r}: {error}"
+            ) from error
         if parsed != move:
             raise fail(
                 game, text, f"parse_move({move_text!r}) returned {parsed!r}, not the move {move!r}"
@@ -353,7 +319,12 @@ def _check_text(game: Game[Any], before: Snapshot) -> None:
     text = before.text
     if not isinstance(text, str):
         raise fail(game, repr(text), f"to_text() returned a {type(text).__name__}, not text")
-    twin = type(game).from_text(text, **game.settings)
+    try:
+        twin = type(game).from_text(text, **game.settings)
+    except (InvalidPositionError, InvalidMoveError) as error:
+        raise fail(
+            game, text, f"from_text(to_text()) refused the game's own text: {error}"
+        ) from error
     changes = [
         change
         for change in before.differences(Snapshot.of(twin))
@@ -397,38 +368,6 @@ def _check_copy(game: Game[Any], before: Snapshot) -> None:
         require_unchanged(game, before, "undo() on its copy()")
 
 
-def _check_board_view(game: Game[Any], before: Snapshot) -> None:
-    view = game.board_view()
-    if view is None:
-        return
-    text = before.text
-    cells = view.rows * view.cols
-    if len(view.symbols) != cells or len(view.moves) != cells:
-        raise fail(
-            game,
-            text,
-            f"board_view() is {view.rows}x{view.cols} but has {len(view.symbols)} symbols "
-            f"and {len(view.moves)} moves",
-        )
-    for index, move_text in enumerate(view.moves):
-        if move_text is not None and game.parse_move(move_text) not in before.legal_moves:
-            raise fail(
-                game, text, f"board_view() cell {index} plays {move_text!r}, which is not legal"
-            )
-    for move_text, path in view.paths:
-        if len(path) < 2 or not all(isinstance(cell, int) and 0 <= cell < cells for cell in path):
-            raise fail(
-                game,
-                text,
-                f"board_view() path of {move_text!r} is {path!r}, not two cells or more of the "
-                f"{cells}",
-            )
-        if game.parse_move(move_text) not in before.legal_moves:
-            raise fail(
-                game, text, f"board_view() path {path!r} plays {move_text!r}, which is not legal"
-            )
-
-
 def _check_apply_and_undo(game: Game[Any], before: Snapshot, move: Hashable) -> None:
     text = before.text
     written = game.format_move(move)
@@ -469,230 +408,7 @@ def _check_apply_and_undo(game: Game[Any], before: Snapshot, move: Hashable) -> 
         )
     require_unchanged(game, before, f"push({written}) then undo()")
     if offers(game, "advance") or offers(game, "retract"):
-        _check_advance_and_retract(game, before, move, pushed)
-
-
-def _check_advance_and_retract(
-    game: Game[Any], before: Snapshot, move: Hashable, pushed: Snapshot
-) -> None:
-    """advance() is push() and result() in one; retract() takes it back.
-
-    The position after advance() must be push()'s in every respect, history included.
-    """
-    text, written = before.text, game.format_move(move)
-    result = game.advance(move)
-    advanced = Snapshot.of(game)
-    game.retract(move)
-    if advanced != pushed or result != pushed.result:
-        changes = pushed.differences(advanced)
-        if result != pushed.result:
-            changes.append(
-                f"advance() returned {result!r}, result() after push() {pushed.result!r}"
-            )
-        raise fail(
-            game, text, f"advance({written}) and push({written}) differ: " + "; ".join(changes)
-        )
-    require_unchanged(game, before, f"advance({written}) then retract({written})")
-
-
-def _check_threat_hints(game: Game[Any], before: Snapshot) -> None:
-    """winning_moves() and non_losing_moves() must agree with trying every move and reply."""
-    text, mover = before.text, before.to_move
-    if not before.legal_moves:
-        return
-    hints_winning, hints_safe = offers(game, "winning_moves"), offers(game, "non_losing_moves")
-    if not hints_winning and not hints_safe:
-        return
-    rules = game.rules
-    if hints_safe and not (rules.alternating and rules.players == 2 and rules.largest_margin <= 1):
-        raise fail(
-            game,
-            text,
-            "non_losing_moves() is offered, but only games whose rules declare two players, "
-            "alternating turns and results +1/0/-1 may offer it",
-        )
-
-    def is_win(result: int | tuple[int, ...] | None, player: int) -> bool:
-        if isinstance(result, tuple):  # utilities: the player alone on top
-            return all(
-                result[player] > utility for other, utility in enumerate(result) if other != player
-            )
-        return result is not None and (result > 0 if player == 0 else result < 0)
-
-    def wins_at_once(player: int) -> set[Hashable]:
-        found = set()
-        for move in game.legal_moves():
-            game.push(move)
-            result = game.result()
-            game.undo()
-            if is_win(result, player):
-                found.add(move)
-        return found
-
-    winning = wins_at_once(mover)
-    claimed = list(game.winning_moves())
-    if set(claimed) != winning or len(claimed) != len(set(claimed)):
-        wrong = sorted(game.format_move(move) for move in set(claimed) ^ winning)
-        raise fail(
-            game,
-            text,
-            f"winning_moves() returned {[game.format_move(move) for move in claimed]}; trying "
-            f"every move disagrees about {', '.join(wrong) or 'repeated moves'}",
-        )
-    if not hints_safe or winning:  # the exact searchers ask only where no win is at hand
-        return
-    claimed_safe = game.non_losing_moves()
-    if claimed_safe is None:
-        return
-    safe = set()
-    for move in before.legal_moves:
-        game.push(move)
-        if game.result() is not None or not wins_at_once(game.to_move()):
-            safe.add(move)
-        game.undo()
-    listed = list(claimed_safe)
-    if set(listed) != safe or len(listed) != len(set(listed)):
-        for move in sorted(set(listed) ^ safe, key=game.format_move):
-            problem = (
-                "lets the opponent win at once" if move in set(listed) else "is safe but left out"
-            )
-            raise fail(
-                game,
-                text,
-                f"non_losing_moves() is wrong about {game.format_move(move)}: it {problem}",
-            )
-        raise fail(
-            game,
-            text,
-            f"non_losing_moves() lists a move twice: {[game.format_move(m) for m in listed]}",
-        )
-
-
-def _check_move_results(game: Game[Any], before: Snapshot) -> None:
-    """move_results() must list the legal moves (in both orders) each with the result that
-    playing it gives, and leave the position as it was."""
-    if not offers(game, "move_results"):
-        return
-    text, played = before.text, {}
-    for move in before.legal_moves:
-        game.push(move)
-        played[move] = game.result()
-        game.undo()
-    for ordered, moves in ((False, before.legal_moves), (True, tuple(game.ordered_moves()))):
-        answer = tuple(game.move_results(ordered))
-        require_unchanged(game, before, f"move_results({ordered})")
-        listed = tuple(pair[0] for pair in answer)
-        if listed != moves:
-            which = "ordered_moves()" if ordered else "legal_moves()"
-            raise fail(
-                game,
-                text,
-                f"move_results({ordered}) lists the moves {listed!r}, not {which} {moves!r}",
-            )
-        for move, result in answer:
-            if result != played[move]:
-                raise fail(
-                    game,
-                    text,
-                    f"move_results({ordered}) says {game.format_move(move)} gives {result!r}; "
-                    f"playing it gives {played[move]!r}",
-                )
-
-
-def _check_advance_results(game: Game[Any], before: Snapshot) -> None:
-    """advance_results(move) must reach exactly push(move)'s position and answer what
-    move_results() answers there (in both orders; the kit checks that against play
-    wherever it goes); retract(move) must restore the position before. Checked for every
-    move after which the game goes on."""
-    if not offers(game, "advance_results"):
-        return
-    text = before.text
-    for move in before.legal_moves:
-        game.push(move)
-        pushed = Snapshot.of(game)
-        expected = {ordered: tuple(game.move_results(ordered)) for ordered in (False, True)}
-        game.undo()
-        if pushed.result is not None:
-            continue  # it ends the game: advance_results() is not for such a move
-        written = game.format_move(move)
-        for ordered in (False, True):
-            answer = tuple(game.advance_results(move, ordered))
-            advanced = Snapshot.of(game)
-            game.retract(move)
-            if advanced != pushed:
-                changes = "; ".join(pushed.differences(advanced))
-                raise fail(
-                    game, text, f"advance_results({written}) and push({written}) differ: {changes}"
-                )
-            if answer != expected[ordered]:
-                shown = f"advance_results({written}, {ordered}) answers {answer!r}"
-                wanted = (
-                    f"push({written}) then move_results({ordered}) answers {expected[ordered]!r}"
-                )
-                raise fail(game, text, f"{shown}; {wanted}")
-            require_unchanged(game, before, f"advance_results({written}) then retract({written})")
-
-
-def _check_engine_hints(game: Game[Any], before: Snapshot) -> None:
-    """noisy_moves() must list legal moves, is_forcing() answer a bool for each legal move,
-    and a null move pass the turn and come back, none of them changing the position."""
-    text, legal = before.text, before.legal_moves
-    if offers(game, "noisy_moves"):
-        noisy = list(game.noisy_moves())
-        require_unchanged(game, before, "noisy_moves()")
-        outside = [move for move in noisy if move not in legal]
-        if outside:
-            raise fail(
-                game,
-                text,
-                f"noisy_moves() lists {game._safe_format(outside[0])!r}, which is not a legal move",
-            )
-        if len(set(noisy)) != len(noisy):
-            raise fail(
-                game,
-                text,
-                f"noisy_moves() lists a move twice: {[game.format_move(m) for m in noisy]}",
-            )
-    if offers(game, "is_forcing"):
-        for move in legal:
-            answer = game.is_forcing(move)
-            require_unchanged(game, before, f"is_forcing({game.format_move(move)})")
-            if not isinstance(answer, bool):
-                raise fail(
-                    game,
-                    text,
-                    f"is_forcing({game.format_move(move)}) returned {answer!r}, not true or false",
-                )
-    makes, unmakes = offers(game, "make_null_move"), offers(game, "unmake_null_move")
-    if makes != unmakes:
-        offered, missing = (
-            ("make_null_move", "unmake_null_move")
-            if makes
-            else ("unmake_null_move", "make_null_move")
-        )
-        raise fail(game, text, f"{offered}() is offered without {missing}()")
-    if not makes or before.result is not None:
-        return
-    game.make_null_move()
-    try:
-        passed = (game.to_move(), game.key(), tuple(game.history))
-    finally:
-        game.unmake_null_move()
-    require_unchanged(game, before, "make_null_move() then unmake_null_move()")
-    if passed[0] == before.to_move:
-        raise fail(
-            game,
-            text,
-            f"make_null_move() left player {before.to_move} to move; a null move passes the turn",
-        )
-    if passed[1] == before.key:
-        raise fail(game, text, f"make_null_move() left the key unchanged ({before.key!r})")
-    if passed[2] != before.history:
-        raise fail(
-            game,
-            text,
-            "make_null_move() changed the move history; a null move is no move of the game",
-        )
+        check_advance_and_retract(game, before, move, pushed)
 
 
 def _check_illegal_moves(
@@ -800,7 +516,8 @@ class _Walker:
     def __init__(self, start: Game[Any]) -> None:
         self.start = start
         self.seen_by_key: dict[Hashable, tuple[Hashable, str]] = {}  # key -> (identity, text)
-        self.keys_by_identity: dict[Hashable, Hashable] = {}
+        # identity -> (key, text) of the first visit
+        self.keys_by_identity: dict[Hashable, tuple[Hashable, str]] = {}
         self.moves_seen: dict[Hashable, None] = {}  # insertion-ordered set
         self.terminal = 0
         self.longest = start.ply
@@ -815,17 +532,19 @@ class _Walker:
             )
         # an observed identity (no board view, no notation) cannot prove two keys wrong
         is_drawn = game.board_view() is not None or offers(game, "to_text")
-        known_key = self.keys_by_identity.get(position, key)
+        known_key, known_text = self.keys_by_identity.get(position, (key, text))
         if is_drawn and known_key != key:
+            reached = "" if known_text == text else f" (as {known_text!r}, and as {text!r})"
             raise fail(
                 game,
                 text,
-                f"the same position has two keys, {known_key!r} and {key!r}, by two move orders",
+                f"the same position has two keys, {known_key!r} and {key!r}, by two move "
+                f"orders{reached}",
             )
         if known is not None:
             return False
         self.seen_by_key[key] = (position, text)
-        self.keys_by_identity[position] = key
+        self.keys_by_identity[position] = (key, text)
         check_position(game, other_moves=reversed(self.moves_seen))
         moves = game.legal_moves()
         self.moves_seen.update(dict.fromkeys(moves))

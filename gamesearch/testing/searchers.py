@@ -20,12 +20,13 @@ from typing import Any
 import attrs
 
 from gamesearch.errors import ConformanceError, IllegalMoveError, InvalidOptionError
-from gamesearch.game import CHANCE, Game, Scoring
+from gamesearch.game import Game
+from gamesearch.rules import CHANCE, Scoring
 from gamesearch.search.base import Searcher, SearchResult, Value
 from gamesearch.search.expectimax import Expectiminimax
 from gamesearch.search.table import table_identity
 from gamesearch.search.textbook import TextbookMinimax
-from gamesearch.testing.protocol import Snapshot, require_unchanged
+from gamesearch.testing.snapshot import Snapshot, require_unchanged
 
 
 def horizon(searcher: Searcher) -> int | None:

@@ -1,0 +1,318 @@
+"""The conformance kit's checks of the optional capabilities a game offers.
+
+Each check runs on one position, only when the game offers the capability, and tests
+it against brute force (trying every move, every reply): chance outcomes, the board
+view, the fast move pair (``advance``/``retract``), threat hints (``winning_moves``,
+``non_losing_moves``), the results of the moves at once (``move_results``,
+``advance_results``) and what a search engine asks (noisy and forcing moves, the
+null move). :func:`gamesearch.testing.protocol.check_position` calls them all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from fractions import Fraction
+from typing import Any
+
+from gamesearch.errors import InvalidMoveError
+from gamesearch.game import Game, offers
+from gamesearch.testing.snapshot import Snapshot, fail, require_unchanged
+
+
+def check_chance_outcomes(game: Game[Any], before: Snapshot) -> None:
+    """At a chance position: the outcomes are the legal moves, in order, each with an
+    exact probability above 0, together summing to 1."""
+    text = before.text
+    if not offers(game, "chance_outcomes"):
+        raise fail(
+            game, text, "the rules declare chance, but the game does not offer chance_outcomes()"
+        )
+    outcomes = list(game.chance_outcomes())
+    moves = tuple(move for move, _ in outcomes)
+    if moves != before.legal_moves:
+        raise fail(
+            game,
+            text,
+            f"chance_outcomes() lists the moves {moves!r}, "
+            f"not legal_moves() {before.legal_moves!r}",
+        )
+    for move, probability in outcomes:
+        if not isinstance(probability, Fraction) or probability <= 0:
+            raise fail(
+                game,
+                text,
+                f"chance_outcomes() gives {game.format_move(move)} the probability "
+                f"{probability!r}; each must be a Fraction greater than 0",
+            )
+    total = sum(probability for _, probability in outcomes)
+    if total != 1:
+        raise fail(game, text, f"the probabilities of chance_outcomes() sum to {total}, not 1")
+
+
+def check_board_view(game: Game[Any], before: Snapshot) -> None:
+    view = game.board_view()
+    if view is None:
+        return
+    text = before.text
+    cells = view.rows * view.cols
+    if len(view.symbols) != cells or len(view.moves) != cells:
+        raise fail(
+            game,
+            text,
+            f"board_view() is {view.rows}x{view.cols} but has {len(view.symbols)} symbols "
+            f"and {len(view.moves)} moves",
+        )
+    for index, move_text in enumerate(view.moves):
+        if move_text is not None and _parsed(game, text, move_text) not in before.legal_moves:
+            raise fail(
+                game, text, f"board_view() cell {index} plays {move_text!r}, which is not legal"
+            )
+    for move_text, path in view.paths:
+        if len(path) < 2 or not all(isinstance(cell, int) and 0 <= cell < cells for cell in path):
+            raise fail(
+                game,
+                text,
+                f"board_view() path of {move_text!r} is {path!r}, not two cells or more of the "
+                f"{cells}",
+            )
+        if _parsed(game, text, move_text) not in before.legal_moves:
+            raise fail(
+                game, text, f"board_view() path {path!r} plays {move_text!r}, which is not legal"
+            )
+
+
+def _parsed(game: Game[Any], text: str, move_text: str) -> Hashable:
+    """Return the move the board view's ``move_text`` names.
+
+    :raises ConformanceError: when the game's parser refuses it.
+    """
+    try:
+        move: Hashable = game.parse_move(move_text)
+    except InvalidMoveError as error:
+        raise fail(
+            game, text, f"board_view() plays {move_text!r}, which parse_move() refuses: {error}"
+        ) from error
+    return move
+
+
+def check_advance_and_retract(
+    game: Game[Any], before: Snapshot, move: Hashable, pushed: Snapshot
+) -> None:
+    """advance() is push() and result() in one; retract() takes it back.
+
+    The position after advance() must be push()'s in every respect, history included.
+    """
+    text, written = before.text, game.format_move(move)
+    result = game.advance(move)
+    advanced = Snapshot.of(game)
+    game.retract(move)
+    if advanced != pushed or result != pushed.result:
+        changes = pushed.differences(advanced)
+        if result != pushed.result:
+            changes.append(
+                f"advance() returned {result!r}, result() after push() {pushed.result!r}"
+            )
+        raise fail(
+            game, text, f"advance({written}) and push({written}) differ: " + "; ".join(changes)
+        )
+    require_unchanged(game, before, f"advance({written}) then retract({written})")
+
+
+def check_threat_hints(game: Game[Any], before: Snapshot) -> None:
+    """winning_moves() and non_losing_moves() must agree with trying every move and reply."""
+    text, mover = before.text, before.to_move
+    if not before.legal_moves:
+        return
+    hints_winning, hints_safe = offers(game, "winning_moves"), offers(game, "non_losing_moves")
+    if not hints_winning and not hints_safe:
+        return
+    rules = game.rules
+    if hints_safe and not (rules.alternating and rules.players == 2 and rules.largest_margin <= 1):
+        raise fail(
+            game,
+            text,
+            "non_losing_moves() is offered, but only games whose rules declare two players, "
+            "alternating turns and results +1/0/-1 may offer it",
+        )
+
+    def is_win(result: int | tuple[int, ...] | None, player: int) -> bool:
+        if isinstance(result, tuple):  # utilities: the player alone on top
+            return all(
+                result[player] > utility for other, utility in enumerate(result) if other != player
+            )
+        return result is not None and (result > 0 if player == 0 else result < 0)
+
+    def wins_at_once(player: int) -> set[Hashable]:
+        found = set()
+        for move in game.legal_moves():
+            game.push(move)
+            result = game.result()
+            game.undo()
+            if is_win(result, player):
+                found.add(move)
+        return found
+
+    winning = wins_at_once(mover)
+    claimed = list(game.winning_moves())
+    if set(claimed) != winning or len(claimed) != len(set(claimed)):
+        wrong = sorted(game.format_move(move) for move in set(claimed) ^ winning)
+        raise fail(
+            game,
+            text,
+            f"winning_moves() returned {[game.format_move(move) for move in claimed]}; trying "
+            f"every move disagrees about {', '.join(wrong) or 'repeated moves'}",
+        )
+    if not hints_safe or winning:  # the exact searchers ask only where no win is at hand
+        return
+    claimed_safe = game.non_losing_moves()
+    if claimed_safe is None:
+        return
+    safe = set()
+    for move in before.legal_moves:
+        game.push(move)
+        if game.result() is not None or not wins_at_once(game.to_move()):
+            safe.add(move)
+        game.undo()
+    listed = list(claimed_safe)
+    if set(listed) != safe or len(listed) != len(set(listed)):
+        for move in sorted(set(listed) ^ safe, key=game.format_move):
+            problem = (
+                "lets the opponent win at once" if move in set(listed) else "is safe but left out"
+            )
+            raise fail(
+                game,
+                text,
+                f"non_losing_moves() is wrong about {game.format_move(move)}: it {problem}",
+            )
+        raise fail(
+            game,
+            text,
+            f"non_losing_moves() lists a move twice: {[game.format_move(m) for m in listed]}",
+        )
+
+
+def check_move_results(game: Game[Any], before: Snapshot) -> None:
+    """move_results() must list the legal moves (in both orders) each with the result that
+    playing it gives, and leave the position as it was."""
+    if not offers(game, "move_results"):
+        return
+    text, played = before.text, {}
+    for move in before.legal_moves:
+        game.push(move)
+        played[move] = game.result()
+        game.undo()
+    for ordered, moves in ((False, before.legal_moves), (True, tuple(game.ordered_moves()))):
+        answer = tuple(game.move_results(ordered))
+        require_unchanged(game, before, f"move_results({ordered})")
+        listed = tuple(pair[0] for pair in answer)
+        if listed != moves:
+            which = "ordered_moves()" if ordered else "legal_moves()"
+            raise fail(
+                game,
+                text,
+                f"move_results({ordered}) lists the moves {listed!r}, not {which} {moves!r}",
+            )
+        for move, result in answer:
+            if result != played[move]:
+                raise fail(
+                    game,
+                    text,
+                    f"move_results({ordered}) says {game.format_move(move)} gives {result!r}; "
+                    f"playing it gives {played[move]!r}",
+                )
+
+
+def check_advance_results(game: Game[Any], before: Snapshot) -> None:
+    """advance_results(move) must reach exactly push(move)'s position and answer what
+    move_results() answers there (in both orders; the kit checks that against play
+    wherever it goes); retract(move) must restore the position before. Checked for every
+    move after which the game goes on."""
+    if not offers(game, "advance_results"):
+        return
+    text = before.text
+    for move in before.legal_moves:
+        game.push(move)
+        pushed = Snapshot.of(game)
+        expected = {ordered: tuple(game.move_results(ordered)) for ordered in (False, True)}
+        game.undo()
+        if pushed.result is not None:
+            continue  # it ends the game: advance_results() is not for such a move
+        written = game.format_move(move)
+        for ordered in (False, True):
+            answer = tuple(game.advance_results(move, ordered))
+            advanced = Snapshot.of(game)
+            game.retract(move)
+            if advanced != pushed:
+                changes = "; ".join(pushed.differences(advanced))
+                raise fail(
+                    game, text, f"advance_results({written}) and push({written}) differ: {changes}"
+                )
+            if answer != expected[ordered]:
+                shown = f"advance_results({written}, {ordered}) answers {answer!r}"
+                wanted = (
+                    f"push({written}) then move_results({ordered}) answers {expected[ordered]!r}"
+                )
+                raise fail(game, text, f"{shown}; {wanted}")
+            require_unchanged(game, before, f"advance_results({written}) then retract({written})")
+
+
+def check_engine_hints(game: Game[Any], before: Snapshot) -> None:
+    """noisy_moves() must list legal moves, is_forcing() answer a bool for each legal move,
+    and a null move pass the turn and come back, none of them changing the position."""
+    text, legal = before.text, before.legal_moves
+    if offers(game, "noisy_moves"):
+        noisy = list(game.noisy_moves())
+        require_unchanged(game, before, "noisy_moves()")
+        outside = [move for move in noisy if move not in legal]
+        if outside:
+            raise fail(
+                game,
+                text,
+                f"noisy_moves() lists {game._safe_format(outside[0])!r}, which is not a legal move",
+            )
+        if len(set(noisy)) != len(noisy):
+            raise fail(
+                game,
+                text,
+                f"noisy_moves() lists a move twice: {[game.format_move(m) for m in noisy]}",
+            )
+    if offers(game, "is_forcing"):
+        for move in legal:
+            answer = game.is_forcing(move)
+            require_unchanged(game, before, f"is_forcing({game.format_move(move)})")
+            if not isinstance(answer, bool):
+                raise fail(
+                    game,
+                    text,
+                    f"is_forcing({game.format_move(move)}) returned {answer!r}, not true or false",
+                )
+    makes, unmakes = offers(game, "make_null_move"), offers(game, "unmake_null_move")
+    if makes != unmakes:
+        offered, missing = (
+            ("make_null_move", "unmake_null_move")
+            if makes
+            else ("unmake_null_move", "make_null_move")
+        )
+        raise fail(game, text, f"{offered}() is offered without {missing}()")
+    if not makes or before.result is not None:
+        return
+    game.make_null_move()
+    try:
+        passed = (game.to_move(), game.key(), tuple(game.history))
+    finally:
+        game.unmake_null_move()
+    require_unchanged(game, before, "make_null_move() then unmake_null_move()")
+    if passed[0] == before.to_move:
+        raise fail(
+            game,
+            text,
+            f"make_null_move() left player {before.to_move} to move; a null move passes the turn",
+        )
+    if passed[1] == before.key:
+        raise fail(game, text, f"make_null_move() left the key unchanged ({before.key!r})")
+    if passed[2] != before.history:
+        raise fail(
+            game,
+            text,
+            "make_null_move() changed the move history; a null move is no move of the game",
+        )
