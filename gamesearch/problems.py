@@ -1,10 +1,11 @@
 """Test suites: positions with known best moves, and how many of them a searcher solves.
 
-A suite is text, one problem a line. A game may read a format of its own by offering
-a class method ``read_problems(text) -> list[Problem]`` (chess reads EPD), and ship
-suites by offering a class method ``problem_suites() -> dict[str, Path]`` (names to
-files, which ``gamesearch tactics`` accepts by name); every other game reads the plain
-format, one problem a line::
+A suite is text, one problem a line. A game that declares the
+:class:`~gamesearch.capabilities.ProblemFiles` capability reads a format of its own
+with its class method ``read_problems(text) -> list[Problem]`` (chess reads EPD), and
+ships suites with ``problem_suites() -> dict[str, Path]`` (names to files, which
+``gamesearch tactics`` accepts by name); every other game reads the plain format, one
+problem a line::
 
     position | best move, best move | name
 
@@ -22,6 +23,7 @@ from typing import Any
 
 import attrs
 
+from gamesearch.capabilities import problem_files_member
 from gamesearch.errors import BudgetExceededError, GameSearchError, InvalidPositionError
 from gamesearch.game import Game
 from gamesearch.search.base import Limit, Searcher
@@ -101,8 +103,8 @@ def read_problems(game_class: type[Game[Any]], text: str) -> list[Problem]:
 
     :raises InvalidPositionError: naming the first line that is not a problem.
     """
-    reader = getattr(game_class, "read_problems", None)
-    if callable(reader):
+    reader = problem_files_member(game_class, "read_problems")
+    if reader is not None:
         problems = reader(text)
         return list(problems)
     problems = []

@@ -512,7 +512,8 @@ def test_brs_refuses_a_game_of_three_that_cannot_pass_the_turn() -> None:
     game = NoPassing(1)
     with pytest.raises(
         UnsupportedGameError,
-        match=r"searcher 'brs' cannot search 'no-passing': it needs make_null_move\(\)",
+        match=r"searcher 'brs' cannot search 'no-passing': it needs the NullMove capability "
+        r"\(make_null_move, unmake_null_move\) to let one opponent reply",
     ):
         REGISTRY.new_searcher("brs").search(game)
     assert REGISTRY.new_searcher("maxn").search(game).utilities == random_maxn(game)

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from gamesearch.capabilities import problem_files_member
 from gamesearch.cli._common import add_game_arguments, integer, load_game, load_searcher, print_json
 from gamesearch.cli._output import check_at_least, console, print_table, progress, table
 from gamesearch.cli._progress import interruptible, report_interruption
@@ -71,8 +72,8 @@ def register(subparsers: Any) -> None:
 def suite_text(game: Game[Any], suite: str) -> tuple[str, str]:
     """Return the name and text of ``suite``: a file, else a suite the game ships.
 
-    A game ships suites by offering a class method ``problem_suites()`` that maps
-    names to files.
+    A game ships suites by declaring :class:`~gamesearch.capabilities.ProblemFiles`, whose
+    class method ``problem_suites()`` maps names to files.
 
     :raises InvalidOptionError: when ``suite`` is neither, naming the suites there are.
     """
@@ -83,8 +84,8 @@ def suite_text(game: Game[Any], suite: str) -> tuple[str, str]:
         except (OSError, UnicodeDecodeError) as error:
             raise InvalidOptionError(f"suite {suite!r} cannot be read: {error}") from None
     shipped: Mapping[str, Path] = {}
-    offered = getattr(type(game), "problem_suites", None)
-    if callable(offered):
+    offered = problem_files_member(type(game), "problem_suites")
+    if offered is not None:
         shipped = offered()
     if suite in shipped:
         return suite, Path(shipped[suite]).read_text(encoding="utf-8")

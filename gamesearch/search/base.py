@@ -22,6 +22,7 @@ from typing import Any, ClassVar, Protocol
 
 import attrs
 
+from gamesearch.capabilities import Chance, capability_words, offered
 from gamesearch.errors import (
     BudgetExceededError,
     InvalidOptionError,
@@ -535,6 +536,10 @@ class Searcher(abc.ABC):
     needs_single_value: ClassVar[bool] = True
     #: the game's result is one utility per player (its rules declare utilities)
     needs_utilities: ClassVar[bool] = False
+    #: the capabilities (protocols of :mod:`gamesearch.capabilities`) the searcher needs
+    #: of every game; a game of chance must also offer :class:`~gamesearch.capabilities.Chance`
+    #: to a searcher that takes chance
+    needs_capabilities: ClassVar[tuple[type, ...]] = ()
     #: whether the values are expected final results (exact fractions) in every game,
     #: as expectiminimax's; otherwise they are so in games of chance only
     expected_values: ClassVar[bool] = False
@@ -732,6 +737,14 @@ class Searcher(abc.ABC):
             )
         if self.needs_utilities and not rules.utilities:
             unmet.append("it needs one utility per player, and this game's rules declare none")
+        needed = self.needs_capabilities
+        if rules.chance and not self.needs_no_chance:
+            needed = (*needed, Chance)
+        unmet.extend(
+            f"it needs {capability_words(capability)}, which this game does not offer"
+            for capability in needed
+            if not offered(game, capability)
+        )
         return unmet
 
     def _context(

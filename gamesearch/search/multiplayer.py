@@ -47,6 +47,7 @@ from typing import Any, ClassVar
 
 import attrs
 
+from gamesearch.capabilities import NullMove, capability_words, offered
 from gamesearch.game import Game
 from gamesearch.search.base import (
     INFINITY,
@@ -417,9 +418,10 @@ class BestReply(_RootPlayerSearcher):
 
     def unmet_needs(self, game: Game[Any]) -> list[str]:
         unmet = super().unmet_needs(game)
-        if not unmet and game.rules.players > 2 and not _passes_in_search(game):
+        if not unmet and game.rules.players > 2 and not offered(game, NullMove):
             unmet.append(
-                "it needs make_null_move() and unmake_null_move() to let one opponent reply"
+                f"it needs {capability_words(NullMove)} to let one opponent reply, which this "
+                "game does not offer"
             )
         return unmet
 
@@ -495,13 +497,6 @@ def _unroll(move: Hashable, line: Line) -> tuple[Hashable, ...]:
         moves.append(line[0])
         line = line[1]
     return tuple(moves)
-
-
-def _passes_in_search(game: Game[Any]) -> bool:
-    """Return whether ``game`` can pass the turn in search (``make_null_move``)."""
-    cls = type(game)
-    own = getattr(cls, "make_null_move", None)
-    return own is not None and own is not getattr(Game, "make_null_move", None)
 
 
 def _pass_to(game: Game[Any], player: int) -> int:

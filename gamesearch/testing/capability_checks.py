@@ -5,17 +5,23 @@ it against brute force (trying every move, every reply): chance outcomes, the bo
 view, the fast move pair (``advance``/``retract``), threat hints (``winning_moves``,
 ``non_losing_moves``), the results of the moves at once (``move_results``,
 ``advance_results``) and what a search engine asks (noisy and forcing moves, the
-null move). :func:`gamesearch.testing.protocol.check_position` calls them all.
+null move) and the presentation (``render``, ``player_names``);
+:func:`gamesearch.testing.protocol.check_position` calls them all. A game that declares
+:class:`~gamesearch.capabilities.ProblemFiles` gets its suites read and every problem's
+position and moves checked, once per game (:func:`check_problem_files`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable
 from fractions import Fraction
-from typing import Any
+from pathlib import Path
+from typing import Any, cast
 
-from gamesearch.errors import InvalidMoveError
+from gamesearch.capabilities import ProblemFiles, declares
+from gamesearch.errors import GameSearchError, InvalidMoveError
 from gamesearch.game import Game, offers
+from gamesearch.problems import Problem
 from gamesearch.testing.snapshot import Snapshot, fail, require_unchanged
 
 
@@ -316,3 +322,65 @@ def check_engine_hints(game: Game[Any], before: Snapshot) -> None:
             text,
             "make_null_move() changed the move history; a null move is no move of the game",
         )
+
+
+def check_presentation(game: Game[Any], before: Snapshot) -> None:
+    """render() must give text and leave the position as it was; player_names must name
+    each player of the rules once."""
+    drawing = game.render()
+    require_unchanged(game, before, "render()")
+    if not isinstance(drawing, str):
+        raise fail(game, before.text, f"render() returned {drawing!r}, not text")
+    names, players = tuple(game.player_names), game.rules.players
+    if len(names) < players or len(set(names[:players])) != players:
+        raise fail(
+            game,
+            before.text,
+            f"player_names {names!r} does not name each of the {players} players once",
+        )
+
+
+def check_problem_files(game: Game[Any]) -> None:
+    """A game that declares :class:`~gamesearch.capabilities.ProblemFiles` must define both
+    class methods; every suite it ships must read into problems whose position is one of
+    the game's texts and whose moves are legal there.
+
+    :raises ConformanceError: naming the suite, the problem and what is wrong.
+    """
+    cls = type(game)
+    if not declares(cls, ProblemFiles):
+        return
+    text = game.to_text()
+    for member in ("read_problems", "problem_suites"):
+        if getattr(cls, member).__func__ is vars(ProblemFiles)[member].__func__:
+            raise fail(game, text, f"it declares ProblemFiles but defines no {member}()")
+    files = cast(type[ProblemFiles], cls)  # (it declares the capability)
+    for suite, path in sorted(files.problem_suites().items()):
+        try:
+            problems = list(files.read_problems(Path(path).read_text(encoding="utf-8")))
+        except (OSError, GameSearchError) as error:
+            raise fail(game, text, f"suite {suite!r} ({path}) cannot be read: {error}") from error
+        if not problems:
+            raise fail(game, text, f"suite {suite!r} ({path}) holds no problem")
+        for problem in problems:
+            _check_problem(game, suite, problem)
+
+
+def _check_problem(game: Game[Any], suite: str, problem: Any) -> None:
+    where = f"suite {suite!r}, problem {getattr(problem, 'name', problem)!r}"
+    if not isinstance(problem, Problem):
+        raise fail(game, game.to_text(), f"{where}: read_problems() gave {problem!r}, no Problem")
+    try:
+        position = type(game).from_text(problem.position, **game.settings)
+    except GameSearchError as error:
+        raise fail(game, problem.position, f"{where}: the position is refused: {error}") from error
+    legal = set(position.legal_moves())
+    for move_text in (*problem.best_moves, *problem.avoid_moves):
+        try:
+            move = position.parse_move(move_text)
+        except InvalidMoveError as error:
+            raise fail(
+                game, problem.position, f"{where}: {move_text!r} is no move: {error}"
+            ) from error
+        if move not in legal:
+            raise fail(game, problem.position, f"{where}: {move_text!r} is not legal there")

@@ -31,6 +31,8 @@ from gamesearch.testing.capability_checks import (
     check_chance_outcomes,
     check_engine_hints,
     check_move_results,
+    check_presentation,
+    check_problem_files,
     check_threat_hints,
 )
 from gamesearch.testing.positions import GameLike, start_position
@@ -86,6 +88,7 @@ def check_position(game: Game[Any], *, other_moves: Iterable[Hashable] = ()) -> 
     check_engine_hints(game, before)
     check_move_results(game, before)
     check_advance_results(game, before)
+    check_presentation(game, before)
     require_unchanged(game, before, "checking it")
 
 
@@ -477,6 +480,7 @@ def check_game(
                 start.to_text(),
                 "undo() with no move history did not raise NothingToUndoError",
             )
+    check_problem_files(start)
     is_exhaustive = walker.walk_depth_first(start, max_positions)
     chooser = random.Random(seed)
     for _ in range(playouts):

@@ -38,6 +38,7 @@ from typing import Any
 import chess
 
 from gamesearch.boardview import BoardView
+from gamesearch.capabilities import ProblemFiles
 from gamesearch.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
 from gamesearch.game import Game, resolve_options
 from gamesearch.looks import BoardLook
@@ -93,7 +94,7 @@ def _status_words(status: chess.Status) -> str:
     )
 
 
-class Chess(Game[chess.Move]):
+class Chess(Game[chess.Move], ProblemFiles):
     """Chess by python-chess: FEN positions, UCI and SAN moves, material and squares heuristic."""
 
     name = "chess"
