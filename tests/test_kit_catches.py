@@ -224,6 +224,50 @@ def test_a_copy_that_shares_the_history_is_caught() -> None:
         check_game(CopySharesTheBoard)
 
 
+_NOT_OVER = object()  # a marker a pickle round trip copies into another object
+
+
+class ResultKeptBehindAMarker(TicTacToe):
+    """result() is kept with the key it was worked out for, an unfinished game as a marker
+    made by ``object()``: in another process the copied marker reads as a result."""
+
+    __slots__ = ("_kept",)
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self._kept: tuple[Hashable, object] = (None, _NOT_OVER)
+
+    def result(self) -> int | None:
+        key = self.key()
+        kept_key, kept = self._kept
+        if kept_key == key:
+            return None if kept is _NOT_OVER else kept  # type: ignore[return-value]
+        result = super().result()
+        self._kept = (key, _NOT_OVER if result is None else result)
+        return result
+
+    def copy(self) -> ResultKeptBehindAMarker:
+        twin = super().copy()
+        assert isinstance(twin, ResultKeptBehindAMarker)
+        twin._kept = self._kept
+        return twin
+
+    def __getstate__(self) -> tuple[Any, ...]:
+        return (super().__getstate__(), self._kept)
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        inner, self._kept = state
+        super().__setstate__(inner)
+
+
+def test_a_result_marker_that_does_not_survive_pickling_is_caught() -> None:
+    with pytest.raises(
+        ConformanceError,
+        match=r"after a pickle round trip, the copy differs: result None became <object",
+    ):
+        check_game(ResultKeptBehindAMarker, max_positions=50, playouts=1)
+
+
 @attrs.frozen(kw_only=True)
 class InvertedCutoff(Searcher):
     """Alpha-beta whose cut-off test is inverted: it stops while the window is still open."""

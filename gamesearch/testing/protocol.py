@@ -456,6 +456,9 @@ def check_game(
     the position given) until ``max_positions`` distinct ones are checked; then
     ``playouts`` random games from the start are checked move by move. Across all
     positions, equal keys must mean equal positions and equal positions equal keys.
+    Last, positions of one more random game must survive a pickle round trip
+    (:func:`gamesearch.testing.pickling.check_pickling`: searches in worker processes
+    receive their position pickled).
 
     :returns: what was checked.
     :raises ConformanceError: naming the first broken promise.
@@ -485,6 +488,9 @@ def check_game(
     chooser = random.Random(seed)
     for _ in range(playouts):
         walker.walk_random_game(start.copy(), chooser)
+    from gamesearch.testing.pickling import check_pickling  # it builds on this module
+
+    check_pickling(start, chooser)
     return GameReport(
         game=start.name,
         positions=len(walker.seen_by_key),

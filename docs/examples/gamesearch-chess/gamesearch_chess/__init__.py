@@ -31,6 +31,7 @@ protocol, and is itself GPL-3.0-or-later for that reason.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Hashable, Sequence
 from pathlib import Path
 from typing import Any
@@ -59,7 +60,20 @@ MAX_PLIES = SEVENTY_FIVE_MOVES * (MOST_EVENTS + 1)
 EVALUATION_BOUND = 20_000
 #: the test suites shipped with the plugin (EPD files)
 SUITES = Path(__file__).with_name("suites")
-_UNKNOWN: Any = object()  # a result not worked out yet
+
+
+class _Pending(enum.Enum):
+    """The mark of a result not worked out yet.
+
+    An enum member, not a bare ``object()``: pickling a member refers to it by name, so
+    a position sent to a worker process still finds its mark there (a copied
+    ``object()`` would be read as the result).
+    """
+
+    RESULT = "not worked out"
+
+
+_UNKNOWN: Any = _Pending.RESULT
 #: squares a pawn promotes from (White's seventh rank, Black's second) and to
 _PROMOTING_FROM = (chess.BB_RANK_2, chess.BB_RANK_7)  # by turn: False (Black), True (White)
 _PROMOTING_TO = (chess.BB_RANK_1, chess.BB_RANK_8)

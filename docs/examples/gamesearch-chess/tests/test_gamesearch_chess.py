@@ -5,6 +5,7 @@ written here on python-chess alone)."""
 from __future__ import annotations
 
 import json
+import pickle
 import random
 import subprocess
 import sys
@@ -52,6 +53,18 @@ def test_chess_keeps_the_protocol(start: str | None, positions: int) -> None:
         game, max_positions=positions, playouts=1 if start and "8/8" in start else 0
     )
     assert report.positions >= positions
+
+
+def test_a_position_sent_to_another_process_still_knows_its_game_is_not_over() -> None:
+    game = Chess()
+    game.play("e4")  # its result is not worked out before the position is sent
+    twin = pickle.loads(pickle.dumps(game))
+    assert twin.result() is None
+    assert twin.terminal_sign() is None
+    twin.play("e5")
+    twin.undo()
+    twin.undo()
+    assert (twin.to_text(), twin.result()) == (Chess().to_text(), None)
 
 
 # ------------------------------------------------- the rules through the adapter
@@ -516,3 +529,27 @@ def test_tactics_counts_the_mates_alphabeta_finds_within_the_budget(
 def test_an_epd_line_that_is_no_problem_is_named(line: str, message: str) -> None:
     with pytest.raises(InvalidPositionError, match=message):
         Chess.read_problems(line)
+
+
+@pytest.mark.slow
+def test_a_match_on_two_worker_processes_plays_its_chess_games_to_the_end() -> None:
+    command = [
+        str(Path(sys.executable).with_name("gamesearch")),
+        "match",
+        "chess",
+        "--first",
+        "alphabeta:depth=1",
+        "--second",
+        "alphabeta:depth=1",
+        "-n",
+        "2",
+        "--workers",
+        "2",
+        "--seed",
+        "3",
+        "--json",
+    ]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    answer = json.loads(done.stdout)
+    assert [standing["games"] for standing in answer["standings"]] == [2, 2]
