@@ -34,7 +34,12 @@ from typing import Any
 import attrs
 
 from gamesearch.arena import GameRecord, Standing, play_game, tally
-from gamesearch.batch.executors import Executor, InlineExecutor, LocalExecutor
+from gamesearch.batch.executors import (
+    Executor,
+    InlineExecutor,
+    LocalExecutor,
+    check_worker_count,
+)
 from gamesearch.errors import GameSearchError, InvalidOptionError, UnsupportedGameError
 from gamesearch.game import Game
 from gamesearch.plugins import Registry, default_registry
@@ -341,8 +346,7 @@ def run_tournament(
             raise UnsupportedGameError(
                 f"searcher {label!r} cannot search {game.name!r}: {'; '.join(unmet)}"
             )
-    if workers < 1:
-        raise InvalidOptionError(f"the number of workers must be >= 1: {workers!r}")
+    check_worker_count(workers)
     if opening_plies < 0:
         raise InvalidOptionError(f"the number of opening plies must be >= 0: {opening_plies!r}")
     planned = schedule(len(labels), games, seed, seats=seats)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import json
+import multiprocessing
 import os
 import random
 import signal
@@ -317,6 +318,39 @@ def test_a_disagreement_is_printed_and_sets_the_exit_status(
     assert (
         out.splitlines()[0] == "disagreement on line 1: XX./OO./... (solver) expected -1, found 1"
     )
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("batch", "tictactoe", "{positions}"),
+        ("tournament", "tictactoe", "--players", "alphabeta:depth=1", "alphabeta", "-n", "2"),
+        ("match", "tictactoe", "--first", "alphabeta:depth=1", "--second", "alphabeta", "-n", "2"),
+        ("solve-bench", "{scores}"),
+    ],
+    ids=lambda command: command[0],
+)
+def test_more_workers_than_the_cores_can_take_fail_at_once_naming_the_bound(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    positions, _ = tictactoe_file(tmp_path, 3)
+    scores = tmp_path / "scores.txt"
+    scores.write_text("4455 0\n")
+    most = 8 * (os.cpu_count() or 1)
+    argv = [part.format(positions=positions, scores=scores) for part in command]
+    assert_usage_error(
+        capsys, f"--workers must be <= {most:,} (8 for each of", *argv, "--workers", "1000000"
+    )
+
+
+@pytest.mark.slow
+def test_local_workers_start_no_more_processes_than_there_are_items() -> None:
+    seen: list[int] = []
+    with LocalExecutor(8) as executor:
+        for finished in executor.map_unordered(abs, [-1, -2]):
+            seen.append(len(multiprocessing.active_children()))
+            assert finished.result in (1, 2)
+    assert seen and max(seen) <= 2
 
 
 def test_bad_arguments_fail_at_once_with_one_line(

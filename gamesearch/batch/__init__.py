@@ -13,6 +13,7 @@ from gamesearch.batch.executors import (
     Finished,
     InlineExecutor,
     LocalExecutor,
+    check_worker_count,
     make_executor,
 )
 from gamesearch.batch.runner import BatchSummary, missing_tasks, run_batch, summarize
@@ -44,6 +45,7 @@ __all__ = [
     "ResultStore",
     "Status",
     "Task",
+    "check_worker_count",
     "make_executor",
     "make_tasks",
     "missing_tasks",

@@ -49,6 +49,28 @@ DASK_TASK_SECONDS = 0.2
 LOCAL_TASK_SECONDS = 0.05
 #: the most items one task computes
 LARGEST_GROUP = 64
+#: the most local worker processes a core: more only wait on each other (and on memory)
+MOST_WORKERS_PER_CORE = 8
+
+
+def check_worker_count(workers: int, name: str = "the number of workers") -> int:
+    """Return ``workers``, a number of local worker processes, once it is sane here.
+
+    ``name`` is how the message calls the number (an option's name, say).
+
+    :raises InvalidOptionError: for fewer than one, or more than
+        :data:`MOST_WORKERS_PER_CORE` for each core of this machine.
+    """
+    cores = os.cpu_count() or 1
+    most = MOST_WORKERS_PER_CORE * cores
+    if workers < 1:
+        raise InvalidOptionError(f"{name} must be >= 1: {workers!r}")
+    if workers > most:
+        raise InvalidOptionError(
+            f"{name} must be <= {most:,} ({MOST_WORKERS_PER_CORE} for each of this machine's "
+            f"{cores} core{'s' if cores != 1 else ''}; more only wait on each other): {workers:,}"
+        )
+    return workers
 
 
 @attrs.define
@@ -132,16 +154,15 @@ class InlineExecutor(Executor):
 
 
 class LocalExecutor(Executor):
-    """Computes items in ``workers`` processes of this machine (default: one per core).
+    """Computes items in ``workers`` processes of this machine (default: one per core),
+    never more processes than there are items to compute.
 
-    :raises InvalidOptionError: for fewer than one worker.
+    :raises InvalidOptionError: for fewer than one worker or more than
+        :func:`check_worker_count` allows.
     """
 
     def __init__(self, workers: int | None = None) -> None:
-        count = workers if workers is not None else (os.cpu_count() or 1)
-        if count < 1:
-            raise InvalidOptionError(f"the number of workers must be >= 1: {count!r}")
-        self.workers = count
+        self.workers = check_worker_count(workers if workers is not None else (os.cpu_count() or 1))
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
 
     @property
@@ -162,7 +183,7 @@ class LocalExecutor(Executor):
         suspects: list[T] = []  # in flight when a worker died: each is tried alone
         groups = GroupSize(LOCAL_TASK_SECONDS)
         while waiting or suspects:
-            pool = self._new_pool()
+            pool = self._new_pool(len(waiting) + len(suspects))
             running: dict[concurrent.futures.Future[tuple[list[R], float]], list[T]] = {}
             alone = False
             try:
@@ -201,8 +222,9 @@ class LocalExecutor(Executor):
             finally:
                 self.close()
 
-    def _new_pool(self) -> concurrent.futures.ProcessPoolExecutor:
-        self._pool = concurrent.futures.ProcessPoolExecutor(max_workers=self.workers)
+    def _new_pool(self, items: int) -> concurrent.futures.ProcessPoolExecutor:
+        """Return a new pool of ``workers`` processes, or one for each of ``items`` if fewer."""
+        self._pool = concurrent.futures.ProcessPoolExecutor(max_workers=min(self.workers, items))
         return self._pool
 
     def _terminate(self) -> None:

@@ -19,6 +19,7 @@ from gamesearch.batch import (
     ResultStore,
     Status,
     Task,
+    check_worker_count,
     make_executor,
     make_tasks,
     missing_tasks,
@@ -225,7 +226,8 @@ def executor_from(args: argparse.Namespace) -> Executor:
     """
     if args.scheduler is not None:
         return make_executor(scheduler=args.scheduler)
-    check_at_least("--workers", args.workers)
+    if args.workers is not None:
+        check_worker_count(args.workers, "--workers")
     return make_executor(args.workers, inline_one=True)
 
 
