@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from clirun import assert_usage_error, run_cli
 
-from gamesearch.cli import _common, analyze, build_parser, compare, tournament, tree
+from gamesearch.cli import _common, analyze, batch, build_parser, compare, tournament, tree
 from gamesearch.errors import InvalidOptionError
 from gamesearch.plugins import default_registry
 from gamesearch.search.mcts import MonteCarlo
@@ -51,10 +51,27 @@ def bad_paths(tmp_path: Path) -> dict[str, tuple[str, str]]:
         "missing folder": (str(tmp_path / "missing" / "out.png"), "does not exist"),
         "under a file": (str(regular / "out.png"), "is a file, not a folder"),
         "a folder": (str(folder), "is a folder; give a file name"),
+        # writable by its permission bits for root, refused by the system when opened
+        "a system folder": (SYSTEM_FOLDER + "/gamesearch-out.png", "cannot be written"),
     }
 
 
-@pytest.mark.parametrize("kind", ["missing folder", "under a file", "a folder"])
+#: a folder where no file can be created, whoever asks (sysfs, on Linux)
+SYSTEM_FOLDER = "/sys"
+needs_system_folder = pytest.mark.skipif(
+    not Path(SYSTEM_FOLDER).is_dir(), reason=f"no {SYSTEM_FOLDER} folder here"
+)
+
+
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "missing folder",
+        "under a file",
+        "a folder",
+        pytest.param("a system folder", marks=needs_system_folder),
+    ],
+)
 @pytest.mark.parametrize(
     ("command", "option", "module", "work"),
     [
@@ -95,7 +112,7 @@ def test_a_read_only_folder_is_refused(capsys: pytest.CaptureFixture[str], tmp_p
         target = str(locked / "tree.json")
         assert_usage_error(
             capsys,
-            "is not writable",
+            "cannot be written: Permission denied",
             "tree",
             "tictactoe",
             "-p",
@@ -107,6 +124,35 @@ def test_a_read_only_folder_is_refused(capsys: pytest.CaptureFixture[str], tmp_p
         )
     finally:
         locked.chmod(0o700)
+
+
+@needs_system_folder
+def test_a_batch_output_the_system_refuses_is_refused_before_any_position_is_searched(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(batch, "run_with_progress", no_work)
+    positions = tmp_path / "positions.txt"
+    positions.write_text("XX./OO./... | 1\n")
+    target = SYSTEM_FOLDER + "/gamesearch-out.jsonl"
+    assert_usage_error(
+        capsys,
+        f"--output {target!r} cannot be written: ",
+        "batch",
+        "tictactoe",
+        str(positions),
+        "--output",
+        target,
+    )
+    assert not Path(target).exists()
+
+
+def test_checking_an_output_file_leaves_no_file_behind_and_an_old_one_unchanged(
+    tmp_path: Path,
+) -> None:
+    new, old = tmp_path / "new.json", tmp_path / "old.json"
+    old.write_text("kept\n")
+    assert _common.check_output_file(new) == new and not new.exists()
+    assert _common.check_output_file(old) == old and old.read_text() == "kept\n"
 
 
 def test_a_plot_with_an_unknown_extension_is_refused_before_the_search(

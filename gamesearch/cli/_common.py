@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -152,12 +151,15 @@ def depth_option(searcher_class: type[Searcher]) -> str | None:
 
 
 def check_output_file(path: str | Path, option: str = "--output") -> Path:
-    """Return ``path`` once it is known that a file can be written there.
+    """Return ``path`` once a file has been opened there for writing.
 
-    Call it before any work starts, so that a long command does not fail at its end.
+    Call it before any work starts, so that a long command does not fail at its end. The
+    file is opened, not judged by its permission bits (which say yes to root where the
+    system says no, as in ``/sys``): an existing file is opened to append (nothing is
+    written to it), a new one is created and removed again.
 
     :raises InvalidOptionError: when ``path`` is a folder, its folder is missing or is a
-        file, or the file or its folder is not writable.
+        file, or the file cannot be opened for writing, naming the system's reason.
     """
     target = Path(path)
     folder = target.parent
@@ -169,12 +171,16 @@ def check_output_file(path: str | Path, option: str = "--output") -> Path:
         )
     if not folder.is_dir():
         raise InvalidOptionError(f"{option} {str(path)!r}: {str(folder)!r} is a file, not a folder")
-    if target.exists() and not os.access(target, os.W_OK):
-        raise InvalidOptionError(f"{option} {str(path)!r}: the file is not writable")
-    if not target.exists() and not os.access(folder, os.W_OK | os.X_OK):
+    existed = target.exists()
+    try:
+        with target.open("ab" if existed else "xb"):
+            pass
+        if not existed:
+            target.unlink()
+    except OSError as error:
         raise InvalidOptionError(
-            f"{option} {str(path)!r}: the folder {str(folder)!r} is not writable"
-        )
+            f"{option} {str(path)!r} cannot be written: {error.strerror or error}"
+        ) from None
     return target
 
 
