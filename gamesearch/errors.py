@@ -69,6 +69,10 @@ class ServerBusyError(GameSearchError, RuntimeError):
     """The web server has too many searches running or waiting to take another."""
 
 
+class ClusterLostError(GameSearchError, ConnectionError):
+    """The Dask scheduler a run was sent to stopped answering before the run ended."""
+
+
 class ServeError(GameSearchError, OSError):
     """The web server cannot listen on the address it was given."""
 

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import attrs
 import pytest
-from batchdata import needs_set, pons_sample, timeless
-from clirun import run_cli
+from batchdata import needs_set, pons_sample, stored_rows, timeless
+from clirun import SCRIPT, run_cli
 
 distributed = pytest.importorskip(
     "distributed",
@@ -274,3 +274,59 @@ def test_local_and_dask_executors_yield_each_item_once(cluster: Cluster) -> None
         for executor in (on_dask, local):
             finished = list(executor.map_unordered(abs, [-item for item in items]))
             assert sorted(item.result for item in finished if item.result is not None) == items
+
+
+def stored_so_far(store: Path) -> int:
+    """Return how many results ``store`` holds now (none while it is being created)."""
+    if not store.exists():
+        return 0
+    try:
+        with sqlite3.connect(store) as db:
+            return int(db.execute("SELECT count(*) FROM results").fetchone()[0])
+    except sqlite3.OperationalError:
+        return 0
+
+
+@pytest.mark.slow
+@needs_data
+def test_losing_the_scheduler_mid_batch_is_one_line_saying_how_to_resume_and_keeps_the_store(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    sample, scores = pons_sample(tmp_path, "Test_L1_R1", range(1, 61))
+    store = tmp_path / "lost.sqlite"
+    doomed = Cluster(tmp_path)  # a cluster of its own: the shared one must live on
+    try:
+        doomed.start(workers=1)
+        address = doomed.address
+        batch = subprocess.Popen(
+            [str(SCRIPT), "batch", "connect4", str(sample), "--scheduler", doomed.address]
+            + ["--store", str(store)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        deadline = time.monotonic() + START_TIMEOUT
+        while stored_so_far(store) < 3:
+            assert batch.poll() is None, batch.communicate()
+            assert time.monotonic() < deadline, "the batch stored nothing"
+            time.sleep(0.2)
+        assert doomed.scheduler is not None
+        doomed.scheduler.kill()
+        _, err = batch.communicate(timeout=120)
+    finally:
+        doomed.stop()
+    assert batch.returncode == 2, err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert err.startswith(
+        f"gamesearch: error: the connection to the Dask scheduler at {address} was lost"
+    )
+    assert f"are kept in {str(store)!r}: run the same command again to compute only the rest" in err
+    kept = stored_rows(store)  # whole: the integrity check passes
+    assert 3 <= len(kept) < len(scores)
+    assert all(row["found"] == scores[row["position"]] for row in kept)
+    status, out, _ = run_cli(
+        capsys, "batch", "connect4", str(sample), "--workers", "2", "--store", str(store), "--json"
+    )
+    summary = json.loads(out)
+    assert status == 0 and summary["done"] == summary["agreed"] == len(scores)
+    assert summary["resumed"] == len(kept)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import abc
 import concurrent.futures
 import importlib
+import logging
 import os
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -32,7 +33,7 @@ from typing import Any, Generic, Self, TypeVar
 
 import attrs
 
-from gamesearch.errors import InvalidOptionError, MissingDependencyError
+from gamesearch.errors import ClusterLostError, InvalidOptionError, MissingDependencyError
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -260,6 +261,10 @@ class DaskExecutor(Executor):
             raise InvalidOptionError(f"no Dask scheduler answers at {address!r}: {error}") from None
         threads = sum(self._client.nthreads().values())
         self.workers = max(1, threads)
+        # once the scheduler is gone, the client's attempts to reach it again are logged
+        # as errors with tracebacks; the lost connection is this executor's to report
+        self._quiet = _WhileDisconnected(self._client)
+        logging.getLogger("distributed.client").addFilter(self._quiet)
 
     @property
     def description(self) -> str:
@@ -276,7 +281,22 @@ class DaskExecutor(Executor):
         time the items took so far so that a task lasts about :data:`DASK_TASK_SECONDS`:
         the scheduler's round trip is then paid once a group. The items of a group lost
         with its workers are sent again one a task.
+
+        :raises ClusterLostError: when the connection to the scheduler is lost (the items
+            yielded before are whole; the others are dropped).
         """
+        distributed = dask_distributed()
+        try:
+            yield from self._map_unordered(function, items)
+        except (distributed.client.FutureCancelledError, distributed.comm.CommClosedError):
+            raise ClusterLostError(
+                f"the connection to the Dask scheduler at {self.address} was lost "
+                "(the scheduler stopped, or the network between us failed)"
+            ) from None
+
+    def _map_unordered(
+        self, function: Callable[[T], R], items: Sequence[T]
+    ) -> Iterator[Finished[T, R]]:
         distributed = dask_distributed()
         waiting = list(reversed(items))
         alone: list[T] = []  # items of a group that took its workers down: one a task now
@@ -324,6 +344,19 @@ class DaskExecutor(Executor):
     def close(self) -> None:
         """Disconnect from the scheduler (the cluster keeps running; queued items are dropped)."""
         self._client.close()
+        logging.getLogger("distributed.client").removeFilter(self._quiet)
+
+
+class _WhileDisconnected(logging.Filter):
+    """Drops what a Dask client logs while it is not connected to its scheduler."""
+
+    def __init__(self, client: Any) -> None:
+        super().__init__()
+        self.client = client
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Return whether to keep ``record``: only while the client is connected."""
+        return str(getattr(self.client, "status", "running")) == "running"
 
 
 def _run_group(function: Callable[[T], R], items: list[T]) -> tuple[list[R], float]:

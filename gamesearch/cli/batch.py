@@ -41,7 +41,7 @@ from gamesearch.cli._output import check_at_least, console
 from gamesearch.cli._progress import interruptible, progress, report_interruption
 from gamesearch.datasets.fetch import find_data_file
 from gamesearch.datasets.formats import SEPARATOR
-from gamesearch.errors import InvalidOptionError, MissingDataError
+from gamesearch.errors import ClusterLostError, InvalidOptionError, MissingDataError
 from gamesearch.search.base import Limit
 
 EXIT_DISAGREEMENT = 1
@@ -263,11 +263,24 @@ def run_with_progress(
                 note=record.position if len(record.position) <= 40 else record.position[:37] + "..."
             )
 
-        run_batch(tasks, store, executor, on_record=stored, work=work)
+        try:
+            run_batch(tasks, store, executor, on_record=stored, work=work)
+        except ClusterLostError as error:
+            raise ClusterLostError(f"{error}; {_how_to_resume(store, computed, unit)}") from None
     summary = summarize(
         tasks, store, seconds=time.perf_counter() - started, computed=computed, resumed=resumed
     )
     return summary, stop.interrupted
+
+
+def _how_to_resume(store: ResultStore, computed: int, unit: str) -> str:
+    """Return what a run stopped half-way keeps in ``store`` and how to go on from there."""
+    if store.path == ":memory:":
+        return f"the {computed:,} {unit} computed were not kept (no --store)"
+    return (
+        f"the {computed:,} {unit} computed are kept in {store.path!r}: run the same command "
+        "again to compute only the rest"
+    )
 
 
 def _limit(args: argparse.Namespace) -> Limit | None:
