@@ -7,7 +7,12 @@ The server and browser come from ``test_web_e2e.py``; screenshots go to ``artifa
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -115,3 +120,43 @@ def test_a_promotion_offers_its_four_pieces_as_buttons(page: Any, server: str) -
     page.get_by_role("button", name="Play a7a8q").click()
     wait_for_status(page, "Black to move")
     assert board_symbols(page)[cell("a8")] == "Q"
+
+
+@pytest.fixture(scope="module")
+def served() -> Iterator[str]:
+    """The URL of a ``gamesearch serve`` process (its searches run in worker processes,
+    which receive each position pickled)."""
+    process = subprocess.Popen(
+        [str(Path(sys.executable).with_name("gamesearch")), "serve", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        assert process.stdout is not None
+        first_line = process.stdout.readline()
+        assert first_line.startswith("gamesearch board on http://127.0.0.1:"), first_line
+        yield first_line.split()[3]
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=30)
+
+
+def test_a_whole_short_game_against_the_computer_through_gamesearch_serve(
+    page: Any, served: str
+) -> None:
+    # White (the person) mates in two: Rh7 leaves Black (the computer) one move, Kb8,
+    # and Rh8 mates; the computer's reply is searched in a worker process
+    open_board(page, served, f"game=chess&position={quote('k7/8/1K6/8/8/8/8/7R w - - 0 1')}")
+    assert page.locator("#player-1").input_value() == "computer"
+    page.locator("#board .cell").nth(cell("h1")).click()
+    with page.expect_response("**/api/move") as reply:
+        page.locator("#board .cell").nth(cell("h7")).click()
+        wait_for_status(page, "White to move (your turn)")
+    assert reply.value.status == 200, reply.value.text()
+    assert board_symbols(page) == expected_symbols("1k6/7R/1K6/8/8/8/8/8")
+    page.locator("#board .cell").nth(cell("h7")).click()
+    page.locator("#board .cell").nth(cell("h8")).click()
+    assert wait_for_status(page, "Game over") == "Game over: White wins."
+    assert board_symbols(page) == expected_symbols("1k5R/8/1K6/8/8/8/8/8")
