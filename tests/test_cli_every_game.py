@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 import pytest
 from clirun import run_cli
 
+from gamesearch.cli import analyze
 from gamesearch.plugins import default_registry
 
 GAMES = list(default_registry().games)
@@ -132,3 +134,23 @@ def test_play_answers_unreadable_input_on_every_game(
     status, out, err = run_cli(capsys, "play", game, "--opponent", engine(game, 1))
     assert status == 0, err
     assert "'not a move at all'" in out and out.count("to move:") == 2
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+def test_plain_analyze_caps_the_default_searchers_time_on_every_game(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, game: str
+) -> None:
+    # budgets small enough that no game's start but the smallest is finished in them
+    monkeypatch.setattr(analyze, "EXACT_SECONDS", 0.05)
+    monkeypatch.setattr(analyze, "FALLBACK_SECONDS", 0.05)
+    status, out, err = run_cli(capsys, "analyze", game)
+    assert status == 0, err
+    gave_up = re.search(r"(\S+) gave up after (.*?), so .* answered within 0.05 s", out)
+    if gave_up is not None:  # the searcher that gives up names the time that ran out
+        assert gave_up.group(2) == "0.05 s", out
+    else:  # it finished, or answers in time itself: within both budgets
+        searched = re.search(r"Searcher \S+: .*, (\d+\.\d+) s \(", out)
+        assert searched is not None, out
+        # 0.1 s of budget in all: a search capped by nodes alone takes seconds
+        assert float(searched.group(1)) < 1.0, out

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import threading
+import time
+from collections.abc import Iterator
 from typing import Any
 
 import attrs
@@ -20,6 +24,7 @@ from gamesearch.cli._common import (
     print_json,
 )
 from gamesearch.cli._output import check_at_least, console, print_table, table
+from gamesearch.cli._progress import progress
 from gamesearch.errors import BudgetExceededError
 from gamesearch.game import Game, describe_value, number_text
 from gamesearch.search.base import Limit, Searcher, SearchResult
@@ -30,8 +35,12 @@ DEFAULT_MAX_NODES = 5_000_000
 DEFAULT_SEARCHER = "alphabeta"
 #: node budget of the default searcher before analyze falls back (the solver: about 2 s)
 DEFAULT_EXACT_NODES = 500_000
-#: the fallback: iterative deepening under this time budget, in seconds
-FALLBACK_SECONDS = 2.0
+#: search time the default searcher gets to finish before analyze falls back
+EXACT_SECONDS = 1.0
+#: the fallback: iterative deepening (or MCTS) under this time budget, in seconds
+FALLBACK_SECONDS = 1.0
+#: seconds between two updates of the progress bar
+TICK_SECONDS = 0.1
 
 
 def register(subparsers: Any) -> None:
@@ -52,8 +61,10 @@ def register(subparsers: Any) -> None:
         "--searcher",
         metavar="NAME[:KEY=VALUE,...]",
         help="searcher and its options, e.g. alphabeta:table=on (default: the game's own "
-        f"searcher, else {DEFAULT_SEARCHER}; when it cannot finish within {DEFAULT_EXACT_NODES:,} "
-        f"nodes, iterative deepening answers within {FALLBACK_SECONDS:g} s, not exactly)",
+        f"searcher, else {DEFAULT_SEARCHER}, for up to {EXACT_SECONDS:g} s and "
+        f"{DEFAULT_EXACT_NODES:,} nodes; when it cannot finish in that, iterative deepening "
+        f"answers in {FALLBACK_SECONDS:g} s more, not exactly; to search deeper, name one, "
+        "e.g. iterative:seconds=10)",
     )
     parser.add_argument(
         "-d", "--depth", type=integer, help="search depth in plies (searchers that take one)"
@@ -67,20 +78,51 @@ def register(subparsers: Any) -> None:
         metavar="N",
         help=f"give up after about N nodes (default: {DEFAULT_MAX_NODES:,} for a searcher named "
         f"with --searcher, which then says the game is too big; {DEFAULT_EXACT_NODES:,} for the "
-        "default searcher, which then hands over to iterative deepening)",
+        f"default searcher, which then hands over to iterative deepening, as it does after "
+        f"{EXACT_SECONDS:g} s)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(handler=run)
 
 
-def budgeted_search(game: Game[Any], searcher: Searcher, max_nodes: int) -> SearchResult:
+def budgeted_search(
+    game: Game[Any], searcher: Searcher, max_nodes: int, seconds: float | None = None
+) -> SearchResult:
     """Return ``searcher``'s result on ``game`` with every move's value, within ``max_nodes``
-    (unless the searcher has a node budget of its own).
+    (unless the searcher has a node budget of its own) and ``seconds`` (or the searcher's
+    own time budget when shorter).
 
     :raises BudgetExceededError: when the search gives up.
     """
-    limit = Limit(nodes=max_nodes) if searcher.max_nodes is None else None
+    if seconds is not None and searcher.seconds is not None:
+        seconds = min(seconds, searcher.seconds)
+    limit = Limit(nodes=max_nodes if searcher.max_nodes is None else None, seconds=seconds)
     return searcher.search(game, limit, move_values=True)
+
+
+def _searching(what: str, seconds: float) -> Any:
+    """Return the progress display of a search of about ``seconds``: a bar on a terminal's
+    standard error that fills as the time passes, naming ``what`` searches."""
+    return progress(f"searching with {what} (up to {seconds:g} s)", seconds, unit="s")
+
+
+@contextlib.contextmanager
+def _clock(display: Any) -> Iterator[None]:
+    """Advance ``display`` with the time spent in the block (a thread ticks it)."""
+    started = time.monotonic()
+    stop = threading.Event()
+
+    def tick() -> None:
+        while not stop.wait(TICK_SECONDS):
+            display.set_completed(min(display.total, time.monotonic() - started))
+
+    ticker = threading.Thread(target=tick, name="analyze clock", daemon=True)
+    ticker.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        ticker.join()
 
 
 @attrs.frozen
@@ -93,6 +135,7 @@ class Answer:
     is_game_default: bool = False
     gave_up: Searcher | None = None
     gave_up_after: int | None = None
+    ran_out: str = ""  #: the budget the searcher that gave up spent: "500,000 nodes", "1 s"
 
 
 def search_position(game: Game[Any], args: argparse.Namespace) -> Answer:
@@ -120,11 +163,15 @@ def search_position(game: Game[Any], args: argparse.Namespace) -> Answer:
     searcher = load_searcher(spec, seed=args.seed, **depth_options)
     is_game_default = spec == game_default_searcher(game)
     budget = args.max_nodes or DEFAULT_EXACT_NODES
+    # a depth the user asks for is searched to the end; otherwise the time is capped too
+    seconds = None if args.depth is not None else EXACT_SECONDS
+    if searcher.answers_within_budget and seconds is not None:
+        seconds += FALLBACK_SECONDS  # it answers in time itself: no fallback to wait for
     try:
-        return Answer(
-            budgeted_search(game, searcher, budget), searcher, is_game_default=is_game_default
-        )
-    except BudgetExceededError:
+        with _searching(searcher.name, seconds or EXACT_SECONDS) as display, _clock(display):
+            result = budgeted_search(game, searcher, budget, seconds)
+        return Answer(result, searcher, is_game_default=is_game_default)
+    except BudgetExceededError as error:
         # (iterative refuses chance and several players: MCTS answers in time for those)
         name = (
             "mcts"
@@ -136,12 +183,14 @@ def search_position(game: Game[Any], args: argparse.Namespace) -> Answer:
         fallback = load_searcher(
             name, seconds=FALLBACK_SECONDS, seed=args.seed, max_depth=args.depth
         )
-        return Answer(
-            fallback.search(game, move_values=True),
-            fallback,
-            gave_up=searcher,
-            gave_up_after=budget,
+        with _searching(name, FALLBACK_SECONDS) as display, _clock(display):
+            result = fallback.search(game, move_values=True)
+        ran_out = (
+            f"{budget:,} nodes"
+            if str(error).startswith("node budget") or seconds is None
+            else f"{seconds:g} s"
         )
+        return Answer(result, fallback, gave_up=searcher, gave_up_after=budget, ran_out=ran_out)
 
 
 def how_searched(answer: Answer) -> str | None:
@@ -162,7 +211,7 @@ def how_searched(answer: Answer) -> str | None:
         )
     instead = "Monte Carlo tree search" if answer.searcher.name == "mcts" else "iterative deepening"
     return (
-        f"{searcher_label(answer.gave_up)} gave up after {answer.gave_up_after:,} nodes, so "
+        f"{searcher_label(answer.gave_up)} gave up after {answer.ran_out}, so "
         f"{instead} "
         f"answered within {FALLBACK_SECONDS:g} s: {exact}."
     )
