@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 from web_gate import gated_registry
 
@@ -376,6 +377,40 @@ def test_connections_that_never_finish_their_headers_lock_nobody_out() -> None:
                 sock.close()
     assert max(latencies) < 2.0
     print(f"/api/health under 200 unfinished connections: slowest {max(latencies) * 1000:.0f} ms")
+
+
+@pytest.mark.slow
+def test_a_flood_from_one_client_costs_that_client_its_connections_not_the_health_probe() -> None:
+    # the probe connects first and asks only after a flood from another loopback address
+    # (127.0.0.2) has opened three times the connection cap: the longest-waiting
+    # connection of all is the probe's, but the flooding client holds the most
+    flood_limits = attrs.evolve(SLOW, header_seconds=10.0, keep_alive_seconds=10.0)
+    with BackgroundServer(create_app(limits=flood_limits)) as url:
+        host, port = url.removeprefix("http://").split(":")
+        flood: list[socket.socket] = []
+        with socket.create_connection((host, int(port)), timeout=10) as probe:
+            try:
+                for _ in range(3 * flood_limits.max_connections):
+                    sock = socket.create_connection(
+                        (host, int(port)), timeout=10, source_address=("127.0.0.2", 0)
+                    )
+                    sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+                    flood.append(sock)
+                time.sleep(0.5)  # the server has seen every flood connection by now
+                probe.sendall(request_bytes("GET", "/api/health", Host=host))
+                probe.settimeout(10)
+                answer = b""
+                while b'"status"' not in answer:
+                    chunk = probe.recv(65536)
+                    assert chunk, "the server closed the probe's connection"
+                    answer += chunk
+                assert answer.startswith(b"HTTP/1.1 200 ")
+                assert health_seconds(url) < 5.0  # a new client gets in during the flood too
+                open_flood = sum(not closed_by_server(sock, 0) for sock in flood)
+                assert open_flood <= flood_limits.max_connections
+            finally:
+                for sock in flood:
+                    sock.close()
 
 
 @pytest.mark.slow

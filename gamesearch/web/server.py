@@ -9,7 +9,9 @@ Slow clients cannot hold the server: uvicorn's h11 protocol is extended
 request's headers and ``Limits.body_seconds`` for its body, after which the connection
 is closed; an idle kept-alive connection is closed after ``keep_alive_seconds``; and
 past ``max_connections`` open connections the one that has waited longest for its
-request is closed, so connections that never finish cannot use up the open-file limit.
+request among those of the client holding the most is closed, so connections that never
+finish cannot use up the open-file limit, and one client's flood costs only that client
+its connections.
 A uvicorn whose h11 protocol is not the one these deadlines are written for gets
 its stock protocol with a connection cap instead, and a warning.
 """
@@ -17,6 +19,7 @@ its stock protocol with a connection cap instead, and a warning.
 from __future__ import annotations
 
 import asyncio
+import collections
 import ipaddress
 import logging
 import math
@@ -175,19 +178,33 @@ def guarded_protocol(limits: Limits) -> type[asyncio.Protocol] | None:
             self.transport.close()
 
         def _shed(self) -> None:
-            """Close the open connection that has waited longest for its request."""
+            """Close the connection that has waited longest for its request among those of
+            the client holding the most connections (this one's, when none waits).
+
+            A client that floods the server so loses its own connections: the others,
+            a health probe among them, keep theirs.
+            """
             waiting = [
                 other
                 for other in self.connections
                 if isinstance(other, GuardedProtocol)
-                and other is not self
                 and other.phase != "answering"
                 and not other.transport.is_closing()
             ]
+            held = collections.Counter(_client_host(other) for other in waiting)
+            if held:
+                greediest = max(held, key=lambda host: held[host])
+                waiting = [other for other in waiting if _client_host(other) == greediest]
             victim = min(waiting, key=lambda other: other.waiting_since) if waiting else self
             victim._too_slow()
 
     return GuardedProtocol
+
+
+def _client_host(connection: Any) -> str | None:
+    """Return the address a connection comes from (``None`` when it is not known)."""
+    client = getattr(connection, "client", None)
+    return str(client[0]) if client else None
 
 
 def _server(app: Any, log_level: str) -> Any:
