@@ -81,7 +81,7 @@ def _sowing_paths(pits: int, seeds: int) -> tuple[tuple[tuple[int, ...], ...], .
 
 
 class Kalah(Game[int]):
-    """Kalah with ``pits`` houses a side of ``seeds`` seeds each (6 and 4 by default)."""
+    """Kalah: each side a row of houses (option ``pits``, 6) of seeds (``seeds``, 4 a house)."""
 
     name = "kalah"
     player_names = ("South", "North")

@@ -80,8 +80,12 @@ def catalogue(found: Registry) -> dict[str, Any]:
 
 
 def _first_line(text: str | None) -> str:
-    """Return the first line of a docstring as plain text (reST markup taken out)."""
-    return plain_text((text or "").strip().splitlines()[0]) if text and text.strip() else ""
+    """Return the first paragraph of a docstring (its summary, which may run over several
+    lines) as one line of plain text (reST markup taken out)."""
+    if not text or not text.strip():
+        return ""
+    summary = text.strip().split("\n\n", 1)[0]
+    return plain_text(" ".join(line.strip() for line in summary.splitlines()))
 
 
 #: reST roles (``:class:`~a.B```), literals (````x````), interpreted text and emphasis

@@ -96,6 +96,22 @@ def test_games_lists_games_and_searchers(capsys: pytest.CaptureFixture[str]) -> 
     }
 
 
+def test_games_fits_the_terminal_and_names_each_games_default_searcher(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "90")
+    status, out, _ = run(capsys, "games")
+    assert status == 0
+    assert max(len(line) for line in out.splitlines()) <= 90
+    text = " ".join(
+        line.replace("│", " ").strip() for line in out.split("Searchers")[0].splitlines()
+    )
+    words = " ".join(text.split())
+    assert "Default searcher: solver." in words  # Connect Four's own
+    assert "Default searcher: alphabeta." in words  # tic-tac-toe names none
+    assert "Kalah: each side a row of houses (option pits, 6) of seeds (seeds, 4" in words
+
+
 @pytest.mark.slow
 def test_the_installed_console_script_runs() -> None:
     command = shutil.which("gamesearch") or str(

@@ -8,8 +8,9 @@ from typing import Any
 
 from rich.text import Text
 
-from gamesearch.cli._common import print_json, registry
-from gamesearch.cli._output import console, print_table, table
+from gamesearch.cli._common import game_default_searcher, print_json, registry
+from gamesearch.cli._output import console, table
+from gamesearch.cli.analyze import DEFAULT_SEARCHER
 from gamesearch.views import catalogue
 
 
@@ -35,6 +36,13 @@ def plain_value(value: Any) -> str:
     return str(value)
 
 
+def default_searcher_words(name: str) -> str:
+    """Return the sentence naming the searcher ``analyze`` and ``play`` use on the game
+    ``name`` when the user names none."""
+    spec = game_default_searcher(registry().new_game(name)) or DEFAULT_SEARCHER
+    return f"Default searcher: {spec}."
+
+
 def run(args: argparse.Namespace) -> int:
     data = catalogue(registry())
     if args.json:
@@ -43,8 +51,14 @@ def run(args: argparse.Namespace) -> int:
     out = console()
     for title, entries in (("Games", data["games"]), ("Searchers", data["searchers"])):
         grid = table(title, ["name", "option", "default", "meaning"], numeric_from=4)
+        for column in grid.columns[:3]:  # the meaning alone wraps to the terminal's width
+            column.no_wrap = True
+        grid.columns[3].overflow = "fold"  # a long word (a searcher spec) is folded, not cut
         for name, entry in entries.items():
-            grid.add_row(Text(name, style="bold"), "", "", Text(entry["description"]))
+            description = entry["description"]
+            if title == "Games":
+                description += " " + default_searcher_words(name)
+            grid.add_row(Text(name, style="bold"), "", "", Text(description))
             for option in entry["options"]:
                 grid.add_row(
                     "",
@@ -53,5 +67,5 @@ def run(args: argparse.Namespace) -> int:
                     Text(option["help"]),
                 )
             grid.add_section()
-        print_table(out, grid)
+        out.print(grid)
     return 0
