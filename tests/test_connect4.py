@@ -111,11 +111,20 @@ def test_move_text_that_is_not_a_column_is_refused(text: str) -> None:
         ("X.../XO../XO../XOO.", r"X with four in a row but O has moved since"),
         ("O.../OX../OX../OXXX", r"O with four in a row but X has moved since"),
         ("..../..../XO../XOX", r"must have 4 rows of 4 cells"),
+        # a tic-tac-toe grid: its size is named, not an option the user never gave
+        ("XX./OO", r"grid 'XX\./OO' is 3 cells wide; a Connect Four board has 4 to 9 columns"),
+        (".../.../...", r"is 3 cells wide; a Connect Four board has 4 to 9 columns"),
+        ("..../..../....", r"is 3 rows high; a Connect Four board has 4 to 12 rows"),
+        ("d4", r"'d4' is not a Connect Four position: expected the columns played"),
     ],
 )
 def test_bad_position_text_names_the_problem(text: str, message: str) -> None:
     with pytest.raises(InvalidPositionError, match=message):
         ConnectFour.from_text(text)
+
+
+def test_columns_written_one_a_space_are_the_same_moves() -> None:
+    assert ConnectFour.from_text("4 4 5").to_text() == ConnectFour.from_text("445").to_text()
 
 
 def test_both_x_and_o_with_four_is_refused() -> None:

@@ -317,6 +317,16 @@ class ConnectFour(Game[int]):
         """
         rows = [row.strip() for row in grid.replace("\n", "/").strip().strip("/").split("/")]
         if "width" not in options and "height" not in options:
+            for name, size in (("width", len(rows[0])), ("height", len(rows))):
+                option = next(option for option in cls.options if option.name == name)
+                assert option.minimum is not None and option.maximum is not None
+                if not option.minimum <= size <= option.maximum:
+                    across = f"{size} cells wide" if name == "width" else f"{size} rows high"
+                    raise InvalidPositionError(
+                        f"grid {grid!r} is {across}; a Connect Four board has "
+                        f"{option.minimum} to {option.maximum} {option.help} (rows from the "
+                        "top, separated by '/')"
+                    )
             options = {**options, "width": len(rows[0]), "height": len(rows)}
         game = cls(**options)
         geometry = game._geometry
