@@ -144,6 +144,9 @@ def test_plain_analyze_caps_the_default_searchers_time_on_every_game(
     # budgets small enough that no game's start but the smallest is finished in them
     monkeypatch.setattr(analyze, "EXACT_SECONDS", 0.05)
     monkeypatch.setattr(analyze, "FALLBACK_SECONDS", 0.05)
+    own = default_registry().games[game].default_searcher
+    if own is not None and default_registry().new_searcher(own).seconds is not None:
+        pytest.skip(f"{game}'s default searcher names its own time: {own}")
     status, out, err = run_cli(capsys, "analyze", game)
     assert status == 0, err
     gave_up = re.search(r"(\S+) gave up after (.*?), so .* answered within 0.05 s", out)

@@ -61,7 +61,8 @@ def register(subparsers: Any) -> None:
         "--searcher",
         metavar="NAME[:KEY=VALUE,...]",
         help="searcher and its options, e.g. alphabeta:table=on (default: the game's own "
-        f"searcher, else {DEFAULT_SEARCHER}, for up to {EXACT_SECONDS:g} s and "
+        f"searcher (for the time it names, if it names one), else {DEFAULT_SEARCHER}, for up "
+        f"to {EXACT_SECONDS:g} s and "
         f"{DEFAULT_EXACT_NODES:,} nodes; when it cannot finish in that, iterative deepening "
         f"answers in {FALLBACK_SECONDS:g} s more, not exactly; to search deeper, name one, "
         "e.g. iterative:seconds=10)",
@@ -89,14 +90,15 @@ def budgeted_search(
     game: Game[Any], searcher: Searcher, max_nodes: int, seconds: float | None = None
 ) -> SearchResult:
     """Return ``searcher``'s result on ``game`` with every move's value, within ``max_nodes``
-    (unless the searcher has a node budget of its own) and ``seconds`` (or the searcher's
-    own time budget when shorter).
+    and ``seconds`` (each unless the searcher has a budget of its own of that kind: a game
+    whose searcher names its time, as chess's does, keeps it).
 
     :raises BudgetExceededError: when the search gives up.
     """
-    if seconds is not None and searcher.seconds is not None:
-        seconds = min(seconds, searcher.seconds)
-    limit = Limit(nodes=max_nodes if searcher.max_nodes is None else None, seconds=seconds)
+    limit = Limit(
+        nodes=max_nodes if searcher.max_nodes is None else None,
+        seconds=seconds if searcher.seconds is None else None,
+    )
     return searcher.search(game, limit, move_values=True)
 
 
