@@ -9,6 +9,7 @@ contents read back.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -199,3 +200,12 @@ def test_the_entry_points_name_the_installed_games(wheel: zipfile.ZipFile) -> No
     assert f"tictactoe = {GAMES_PACKAGE}.tictactoe" in text
     assert f"connect4 = {GAMES_PACKAGE}.connect4" in text
     assert "gamesearch = gamesearch.cli:main" in text
+
+
+def test_the_readme_names_every_runtime_dependency() -> None:
+    declared = tomllib.loads(PYPROJECT.read_text())["project"]["dependencies"]
+    names = [re.split(r"[<>=!~ \[;]", requirement, maxsplit=1)[0] for requirement in declared]
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    runtime = re.search(r"installs the runtime \(([^)]*)\)", readme)
+    assert runtime is not None
+    assert [name for name in names if name not in runtime.group(1)] == []
