@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from clirun import assert_usage_error, run_cli, run_script
 
 from gamesearch.cli import _plot
 from gamesearch.cli.compare import split_specs
+from gamesearch.search.iterative import IterativeDeepening
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -327,3 +329,26 @@ def test_ctrl_c_prints_the_rows_measured_so_far(
     assert err.endswith(
         "gamesearch: interrupted after 2 of 4 searchers; the figures above are for those 2\n"
     )
+
+
+def test_a_searcher_that_answers_within_its_budget_is_run_once_for_one_timed_run(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # iterative deepening spends its whole budget on a big board: its guarded run is its
+    # timed run, or the command takes twice as long as the help says
+    searched: list[int | None] = []
+    search = IterativeDeepening.search
+
+    def counted(self: IterativeDeepening, *args: Any, **kwargs: Any) -> Any:
+        if self.max_nodes is not None:  # (a search given a limit runs again with it set)
+            searched.append(self.max_nodes)
+        return search(self, *args, **kwargs)
+
+    monkeypatch.setattr(IterativeDeepening, "search", counted)
+    status, out, _ = run_cli(
+        capsys, "compare", "connect4", "--searchers", "iterative", "--max-nodes", "3000", "--json"
+    )
+    assert status in (0, 1) and json.loads(out)["rows"][0]["stats"]["nodes"] <= 3000
+    assert len(searched) == 1
+    run_cli(capsys, "compare", "connect4", "-s", "iterative", "--max-nodes", "3000", "-r", "3")
+    assert len(searched) == 1 + 3
