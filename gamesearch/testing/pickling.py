@@ -15,7 +15,7 @@ import random
 from typing import Any
 
 from gamesearch.game import Game
-from gamesearch.testing.protocol import Snapshot, fail
+from gamesearch.testing.snapshot import Snapshot, fail
 
 #: how many positions of the random game are round-tripped (evenly spread over it)
 ROUND_TRIPS = 4

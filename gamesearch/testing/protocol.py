@@ -35,6 +35,7 @@ from gamesearch.testing.capability_checks import (
     check_problem_files,
     check_threat_hints,
 )
+from gamesearch.testing.pickling import check_pickling
 from gamesearch.testing.positions import GameLike, start_position
 from gamesearch.testing.snapshot import Snapshot as Snapshot
 from gamesearch.testing.snapshot import fail, require_unchanged
@@ -488,8 +489,6 @@ def check_game(
     chooser = random.Random(seed)
     for _ in range(playouts):
         walker.walk_random_game(start.copy(), chooser)
-    from gamesearch.testing.pickling import check_pickling  # it builds on this module
-
     check_pickling(start, chooser)
     return GameReport(
         game=start.name,
