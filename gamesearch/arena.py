@@ -22,14 +22,15 @@ from gamesearch.search.base import Searcher, Value, json_value
 
 def searcher_label(searcher: Searcher) -> str:
     """Return the searcher as a spec: its name and the options that differ from the
-    defaults, e.g. ``"alphabeta:depth=4,table=True"`` (the seed is left out)."""
+    defaults, e.g. ``"alphabeta:depth=4,table=true"`` (the seed is left out)."""
     changed = []
     for field in type(searcher).option_fields():
         name = field.name.lstrip("_")
         value = getattr(searcher, field.name)
         if name == "seed" or value == field.default:
             continue
-        changed.append(f"{name}={getattr(value, 'value', value)}")
+        # (each value in its canonical text, which the spec reads back)
+        changed.append(f"{name}={type(searcher).option_specs()[name].text(value)}")
     return searcher.name + (":" + ",".join(changed) if changed else "")
 
 

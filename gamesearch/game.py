@@ -30,13 +30,10 @@ from __future__ import annotations
 
 import abc
 import copy as copying
-import math
 import random
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar, Generic, TypeVar
-
-import attrs
 
 # the rules, the values and the board view live in modules of their own (import them
 # from there); the names re-exported here keep their old import path for one release
@@ -45,10 +42,12 @@ from gamesearch.errors import (
     GameOverError,
     IllegalMoveError,
     InvalidMoveError,
-    InvalidOptionError,
     InvalidPositionError,
     NothingToUndoError,
 )
+from gamesearch.options import Option as Option
+from gamesearch.options import convert_strictly_deprecated as _convert_strictly  # noqa: F401
+from gamesearch.options import resolve_options as resolve_options
 from gamesearch.rules import CHANCE as CHANCE
 from gamesearch.rules import SEAT_NAMES as SEAT_NAMES
 from gamesearch.rules import Outcome as Outcome
@@ -61,113 +60,6 @@ from gamesearch.rules import chance_heuristic_numerator as chance_heuristic_nume
 from gamesearch.rules import terminal_value as terminal_value
 
 MoveT = TypeVar("MoveT", bound=Hashable)
-
-
-def _readable_type(kind: type) -> str:
-    return {int: "an integer", float: "a number", bool: "true or false", str: "text"}.get(
-        kind, kind.__name__
-    )
-
-
-@attrs.frozen
-class Option:
-    """One option a game accepts (board size, k in a row, ...).
-
-    ``choices`` lists the only values allowed, when there is such a list (the web
-    page offers it as a menu and a typo fails at once).
-    """
-
-    name: str
-    type: type
-    default: Any
-    help: str
-    minimum: int | None = None
-    maximum: int | None = None
-    choices: tuple[Any, ...] | None = None
-
-    def convert(self, value: Any) -> Any:
-        """Return ``value`` (text or already typed) converted and checked.
-
-        Conversion is strict: an integer option takes whole numbers only (not
-        ``3.7``, not ``true``), a boolean option takes booleans (or their text),
-        and numbers must be finite.
-
-        :raises InvalidOptionError: when the value has the wrong type, range or choice.
-        """
-        converted = _convert_strictly(self.type, value)
-        if converted is _INVALID:
-            raise InvalidOptionError(
-                f"option {self.name!r} must be {_readable_type(self.type)}: {value!r}"
-            )
-        if self.choices is not None and converted not in self.choices:
-            valid = ", ".join(str(choice) for choice in self.choices)
-            raise InvalidOptionError(f"option {self.name!r} must be one of {valid}: {value!r}")
-        if self.minimum is not None and converted < self.minimum:
-            raise InvalidOptionError(f"option {self.name!r} must be >= {self.minimum}: {value!r}")
-        if self.maximum is not None and converted > self.maximum:
-            raise InvalidOptionError(f"option {self.name!r} must be <= {self.maximum}: {value!r}")
-        return converted
-
-
-_INVALID: Any = object()
-_TRUE_WORDS = ("1", "true", "yes", "on")
-_FALSE_WORDS = ("0", "false", "no", "off")
-
-
-def _convert_strictly(kind: type, value: Any) -> Any:
-    """Return ``value`` as ``kind``, or :data:`_INVALID` when it is not one, strictly."""
-    if kind is bool:
-        if isinstance(value, bool):
-            return value
-        if isinstance(value, str) and value.strip().lower() in _TRUE_WORDS + _FALSE_WORDS:
-            return value.strip().lower() in _TRUE_WORDS
-        return _INVALID
-    if kind is int:
-        if isinstance(value, bool):
-            return _INVALID
-        if isinstance(value, int):
-            return value
-        if isinstance(value, float):
-            return int(value) if math.isfinite(value) and value.is_integer() else _INVALID
-        if isinstance(value, str):
-            text = value.strip()
-            if len(text) > 100:  # far beyond any option; int() of huge text is slow
-                return _INVALID
-            try:
-                return int(text)
-            except ValueError:
-                return _INVALID
-        return _INVALID
-    if kind is float:
-        if isinstance(value, bool):
-            return _INVALID
-        try:
-            number = float(value) if isinstance(value, (int, float, str)) else _INVALID
-        except (ValueError, OverflowError):
-            return _INVALID
-        return number if number is not _INVALID and math.isfinite(number) else _INVALID
-    if kind is str:
-        return value if isinstance(value, str) else _INVALID
-    try:
-        return kind(value)
-    except (TypeError, ValueError):
-        return _INVALID
-
-
-def resolve_options(specs: Sequence[Option], given: Mapping[str, Any]) -> dict[str, Any]:
-    """Return every option of ``specs`` with its default or its converted given value.
-
-    :raises InvalidOptionError: for an unknown name or a bad value.
-    """
-    known = {spec.name: spec for spec in specs}
-    unknown = sorted(set(given) - set(known))
-    if unknown:
-        valid = ", ".join(sorted(known)) or "none"
-        raise InvalidOptionError(f"unknown option {unknown[0]!r}; valid options: {valid}")
-    return {
-        spec.name: spec.convert(given[spec.name]) if spec.name in given else spec.default
-        for spec in specs
-    }
 
 
 class Game(abc.ABC, Generic[MoveT]):
@@ -270,7 +162,7 @@ class Game(abc.ABC, Generic[MoveT]):
 
         :raises InvalidOptionError: for an unknown option or a bad value.
         """
-        return cls(**resolve_options(cls.options, options))
+        return cls(**resolve_options(cls.options, options, owner=f"game {cls.name!r}"))
 
     @classmethod
     def from_text(cls, text: str, **options: Any) -> Game[MoveT]:

@@ -225,7 +225,7 @@ class Registry:
         :raises InvalidOptionError: for a malformed spec or a bad option.
         """
         name, spec_options = parse_searcher_spec(spec)
-        return self.searcher_class(name).from_options({**spec_options, **options})
+        return self.searcher_class(name).configured({**spec_options, **options})
 
 
 def _add(table: dict[str, Any], cls: Any, kind: str) -> None:

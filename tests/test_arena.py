@@ -93,4 +93,4 @@ def test_searcher_labels_name_the_options_that_differ_from_the_defaults() -> Non
     assert searcher_label(AlphaBeta()) == "alphabeta"
     assert searcher_label(AlphaBeta(seed=4)) == "alphabeta"
     label = searcher_label(AlphaBeta(scoring=Scoring.PLAIN, depth=3, table=True))
-    assert label == "alphabeta:scoring=plain,depth=3,table=True"
+    assert label == "alphabeta:scoring=plain,depth=3,table=true"

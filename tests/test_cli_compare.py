@@ -41,7 +41,7 @@ def test_every_searcher_agrees_with_the_minimax_reference(
     assert list(rows) == [
         "minimax",
         "alphabeta",
-        "alphabeta:ordering=natural,table=True",
+        "alphabeta:ordering=natural,table=true",
         "iterative",
         "alphabeta:scoring=plain",
     ]

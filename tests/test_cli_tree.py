@@ -143,7 +143,7 @@ def test_svg_with_graphviz_runs_dot_on_the_source(
             ("-p", "XOX/O.O/.X.", "--searcher", "alphabeta:ordering=best"),
             "option 'ordering' must be one of",
         ),
-        (("-o", "rows=0"), "option 'rows' must be >= 1: '0'"),
+        (("-o", "rows=0"), "option 'rows' must be >= 1: 0"),
     ],
 )
 def test_bad_input_is_one_line_and_status_2(

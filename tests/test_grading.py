@@ -277,8 +277,8 @@ def test_a_student_searcher_without_the_tests_options_fails_the_test_with_why() 
 
     result = grade(Minimax, suite()[:1], REFERENCE).results[0]
     assert (
-        "the student's searcher does not take the test's options: searcher 'minimax' has no option "
-        "'rounds'" in (result.output)
+        "the student's searcher does not take the test's options: searcher 'minimax': unknown "
+        "option 'rounds'" in (result.output)
     )
 
 

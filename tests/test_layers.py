@@ -27,6 +27,7 @@ CONTRACTS = (
     "web-not-cli",
     "searchers-below",
     "game-at-the-bottom",
+    "options-at-the-bottom",
     "matplotlib-in-cli",
     "batch-below-cli",
 )
@@ -73,6 +74,7 @@ def test_pyproject_declares_every_contract() -> None:
             "from gamesearch.tournament import schedule",
         ),
         ("game-at-the-bottom", "gamesearch/game.py", "from gamesearch.search.base import INFINITY"),
+        ("options-at-the-bottom", "gamesearch/options.py", "from gamesearch.game import Rules"),
         (
             "batch-below-cli",
             "gamesearch/batch/runner.py",

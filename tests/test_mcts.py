@@ -257,19 +257,19 @@ def test_it_is_registered_and_reports_visits_in_json() -> None:
     ("options", "message"),
     [
         ({"simulations": "0"}, r"'simulations' must be >= 1: 0"),
-        ({"seconds": "-1"}, r"'seconds' must be > 0: -1.0"),
+        ({"seconds": "-1"}, r"'seconds' must be >= 0.001: -1.0"),
         ({"exploration": "-0.5"}, r"'exploration' must be >= 0: -0.5"),
         ({"simulations": "many"}, r"option 'simulations' must be an integer or none: 'many'"),
-        ({"exploration": "nan"}, r"'exploration' must be a finite number: nan"),
-        ({"seconds": "nan"}, r"'seconds' must be a finite number: nan"),
-        ({"seconds": "inf"}, r"'seconds' must be a finite number: inf"),
+        ({"exploration": "nan"}, r"'exploration' must be a finite number: 'nan'"),
+        ({"seconds": "nan"}, r"'seconds' must be a finite number or none: 'nan'"),
+        ({"seconds": "inf"}, r"'seconds' must be a finite number or none: 'inf'"),
         ({"simulations": 2.5}, r"option 'simulations' must be an integer or none: 2.5"),
         ({"simulations": True}, r"option 'simulations' must be an integer or none: True"),
-        ({"playouts": "3"}, r"searcher 'mcts' has no option 'playouts'"),
+        ({"playouts": "3"}, r"searcher 'mcts': unknown option 'playouts'"),
     ],
 )
 def test_bad_options_are_refused_with_a_clear_message(
     options: dict[str, str], message: str
 ) -> None:
     with pytest.raises(InvalidOptionError, match=message):
-        MonteCarlo.from_options(options)
+        MonteCarlo.configured(options)

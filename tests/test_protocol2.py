@@ -343,7 +343,7 @@ def test_the_textbook_searchers_agree_with_the_fast_cores_on_every_tictactoe_pos
     ("build", "message"),
     [
         (
-            lambda: default_registry().searcher_class("alphabeta").from_options({"all_best": 5}),
+            lambda: default_registry().searcher_class("alphabeta").configured({"all_best": 5}),
             r"option 'all_best' must be true or false: 5",
         ),
         (
@@ -362,23 +362,23 @@ def test_the_textbook_searchers_agree_with_the_fast_cores_on_every_tictactoe_pos
             lambda: (
                 default_registry()
                 .searcher_class("iterative")
-                .from_options({"table_entries": float("nan")})
+                .configured({"table_entries": float("nan")})
             ),
             r"option 'table_entries' must be an integer: nan",
         ),
         (
-            lambda: default_registry().searcher_class("alphabeta").from_options({"depth": 2.5}),
+            lambda: default_registry().searcher_class("alphabeta").configured({"depth": 2.5}),
             r"option 'depth' must be an integer or none: 2.5",
         ),
         (
             lambda: (
                 default_registry()
                 .searcher_class("iterative")
-                .from_options({"max_nodes": float("nan")})
+                .configured({"max_nodes": float("nan")})
             ),
             r"option 'max_nodes' must be an integer or none: nan",
         ),
-        (lambda: Limit(seconds=float("inf")), r"'seconds' must be a finite number: inf"),
+        (lambda: Limit(seconds=float("inf")), r"'seconds' must be a finite number or none: inf"),
         (lambda: Limit(nodes=0), r"'nodes' must be >= 1: 0"),
     ],
 )

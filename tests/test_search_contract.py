@@ -304,7 +304,7 @@ def test_stats_count_nodes_leaves_cutoffs_and_time() -> None:
             lambda: AlphaBeta(scoring="fast"),
             r"option 'scoring' must be one of distance, plain: 'fast'",
         ),
-        (lambda: IterativeDeepening(seconds=-1), r"'seconds' must be > 0: -1"),
+        (lambda: IterativeDeepening(seconds=-1), r"'seconds' must be >= 0.001: -1"),
     ],
 )
 def test_bad_searcher_options_are_refused_with_a_clear_message(make: Any, message: str) -> None:

@@ -96,7 +96,7 @@ BAD_BODIES = [
         "/api/analyze",
         b'{"game": "tictactoe", "searcher": "iterative", "searcher_options": {"depth": 2.5}}',
         422,
-        r"option 'depth' must be an integer: 2.5",
+        r"option 'depth' must be an integer or none: 2.5",
     ),
     (
         "/api/analyze",
@@ -108,7 +108,7 @@ BAD_BODIES = [
         "/api/analyze",
         b'{"game": "tictactoe", "searcher": "iterative", "searcher_options": {"depth": "nan"}}',
         422,
-        r"option 'depth' must be a finite number: 'nan'",
+        r"option 'depth' must be an integer or none: 'nan'",
     ),
     (
         "/api/analyze",
@@ -120,13 +120,13 @@ BAD_BODIES = [
         "/api/analyze",
         b'{"game": "connect4", "searcher": "mcts:seconds=nan"}',
         422,
-        r"option 'seconds' must be a finite number: 'nan'",
+        r"option 'seconds' must be a finite number or none: 'nan'",
     ),
     (
         "/api/analyze",
         b'{"game": "connect4", "searcher": "mcts:seconds=inf"}',
         422,
-        r"option 'seconds' must be a finite number: 'inf'",
+        r"option 'seconds' must be a finite number or none: 'inf'",
     ),
     (
         "/api/analyze",
@@ -138,7 +138,7 @@ BAD_BODIES = [
         "/api/analyze",
         b'{"game": "connect4", "searcher": "iterative", "searcher_options": {"max_nodes": 1e3}}',
         422,
-        r"option 'max_nodes' must be an integer: 1000.0",
+        r"option 'max_nodes' must be an integer or none: 1000.0",
     ),
     (
         "/api/analyze",

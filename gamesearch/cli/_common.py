@@ -62,7 +62,7 @@ def parse_key_values(items: list[str]) -> dict[str, str]:
         key, equals, value = item.partition("=")
         if not equals or not key.strip():
             raise InvalidOptionError(f"option {item!r} must be written KEY=VALUE")
-        options[key.strip()] = value.strip()
+        options[key.strip()] = value  # as written: " 3" is not a number
     return options
 
 

@@ -22,8 +22,9 @@ from typing import Any, ClassVar, Literal
 
 import attrs
 
-from gamesearch.errors import BudgetExceededError, InvalidOptionError
+from gamesearch.errors import BudgetExceededError
 from gamesearch.game import Game
+from gamesearch.options import option_field
 from gamesearch.rules import Player, Scoring
 from gamesearch.search.base import (
     CLOCK_INTERVAL,
@@ -46,16 +47,6 @@ RootWindow = Literal["shared", "fresh"]
 UNLIMITED = float("inf")
 _FIRST = Player.FIRST
 _DEFAULT_MOVE_RESULTS = Game.move_results
-
-
-def _choice(*valid: str) -> Callable[[Any, attrs.Attribute, Any], None]:  # type: ignore[type-arg]
-    def check(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-        if value not in valid:
-            raise InvalidOptionError(
-                f"option {attribute.name!r} must be one of {', '.join(valid)}: {value!r}"
-            )
-
-    return check
 
 
 @attrs.define
@@ -81,15 +72,15 @@ class AlphaBeta(Searcher):
     """Alpha-beta pruning with move ordering, optional depth limit and table."""
 
     name: ClassVar[str] = "alphabeta"
-    ordering: str = attrs.field(
-        default="game",
-        validator=_choice("game", "natural"),
-        metadata={"help": "game: the game's move order, best first; natural: legal-move order"},
+    ordering: str = option_field(
+        "game",
+        "game: the game's move order, best first; natural: legal-move order",
+        choices=("game", "natural"),
     )
-    root_window: str = attrs.field(
-        default="shared",
-        validator=_choice("shared", "fresh"),
-        metadata={"help": "shared: root moves narrow one window; fresh: full window per root move"},
+    root_window: str = option_field(
+        "shared",
+        "shared: root moves narrow one window; fresh: full window per root move",
+        choices=("shared", "fresh"),
     )
     all_best: bool = attrs.field(
         default=True, metadata={"help": "find every best root move (off: textbook node counts)"}

@@ -8,14 +8,11 @@ position exactly as it was, also when the search raises or runs out of budget.
 from __future__ import annotations
 
 import abc
-import enum
 import functools
 import math
 import random
 import sys
 import time
-import types
-import typing
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar, Protocol
@@ -30,6 +27,17 @@ from gamesearch.errors import (
     UnsupportedGameError,
 )
 from gamesearch.game import Game, describe_utilities, describe_value, number_text, restore
+from gamesearch.options import (
+    Option,
+    check_fields,
+    check_typed_deprecated,
+    configure,
+    convert_text_deprecated,
+    deprecated,
+    field_options,
+    option_field,
+)
+from gamesearch.options import kind_in_words as kind_in_words
 from gamesearch.rules import CHANCE, Scoring, ValueScale
 from gamesearch.search.table import SearchMemory
 
@@ -419,56 +427,34 @@ class RootAnswer:
     utilities: tuple[int | Fraction, ...] | None = None
 
 
-def _whole_number_at_least_one(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-    """attrs validator: ``value`` is ``None`` or a whole number (not a bool) >= 1."""
-    if value is None:
-        return
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidOptionError(f"{attribute.name!r} must be an integer: {value!r}")
-    if value < 1:
-        raise InvalidOptionError(f"{attribute.name!r} must be >= 1: {value!r}")
-
-
-def positive_or_none(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-    """attrs validator: ``value`` is ``None`` or a finite number greater than 0."""
-    if value is None:
-        return
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise InvalidOptionError(f"{attribute.name!r} must be a finite number: {value!r}")
-    if value <= 0:
-        raise InvalidOptionError(f"{attribute.name!r} must be > 0: {value!r}")
+#: the shortest time budget a search takes, in seconds (anything shorter is a mistake)
+SHORTEST_SECONDS = 0.001
 
 
 def depth_field(help_text: str) -> Any:
     """Return the attrs field of a searcher's optional depth limit (shared by searchers)."""
-    return attrs.field(
-        default=None, validator=_whole_number_at_least_one, metadata={"help": help_text}
-    )
+    return option_field(None, help_text, minimum=1)
 
 
 def node_budget_field(
     help_text: str = "give up (BudgetExceededError) after this many nodes (default: never)",
 ) -> Any:
     """Return the attrs field of a searcher's optional node budget (``max_nodes``)."""
-    return attrs.field(
-        default=None, validator=_whole_number_at_least_one, metadata={"help": help_text}
-    )
+    return option_field(None, help_text, minimum=1)
 
 
 def seconds_field(
     help_text: str = "give up (BudgetExceededError) after this many seconds (default: never)",
 ) -> Any:
     """Return the attrs field of a searcher's optional time budget (``seconds``)."""
-    return attrs.field(default=None, validator=positive_or_none, metadata={"help": help_text})
+    return option_field(None, help_text, minimum=SHORTEST_SECONDS)
 
 
 def simulations_field(
     help_text: str = "simulations of a sampling searcher (others ignore it)",
 ) -> Any:
     """Return the attrs field of a searcher's optional simulation budget (``simulations``)."""
-    return attrs.field(
-        default=None, validator=_whole_number_at_least_one, metadata={"help": help_text}
-    )
+    return option_field(None, help_text, minimum=1)
 
 
 @attrs.frozen(kw_only=True)
@@ -482,10 +468,13 @@ class Limit:
     sampling searchers (MCTS) and ignored by the others.
     """
 
-    depth: int | None = attrs.field(default=None, validator=_whole_number_at_least_one)
-    nodes: int | None = attrs.field(default=None, validator=_whole_number_at_least_one)
-    seconds: float | None = attrs.field(default=None, validator=positive_or_none)
-    simulations: int | None = attrs.field(default=None, validator=_whole_number_at_least_one)
+    depth: int | None = option_field(None, "plies below the root", minimum=1)
+    nodes: int | None = option_field(None, "most positions entered", minimum=1)
+    seconds: float | None = option_field(None, "most seconds", minimum=SHORTEST_SECONDS)
+    simulations: int | None = option_field(None, "simulations", minimum=1)
+
+    def __attrs_post_init__(self) -> None:
+        check_fields(self)
 
     def options(self) -> dict[str, Any]:
         """Return the searcher options this limit sets (the fields that are not ``None``)."""
@@ -503,20 +492,11 @@ LIMIT_ALIASES = {"max_depth": "depth", "nodes": "max_nodes"}
 
 
 def _scoring(value: Any) -> Scoring:
-    try:
-        return Scoring(value.value if isinstance(value, Scoring) else value)
-    except ValueError:
-        valid = ", ".join(member.value for member in Scoring)
-        raise InvalidOptionError(f"option 'scoring' must be one of {valid}: {value!r}") from None
+    """Return ``value`` (a :class:`Scoring` or its text) as a Scoring."""
+    return value if isinstance(value, Scoring) else _SCORING.read(value)
 
 
-def _optional_seed(value: Any) -> int | None:
-    if value is None or value == "none":
-        return None
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise InvalidOptionError(f"option 'seed' must be an integer: {value!r}") from None
+_SCORING = Option("scoring", Scoring, Scoring.DISTANCE, "how finished games are scored")
 
 
 @attrs.frozen(kw_only=True)
@@ -557,16 +537,17 @@ class Searcher(abc.ABC):
         converter=_scoring,
         metadata={"help": "distance: prefer fast wins and slow losses; plain: win/draw/loss"},
     )
-    seed: int | None = attrs.field(
-        default=None,
-        converter=_optional_seed,
-        metadata={"help": "break ties at random from this seed (default: first best move)"},
+    seed: int | None = option_field(
+        None, "break ties at random from this seed (default: first best move)"
     )
     # The limit of every search (see Limit); a searcher class may reword the help.
     depth: int | None = depth_field("plies to search before evaluate() (default: to the end)")
     max_nodes: int | None = node_budget_field()
     seconds: float | None = seconds_field()
     simulations: int | None = simulations_field()
+
+    def __attrs_post_init__(self) -> None:
+        check_fields(self)  # every option, however the searcher was made
 
     # ------------------------------------------------------------------ options
     @classmethod
@@ -576,30 +557,29 @@ class Searcher(abc.ABC):
         return tuple(field for field in attrs.fields(cls) if field.init)
 
     @classmethod
-    def from_options(cls, options: Mapping[str, Any]) -> Searcher:
-        """Return a searcher built from option values, text ones converted.
+    def option_specs(cls) -> dict[str, Option]:
+        """Return the options a user may set, by name (see :mod:`gamesearch.options`)."""
+        return field_options(cls)
+
+    @classmethod
+    def configured(cls, options: Mapping[str, Any]) -> Searcher:
+        """Return a searcher built from option values (canonical text or typed).
+
+        ``max_depth`` and ``nodes`` are other names of ``depth`` and ``max_nodes``.
 
         :raises InvalidOptionError: for an unknown option or a bad value.
         """
-        fields = {field.name.lstrip("_"): field for field in cls.option_fields()}
-        converted: dict[str, Any] = {}
-        for name, value in options.items():
-            name = LIMIT_ALIASES.get(name, name)
-            if name not in fields:
-                valid = ", ".join(sorted(fields)) or "none"
-                raise InvalidOptionError(
-                    f"searcher {cls.name!r} has no option {name!r}; valid options: {valid}"
-                )
-            field = fields[name]
-            converted[name] = (
-                _convert_text(field, value)
-                if isinstance(value, str)
-                else _check_typed(field, value)
-            )
-        try:
-            return cls(**converted)
-        except (TypeError, ValueError) as error:
-            raise InvalidOptionError(f"searcher {cls.name!r}: {error}") from None
+        named = {LIMIT_ALIASES.get(name, name): value for name, value in options.items()}
+        return configure(cls, named, owner=f"searcher {cls.name!r}")  # type: ignore[no-any-return]
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> Searcher:
+        """Return a searcher built from option values (deprecated: use :meth:`configured`).
+
+        :raises InvalidOptionError: for an unknown option or a bad value.
+        """
+        deprecated("Searcher.from_options", "Searcher.configured")
+        return cls.configured(options)
 
     # ------------------------------------------------------------------- driver
     @property
@@ -839,85 +819,9 @@ def _finished_utilities(game: Game[Any]) -> RootAnswer:
     return RootAnswer(utilities[game.to_move()], (), None, True, 0, utilities=utilities)
 
 
-def _convert_text(field: attrs.Attribute, text: str) -> Any:  # type: ignore[type-arg]
-    """Return option text converted to the field's annotated type."""
-    annotation = field.type
-    name = field.name.lstrip("_")
-    if field.converter is not None:
-        return text  # the field's own converter reads text
-    kinds = _annotation_kinds(annotation)
-    lowered = text.strip().lower()
-    if type(None) in kinds and lowered in ("none", "null", ""):
-        return None
-    for kind in kinds:
-        if kind is bool:
-            if lowered in ("1", "true", "yes", "on"):
-                return True
-            if lowered in ("0", "false", "no", "off"):
-                return False
-        elif kind in (int, float):
-            try:
-                return kind(text)
-            except ValueError:
-                continue
-        elif isinstance(kind, type) and issubclass(kind, enum.Enum):
-            try:
-                return kind(lowered)
-            except ValueError:
-                continue
-        elif kind is str:
-            return text
-    expected = " or ".join(kind_in_words(kind) for kind in kinds)
-    raise InvalidOptionError(f"option {name!r} must be {expected}: {text!r}")
-
-
-def _check_typed(field: attrs.Attribute, value: Any) -> Any:  # type: ignore[type-arg]
-    """Return an already typed option value when it fits the field's type, strictly.
-
-    A whole-number option refuses ``2.5`` and ``True``; a boolean option refuses ``5``;
-    numbers must be finite.
-
-    :raises InvalidOptionError: naming the option and what it must be.
-    """
-    if field.converter is not None:
-        return value
-    kinds = _annotation_kinds(field.type)
-    if value is None and type(None) in kinds:
-        return None
-    for kind in kinds:
-        if kind is bool and isinstance(value, bool):
-            return value
-        if kind is int and isinstance(value, int) and not isinstance(value, bool):
-            return value
-        if kind is float and isinstance(value, (int, float)) and not isinstance(value, bool):
-            if math.isfinite(value):
-                return value
-        if isinstance(kind, type) and issubclass(kind, enum.Enum) and isinstance(value, kind):
-            return value
-    expected = " or ".join(kind_in_words(kind) for kind in kinds)
-    raise InvalidOptionError(f"option {field.name.lstrip('_')!r} must be {expected}: {value!r}")
-
-
-def kind_in_words(kind: Any) -> str:
-    """Return an option type as a user reads it: ``"a whole number"``, ``"none"``, ..."""
-    words = {
-        int: "an integer",
-        float: "a number",
-        bool: "true or false",
-        str: "text",
-        type(None): "none",
-    }
-    if kind in words:
-        return words[kind]
-    if isinstance(kind, type) and issubclass(kind, enum.Enum):
-        return "one of " + ", ".join(str(member.value) for member in kind)
-    return getattr(kind, "__name__", str(kind))
-
-
-def _annotation_kinds(annotation: Any) -> tuple[Any, ...]:
-    if isinstance(annotation, types.UnionType) or typing.get_origin(annotation) is typing.Union:
-        return typing.get_args(annotation)
-    return (annotation,)
+#: the readers the option schema replaced (deprecated, kept one release)
+_convert_text = convert_text_deprecated
+_check_typed = check_typed_deprecated
 
 
 def parse_searcher_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -925,15 +829,17 @@ def parse_searcher_spec(spec: str) -> tuple[str, dict[str, str]]:
 
     :raises InvalidOptionError: for a malformed spec.
     """
-    name, _, rest = spec.strip().partition(":")
+    name, _, rest = spec.partition(":")
+    name = name.strip()
     options: dict[str, str] = {}
-    for part in filter(None, (item.strip() for item in rest.split(","))):
+    # spaces may come before an item, never inside its key or its value ("3 " is no number)
+    for part in filter(None, (item.lstrip() for item in rest.split(","))):
         key, equals, value = part.partition("=")
-        if not equals or not key.strip():
+        if not equals or not key:
             raise InvalidOptionError(
                 f"searcher option {part!r} in {spec!r} must be written key=value"
             )
-        options[key.strip()] = value.strip()
+        options[key] = value
     if not name:
         raise InvalidOptionError(f"searcher spec {spec!r} has no name")
     return name, options

@@ -51,8 +51,9 @@ from typing import Any, ClassVar, cast
 
 import attrs
 
-from gamesearch.errors import BudgetExceededError, InvalidOptionError
+from gamesearch.errors import BudgetExceededError
 from gamesearch.game import Game, allows_null_move, offers
+from gamesearch.options import option_field
 from gamesearch.rules import Player
 from gamesearch.search.base import (
     CLOCK_INTERVAL,
@@ -109,14 +110,6 @@ def trick_specs(depth: int) -> list[str]:
     ]
 
 
-def _at_least_zero(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-    """attrs validator: ``value`` is a whole number (not a bool) >= 0."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidOptionError(f"option {attribute.name!r} must be an integer: {value!r}")
-    if value < 0:
-        raise InvalidOptionError(f"option {attribute.name!r} must be >= 0: {value!r}")
-
-
 def _switch(help_text: str) -> Any:
     """Return the attrs field of a trick that is on or off (off by default)."""
     return attrs.field(default=False, metadata={"help": help_text})
@@ -124,7 +117,7 @@ def _switch(help_text: str) -> Any:
 
 def _amount(help_text: str) -> Any:
     """Return the attrs field of a trick set by a whole number >= 0 (0, the default: off)."""
-    return attrs.field(default=0, validator=_at_least_zero, metadata={"help": help_text})
+    return option_field(0, help_text, minimum=0)
 
 
 @attrs.frozen(kw_only=True)

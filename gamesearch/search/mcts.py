@@ -52,8 +52,8 @@ from typing import Any, ClassVar
 
 import attrs
 
-from gamesearch.errors import InvalidOptionError
 from gamesearch.game import Game
+from gamesearch.options import option_field
 from gamesearch.rules import CHANCE, Player, Scoring
 from gamesearch.search.base import (
     MoveVisits,
@@ -72,13 +72,6 @@ from gamesearch.search.table import SearchMemory
 DEFAULT_SIMULATIONS = 1000
 #: how often (in simulations) a search with a time budget looks at the clock
 CLOCK_INTERVAL = 16
-
-
-def _not_negative(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise InvalidOptionError(f"{attribute.name!r} must be a finite number: {value!r}")
-    if value < 0:
-        raise InvalidOptionError(f"{attribute.name!r} must be >= 0: {value!r}")
 
 
 class _Node:
@@ -136,10 +129,8 @@ class MonteCarlo(Searcher):
     seconds: float | None = seconds_field("time budget in seconds (answers with what it has)")
     max_nodes: int | None = node_budget_field("largest tree, in nodes (answers with what it has)")
     depth: int | None = depth_field("not used by MCTS (its playouts go to the end of the game)")
-    exploration: float = attrs.field(
-        default=1.4,
-        validator=_not_negative,
-        metadata={"help": "UCT exploration constant c (results are in [-1, 1])"},
+    exploration: float = option_field(
+        1.4, "UCT exploration constant c (results are in [-1, 1])", minimum=0
     )
 
     def unmet_needs(self, game: Game[Any]) -> list[str]:

@@ -21,7 +21,7 @@ from typing import Any
 
 import attrs
 
-from gamesearch.errors import InvalidOptionError
+from gamesearch.options import option_field
 
 
 @attrs.define
@@ -57,16 +57,10 @@ def make_room(entries: dict[Hashable, Any]) -> None:
 def table_entries_field(default: int) -> Any:
     """Return the attrs field of a searcher's table size (whole number >= 1)."""
 
-    def check(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise InvalidOptionError(f"{attribute.name!r} must be an integer: {value!r}")
-        if value < 1:
-            raise InvalidOptionError(f"{attribute.name!r} must be >= 1: {value!r}")
-
-    return attrs.field(
-        default=default,
-        validator=check,
-        metadata={"help": "largest number of table entries; when full, the older half is dropped"},
+    return option_field(
+        default,
+        "largest number of table entries; when full, the older half is dropped",
+        minimum=1,
     )
 
 

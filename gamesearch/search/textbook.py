@@ -31,7 +31,7 @@ from typing import Any, ClassVar
 import attrs
 
 from gamesearch.game import Game
-from gamesearch.search.alphabeta import _choice
+from gamesearch.options import option_field
 from gamesearch.search.base import INFINITY, RootAnswer, SearchContext, Searcher
 from gamesearch.search.multiplayer import _rounds_field
 from gamesearch.search.table import SearchMemory
@@ -209,10 +209,10 @@ class TextbookAlphaBeta(_Textbook):
             "help": "skip the remaining moves once alpha >= beta (off: only once alpha > beta)"
         },
     )
-    root_window: str = attrs.field(
-        default="fresh",
-        validator=_choice("fresh", "shared"),
-        metadata={"help": "fresh: full window per root move; shared: root moves narrow one window"},
+    root_window: str = option_field(
+        "fresh",
+        "fresh: full window per root move; shared: root moves narrow one window",
+        choices=("fresh", "shared"),
     )
 
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:

@@ -833,7 +833,7 @@ def _configured(searcher: Reference, options: Mapping[str, Any], who: str) -> Se
     try:
         if isinstance(searcher, str):
             return default_registry().new_searcher(searcher, **options)
-        return searcher.from_options(options)
+        return searcher.configured(options)
     except InvalidOptionError as error:
         raise InvalidOptionError(f"{who} does not take the test's options: {error}") from None
 

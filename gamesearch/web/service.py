@@ -24,8 +24,6 @@ import os
 import pickle
 import random
 import signal
-import types
-import typing
 from collections.abc import Callable, Mapping
 from multiprocessing.connection import Connection
 from typing import Any
@@ -49,13 +47,13 @@ from gamesearch.game import (
     resolve_options,
     winners,
 )
+from gamesearch.options import check_finite_deprecated, check_option_value_deprecated
 from gamesearch.plugins import Registry
 from gamesearch.rules import CHANCE
 from gamesearch.search.base import (
     Searcher,
     SearchResult,
     json_value,
-    kind_in_words,
     parse_searcher_spec,
 )
 from gamesearch.trace import TraceNode, TreeTracer
@@ -268,53 +266,9 @@ def check_body(body: Any) -> Mapping[str, Any]:
     return body
 
 
-def _kinds(annotation: Any) -> tuple[Any, ...]:
-    """Return the types an option annotation allows (``int | None``: int and NoneType)."""
-    if isinstance(annotation, types.UnionType) or typing.get_origin(annotation) is typing.Union:
-        return typing.get_args(annotation)
-    return (annotation,)
-
-
-def _expected(kinds: tuple[Any, ...]) -> str:
-    return " or ".join(kind_in_words(kind) for kind in kinds if kind is not type(None))
-
-
-def check_option_value(label: str, value: Any, kinds: tuple[Any, ...]) -> None:
-    """Raise unless ``value`` may be given to an option of types ``kinds``.
-
-    Text is left to the option's own reading, except a number that is not finite
-    (``"nan"``, ``"inf"``); a boolean must be for a boolean option, an integer for an
-    integer or number option, a fractional number for a number option.
-
-    :raises InvalidOptionError: naming the option (``label``) and the value.
-    """
-    takes_numbers = int in kinds or float in kinds
-    if isinstance(value, str):
-        try:
-            number = float(value)
-        except ValueError:
-            return
-        if takes_numbers and not math.isfinite(number):
-            raise InvalidOptionError(f"{label} must be a finite number: {value!r}")
-        return
-    if isinstance(value, bool):
-        allowed = bool in kinds
-    elif isinstance(value, int):
-        allowed = takes_numbers
-    elif isinstance(value, float):
-        if not math.isfinite(value):
-            raise InvalidOptionError(f"{label} must be a finite number: {value!r}")
-        allowed = float in kinds
-    else:
-        allowed = value is None
-    if not allowed:
-        raise InvalidOptionError(f"{label} must be {_expected(kinds) or 'text'}: {value!r}")
-
-
-def _check_finite(label: str, values: Mapping[str, Any]) -> None:
-    for name, value in values.items():
-        if isinstance(value, float) and not math.isfinite(value):
-            raise InvalidOptionError(f"{label} {name!r} must be a finite number: {value!r}")
+#: the readers the option schema replaced (deprecated, kept one release)
+check_option_value = check_option_value_deprecated
+_check_finite = check_finite_deprecated
 
 
 def read_position(registry: Registry, body: Mapping[str, Any], limits: Limits) -> Game[Any]:
@@ -327,12 +281,9 @@ def read_position(registry: Registry, body: Mapping[str, Any], limits: Limits) -
     options = {key: value for key, value in _scalars(body, "options").items() if value is not None}
     position = _text(body, "position", limits)
     game_class = registry.game_class(name)
-    specs = {option.name: option for option in game_class.options}
-    for key, value in options.items():
-        if key in specs:
-            check_option_value(f"option {key!r}", value, (specs[key].type,))
-    # Checked here too, so that a plugin that forgets to check gives the same clear error.
-    _check_finite("option", resolve_options(game_class.options, options))
+    # Read here too (the one option schema), so that a plugin game that reads its
+    # options in a way of its own still gets each value checked at the edge.
+    resolve_options(game_class.options, options, owner=f"game {name!r}")
     return registry.new_game(name, position, **options)
 
 
@@ -344,19 +295,13 @@ def _new_searcher(registry: Registry, spec: str, given: Mapping[str, Any]) -> Se
     name, spec_options = parse_searcher_spec(spec)
     searcher_class = registry.searcher_class(name)
     options = {**spec_options, **{key: value for key, value in given.items() if value is not None}}
-    fields = {field.name.lstrip("_"): field for field in searcher_class.option_fields()}
-    for key, value in options.items():
-        if key in fields:
-            check_option_value(f"option {key!r}", value, _kinds(fields[key].type))
     try:
-        searcher = searcher_class.from_options(options)
+        return searcher_class.configured(options)
     except GameSearchError:
         raise
     except (AssertionError, ArithmeticError, LookupError, TypeError, ValueError) as error:
         # a plugin searcher whose own checks are not GameSearchErrors
         raise InvalidOptionError(f"searcher {name!r} refused its options: {error}") from None
-    _check_finite("option", {key: getattr(searcher, field.name) for key, field in fields.items()})
-    return searcher
 
 
 def read_search(registry: Registry, body: Mapping[str, Any], limits: Limits) -> SearchRequest:
