@@ -336,7 +336,7 @@ def test_a_bad_request_gets_a_json_error_naming_the_problem(
     [
         (b"{", 400, r"the request body is not valid JSON"),
         (b"[1, 2]", 400, r"the request body must be a JSON object, not list"),
-        (b"\xff\xfe", 400, r"the request body is not valid JSON"),
+        (b"\xff\xfe", 400, r"the request body must be JSON encoded as UTF-8"),
         (b" " * 3_000, 413, r"request body of 3,000 bytes is over this server's limit of 2,000"),
     ],
 )

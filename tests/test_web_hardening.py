@@ -155,7 +155,72 @@ BAD_BODIES = [
 ]
 
 
-@pytest.mark.parametrize(("path", "content", "status", "message"), BAD_BODIES)
+LENIENT_BODIES = [
+    (
+        "/api/new",
+        '{"game": "tictactoe"}'.encode("utf-16"),
+        400,
+        r"must be JSON encoded as UTF-8 \(this one looks like UTF-16 or UTF-32",
+    ),
+    (
+        "/api/new",
+        '{"game": "tictactoe"}'.encode("utf-16-le"),  # no byte order mark
+        400,
+        r"must be JSON encoded as UTF-8 \(this one looks like UTF-16 or UTF-32",
+    ),
+    (
+        "/api/new",
+        '{"game": "tictactoe"}'.encode("utf-32"),
+        400,
+        r"must be JSON encoded as UTF-8 \(this one looks like UTF-16 or UTF-32",
+    ),
+    (
+        "/api/new",
+        '{"game": "tictac\u00e9"}'.encode("latin-1"),
+        400,
+        r"must be JSON encoded as UTF-8 \(its byte 16 is not\)",
+    ),
+    (
+        "/api/new",
+        b'{"game": "tictactoe", "game": "connect4"}',
+        400,
+        r"the request body gives 'game' twice in one object; give each key once",
+    ),
+    (
+        "/api/new",
+        b'{"game": "tictactoe", "options": {"rows": 3, "rows": 4}}',
+        400,
+        r"the request body gives 'rows' twice in one object",
+    ),
+    (
+        "/api/analyze",
+        b'{"game": "tictactoe", "searcher": "iterative", "searcher_options": {"seconds": 1e-300}}',
+        422,
+        r"option 'seconds' must be >= 0.001: 1e-300",
+    ),
+    (
+        "/api/analyze",
+        b'{"game": "tictactoe", "searcher": "iterative", '
+        b'"searcher_options": {"seconds": "1e-300"}}',
+        422,
+        r"option 'seconds' must be >= 0.001: 1e-300",
+    ),
+    (
+        "/api/analyze",
+        b'{"game": "tictactoe", "searcher": "alphabeta", "searcher_options": {"depth": "1_0"}}',
+        422,
+        r"option 'depth' must be an integer or none: '1_0'",
+    ),
+    (
+        "/api/new",
+        b'{"game": "tictactoe", "options": {"rows": " 3 "}}',
+        422,
+        r"option 'rows' must be an integer: ' 3 '",
+    ),
+]
+
+
+@pytest.mark.parametrize(("path", "content", "status", "message"), BAD_BODIES + LENIENT_BODIES)
 def test_bad_numbers_and_deep_json_get_a_clear_json_error(
     client: TestClient, path: str, content: bytes, status: int, message: str
 ) -> None:
@@ -165,6 +230,27 @@ def test_bad_numbers_and_deep_json_get_a_clear_json_error(
     assert response.status_code == status, response.text
     assert response.headers["content-type"] == "application/json"
     assert re.search(message, response.json()["error"]), response.json()
+
+
+@pytest.mark.parametrize("charset", ["utf-16", "UTF-32", "latin-1"])
+def test_a_body_declared_in_another_encoding_than_utf8_is_refused(
+    client: TestClient, charset: str
+) -> None:
+    content = b'{"game": "tictactoe"}'
+    response = post_raw(
+        client, "/api/new", content, **{"content-type": f"application/json; charset={charset}"}
+    )
+    assert response.status_code == 415, response.text
+    assert f"must be UTF-8 JSON, not {charset.lower()!r}" in response.json()["error"]
+    response = post_raw(
+        client, "/api/new", content, **{"content-type": "application/json; charset=utf-8"}
+    )
+    assert response.status_code == 200, response.text
+
+
+def test_the_shortest_time_budget_is_taken(client: TestClient) -> None:
+    body = b'{"game": "tictactoe", "searcher": "iterative", "searcher_options": {"seconds": 0.001}}'
+    assert post_raw(client, "/api/analyze", body).status_code == 200
 
 
 def test_integer_and_text_options_that_are_whole_numbers_are_still_taken(

@@ -302,11 +302,18 @@ async def read_body(request: Request, limits: Limits) -> Any:
                 "own "
                 f"page ({own!r}) and the origins it was started with"
             )
-    media_type = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    media_type, _, parameters = request.headers.get("content-type", "").partition(";")
+    media_type = media_type.strip().lower()
     if media_type != "application/json":
         raise UnsupportedMediaTypeError(
             "the request body must be sent as 'application/json', not "
             f"{media_type or 'without a type'!r}"
+        )
+    charset = _charset(parameters)
+    if charset not in (None, "utf-8", "utf8"):
+        raise UnsupportedMediaTypeError(
+            f"the request body must be UTF-8 JSON, not {charset!r} (leave out the charset or "
+            "say utf-8)"
         )
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limits.body_bytes:
@@ -324,6 +331,15 @@ async def read_body(request: Request, limits: Limits) -> Any:
             )
         chunks.append(chunk)
     return service.parse_body(b"".join(chunks))
+
+
+def _charset(parameters: str) -> str | None:
+    """Return the ``charset`` of a content type's parameters, lower-case (``None``: not given)."""
+    for parameter in parameters.split(";"):
+        key, _, value = parameter.partition("=")
+        if key.strip().lower() == "charset":
+            return value.strip().strip('"').lower()
+    return None
 
 
 async def _until_disconnected(request: Request) -> None:

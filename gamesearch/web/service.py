@@ -192,24 +192,65 @@ def _check_depth(value: Any) -> None:
         pending.extend((child, depth + 1) for child in children)
 
 
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """Return an object's pairs as a dict (a ``json`` hook).
+
+    :raises InvalidRequestError: when a key comes twice (which one would count?).
+    """
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise InvalidRequestError(
+                f"the request body gives {key!r} twice in one object; give each key once"
+            )
+        found[key] = value
+    return found
+
+
+#: the byte order marks of UTF-16 and UTF-32 (and UTF-8's, which JSON does not use)
+_BYTE_ORDER_MARKS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
+
+
+def _utf8_text(raw: bytes) -> str:
+    """Return the body ``raw`` decoded as UTF-8 (JSON's one encoding between systems).
+
+    :raises InvalidRequestError: for a byte order mark, a NUL byte (UTF-16 or UTF-32
+        text) or bytes that are not UTF-8.
+    """
+    if raw.startswith(_BYTE_ORDER_MARKS) or b"\x00" in raw:
+        raise InvalidRequestError(
+            "the request body must be JSON encoded as UTF-8 (this one looks like UTF-16 or "
+            "UTF-32, or starts with a byte order mark)"
+        )
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InvalidRequestError(
+            f"the request body must be JSON encoded as UTF-8 (its byte {error.start:,} is not)"
+        ) from None
+
+
 def parse_body(raw: bytes) -> Mapping[str, Any]:
     """Return the JSON object in ``raw`` (an empty body reads as ``null``, refused).
 
-    Numbers must be finite (no ``NaN``, ``Infinity`` or ``1e400``), integers at most
-    :data:`MAX_INTEGER_DIGITS` digits, nesting at most :data:`MAX_JSON_DEPTH` levels.
+    The body is UTF-8 (no other encoding, no byte order mark); each key comes once
+    in an object; numbers must be finite (no ``NaN``, ``Infinity`` or ``1e400``),
+    integers at most :data:`MAX_INTEGER_DIGITS` digits, nesting at most
+    :data:`MAX_JSON_DEPTH` levels.
 
     :raises InvalidRequestError: for anything else than such an object.
     """
     try:
         body = json.loads(
-            raw or b"null",
+            _utf8_text(raw) or "null",
             parse_float=_finite_float,
             parse_int=_bounded_int,
             parse_constant=_no_constant,
+            object_pairs_hook=_no_duplicates,
         )
     except RecursionError:
         raise _too_deep(MAX_JSON_DEPTH + 1) from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+    except json.JSONDecodeError as error:
         raise InvalidRequestError(f"the request body is not valid JSON: {error}") from None
     _check_depth(body)
     return check_body(body)
