@@ -26,6 +26,7 @@ def analysis(game: Game[Any], result: SearchResult) -> dict[str, Any]:
         "move": data["move"],
         "value": json_value(result.value),
         "margin": json_value(result.margin),
+        "score": data["score"],
         "best_moves": data["best_moves"],
         "pv": data["pv"],
         "moves": data["moves"] or [],

@@ -528,7 +528,7 @@ def test_analyze_connect4_solves_a_benchmark_position_exactly(
     winners_stones = (end_ply + 1) // 2 if first_player_wins else end_ply // 2
     assert 22 - winners_stones == abs(score)
     status, out, _ = run_cli(capsys, "analyze", "connect4", "--position", moves)
-    assert status == 0 and "Answered by solver, the game's default searcher: exact." in out
+    assert status == 0 and "Answered by exact solver, the game's default searcher: exact." in out
 
 
 def test_a_searcher_named_on_the_command_line_still_gives_up_clearly(
@@ -583,6 +583,6 @@ def test_analyze_with_a_depth_uses_the_games_searcher_to_that_depth(
     status, out, _ = run_cli(capsys, "analyze", "connect4", "--depth", "2")
     assert status == 0
     assert (
-        "Answered by solver:depth=2, the game's default searcher: not exact (a heuristic estimate "
-        "at depth 2)." in out
+        "Answered by exact solver (to depth 2), the game's default searcher: not exact (a "
+        "heuristic estimate at depth 2)." in out
     )

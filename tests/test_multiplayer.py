@@ -723,6 +723,6 @@ def test_analyze_hands_a_game_of_three_too_big_for_max_n_to_mcts(
     status, out, err = run_cli(capsys, "analyze", "mnk3", "--max-nodes", "2000")
     assert status == 0, err
     assert (
-        "maxn gave up after 2,000 nodes, so Monte Carlo tree search answered within 1 s: not exact"
+        "max^n gave up after 2,000 nodes, so Monte Carlo tree search answered within 1 s: not exact"
         in out
     )

@@ -83,7 +83,31 @@ def register(subparsers: Any) -> None:
         f"{EXACT_SECONDS:g} s)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="also name the searcher that answered by its spec (NAME:KEY=VALUE,...)",
+    )
     parser.set_defaults(handler=run)
+
+
+def searcher_words(searcher: Searcher, *, verbose: bool = False) -> str:
+    """Return the searcher in words, with its limits: ``"iterative-deepening alpha-beta
+    (within 3 s)"``; ``verbose`` adds its spec in brackets."""
+    summary = (type(searcher).__doc__ or searcher.name).strip().splitlines()[0]
+    for stop in (";", ":", " (", "."):
+        summary = summary.partition(stop)[0]
+    summary = summary[:1].lower() + summary[1:] if not summary[1:2].isupper() else summary
+    limits = []
+    if searcher.depth is not None:
+        limits.append(f"to depth {searcher.depth}")
+    if searcher.seconds is not None:
+        limits.append(f"within {searcher.seconds:g} s")
+    if searcher.max_nodes is not None:
+        limits.append(f"up to {searcher.max_nodes:,} nodes")
+    words = summary + (f" ({', '.join(limits)})" if limits else "")
+    return f"{words} [{searcher_label(searcher)}]" if verbose else words
 
 
 def budgeted_search(
@@ -195,16 +219,18 @@ def search_position(game: Game[Any], args: argparse.Namespace) -> Answer:
         return Answer(result, fallback, gave_up=searcher, gave_up_after=budget, ran_out=ran_out)
 
 
-def how_searched(answer: Answer) -> str | None:
+def how_searched(answer: Answer, *, verbose: bool = False) -> str | None:
     """Return one sentence naming the searcher that answered and whether the answer is exact,
     or ``None`` when the user chose the searcher (or the plain default answered)."""
     result = answer.result
     exact = (
         "exact"
         if result.is_exact
+        else "proven (a forced end found within the depth limit)"
+        if result.score.kind == "proven"
         else f"not exact (a heuristic estimate at depth {result.stats.depth})"
     )
-    label = searcher_label(answer.searcher)
+    label = searcher_words(answer.searcher, verbose=verbose)
     if answer.gave_up is None:
         return (
             f"Answered by {label}, the game's default searcher: {exact}."
@@ -213,8 +239,8 @@ def how_searched(answer: Answer) -> str | None:
         )
     instead = "Monte Carlo tree search" if answer.searcher.name == "mcts" else "iterative deepening"
     return (
-        f"{searcher_label(answer.gave_up)} gave up after {answer.ran_out}, so "
-        f"{instead} "
+        f"{searcher_words(answer.gave_up, verbose=verbose)} gave up after {answer.ran_out}, "
+        f"so {instead} "
         f"answered within {FALLBACK_SECONDS:g} s: {exact}."
     )
 
@@ -261,7 +287,7 @@ def run(args: argparse.Namespace) -> int:
         f"Best move{'s' if len(data['best_moves']) > 1 else ''}: {', '.join(data['best_moves'])}"
     )
     out.print(f"Chosen: {data['move']}   line: {' '.join(data['pv'])}")
-    sentence = how_searched(answer)
+    sentence = how_searched(answer, verbose=args.verbose)
     if sentence is not None:
         out.print(sentence)
     grid = table(None, ["move", "value", "meaning"], numeric_from=1)

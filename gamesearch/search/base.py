@@ -39,6 +39,7 @@ from gamesearch.options import (
 )
 from gamesearch.options import kind_in_words as kind_in_words
 from gamesearch.rules import CHANCE, Scoring, ValueScale
+from gamesearch.score import Score, json_number, score_of
 from gamesearch.search.table import SearchMemory
 
 #: larger than any value a game can produce: the open ends of a search window
@@ -118,6 +119,28 @@ class SearchResult:
     #: in result units: whole numbers when exact, fractions strictly inside the result
     #: range for heuristic estimates; :attr:`value` is then the root mover's utility
     utilities: tuple[int | Fraction, ...] | None = None
+    #: the searched position's ply and its players' names (what :attr:`score` reads)
+    ply: int = attrs.field(default=0, eq=False, repr=False)
+    _names: tuple[str, ...] = attrs.field(default=(), alias="names", eq=False, repr=False)
+
+    @property
+    def score(self) -> Score:
+        """Return the typed score of :attr:`value` (:mod:`gamesearch.score`), first
+        player's point of view: proven, heuristic, expected or utilities (worked out
+        once, when first read)."""
+        found: Score | None = self.__dict__.get("_score")
+        if found is None:
+            found = score_of(
+                self.value,
+                is_exact=self.is_exact,
+                scale=self._scale,
+                depth=self.stats.depth,
+                ply=self.ply,
+                names=self._names,
+                utilities=self.utilities,
+            )
+            object.__setattr__(self, "_score", found)
+        return found
 
     @property
     def margin(self) -> int | Fraction | None:
@@ -175,6 +198,7 @@ class SearchResult:
             "utilities": None
             if self.utilities is None
             else [json_value(value) for value in self.utilities],
+            "score": self.score.as_dict(),
         }
 
     @property
@@ -190,12 +214,8 @@ class SearchResult:
         return describe_value(game, self.value, is_exact=self.is_exact)
 
 
-def json_value(value: int | Fraction | None) -> int | str | None:
-    """Return a search value as JSON-ready data: an integer as it is, a fraction as
-    exact text (``"7/27"``; a whole one as an integer)."""
-    if isinstance(value, Fraction):
-        return value.numerator if value.denominator == 1 else str(value)
-    return value
+#: a search value as JSON-ready data (its one home is :mod:`gamesearch.score`)
+json_value = json_number
 
 
 class Tracer(Protocol):
@@ -666,7 +686,8 @@ class Searcher(abc.ABC):
             counters.playout_plies,
         )
         # (in SearchResult's field order: searcher, move, value, best_moves, pv,
-        # move_values, stats, is_exact, is_game_over, visits, scale, utilities)
+        # move_values, stats, is_exact, is_game_over, visits, scale, utilities, ply,
+        # names; the typed score is made from them when first read)
         return SearchResult(
             self.name,
             move,
@@ -680,6 +701,8 @@ class Searcher(abc.ABC):
             answer.visits,
             None if game.rules.utilities else game.value_scale,
             answer.utilities,
+            game.ply,
+            game.player_names,
         )
 
     def _finished_answer(self, game: Game[Any], final: int) -> RootAnswer:
