@@ -106,7 +106,7 @@ def test_openings_reproduce_seed_003_figures(capsys: pytest.CaptureFixture[str])
     data = compare_json(capsys, "tictactoe", "--openings")
     assert data["searchers"] == {
         "minimax": "minimax:scoring=plain",
-        "alphabeta": "alphabeta:scoring=plain,ordering=natural,all_best=False",
+        "alphabeta": "alphabeta:scoring=plain,ordering=natural,all_best=false",
     }
     start, *openings = data["rows"]
     assert (start["opening"], start["minimax_nodes"], start["alphabeta_nodes"]) == (
