@@ -22,13 +22,13 @@ from __future__ import annotations
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from types import TracebackType
 from typing import IO, Self
 
 import attrs
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.progress import (
     BarColumn,
     DownloadColumn,
@@ -39,6 +39,7 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
+from rich.text import Text
 
 #: the exit status of a command stopped with Ctrl-C (128 + SIGINT, as shells report it)
 EXIT_INTERRUPTED = 130
@@ -56,6 +57,17 @@ def duration(seconds: float) -> str:
         return f"{minutes} min {secs:02d} s"
     hours, minutes = divmod(minutes, 60)
     return f"{hours} h {minutes:02d} min"
+
+
+class _BarAndStatus(Progress):
+    """A rich progress bar with one line of text under it (what the work found so far)."""
+
+    status = ""
+
+    def get_renderables(self) -> Iterable[RenderableType]:
+        yield from super().get_renderables()
+        if self.status:
+            yield Text(self.status, no_wrap=True, overflow="ellipsis")
 
 
 def _amount(value: float, unit: str) -> str:
@@ -82,10 +94,11 @@ class ProgressReport:
         self.total = total
         self.unit = unit
         self.completed = 0.0
+        self.status = ""  #: what the work has found so far (see :meth:`set_status`)
         self._console = console if console is not None else Console(stderr=True)
         self._interval = LINE_INTERVAL if interval is None else interval
         self._started = time.monotonic()
-        self._bar: Progress | None = None
+        self._bar: _BarAndStatus | None = None
         self._task: TaskID | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -100,7 +113,7 @@ class ProgressReport:
         self._started = time.monotonic()
         if self.is_bar:
             amount = DownloadColumn() if self.unit == "bytes" else MofNCompleteColumn()
-            self._bar = Progress(
+            self._bar = _BarAndStatus(
                 TextColumn("{task.description}"),
                 BarColumn(),
                 amount,
@@ -144,6 +157,18 @@ class ProgressReport:
             description = self.description if note is None else f"{self.description}: {note}"
             self._bar.update(self._task, completed=completed, description=description)
 
+    def set_status(self, status: str) -> None:
+        """Show ``status`` (what the work has found so far) from now on, until the next call
+        replaces it: on a line of its own under the bar, or in each line after the
+        description."""
+        self.status = status
+        if self._bar is not None:
+            self._bar.status = status
+            self._bar.refresh()
+
+    def _described(self) -> str:
+        return f"{self.description}: {self.status}" if self.status else self.description
+
     def status_line(self) -> str:
         """Return one line: steps done of the total, time spent, an estimate of the time left."""
         elapsed = time.monotonic() - self._started
@@ -155,7 +180,7 @@ class ProgressReport:
         else:
             left = ", time left unknown yet"
         return (
-            f"{self.description}: {_amount(done, self.unit)} of "
+            f"{self._described()}: {_amount(done, self.unit)} of "
             f"{_amount(total, self.unit)}{unit}{share}, "
             f"{duration(elapsed)} elapsed{left}"
         )

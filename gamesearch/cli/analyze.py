@@ -27,7 +27,7 @@ from gamesearch.cli._output import check_at_least, console, print_table, table
 from gamesearch.cli._progress import progress
 from gamesearch.errors import BudgetExceededError
 from gamesearch.game import Game, describe_value, number_text
-from gamesearch.search.base import Limit, Searcher, SearchResult
+from gamesearch.search.base import Iteration, IterationListener, Limit, Searcher, SearchResult
 
 #: analyze's node budget for a searcher named with --searcher (alpha-beta: about 5-30 s)
 DEFAULT_MAX_NODES = 5_000_000
@@ -111,11 +111,16 @@ def searcher_words(searcher: Searcher, *, verbose: bool = False) -> str:
 
 
 def budgeted_search(
-    game: Game[Any], searcher: Searcher, max_nodes: int, seconds: float | None = None
+    game: Game[Any],
+    searcher: Searcher,
+    max_nodes: int,
+    seconds: float | None = None,
+    on_iteration: IterationListener | None = None,
 ) -> SearchResult:
     """Return ``searcher``'s result on ``game`` with every move's value, within ``max_nodes``
     and ``seconds`` (each unless the searcher has a budget of its own of that kind: a game
-    whose searcher names its time, as chess's does, keeps it).
+    whose searcher names its time, as chess's does, keeps it); a deepening searcher tells
+    ``on_iteration`` of each depth it completes.
 
     :raises BudgetExceededError: when the search gives up.
     """
@@ -123,13 +128,33 @@ def budgeted_search(
         nodes=max_nodes if searcher.max_nodes is None else None,
         seconds=seconds if searcher.seconds is None else None,
     )
-    return searcher.search(game, limit, move_values=True)
+    return searcher.search(game, limit, move_values=True, on_iteration=on_iteration)
 
 
-def _searching(what: str, seconds: float) -> Any:
-    """Return the progress display of a search of about ``seconds``: a bar on a terminal's
-    standard error that fills as the time passes, naming ``what`` searches."""
-    return progress(f"searching with {what} (up to {seconds:g} s)", seconds, unit="s")
+def depth_status(game: Game[Any], iteration: Iteration) -> str:
+    """Return what the progress line says of a completed depth: the depth, the best move so
+    far (and how many others are as good), its value and the nodes per second so far,
+    e.g. ``"depth 6, best 4 (value 0), 7,185 nodes/s"``."""
+    first, *others = iteration.best_moves or (None,)
+    best = "no move" if first is None else f"best {game.format_move(first)}"
+    if others:
+        best += f" (or {len(others)} other{'s' if len(others) > 1 else ''})"
+    rate = iteration.nodes / iteration.seconds if iteration.seconds > 0 else 0.0
+    return (
+        f"depth {iteration.depth}{' (exact)' if iteration.is_exact else ''}, {best}, "
+        f"value {number_text(iteration.value)}, {rate:,.0f} nodes/s"
+    )
+
+
+@contextlib.contextmanager
+def _searching(game: Game[Any], what: str, seconds: float) -> Iterator[IterationListener]:
+    """Show the progress of a search of about ``seconds`` in the block, naming ``what``
+    searches: a bar on a terminal's standard error that fills as the
+    time passes, and lines elsewhere (see :mod:`gamesearch.cli._progress`); yield the
+    listener that puts each completed depth (:func:`depth_status`) beside it."""
+    display = progress(f"searching with {what} (up to {seconds:g} s)", seconds, unit="s")
+    with display, _clock(display):
+        yield lambda iteration: display.set_status(depth_status(game, iteration))
 
 
 @contextlib.contextmanager
@@ -176,7 +201,10 @@ def search_position(game: Game[Any], args: argparse.Namespace) -> Answer:
         searcher = load_searcher(args.searcher, seed=args.seed, depth=args.depth)
         budget = args.max_nodes or DEFAULT_MAX_NODES
         try:
-            return Answer(budgeted_search(game, searcher, budget), searcher)
+            if searcher.seconds is None:  # (no time to show a bar against)
+                return Answer(budgeted_search(game, searcher, budget), searcher)
+            with _searching(game, searcher.name, searcher.seconds) as listener:
+                return Answer(budgeted_search(game, searcher, budget, None, listener), searcher)
         except BudgetExceededError:
             where = repr(game.to_text()) if game.to_text() else "the starting position"
             raise BudgetExceededError(
@@ -194,8 +222,9 @@ def search_position(game: Game[Any], args: argparse.Namespace) -> Answer:
     if searcher.answers_within_budget and seconds is not None:
         seconds += FALLBACK_SECONDS  # it answers in time itself: no fallback to wait for
     try:
-        with _searching(searcher.name, seconds or EXACT_SECONDS) as display, _clock(display):
-            result = budgeted_search(game, searcher, budget, seconds)
+        shown = searcher.seconds if searcher.seconds is not None else seconds or EXACT_SECONDS
+        with _searching(game, searcher.name, shown) as listener:
+            result = budgeted_search(game, searcher, budget, seconds, listener)
         return Answer(result, searcher, is_game_default=is_game_default)
     except BudgetExceededError as error:
         # (iterative refuses chance and several players: MCTS answers in time for those)
@@ -209,8 +238,8 @@ def search_position(game: Game[Any], args: argparse.Namespace) -> Answer:
         fallback = load_searcher(
             name, seconds=FALLBACK_SECONDS, seed=args.seed, max_depth=args.depth
         )
-        with _searching(name, FALLBACK_SECONDS) as display, _clock(display):
-            result = fallback.search(game, move_values=True)
+        with _searching(game, name, FALLBACK_SECONDS) as listener:
+            result = fallback.search(game, move_values=True, on_iteration=listener)
         ran_out = (
             f"{budget:,} nodes"
             if str(error).startswith("node budget") or seconds is None

@@ -231,6 +231,23 @@ class Tracer(Protocol):
         """The ``moves`` of the current position were cut off, never searched."""
 
 
+@attrs.frozen
+class Iteration:
+    """One completed depth of a deepening search, handed to the ``on_iteration`` listener
+    of :meth:`Searcher.search` (the value from the first player's point of view)."""
+
+    depth: int  #: the depth just completed, in plies (players' moves in a game of chance)
+    value: Value  #: the position's value at that depth
+    best_moves: tuple[Hashable, ...]  #: every move of that value, in move order
+    nodes: int  #: positions entered so far, every depth counted
+    seconds: float  #: time since the search began
+    is_exact: bool  #: whether that depth reached the end of every line
+
+
+#: what receives each completed depth of a deepening search
+IterationListener = Callable[[Iteration], None]
+
+
 def leaf_values(
     game: Game[Any], scoring: Scoring
 ) -> tuple[int, int, Callable[[int, int], int] | None]:
@@ -372,6 +389,9 @@ class SearchContext:
     node_budget: float = math.inf
     #: the ``time.perf_counter()`` reading by which the search must be done (its ``seconds``)
     deadline: float = math.inf
+    #: receives each completed depth of a deepening search (see :meth:`completed_depth`)
+    on_iteration: IterationListener | None = None
+    started: float = attrs.field(factory=time.perf_counter)  #: when the search began
 
     @property
     def memory(self) -> SearchMemory:
@@ -396,6 +416,22 @@ class SearchContext:
             raise BudgetExceededError("time budget exhausted")
         if game.ply - self.root_ply > counters.depth:
             counters.depth = game.ply - self.root_ply
+
+    def completed_depth(
+        self,
+        depth: int,
+        value: Value,
+        best_moves: Sequence[Hashable],
+        *,
+        nodes: int,
+        is_exact: bool,
+    ) -> None:
+        """Tell the search's ``on_iteration`` listener, if any, that ``depth`` is done
+        (a deepening searcher calls it after each depth; ``nodes`` counts every depth)."""
+        listener = self.on_iteration
+        if listener is not None:
+            elapsed = time.perf_counter() - self.started
+            listener(Iteration(depth, value, tuple(best_moves), nodes, elapsed, is_exact))
 
     def count_cutoff(self) -> None:
         """Count one cut-off (the remaining moves of a position skipped)."""
@@ -620,12 +656,15 @@ class Searcher(abc.ABC):
         move_values: bool = False,
         tracer: Tracer | None = None,
         memory: SearchMemory | None = None,
+        on_iteration: IterationListener | None = None,
     ) -> SearchResult:
         """Search ``game`` and return the result; ``game`` is left exactly as it was.
 
         ``limit`` (if given) replaces the searcher's own limits field by field.
         ``memory`` keeps transposition tables from one search to the next (without
-        it, each search starts with empty tables). With
+        it, each search starts with empty tables). A deepening searcher (iterative
+        deepening, the engine, chance-iterative) calls ``on_iteration`` with an
+        :class:`Iteration` after each depth it completes; the others never call it. With
         ``move_values`` every root move gets its exact value (each is searched with a
         full window). A finished position returns a result with no move.
 
@@ -636,7 +675,11 @@ class Searcher(abc.ABC):
         """
         if limit is not None and limit.options():
             return attrs.evolve(self, **limit.options()).search(
-                game, move_values=move_values, tracer=tracer, memory=memory
+                game,
+                move_values=move_values,
+                tracer=tracer,
+                memory=memory,
+                on_iteration=on_iteration,
             )
         started = time.perf_counter()
         unmet = self.unmet_needs(game)
@@ -657,6 +700,7 @@ class Searcher(abc.ABC):
             snapshot = game.copy()  # also the principal variation's position
             try:
                 context = self._context(game, counters, move_values, tracer, memory)
+                context.on_iteration = on_iteration
                 answer = self.root(game, context)
                 best_moves = answer.best_moves
                 move = best_moves[0] if self.seed is None else self._break_tie(best_moves)

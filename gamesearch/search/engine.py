@@ -202,6 +202,7 @@ class Engine(Searcher):
         max_nodes = math.inf if self.max_nodes is None else self.max_nodes
         move_values = context.move_values
         completed = self.depth  # the horizon of the answer (the deepest completed depth)
+        sign = 1 if game.to_move() == Player.FIRST else -1  # (values are the mover's)
         try:
             found: _Found | None = None
             if not self.deepens:
@@ -221,13 +222,19 @@ class Engine(Searcher):
                             raise
                         break
                     completed = depth
+                    context.completed_depth(
+                        depth,
+                        sign * found.value,
+                        found.best_moves,
+                        nodes=core.nodes,
+                        is_exact=found.is_exact,
+                    )
                     if found.is_exact:
                         break
         finally:
             core.flush(context.counters)
             core.close()
         assert found is not None  # the first depth always completes (or raises)
-        sign = 1 if game.to_move() == Player.FIRST else -1
         return RootAnswer(
             value=sign * found.value,
             best_moves=tuple(found.best_moves),

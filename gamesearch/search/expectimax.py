@@ -887,6 +887,13 @@ class ChanceIterative(Expectiminimax):
                 context.counters.cutoffs += counters.cutoffs
                 context.counters.tt_hits += counters.tt_hits
             answer = found
+            context.completed_depth(
+                depth,
+                found.value,
+                found.best_moves,
+                nodes=context.counters.nodes,
+                is_exact=found.is_exact,
+            )
             if found.is_exact:
                 break
         assert answer is not None  # depth 1 runs without a budget

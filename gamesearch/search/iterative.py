@@ -77,6 +77,13 @@ class IterativeDeepening(Searcher):
                 )
             except BudgetExceededError:  # (the search has taken its moves back)
                 break
+            context.completed_depth(
+                depth,
+                answer.value,
+                answer.best_moves,
+                nodes=counters.nodes,
+                is_exact=answer.is_exact,
+            )
             if answer.is_exact:
                 break
         assert answer is not None  # depth 1 runs without a budget
