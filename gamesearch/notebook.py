@@ -258,12 +258,95 @@ export default { render };
 """
 
 
+#: the most nodes the static drawing of a tree shows (the rest are counted in a last line)
+SVG_TREE_NODES = 200
+#: height of one line of the static tree drawing, and the indent of one ply, in SVG pixels
+TREE_LINE = 18
+TREE_INDENT = 20
+
+
+def node_label(node: dict[str, Any]) -> str:
+    """Return one node of a traced tree (``TraceNode.as_dict()``) as the widget labels it:
+    its move (``root`` for the root), its window and its value, with the kind of bound."""
+    move = "root" if node["move"] is None else str(node["move"])
+    value = "?" if node["value"] is None else str(node["value"])
+    bound = f" ({node['bound']} bound)" if node.get("bound") in ("upper", "lower") else ""
+    low = "-inf" if node["alpha"] is None else node["alpha"]
+    high = "+inf" if node["beta"] is None else node["beta"]
+    return f"{move}  window [{low}, {high}]  value {value}{bound}"
+
+
+def _tree_lines(tree: dict[str, Any]) -> tuple[list[tuple[int, str, bool]], int]:
+    """Return the lines ``(ply, text, is_faded)`` of ``tree`` in the widget's order (a node,
+    its children, then its pruned moves), up to :data:`SVG_TREE_NODES` nodes, and the
+    number of nodes left out."""
+    lines: list[tuple[int, str, bool]] = []
+    nodes = left_out = 0
+    stack: list[tuple[int, dict[str, Any] | str]] = [(0, tree)]
+    while stack:
+        ply, item = stack.pop()
+        if isinstance(item, str):  # the moves a node pruned
+            lines.append((ply, item, True))
+            continue
+        children = [(ply + 1, child) for child in reversed(item["children"])]
+        if nodes >= SVG_TREE_NODES:
+            left_out += 1
+            stack.extend(children)
+            continue
+        nodes += 1
+        lines.append((ply, node_label(item), False))
+        if item["pruned"]:  # (under the children: pushed before them)
+            stack.append((ply + 1, "pruned: " + ", ".join(map(str, item["pruned"]))))
+        stack.extend(children)
+    return lines, left_out
+
+
+def tree_svg(tree: dict[str, Any]) -> str:
+    """Return a static SVG drawing of a traced tree (``TraceNode.as_dict()``): one line per
+    node, indented by ply, as the tree widget lists them, the pruned moves faded; a tree of
+    more than :data:`SVG_TREE_NODES` nodes ends with a line counting the rest."""
+    lines, left_out = _tree_lines(tree)
+    if left_out:
+        lines.append((0, f"... and {left_out:,} more nodes (the widget shows them all)", True))
+    deepest = max(ply for ply, _, _ in lines)
+    longest = max(len(text) for _, text, _ in lines)
+    width = TREE_INDENT * (deepest + 2) + 8 * longest
+    faded = " fill-opacity='0.5'"
+    texts = "".join(
+        f"<text x='{TREE_INDENT * (ply + 1)}' y='{TREE_LINE * (row + 1)}'"
+        f"{faded if is_faded else ''}>{html.escape(text)}</text>"
+        for row, (ply, text, is_faded) in enumerate(lines)
+    )
+    return (
+        f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' "
+        f"height='{TREE_LINE * (len(lines) + 1)}' font-family='monospace' font-size='13'>"
+        f"{texts}</svg>"
+    )
+
+
+def tree_text(tree: dict[str, Any]) -> str:
+    """Return what a traced tree's widget says of itself as plain text: what it is, its
+    size, the root's value and where the interactive view shows."""
+    count, stack = 0, [tree]
+    while stack:
+        node = stack.pop()
+        count += 1
+        stack.extend(node["children"])
+    value = "?" if tree["value"] is None else tree["value"]
+    return (
+        f"search tree of {count:,} node{'s' if count != 1 else ''}, root value {value} "
+        "(an interactive widget in Jupyter; a static drawing elsewhere)"
+    )
+
+
 def tree_widget(tracer: TreeTracer, game: Game[Any] | None = None) -> Any:
     """Return an interactive widget of the last tree ``tracer`` recorded.
 
     Each node shows its move, window and value; clicking one folds or unfolds it
     and shows its position (trait ``selected``). Moves are written in ``game``'s
-    notation (default: the tracer's game).
+    notation (default: the tracer's game). Where no widget front end runs (a static
+    page, a notebook viewer), the widget shows as :func:`tree_svg` and as the text
+    of :func:`tree_text`.
 
     :raises ImportError: anywidget is not installed (the ``notebook`` extra).
     :raises ValueError: the tracer recorded no search.
@@ -284,5 +367,15 @@ def tree_widget(tracer: TreeTracer, game: Game[Any] | None = None) -> Any:
         _esm = _ESM
         tree = traitlets.Dict().tag(sync=True)
         selected = traitlets.Unicode("").tag(sync=True)
+
+        def __repr__(self) -> str:
+            return f"<{tree_text(self.tree)}>"
+
+        def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+            # the widget's view, and beside it what a page without a front end can show
+            found = super()._repr_mimebundle_(**kwargs)
+            data, metadata = found if isinstance(found, tuple) else (found or {}, {})
+            static = {"text/plain": tree_text(self.tree), "image/svg+xml": tree_svg(self.tree)}
+            return {**data, **static}, metadata
 
     return TreeWidget(tree=tracer.roots[-1].as_dict(format_move))
