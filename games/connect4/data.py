@@ -109,26 +109,34 @@ FETCH_COMMAND = CONNECT4.fetch_command()
 
 @attrs.frozen
 class PonsReference:
-    """Pons' own solver on one benchmark set: mean nodes over its first ``positions`` lines."""
+    """Pons' own solver on one benchmark set: mean nodes over its first ``positions`` lines,
+    as ``source`` (the address of the page that gives them) prints them."""
 
     positions: int
     strong_nodes: float
     weak_nodes: float
+    source: str
 
     def mean_nodes(self, weak: bool) -> float:
         """Return his mean nodes per position, weak (win/draw/loss) or strong."""
         return self.weak_nodes if weak else self.strong_nodes
 
 
-#: Pons' Part 12 solver, table cleared before each position (his node counts per
-#: position are not published: only these means)
+#: Pons' page of his final solver (Part 12, lower-bound transposition table): its benchmark
+#: table gives the mean nodes per position over each whole set, strong and weak
+PONS_PART12_PAGE = (
+    "http://blog.gamesolver.org/solving-connect-four/12-lower-bound-transposition-table/"
+)
+
+#: Pons' Part 12 solver, as his page prints it (his node counts per position are not
+#: published: only these means, to four figures)
 PONS_REFERENCE = {
-    "Test_L3_R1": PonsReference(1000, 51.28, 29.36),
-    "Test_L2_R1": PonsReference(1000, 449.6, 532.7),
-    "Test_L2_R2": PonsReference(1000, 39_907, 20_205),
-    "Test_L1_R1": PonsReference(1000, 3_298, 22_232),
-    "Test_L1_R2": PonsReference(1000, 1_200_785, 538_682),
-    "Test_L1_R3": PonsReference(100, 66.08e6, 40.98e6),
+    "Test_L3_R1": PonsReference(1000, 51.28, 29.36, PONS_PART12_PAGE),
+    "Test_L2_R1": PonsReference(1000, 449.6, 532.7, PONS_PART12_PAGE),
+    "Test_L2_R2": PonsReference(1000, 39_900, 20_210, PONS_PART12_PAGE),
+    "Test_L1_R1": PonsReference(1000, 3_298, 22_230, PONS_PART12_PAGE),
+    "Test_L1_R2": PonsReference(1000, 1_201_000, 538_700, PONS_PART12_PAGE),
+    "Test_L1_R3": PonsReference(1000, 65_920_000, 38_120_000, PONS_PART12_PAGE),
 }
 
 
