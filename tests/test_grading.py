@@ -243,10 +243,15 @@ def test_an_exception_in_the_students_search_is_reported_with_its_line() -> None
 
 def test_results_are_written_as_gradescope_expects() -> None:
     data = grade(CountsPlies, suite(), REFERENCE).as_gradescope()
-    assert set(data) == {"score", "output", "tests"} and data["score"] == 0
+    assert set(data) == {"score", "output", "tests", "execution_time", "stdout_visibility"}
+    assert data["score"] == 0 and data["stdout_visibility"] == "hidden"
     assert [set(test) for test in data["tests"]] == [
-        {"name", "score", "max_score", "status", "output"}
+        {"name", "number", "score", "max_score", "status", "output", "visibility", "tags"}
     ] * 2
+    assert [(test["number"], test["visibility"]) for test in data["tests"]] == [
+        ("1", "visible"),
+        ("2", "visible"),
+    ]
     assert [(test["name"], test["max_score"], test["status"]) for test in data["tests"]] == [
         ("whole tree", 2, "failed"),
         ("MIN to move at C", 1, "failed"),

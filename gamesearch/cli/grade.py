@@ -41,6 +41,8 @@ from gamesearch.testing.grading import (
     DEFAULT_TIME_LIMIT,
     Case,
     GradeReport,
+    Limits,
+    StudentFile,
     grade,
     load_searcher_class,
 )
@@ -75,9 +77,11 @@ def register(subparsers: Any) -> None:
         help="grade a student's searcher against a reference: values, moves, generated positions",
         description="Search every test position of a suite with the student's searcher and "
         "with the reference, and compare the value, the move and the positions each "
-        "generates (in order, by default). Each student search runs in a process of its own, "
-        "stopped at the test's time limit. Prints each test's points and what differs; "
-        "--results writes Gradescope's results.json. Exit status 1 when a test failed.",
+        "generates (in order, by default). A student's FILE.py is graded in a sandbox: a "
+        "process of its own with limits on time, memory and output, no network where the "
+        "system allows, an empty folder and none of the grader's environment; a test it "
+        "fails, however it fails, scores 0 with the reason. Prints each test's points and "
+        "what differs; --results writes Gradescope's results.json. Exit status 1 when a test failed.",
         epilog="examples:\n"
         "  gamesearch grade my_searcher.py:MySearcher --suite suite.toml --results results.json\n"
         "  gamesearch grade my_searcher.py:MySearcher --game tree --position tree.txt "
@@ -142,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidOptionError(
             f"--time-limit must be a number of seconds > 0: {args.time_limit!r}"
         )
-    student = load_searcher_class(args.student)
+    student = _student(args.student)
     if args.suite is not None:
         if args.game is not None or args.position or args.option:
             raise InvalidOptionError(
@@ -155,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidOptionError(
             "give the tests: --suite SUITE.toml, or --game GAME with --position"
         )
-    report = grade(student, cases, reference)
+    report = grade(student, cases, reference, limits=Limits())
     if args.results is not None:
         write_output(args.results, json.dumps(report.as_gradescope(), indent=2) + "\n", "--results")
     if args.json:
@@ -163,6 +167,13 @@ def run(args: argparse.Namespace) -> int:
     else:
         print_report(report, args.student, reference)
     return 0 if report.first_failure is None else 1
+
+
+def _student(spec: str) -> Any:
+    """Return the student's searcher: a file, to grade in the sandbox, or (a module's
+    class, installed and so trusted) the class itself."""
+    student = StudentFile.from_spec(spec)
+    return student if student.is_file else load_searcher_class(spec)
 
 
 def print_report(report: GradeReport, student: str, reference: str) -> None:
