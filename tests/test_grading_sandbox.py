@@ -218,6 +218,22 @@ def test_the_references_answers_are_not_in_the_students_process(tmp_path: Path) 
     assert_zero(graded(path), "RuntimeError: no answer to copy")
 
 
+def test_patching_the_recording_changes_nothing(tmp_path: Path) -> None:
+    top = textwrap.dedent(
+        """
+        import sys
+
+        runner = sys.modules["__main__"]
+        runner.recording = lambda game, copies=False: (game, [("a1",), ("a1", "b1")])
+        runner.search = lambda *args, **kwargs: {"value": 1004, "move": "a1"}
+        """
+    )
+    root = "return context.answer(game, 1004, ['a1'], [])"  # the answer, and no search
+    report = graded(submission(tmp_path, top=top, root=root))
+    assert "0 positions generated, the reference 12" in report.results[0].output
+    assert report.score == 0
+
+
 def test_an_exception_in_the_search_gets_zero_at_the_students_line(tmp_path: Path) -> None:
     path = submission(tmp_path, root="return {}['no such key']")
     output = assert_zero(graded(path), "KeyError: 'no such key'")

@@ -81,7 +81,8 @@ def register(subparsers: Any) -> None:
         "process of its own with limits on time, memory and output, no network where the "
         "system allows, an empty folder and none of the grader's environment; a test it "
         "fails, however it fails, scores 0 with the reason. Prints each test's points and "
-        "what differs; --results writes Gradescope's results.json. Exit status 1 when a test failed.",
+        "what differs; --results writes Gradescope's results.json. Exit status 1 when a "
+        "test failed.",
         epilog="examples:\n"
         "  gamesearch grade my_searcher.py:MySearcher --suite suite.toml --results results.json\n"
         "  gamesearch grade my_searcher.py:MySearcher --game tree --position tree.txt "

@@ -288,13 +288,15 @@ def search(
     request: dict[str, Any],
     student_file: str | None,
     output_bytes: int,
+    record: Any = recording,
 ) -> dict[str, Any]:
-    """Return the answer to one search request, as JSON data."""
+    """Return the answer to one search request, as JSON data (``record``: the recording,
+    bound here before any of the student's code runs)."""
     try:
         searcher = searcher_class.configured(request["options"])
     except Exception as error:
         return {"error": f"the student's searcher does not take the test's options: {error}"}
-    position, log = recording(request["position"], copies=True)
+    position, log = record(request["position"], copies=True)
     started = time.perf_counter()
     try:
         if request.get("move_values"):
@@ -394,7 +396,8 @@ def main(argv: Sequence[str]) -> int:
     """Serve the parent's requests until it closes standard input; return the exit status."""
     reply = int(argv[0])
     requests = sys.stdin.buffer
-    write, flush, read = _write, _flush, _read  # kept here: the submission cannot patch them
+    # kept here, before the student's code runs: patching the module's names changes nothing
+    write, flush, read, answer_to = _write, _flush, _read, search
     setup = read(requests)
     if setup is None:
         return 0
@@ -410,7 +413,7 @@ def main(argv: Sequence[str]) -> int:
     output_bytes = int(setup["limits"]["output_bytes"])
     where = setup["where"] if setup["where"].endswith(".py") else None
     while (request := read(requests)) is not None:
-        answer = search(student, request, where, output_bytes)
+        answer = answer_to(student, request, where, output_bytes)
         flush()
         write(reply, answer)
     return 0
