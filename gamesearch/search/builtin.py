@@ -15,6 +15,7 @@ from gamesearch.search.minimax import Minimax
 from gamesearch.search.multiplayer import BestReply, MaxN, Paranoid
 from gamesearch.search.negamax import PrincipalVariationSearch
 from gamesearch.search.nullwindow import MTDf, Solver
+from gamesearch.search.proof import PROOF_SEARCHERS
 from gamesearch.search.textbook import TextbookAlphaBeta, TextbookMinimax
 
 hookimpl = pluggy.HookimplMarker("gamesearch")
@@ -34,13 +35,14 @@ BUILTIN_SEARCHERS = (
     TextbookMinimax,
     TextbookAlphaBeta,
     *CHANCE_SEARCHERS,
+    *PROOF_SEARCHERS,
 )
 
 
 @hookimpl
 def gamesearch_register_searchers(registry: Any) -> None:
     """Register minimax, alpha-beta, iterative deepening, MCTS, the exact and the textbook
-    searchers, the searchers of games with several players (max^n, paranoid, best-reply)
-    and the searchers for games of chance."""
+    searchers, the searchers of games with several players (max^n, paranoid, best-reply),
+    the searchers for games of chance and the proof-number searchers (pns, dfpn)."""
     for searcher_class in BUILTIN_SEARCHERS:
         registry.add_searcher(searcher_class)
