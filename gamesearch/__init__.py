@@ -1,37 +1,102 @@
 """gamesearch: adversarial game search with interchangeable searchers and game plugins."""
 
-from gamesearch.boardview import BoardView
-from gamesearch.errors import (
-    BudgetExceededError,
-    DuplicateNameError,
-    GameOverError,
-    GameSearchError,
-    IllegalMoveError,
-    InvalidMoveError,
-    InvalidOptionError,
-    InvalidPositionError,
-    NothingToUndoError,
-    UnknownGameError,
-    UnknownSearcherError,
-)
-from gamesearch.game import Game, Option
-from gamesearch.plugins import (
-    Registry,
-    build_registry,
-    default_registry,
-    hookimpl,
-    make_plugin_manager,
-)
-from gamesearch.rules import Outcome, Player, Rules, Scoring
-from gamesearch.search import (
-    AlphaBeta,
-    IterativeDeepening,
-    Minimax,
-    Searcher,
-    SearchResult,
-    SearchStats,
-    TranspositionTable,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # (imported when first used: see __getattr__)
+    from gamesearch.boardview import BoardView
+    from gamesearch.errors import (
+        BudgetExceededError,
+        DuplicateNameError,
+        GameOverError,
+        GameSearchError,
+        IllegalMoveError,
+        InvalidMoveError,
+        InvalidOptionError,
+        InvalidPositionError,
+        NothingToUndoError,
+        UnknownGameError,
+        UnknownSearcherError,
+    )
+    from gamesearch.game import Game, Option
+    from gamesearch.plugins import (
+        Registry,
+        build_registry,
+        default_registry,
+        hookimpl,
+        make_plugin_manager,
+    )
+    from gamesearch.rules import Outcome, Player, Rules, Scoring
+    from gamesearch.search import (
+        AlphaBeta,
+        IterativeDeepening,
+        Minimax,
+        Searcher,
+        SearchResult,
+        SearchStats,
+        TranspositionTable,
+    )
+
+#: the module each public name lives in: ``import gamesearch`` stays cheap (the command
+#: line's ``--help`` imports it), and a name's module is imported when the name is first used
+_HOMES = {
+    "BoardView": "gamesearch.boardview",
+    **dict.fromkeys(
+        (
+            "BudgetExceededError",
+            "DuplicateNameError",
+            "GameOverError",
+            "GameSearchError",
+            "IllegalMoveError",
+            "InvalidMoveError",
+            "InvalidOptionError",
+            "InvalidPositionError",
+            "NothingToUndoError",
+            "UnknownGameError",
+            "UnknownSearcherError",
+        ),
+        "gamesearch.errors",
+    ),
+    "Game": "gamesearch.game",
+    "Option": "gamesearch.game",
+    **dict.fromkeys(
+        ("Registry", "build_registry", "default_registry", "hookimpl", "make_plugin_manager"),
+        "gamesearch.plugins",
+    ),
+    **dict.fromkeys(("Outcome", "Player", "Rules", "Scoring"), "gamesearch.rules"),
+    **dict.fromkeys(
+        (
+            "AlphaBeta",
+            "IterativeDeepening",
+            "Minimax",
+            "Searcher",
+            "SearchResult",
+            "SearchStats",
+            "TranspositionTable",
+        ),
+        "gamesearch.search",
+    ),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Return the public name ``name``, importing its module when first asked for.
+
+    :raises AttributeError: for a name the package does not have.
+    """
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'gamesearch' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value  # (found directly from now on)
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_HOMES})
+
 
 __all__ = [
     "AlphaBeta",

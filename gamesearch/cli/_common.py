@@ -6,12 +6,26 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gamesearch.errors import InvalidOptionError, InvalidPositionError
-from gamesearch.game import Game
-from gamesearch.plugins import Registry, default_registry
-from gamesearch.search.base import Searcher
+
+if TYPE_CHECKING:  # (imported when a command runs: a usage error needs none of them)
+    from gamesearch.game import Game
+    from gamesearch.plugins import Registry
+    from gamesearch.search.base import Searcher
+
+
+def __getattr__(name: str) -> Any:
+    """Return ``default_registry`` (the plugins' registry, imported when first asked for).
+
+    :raises AttributeError: for any other name the module does not have.
+    """
+    if name == "default_registry":
+        from gamesearch.plugins import default_registry
+
+        return default_registry
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def add_game_arguments(parser: argparse.ArgumentParser, *, position: bool = True) -> None:
@@ -67,8 +81,10 @@ def parse_key_values(items: list[str]) -> dict[str, str]:
 
 
 def registry() -> Registry:
-    """Return the registry of installed plugins."""
-    return default_registry()
+    """Return the registry of installed plugins (``default_registry`` here, which a test
+    may replace)."""
+    make = globals().get("default_registry") or __getattr__("default_registry")
+    return make()  # type: ignore[no-any-return]
 
 
 def load_game(args: argparse.Namespace) -> Game[Any]:

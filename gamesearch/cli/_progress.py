@@ -19,27 +19,19 @@ print what it has finished before it exits with :data:`EXIT_INTERRUPTED`::
 
 from __future__ import annotations
 
+import functools
 import sys
 import threading
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from types import TracebackType
-from typing import IO, Self
+from typing import IO, TYPE_CHECKING, Any, Self
 
 import attrs
-from rich.console import Console, RenderableType
-from rich.progress import (
-    BarColumn,
-    DownloadColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
-from rich.text import Text
+
+if TYPE_CHECKING:  # (rich is imported when a display starts: a usage error needs none)
+    from rich.console import Console, RenderableType
 
 #: the exit status of a command stopped with Ctrl-C (128 + SIGINT, as shells report it)
 EXIT_INTERRUPTED = 130
@@ -59,15 +51,22 @@ def duration(seconds: float) -> str:
     return f"{hours} h {minutes:02d} min"
 
 
-class _BarAndStatus(Progress):
-    """A rich progress bar with one line of text under it (what the work found so far)."""
+@functools.cache
+def _bar_class() -> Any:
+    """Return the class of the bar: a rich progress bar with one line of text under it
+    (what the work found so far), made when the first bar is drawn."""
+    from rich.progress import Progress
+    from rich.text import Text
 
-    status = ""
+    class BarAndStatus(Progress):
+        status = ""
 
-    def get_renderables(self) -> Iterable[RenderableType]:
-        yield from super().get_renderables()
-        if self.status:
-            yield Text(self.status, no_wrap=True, overflow="ellipsis")
+        def get_renderables(self) -> Iterable[RenderableType]:
+            yield from super().get_renderables()
+            if self.status:
+                yield Text(self.status, no_wrap=True, overflow="ellipsis")
+
+    return BarAndStatus
 
 
 def _amount(value: float, unit: str) -> str:
@@ -95,11 +94,15 @@ class ProgressReport:
         self.unit = unit
         self.completed = 0.0
         self.status = ""  #: what the work has found so far (see :meth:`set_status`)
-        self._console = console if console is not None else Console(stderr=True)
+        if console is None:
+            from rich.console import Console
+
+            console = Console(stderr=True)
+        self._console = console
         self._interval = LINE_INTERVAL if interval is None else interval
         self._started = time.monotonic()
-        self._bar: _BarAndStatus | None = None
-        self._task: TaskID | None = None
+        self._bar: Any = None  # (a rich progress bar, on a terminal)
+        self._task: Any = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.lines_written = 0
@@ -112,8 +115,17 @@ class ProgressReport:
     def __enter__(self) -> Self:
         self._started = time.monotonic()
         if self.is_bar:
+            from rich.progress import (
+                BarColumn,
+                DownloadColumn,
+                MofNCompleteColumn,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+
             amount = DownloadColumn() if self.unit == "bytes" else MofNCompleteColumn()
-            self._bar = _BarAndStatus(
+            self._bar = _bar_class()(
                 TextColumn("{task.description}"),
                 BarColumn(),
                 amount,

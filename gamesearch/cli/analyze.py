@@ -7,13 +7,10 @@ import contextlib
 import threading
 import time
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
-from rich.text import Text
 
-from gamesearch import views
-from gamesearch.arena import searcher_label
 from gamesearch.cli._common import (
     add_game_arguments,
     default_searcher_spec,
@@ -23,11 +20,12 @@ from gamesearch.cli._common import (
     load_searcher,
     print_json,
 )
-from gamesearch.cli._output import check_at_least, console, print_table, table
 from gamesearch.cli._progress import progress
 from gamesearch.errors import BudgetExceededError
-from gamesearch.game import Game, describe_value, number_text
-from gamesearch.search.base import Iteration, IterationListener, Limit, Searcher, SearchResult
+
+if TYPE_CHECKING:  # (the search machinery is imported when the command runs, not to parse it)
+    from gamesearch.game import Game
+    from gamesearch.search.base import Iteration, IterationListener, Searcher, SearchResult
 
 #: analyze's node budget for a searcher named with --searcher (alpha-beta: about 5-30 s)
 DEFAULT_MAX_NODES = 5_000_000
@@ -95,6 +93,8 @@ def register(subparsers: Any) -> None:
 def searcher_words(searcher: Searcher, *, verbose: bool = False) -> str:
     """Return the searcher in words, with its limits: ``"iterative-deepening alpha-beta
     (within 3 s)"``; ``verbose`` adds its spec in brackets."""
+    from gamesearch.arena import searcher_label
+
     summary = (type(searcher).__doc__ or searcher.name).strip().splitlines()[0]
     for stop in (";", ":", " (", "."):
         summary = summary.partition(stop)[0]
@@ -124,6 +124,8 @@ def budgeted_search(
 
     :raises BudgetExceededError: when the search gives up.
     """
+    from gamesearch.search.base import Limit
+
     limit = Limit(
         nodes=max_nodes if searcher.max_nodes is None else None,
         seconds=seconds if searcher.seconds is None else None,
@@ -134,7 +136,9 @@ def budgeted_search(
 def depth_status(game: Game[Any], iteration: Iteration) -> str:
     """Return what the progress line says of a completed depth: the depth, the best move so
     far (and how many others are as good), its value and the nodes per second so far,
-    e.g. ``"depth 6, best 4 (value 0), 7,185 nodes/s"``."""
+    e.g. ``"depth 6, best 4, value 0, 7,185 nodes/s"``."""
+    from gamesearch.game import number_text
+
     first, *others = iteration.best_moves or (None,)
     best = "no move" if first is None else f"best {game.format_move(first)}"
     if others:
@@ -281,6 +285,9 @@ def analysis(game: Game[Any], result: SearchResult, answer: Answer | None = None
     deepening after the default gave up), ``answer`` adds ``searcher`` (its spec) and
     ``gave_up`` (``null``, or the searcher that gave up and its node budget).
     """
+    from gamesearch import views
+    from gamesearch.arena import searcher_label
+
     searched: dict[str, Any] = {}
     if answer is not None and (answer.is_game_default or answer.gave_up is not None):
         searched = {
@@ -296,6 +303,11 @@ def analysis(game: Game[Any], result: SearchResult, answer: Answer | None = None
 
 
 def run(args: argparse.Namespace) -> int:
+    from rich.text import Text
+
+    from gamesearch.cli._output import check_at_least, console, print_table, table
+    from gamesearch.game import describe_value, number_text
+
     check_at_least("--max-nodes", args.max_nodes)
     game = load_game(args)
     answer = search_position(game, args)
