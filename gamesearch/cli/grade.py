@@ -16,6 +16,12 @@ A suite is a TOML file: settings for every test, then one ``[[test]]`` table a t
     max_score = 2             # default 1; a test may also set options, states, time_limit,
                               # game_options, utilities, a reference and a states_reference
 
+A test (or the suite) may set ``visibility`` (Gradescope's visible, hidden,
+after_due_date or after_published) and ``tags``. An assignment file (``--assignment``)
+lists questions, each a student's ``FILE.py:Class``, a suite and a weight, graded in
+one run into one results.json; ``--gradescope-package DIR`` writes Gradescope's
+autograder for it.
+
 Exit status 0 when every test passed, 1 when one failed, 2 for a usage error.
 """
 
@@ -24,10 +30,14 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import shutil
 import tomllib
 from pathlib import Path
 from typing import Any
 
+import attrs
+
+from gamesearch import __version__
 from gamesearch.cli._common import (
     check_output_file,
     parse_key_values,
@@ -39,7 +49,9 @@ from gamesearch.cli._output import console
 from gamesearch.errors import InvalidOptionError
 from gamesearch.testing.grading import (
     DEFAULT_TIME_LIMIT,
+    VISIBILITIES,
     Case,
+    CaseResult,
     GradeReport,
     Limits,
     StudentFile,
@@ -55,6 +67,8 @@ SUITE_SETTINGS = {
     "test",
     "states_reference",
     "utilities",
+    "visibility",
+    "tags",
 }
 TEST_SETTINGS = {
     "name",
@@ -68,7 +82,11 @@ TEST_SETTINGS = {
     "reference",
     "states_reference",
     "utilities",
+    "visibility",
+    "tags",
 }
+ASSIGNMENT_SETTINGS = {"title", "stdout_visibility", "question"}
+QUESTION_SETTINGS = {"name", "student", "suite", "weight"}
 
 
 def register(subparsers: Any) -> None:
@@ -86,11 +104,35 @@ def register(subparsers: Any) -> None:
         epilog="examples:\n"
         "  gamesearch grade my_searcher.py:MySearcher --suite suite.toml --results results.json\n"
         "  gamesearch grade my_searcher.py:MySearcher --game tree --position tree.txt "
-        "--reference textbook-alphabeta -s depth=2",
+        "--reference textbook-alphabeta -s depth=2\n"
+        "  gamesearch grade --assignment assignment.toml --submission DIR --results results.json\n"
+        "  gamesearch grade --assignment assignment.toml --gradescope-package autograder/",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "student", metavar="FILE.py:CLASS", help="the student's searcher class (or module:Class)"
+        "student",
+        nargs="?",
+        metavar="FILE.py:CLASS",
+        help="the student's searcher class (or module:Class); not with --assignment",
+    )
+    parser.add_argument(
+        "--assignment",
+        metavar="ASSIGNMENT.toml",
+        help="grade every question of an assignment in one run: a TOML file with a title, "
+        "stdout_visibility and one [[question]] table a question (name, student = "
+        '"FILE.py:Class" in the submission, suite, weight: the question\'s points)',
+    )
+    parser.add_argument(
+        "--submission",
+        metavar="DIR",
+        default=".",
+        help="with --assignment: the folder of the student's files (default: here)",
+    )
+    parser.add_argument(
+        "--gradescope-package",
+        metavar="DIR",
+        help="with --assignment: write Gradescope's autograder there (setup.sh, "
+        "run_autograder, requirements.txt and the assignment's files) instead of grading",
     )
     parser.add_argument(
         "--suite",
@@ -146,6 +188,14 @@ def run(args: argparse.Namespace) -> int:
     if args.time_limit is not None and not (math.isfinite(args.time_limit) and args.time_limit > 0):
         raise InvalidOptionError(
             f"--time-limit must be a number of seconds > 0: {args.time_limit!r}"
+        )
+    if args.assignment is not None:
+        return run_assignment(args)
+    if args.gradescope_package is not None:
+        raise InvalidOptionError("--gradescope-package needs --assignment ASSIGNMENT.toml")
+    if args.student is None:
+        raise InvalidOptionError(
+            "give the student's searcher (FILE.py:Class), or an --assignment to grade"
         )
     student = _student(args.student)
     if args.suite is not None:
@@ -232,14 +282,7 @@ def load_suite(path: Path, args: argparse.Namespace | None = None) -> tuple[str,
     """
     if args is None:
         args = argparse.Namespace(reference=None, searcher_option=[], time_limit=None)
-    try:
-        suite = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise InvalidOptionError(
-            f"cannot read the suite {str(path)!r}: {error.strerror or error}"
-        ) from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise InvalidOptionError(f"the suite {str(path)!r} is not TOML: {error}") from None
+    suite = _read_toml(path, "suite")
     unknown = sorted(set(suite) - SUITE_SETTINGS)
     if unknown:
         raise InvalidOptionError(
@@ -292,6 +335,11 @@ def load_suite(path: Path, args: argparse.Namespace | None = None) -> tuple[str,
                     "states_reference",
                     where,
                 ),
+                visibility=_text(
+                    test.get("visibility", suite.get("visibility", "visible")), "visibility", where
+                )
+                or "visible",
+                tags=_tags(test.get("tags", suite.get("tags", [])), where),
             )
         except InvalidOptionError as error:
             raise InvalidOptionError(f"{where}: {error}") from None
@@ -305,6 +353,29 @@ def _text(value: Any, key: str, where: str) -> str | None:
             f'{key!r} in {where} must be text such as "paranoid:rounds=1": {value!r}'
         )
     return value
+
+
+def _read_toml(path: Path, what: str) -> dict[str, Any]:
+    """Return the TOML file ``path`` (a suite or an assignment, ``what``) as data.
+
+    :raises InvalidOptionError: when it cannot be read or is not TOML.
+    """
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise InvalidOptionError(
+            f"cannot read the {what} {str(path)!r}: {error.strerror or error}"
+        ) from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise InvalidOptionError(f"the {what} {str(path)!r} is not TOML: {error}") from None
+
+
+def _tags(value: Any, where: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(tag, str) for tag in value):
+        raise InvalidOptionError(
+            f"'tags' in {where} must be a list of text such as [\"minimax\"]: {value!r}"
+        )
+    return tuple(value)
 
 
 def _flag(value: Any, key: str, where: str) -> bool:
@@ -326,3 +397,193 @@ def _table(data: dict[str, Any], key: str, where: str) -> dict[str, Any]:
             f"{key!r} in {where} must be a table such as {{ depth = 2 }}: {value!r}"
         )
     return value
+
+
+# ------------------------------------------------------------------ an assignment
+@attrs.frozen
+class Question:
+    """One question of an assignment: a student's class, a suite and its points."""
+
+    name: str
+    student: str  #: ``FILE.py:Class``, the file in the submission's folder
+    suite: Path
+    weight: float | None  #: the question's points in all (``None``: the suite's own)
+
+
+def load_assignment(path: Path) -> tuple[str, str, list[Question]]:
+    """Return the title, the ``stdout_visibility`` and the questions of an assignment file.
+
+    :raises InvalidOptionError: naming the file and what is wrong with it.
+    """
+    data = _read_toml(path, "assignment")
+    unknown = sorted(set(data) - ASSIGNMENT_SETTINGS)
+    if unknown:
+        raise InvalidOptionError(
+            f"unknown setting {unknown[0]!r} in the assignment; valid: "
+            f"{', '.join(sorted(ASSIGNMENT_SETTINGS))}"
+        )
+    questions = data.get("question")
+    if not isinstance(questions, list) or not questions:
+        raise InvalidOptionError(f"the assignment {str(path)!r} has no [[question]] table")
+    visibility = _text(
+        data.get("stdout_visibility", "hidden"), "stdout_visibility", "the assignment"
+    )
+    if visibility not in VISIBILITIES:
+        raise InvalidOptionError(
+            f"'stdout_visibility' must be one of {', '.join(VISIBILITIES)}: {visibility!r}"
+        )
+    found = []
+    for number, question in enumerate(questions, 1):
+        where = f"question {number}"
+        unknown = sorted(set(question) - QUESTION_SETTINGS)
+        if unknown:
+            raise InvalidOptionError(
+                f"unknown setting {unknown[0]!r} in {where}; valid: "
+                f"{', '.join(sorted(QUESTION_SETTINGS))}"
+            )
+        for key in ("student", "suite"):
+            if not isinstance(question.get(key), str):
+                raise InvalidOptionError(f"{where} needs {key!r} (text)")
+        file_name, colon, class_name = question["student"].rpartition(":")
+        if not (colon and file_name.endswith(".py") and class_name) or "/" in file_name:
+            raise InvalidOptionError(
+                f"'student' in {where} is written FILE.py:Class, a file of the submission's "
+                f"folder: {question['student']!r}"
+            )
+        weight = question.get("weight")
+        found.append(
+            Question(
+                _text(question.get("name", where), "name", where) or where,
+                question["student"],
+                path.parent / question["suite"],
+                None if weight is None else _number(weight, "weight", where),
+            )
+        )
+    return str(data.get("title", path.stem)), str(visibility), found
+
+
+def grade_assignment(
+    path: Path, submission: Path, limits: Limits | None = None
+) -> tuple[GradeReport, list[str], str]:
+    """Return the report of every question of the assignment ``path`` on the student's files
+    in ``submission``, with the tests' numbers (``question.test``) and the
+    ``stdout_visibility``. Each question is graded in a sandbox of its own.
+
+    :raises InvalidOptionError: when the assignment or a suite is wrong (not the student).
+    """
+    _, visibility, questions = load_assignment(path)
+    results: list[CaseResult] = []
+    numbers: list[str] = []
+    notes: list[str] = []
+    for index, question in enumerate(questions, 1):
+        reference, cases = load_suite(question.suite)
+        file_name, _, class_name = question.student.rpartition(":")
+        file = submission / file_name
+        if file.is_file():
+            report = grade(StudentFile(str(file), class_name), cases, reference, limits=limits)
+        else:
+            missing = f"no file {file_name} in the submission: hand in {file_name}"
+            report = GradeReport(
+                tuple(
+                    CaseResult(case.name, 0.0, case.max_score, missing, False, case.visibility)
+                    for case in cases
+                )
+            )
+        factor = (
+            1.0
+            if question.weight is None or not report.max_score
+            else (question.weight / report.max_score)
+        )
+        for number, result in enumerate(report.results, 1):
+            results.append(
+                attrs.evolve(
+                    result,
+                    name=f"{question.name}: {result.name}",
+                    score=result.score * factor,
+                    max_score=result.max_score * factor,
+                )
+            )
+            numbers.append(f"{index}.{number}")
+        notes.extend(note for note in report.notes if note not in notes)
+    return GradeReport(tuple(results), tuple(notes)), numbers, visibility
+
+
+def run_assignment(args: argparse.Namespace) -> int:
+    """Grade an assignment (or write its Gradescope package); return the exit status."""
+    if args.student is not None or args.suite is not None or args.game is not None:
+        raise InvalidOptionError(
+            "an --assignment names its students and suites: give no FILE.py:Class, --suite "
+            "or --game with it"
+        )
+    path = Path(args.assignment)
+    if args.gradescope_package is not None:
+        load_assignment(path)  # a wrong assignment fails before anything is written
+        for written in write_gradescope_package(path, Path(args.gradescope_package)):
+            print(written)
+        return 0
+    submission = Path(args.submission)
+    if not submission.is_dir():
+        raise InvalidOptionError(f"--submission must be a folder: {args.submission!r}")
+    report, numbers, visibility = grade_assignment(path, submission, Limits())
+    data = json.dumps(report.as_gradescope(stdout_visibility=visibility, numbers=numbers), indent=2)
+    if args.results is not None:
+        write_output(args.results, data + "\n", "--results")
+    if args.json:
+        print(data)
+    else:
+        print_report(report, str(submission), path.name)
+    return 0 if report.first_failure is None else 1
+
+
+#: what Gradescope runs once to build the autograder's image
+SETUP_SH = """#!/usr/bin/env bash
+# Gradescope runs this once, as root, when it builds the autograder's image.
+set -euo pipefail
+cd "$(dirname "$0")"
+python3 -m pip install -r requirements.txt
+"""
+#: what Gradescope runs for every submission (AUTOGRADER: its folder, /autograder there)
+RUN_AUTOGRADER = """#!/usr/bin/env bash
+# Gradescope runs this for every submission: the student's files are in submission/,
+# and results/results.json is what the student sees.
+root="${{AUTOGRADER:-/autograder}}"
+cd "$root/source/assignment"
+mkdir -p "$root/results"
+gamesearch grade --assignment {assignment} --submission "$root/submission" \\
+    --results "$root/results/results.json"
+status=$?
+# 0: every test passed, 1: some failed; both wrote results.json
+[ "$status" -le 1 ]
+"""
+
+
+def write_gradescope_package(assignment: Path, folder: Path) -> list[Path]:
+    """Write Gradescope's autograder for ``assignment`` into ``folder``: ``setup.sh``,
+    ``run_autograder``, ``requirements.txt`` and a copy of the assignment's folder
+    (its suites and trees) as ``assignment/``; return the files written.
+
+    :raises InvalidOptionError: when ``folder`` cannot be written.
+    """
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        copy = folder / "assignment"
+        shutil.rmtree(copy, ignore_errors=True)
+        shutil.copytree(
+            assignment.parent,
+            copy,
+            ignore=shutil.ignore_patterns("__pycache__", "results.json", ".*"),
+        )
+        files = {
+            folder / "setup.sh": SETUP_SH,
+            folder / "run_autograder": RUN_AUTOGRADER.format(assignment=assignment.name),
+            folder / "requirements.txt": f"gamesearch=={__version__}\n",
+        }
+        for path, text in files.items():
+            path.write_text(text, encoding="utf-8")
+            if path.suffix != ".txt":
+                path.chmod(0o755)
+    except OSError as error:
+        raise InvalidOptionError(
+            f"cannot write the Gradescope package to {str(folder)!r}: {error.strerror or error}"
+        ) from None
+    return [*files, copy]

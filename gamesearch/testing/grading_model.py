@@ -5,7 +5,7 @@ Gradescope's ``results.json`` form of it.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, TypeVar
 
@@ -29,6 +29,10 @@ Reference = str | type[Searcher]
 
 #: a generated position: the moves that lead to it from the searched position
 Line = tuple[Hashable, ...]
+
+
+def _as_tuple(tags: Iterable[str]) -> tuple[str, ...]:
+    return tuple(tags)
 
 
 def _as_dict(options: Mapping[str, Any]) -> dict[str, Any]:
@@ -58,7 +62,7 @@ class Case:
     #: when Gradescope shows the student this test: one of :data:`VISIBILITIES`
     visibility: str = attrs.field(default="visible")
     #: Gradescope's labels of the test (the concepts it tests)
-    tags: tuple[str, ...] = attrs.field(default=(), converter=tuple)
+    tags: tuple[str, ...] = attrs.field(default=(), converter=_as_tuple)
 
     @visibility.validator
     def _check_visibility(self, attribute: Any, value: str) -> None:
