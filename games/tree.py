@@ -49,7 +49,10 @@ import attrs
 from gamesearch.errors import InvalidPositionError
 from gamesearch.game import Game, UtilitiesGame, resolve_options
 from gamesearch.plugins import hookimpl
-from gamesearch.rules import CHANCE, Rules
+from gamesearch.rules import CHANCE, Player, Rules
+
+#: who moves in a tree of two agents
+PLAYERS = (Player.FIRST, Player.SECOND)
 
 #: AIMA Figure 5.2 (Russell and Norvig, *Artificial Intelligence: A Modern Approach*):
 #: the starting position of the game; its value is 3 and the best move a1
@@ -515,19 +518,22 @@ class TreeGame(Game[str]):
         return self._tree.nodes[self._path[-1]]
 
     def to_move(self) -> int:
-        """Return the agent who moves at the current node, :data:`~gamesearch.game.CHANCE` at a
-        chance node (at a leaf: the agent after the last one who moved, else 0)."""
+        """Return who moves at the current node: a :class:`~gamesearch.rules.Player` in a
+        tree of two agents (so ``game.to_move().sign`` works), the agent's number (0, 1,
+        2, ...) in a tree of more, :data:`~gamesearch.game.CHANCE` at a chance node (at a
+        leaf: the agent after the last one who moved, else the first)."""
         node = self.node
+        seats = PLAYERS if self._tree.agents == 2 else range(self._tree.agents)
         if node.agent is not None:
-            return node.agent
+            return seats[node.agent]
         if node.is_chance:
             return CHANCE
         nodes = self._tree.nodes
         for number in reversed(self._path[:-1]):
             agent = nodes[number].agent
             if agent is not None:
-                return (agent + 1) % self._tree.agents
-        return 0
+                return seats[(agent + 1) % self._tree.agents]
+        return seats[0]
 
     def legal_moves(self) -> Sequence[str]:
         """Return the current node's moves in the order the tree writes them."""
