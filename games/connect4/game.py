@@ -250,7 +250,7 @@ class ConnectFour(Game[int]):
     # ----------------------------------------------------------------- creation
     @classmethod
     def new(cls, **options: Any) -> ConnectFour:
-        return cls(**options)
+        return cls(**resolve_options(cls.options, options, owner=f"game {cls.name!r}"))
 
     @classmethod
     def from_text(cls, text: str, **options: Any) -> ConnectFour:

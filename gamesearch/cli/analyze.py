@@ -21,7 +21,7 @@ from gamesearch.cli._common import (
     print_json,
 )
 from gamesearch.cli._progress import progress
-from gamesearch.errors import BudgetExceededError
+from gamesearch.errors import BudgetExceededError, InvalidOptionError
 
 if TYPE_CHECKING:  # (the search machinery is imported when the command runs, not to parse it)
     from gamesearch.game import Game
@@ -50,7 +50,8 @@ def register(subparsers: Any) -> None:
         epilog="examples:\n  gamesearch analyze tictactoe\n"
         "  gamesearch analyze tictactoe --position X.O/.X./... --json\n"
         "  gamesearch analyze tictactoe -o rows=4 -o cols=4 --searcher alphabeta --depth 4\n"
-        "  gamesearch analyze connect4 --position 4453",
+        "  gamesearch analyze connect4 --position 4453\n"
+        "  gamesearch analyze tictactoe --table tictactoe.sqlite",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_game_arguments(parser)
@@ -79,6 +80,12 @@ def register(subparsers: Any) -> None:
         f"with --searcher, which then says the game is too big; {DEFAULT_EXACT_NODES:,} for the "
         f"default searcher, which then hands over to iterative deepening, as it does after "
         f"{EXACT_SECONDS:g} s)",
+    )
+    parser.add_argument(
+        "--table",
+        metavar="FILE",
+        help="answer from a solution store made by 'gamesearch solve': every move's exact "
+        "value at once, no search",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
@@ -201,6 +208,13 @@ def search_position(game: Game[Any], args: argparse.Namespace) -> Answer:
     :raises BudgetExceededError: when a searcher named with ``--searcher`` gives up.
     :raises GameSearchError: for a bad searcher or option.
     """
+    if args.table is not None:
+        if args.searcher is not None:
+            raise InvalidOptionError("give --table or --searcher, not both")
+        from gamesearch.solutions import TableLookup
+
+        table = TableLookup(store=args.table)
+        return Answer(table.search(game, move_values=True), table)
     if args.searcher is not None:
         searcher = load_searcher(args.searcher, seed=args.seed, depth=args.depth)
         budget = args.max_nodes or DEFAULT_MAX_NODES
