@@ -1,17 +1,19 @@
 """Proof-number search: ``pns`` (Allis, 1994) and ``dfpn`` (Nagai, 2002).
 
 A proof-number search answers one yes/no question about a position: can the player
-to move (the *attacker*) force a final result of at least ``target``, seen from that
-player's side? Every position in its tree carries a **proof number** (how many
-leaves at least must still be proven for the answer to be yes) and a **disproof
-number** (how many for no). At a position where the attacker moves (an OR node) the
+to move (the *attacker*) force a value of at least ``target``, seen from that
+player's side (the framework's values: with plain scoring a final result, with
+distance scoring also how soon the game ends)? Every position in its tree carries a
+**proof number** (how many leaves at least must still be proven for the answer to
+be yes) and a **disproof number** (how many for no). At a position where the attacker moves (an OR node) the
 proof number is the smallest of the children's and the disproof number their sum;
 where the defender moves (an AND node) it is the other way round. The search always
 expands a *most-proving* position, the one that lowers both numbers of the root.
 
-Asked twice (``target`` 1, then 0) the answers give win, draw or loss; asked by
-binary search over the result range they give the exact margin (Othello's disc
-difference, Kalah's seeds). The searchers below do just that.
+Asked twice ("a win?", then "a draw at least?") the answers give win, draw or loss;
+asked by binary search over the values still possible they give the exact value,
+margin (Othello's disc difference, Kalah's seeds) and distance included, the value
+the ``solver`` finds. The searchers below do just that.
 
 Two drivers share the position evaluation (:class:`ProofQuestion`):
 
@@ -36,8 +38,8 @@ The readable twins are :mod:`gamesearch.search.reference.pns` and
 :mod:`gamesearch.search.reference.dfpn`. They differ from these cores in that they
 copy nothing but also use no table (the twin of pns builds a plain tree of node
 objects; the twin of dfpn keeps its numbers in a dict without a size limit), start
-every leaf at 1/1, ignore threat hints, ask only "does the mover win?" and count no
-nodes. ``tests/test_proof_reference.py`` ties each twin to its core.
+every leaf at 1/1, ignore threat hints, ask about final results only (plain
+scoring) and count no nodes. ``tests/test_proof_reference.py`` ties each twin to its core.
 """
 
 from __future__ import annotations
@@ -51,8 +53,8 @@ import attrs
 from gamesearch.errors import BudgetExceededError
 from gamesearch.game import Game, restore
 from gamesearch.rules import Player, Scoring
-from gamesearch.search.base import RootAnswer, SearchContext, Searcher, _scoring
-from gamesearch.search.negamax import is_threat_aware
+from gamesearch.search.base import RootAnswer, SearchContext, Searcher
+from gamesearch.search.negamax import _candidate_values, is_threat_aware
 
 #: an infinite proof or disproof number (the question is settled the other way)
 PROOF_INFINITY = 1 << 62
@@ -66,10 +68,14 @@ Entry = list[Any]
 
 @attrs.define
 class ProofQuestion:
-    """One question about a position: can ``attacker`` force a result of at least
-    ``target`` from its own point of view? Holds the table of the answers so far.
+    """One question about a position: can ``attacker`` force a value of at least
+    ``target``, from its own point of view? Holds the table of the answers so far.
 
-    ``threats`` says whether to start new positions from the game's threat hints.
+    Values are the framework's (:class:`~gamesearch.rules.ValueScale`) with
+    ``scoring``: with plain scoring a value stands for a final result alone (``target``
+    1 asks for a win, 0 for at least a draw, in a game of +1/0/-1 results); with
+    distance scoring it also says at which ply the game ends. ``threats`` says
+    whether to start new positions from the game's threat hints.
     """
 
     game: Game[Any]
@@ -78,15 +84,17 @@ class ProofQuestion:
     context: SearchContext
     threats: bool = True
     table: dict[Hashable, Entry] = attrs.field(factory=dict)
+    scoring: Scoring = Scoring.PLAIN
     _threat_aware: bool = attrs.field(init=False, default=False)
 
     def __attrs_post_init__(self) -> None:
         self._threat_aware = self.threats and is_threat_aware(self.game)
 
-    def settled(self, result: int) -> tuple[int, int]:
-        """Return the numbers of a position whose final result is ``result`` (first
+    def settled(self, result: int, ply: int) -> tuple[int, int]:
+        """Return the numbers of a game that ends at ``ply`` with ``result`` (first
         player's view): ``(0, inf)`` when it answers yes, ``(inf, 0)`` when no."""
-        mine = result if self.attacker == Player.FIRST else -result
+        value = self.game.value_scale.proven(result, ply, self.scoring)
+        mine = value if self.attacker == Player.FIRST else -value
         return (0, PROOF_INFINITY) if mine >= self.target else (PROOF_INFINITY, 0)
 
     def evaluate(self) -> tuple[int, int, Sequence[Hashable]]:
@@ -98,17 +106,17 @@ class ProofQuestion:
         result = game.result()
         if result is not None:
             self.context.counters.leaves += 1
-            return (*self.settled(result), ())
+            return (*self.settled(result, game.ply), ())
         mover = game.to_move()
         sign = 1 if mover == Player.FIRST else -1
         if self._threat_aware:  # results are +1/0/-1: the hints settle a position
-            if game.winning_moves():
+            if game.winning_moves():  # a win on the next ply
                 self.context.counters.leaves += 1
-                return (*self.settled(sign), ())
+                return (*self.settled(sign, game.ply + 1), ())
             moves: Sequence[Hashable] = game.non_losing_moves() or ()
-            if not moves:  # every move lets the opponent win at once
+            if not moves:  # every move lets the opponent win at once: a loss two plies on
                 self.context.counters.leaves += 1
-                return (*self.settled(-sign), ())
+                return (*self.settled(-sign, game.ply + 2), ())
         else:
             moves = game.ordered_moves()
         if mover == self.attacker:
@@ -272,10 +280,6 @@ def depth_first_proof(question: ProofQuestion, epsilon: float = 0.25) -> str:
     return PROVEN if table[root_key][0] == 0 else DISPROVEN
 
 
-#: the drivers, by searcher name
-DRIVERS = {"pns": best_first_proof, "dfpn": depth_first_proof}
-
-
 def answer(question: ProofQuestion, method: str = "dfpn", epsilon: float = 0.25) -> str:
     """Return :data:`PROVEN`, :data:`DISPROVEN` or :data:`UNKNOWN` (the budget ran out)
     for ``question`` by ``method`` (``"pns"`` or ``"dfpn"``).
@@ -292,29 +296,13 @@ def answer(question: ProofQuestion, method: str = "dfpn", epsilon: float = 0.25)
         return UNKNOWN
 
 
-def _unknown(method: str, target: int) -> BudgetExceededError:
-    return BudgetExceededError(
-        f"{method} ran out of its budget before settling whether the side to move gets a "
-        f"result of at least {target}: the value is unknown"
-    )
-
-
 @attrs.frozen(kw_only=True)
 class ProofSearcher(Searcher):
-    """Base of ``pns`` and ``dfpn``: exact values by proof questions (margins, no distances)."""
+    """Base of ``pns`` and ``dfpn``: exact values by a binary search of proof questions."""
 
     #: proof-number searches answer yes/no questions to the end of the game
     honours_depth: ClassVar[bool] = False
-    line_on_demand: ClassVar[bool] = True
 
-    scoring: Scoring = attrs.field(
-        default=Scoring.PLAIN,
-        converter=_scoring,
-        metadata={
-            "help": "plain only: a proof search finds the result, not how fast it comes",
-            "choices": (Scoring.PLAIN,),
-        },
-    )
     threats: bool = attrs.field(
         default=True,
         metadata={"help": "start positions from the game's threat hints, where it offers them"},
@@ -331,53 +319,78 @@ class ProofSearcher(Searcher):
         context: SearchContext,
         tables: dict[int, dict[Hashable, Entry]],
     ) -> bool:
-        """Return whether ``attacker`` can force a result of at least ``target`` (its own
-        view) from ``game``, keeping each target's table in ``tables``.
+        """Return whether ``attacker`` can force a value of at least ``target`` (its own
+        view, this searcher's scoring) from ``game``, keeping each target's table in
+        ``tables``.
 
-        :raises BudgetExceededError: when the budget runs out (the value is unknown).
+        :raises BudgetExceededError: when the budget runs out (the value is unknown;
+            the driver puts the position back).
         """
         table = tables.setdefault(target, {})
-        asked = ProofQuestion(game, attacker, target, context, self.threats, table)
-        found = answer(asked, self.name, self._epsilon())
-        if found == UNKNOWN:
-            raise _unknown(self.name, target)
+        asked = ProofQuestion(game, attacker, target, context, self.threats, table, self.scoring)
+        try:
+            if self.name == "pns":
+                found = best_first_proof(asked)
+            else:
+                found = depth_first_proof(asked, self._epsilon())
+        except BudgetExceededError as error:
+            raise BudgetExceededError(
+                f"{error}: {self.name} could not settle whether the side to move gets a value "
+                f"of at least {target}, so the value is unknown"
+            ) from None
         return found == PROVEN
 
-    def best_result(
+    def best_value(
         self,
         game: Game[Any],
         attacker: int,
         context: SearchContext,
         tables: dict[int, dict[Hashable, Entry]],
     ) -> int:
-        """Return the best result ``attacker`` can force from ``game``, its own view:
-        the win question first, then binary search over the result range.
+        """Return the best value ``attacker`` can force from ``game``, its own view: the
+        win question first, then the draw question, then binary search over the values
+        still possible.
 
         :raises BudgetExceededError: when the budget runs out (the value is unknown).
         """
-        low, high = game.rules.result_range
-        if attacker != Player.FIRST:
-            low, high = -high, -low
-        test = 1 if low < 1 <= high else (low + high + 1) // 2
+        scale = game.value_scale
+        distance = 1 if self.scoring is Scoring.DISTANCE else 0
+        values = _candidate_values(
+            scale.max_plies,
+            scale.win,
+            scale.stride,
+            scale.largest_margin,
+            distance,
+            False,
+            # (from one ply back: a finished position's own value is among them)
+            max(0, min(game.ply, scale.max_plies) - 1),
+        )
+        low, high = 0, len(values) - 1  # the value is values[low] once they meet
+        zero = len(values) // 2  # (the list is symmetric around the draw)
+        test = zero + 1 if low < zero + 1 <= high else (low + high + 1) // 2
         while low < high:
-            if self.question(game, attacker, test, context, tables):
+            if self.question(game, attacker, values[test], context, tables):
                 low = test
             else:
                 high = test - 1
-            test = 0 if (test == 1 and low < 0 <= high) else (low + high + 1) // 2
-        return low
+            test = (
+                zero
+                if (test == zero + 1 and low <= zero <= high and low < zero)
+                else (low + high + 1) // 2
+            )
+        return values[low]
 
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
         mover = game.to_move()
         tables: dict[int, dict[Hashable, Entry]] = {}
-        best = self.best_result(game, mover, context, tables)
+        best = self.best_value(game, mover, context, tables)
         values: list[tuple[Hashable, int]] = []
         best_moves = []
         for move in game.ordered_moves():
             game.push(move)
             try:
                 if context.move_values:
-                    child = self.best_result(game, mover, context, tables)
+                    child = self.best_value(game, mover, context, tables)
                     values.append((move, child))
                     is_best = child == best
                 else:
@@ -387,13 +400,8 @@ class ProofSearcher(Searcher):
             if is_best:
                 best_moves.append(move)
         sign = 1 if mover == Player.FIRST else -1
-        scale = game.value_scale
-
-        def view(result: int) -> int:
-            return scale.proven(sign * result, 0, Scoring.PLAIN)
-
         return context.answer(
-            game, view(best), best_moves, [(move, view(child)) for move, child in values]
+            game, sign * best, best_moves, [(move, sign * child) for move, child in values]
         )
 
 
