@@ -3,12 +3,13 @@
 A proof-number search answers one yes/no question about a position: can the player
 to move (the *attacker*) force a value of at least ``target``, seen from that
 player's side (the framework's values: with plain scoring a final result, with
-distance scoring also how soon the game ends)? Every position in its tree carries a
-**proof number** (how many leaves at least must still be proven for the answer to
-be yes) and a **disproof number** (how many for no). At a position where the attacker moves (an OR node) the
-proof number is the smallest of the children's and the disproof number their sum;
-where the defender moves (an AND node) it is the other way round. The search always
-expands a *most-proving* position, the one that lowers both numbers of the root.
+distance scoring also how soon the game ends)? Every position in its tree carries
+a **proof number** (how many leaves at least must still be proven for the answer
+to be yes) and a **disproof number** (how many for no). At a position where the
+attacker moves (an OR node) the proof number is the smallest of the children's and
+the disproof number their sum; where the defender moves (an AND node) it is the
+other way round. The search always expands a *most-proving* position, the one that
+lowers both numbers of the root.
 
 Asked twice ("a win?", then "a draw at least?") the answers give win, draw or loss;
 asked by binary search over the values still possible they give the exact value,
