@@ -46,6 +46,7 @@ COMMANDS = {
     "perft": "count the move sequences of a given length: a check of a game's move generation",
     "play": "play a game in the terminal against a searcher, or watch two searchers play",
     "serve": "play any game against any searcher in the browser, and watch the search",
+    "solve": "solve a game strongly: every reachable position's exact value, into a file",
     "tactics": "run searchers on a test suite of positions with known best moves: how many "
     "each solves",
     "tournament": "round robin between searchers: wins/draws/losses, Elo ratings, time and nodes",
