@@ -102,6 +102,9 @@ class Game(abc.ABC, Generic[MoveT]):
     evaluation_bound: ClassVar[int] = 100
     #: the searcher spec ``gamesearch analyze`` and ``tree`` use when none is given
     default_searcher: ClassVar[str | None] = None
+    #: what the game calls a forced win, if it names one ("mate"): a proven win is then
+    #: said as "White wins: mate in 2", counting the winner's moves, not plies
+    forced_win_name: ClassVar[str | None] = None
     #: true when positions are long texts kept in files (explicit trees): the command
     #: line's ``--position`` then also takes the name of a file holding the text
     position_files: ClassVar[bool] = False
@@ -648,7 +651,8 @@ def describe_value(game: Game[Any], value: int | Fraction, *, is_exact: bool = T
 
     For example ``"X wins in 3 plies"``, ``"White wins by 8 in 12 plies"``,
     ``"draw"`` or ``"heuristic +12"``; for a game of chance ``"expected result
-    +7/27 (+0.259)"`` or ``"estimate +0.259"``.
+    +7/27 (+0.259)"`` or ``"estimate +0.259"``; for a game that names its forced wins
+    (:attr:`Game.forced_win_name`) ``"White wins: mate in 2"``.
     """
     if game.rules.chance:
         decimal = f"{float(value):+.3f}"
@@ -669,7 +673,10 @@ def describe_value(game: Game[Any], value: int | Fraction, *, is_exact: bool = T
     end = scale.end_ply(value)
     if end is None or end < game.ply:
         return words
-    return f"{words} in {_plies(end - game.ply)}"
+    plies, named = end - game.ply, type(game).forced_win_name
+    if named and plies > 0:  # the winner's moves: the last ply is the winner's
+        return f"{words}: {named} in {(plies + 1) // 2}"
+    return f"{words} in {_plies(plies)}"
 
 
 def winners(game: Game[Any]) -> tuple[int, ...]:

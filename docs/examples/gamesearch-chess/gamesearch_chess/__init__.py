@@ -117,6 +117,7 @@ class Chess(Game[chess.Move], ProblemFiles):
     default_searcher = (
         "engine:iterative=true,killers=true,history=true,quiescence=true,table=true,seconds=3"
     )
+    forced_win_name = "mate"
 
     def __init__(self) -> None:
         self._board = chess.Board()
