@@ -117,7 +117,7 @@ def test_the_installed_help_lists_the_connect4_plugins_commands(
 ) -> None:
     status, out, _ = run_cli(capsys, "--plugin-commands")
     listed = [line.split()[0] for line in out.splitlines()[1:]]
-    assert status == 0 and listed == ["solve-bench", "uci-check"]
+    assert status == 0 and listed == ["solve-bench", "uci", "uci-check"]
     assert "load-check" not in out  # a developer's benchmark: python -m benchmarks.load_check
 
 

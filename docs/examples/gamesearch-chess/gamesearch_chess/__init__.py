@@ -501,6 +501,18 @@ def gamesearch_register_games(registry: Registry) -> None:
     registry.add_game(Chess)
 
 
+@hookimpl
+def gamesearch_register_commands(registry: Registry) -> None:
+    """Register ``gamesearch uci``, the chess engine for GUIs (:mod:`gamesearch_chess.uci`)."""
+    registry.add_command("uci", _register_uci)
+
+
+def _register_uci(subparsers: Any) -> None:
+    from gamesearch_chess import uci  # (imported when the command line is built)
+
+    uci.register(subparsers)
+
+
 #: the pieces as glyphs, and their names for a screen reader
 GLYPHS = {
     "K": "♔", "Q": "♕", "R": "♖", "B": "♗", "N": "♘", "P": "♙",
