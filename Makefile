@@ -46,7 +46,7 @@ $(RUN_STAMP): pyproject.toml | $(VENV)/bin/python
 
 $(TEST_STAMP): $(RUN_STAMP) pyproject.toml docs/examples/gamesearch-nim/pyproject.toml docs/examples/gamesearch-chess/pyproject.toml
 	@echo "installing the test tools and the example plugins into $(VENV) ..."
-	@$(PIP) -e '.[cli,test,pettingzoo]'
+	@$(PIP) -e '.[cli,test,pettingzoo,openspiel]'
 	@$(PIP) --no-deps -e docs/examples/gamesearch-nim
 	@# the chess plugin with its dependency, python-chess (GPL-3.0, as the plugin is)
 	@$(PIP) -e docs/examples/gamesearch-chess
