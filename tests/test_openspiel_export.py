@@ -18,10 +18,11 @@ pyspiel = pytest.importorskip("pyspiel")
 from open_spiel.python.algorithms import minimax  # noqa: E402
 
 from gamesearch.errors import UnsupportedGameError  # noqa: E402
+from gamesearch.interop.actions import EXTRA_ACTIONS  # noqa: E402
 from gamesearch.interop.openspiel import load_game, register  # noqa: E402
 from gamesearch.plugins import default_registry  # noqa: E402
 
-GAMES = ["tictactoe", "connect4", "othello", "kalah"]
+GAMES = ["tictactoe", "connect4", "othello", "kalah", "checkers"]
 
 
 @pytest.mark.slow
@@ -53,7 +54,7 @@ def test_pyspiel_load_game_finds_a_registered_game_by_name() -> None:
     name = register("tictactoe")
     assert name == "gamesearch_tictactoe"
     game = pyspiel.load_game(name)
-    assert game.num_distinct_actions() == 9 + 2
+    assert game.num_distinct_actions() == 9 + EXTRA_ACTIONS
     assert game.max_game_length() == 9
 
 
@@ -73,10 +74,12 @@ def test_openspiels_alpha_beta_agrees_with_the_solver_on_tic_tac_toe(opening: st
 
 def test_game_options_are_openspiel_parameters() -> None:
     game = load_game("tictactoe", rows=3, cols=4, k=3)
-    assert game.num_distinct_actions() == 12 + 2
+    assert game.num_distinct_actions() == 12 + EXTRA_ACTIONS
 
 
-@pytest.mark.parametrize(("name", "reason"), [("pig", "has chance"), ("checkers", "two clicks")])
+@pytest.mark.parametrize(
+    ("name", "reason"), [("pig", "has chance"), ("tree", "draws no board grid")]
+)
 def test_a_game_the_bridge_cannot_express_is_refused_with_the_reason(
     name: str, reason: str
 ) -> None:

@@ -37,7 +37,7 @@ def test_pettingzoo_api_test_passes(name: str) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", [*GAMES, "checkers"])
 def test_pettingzoo_api_test_passes_over_a_thousand_cycles(name: str) -> None:
     api_test(env(name), num_cycles=1000)
 
@@ -68,7 +68,7 @@ def play_at_random(name: str, seed: int, **options: Any) -> None:
     assert not environment.agents
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", [*GAMES, "checkers"])
 @pytest.mark.parametrize("seed", [1, 2])
 def test_the_mask_allows_exactly_the_legal_moves_and_the_game_ends(name: str, seed: int) -> None:
     play_at_random(name, seed)
@@ -140,8 +140,18 @@ def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
 
 
 def test_a_game_without_a_grid_is_refused_with_the_reason() -> None:
-    with pytest.raises(UnsupportedGameError, match="two clicks"):
-        env("checkers")
+    with pytest.raises(UnsupportedGameError, match="draws no board grid"):
+        env("tree")
+
+
+def test_checkers_moves_are_numbered_by_their_first_and_last_cells() -> None:
+    environment = env("checkers")
+    environment.reset()
+    assert environment.action_space("player_0").n == 64 * 64 + EXTRA_ACTIONS
+    view = environment.game.board_view()
+    assert view is not None
+    expected = {cells[0] * 64 + cells[-1] for _, cells in view.paths}
+    assert set(np.flatnonzero(environment.observe("player_0")["action_mask"])) == expected
 
 
 def test_alpha_beta_as_a_policy_never_loses_tic_tac_toe_to_a_random_agent() -> None:

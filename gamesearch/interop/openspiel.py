@@ -1,7 +1,7 @@
 """gamesearch's games as OpenSpiel games, so OpenSpiel's algorithms run on them.
 
 :func:`load_game` returns a ``pyspiel.Game`` of any registered game that draws its
-board as a grid of single clicks (tic-tac-toe, Connect Four, Othello, Kalah, ...), and
+board as a grid (tic-tac-toe, Connect Four, Othello, Kalah, checkers, ...), and
 :func:`register` makes ``pyspiel.load_game("gamesearch_<name>")`` find it::
 
     import pyspiel
@@ -11,7 +11,8 @@ board as a grid of single clicks (tic-tac-toe, Connect Four, Othello, Kalah, ...
     pyspiel.random_sim_test(game, num_sims=5, serialize=False, verbose=False)
 
 - **Actions** are those of the PettingZoo bridge (:mod:`gamesearch.interop.actions`):
-  the cells of the board view row by row, then slots for the buttons beside the board;
+  the cells of the board view row by row (or, for moves of two clicks, as checkers'
+  are, their first and last cells), then slots for the buttons beside the board;
   an action's text is the move's, in the game's own notation.
 - **Players** are the game's; **returns** are the final utilities at the end (+1/0/-1,
   or the margin where results have sizes), 0 for everyone before it.
@@ -31,7 +32,7 @@ import pyspiel
 
 from gamesearch.errors import IllegalMoveError, UnsupportedGameError
 from gamesearch.game import Game
-from gamesearch.interop.actions import EXTRA_ACTIONS, grid_view, legal_actions
+from gamesearch.interop.actions import layout_of
 from gamesearch.plugins import Registry, default_registry
 from gamesearch.rules import CHANCE
 
@@ -103,7 +104,7 @@ def load_game(game: str, *, registry: Registry | None = None, **options: Any) ->
     :raises UnknownGameError: for an unregistered game.
     :raises InvalidOptionError: for a bad option.
     :raises UnsupportedGameError: for a game of chance, of more than two players or of
-        utilities, or one that draws no grid of single clicks.
+        utilities, or one that draws no grid.
     """
     return pyspiel.load_game(register(game, registry=registry), options)
 
@@ -123,7 +124,7 @@ def _check(start: Game[Any], name: str) -> None:
             f"game {name!r} is not a two-player zero-sum game; the OpenSpiel bridge exports "
             "only those"
         )
-    grid_view(start.board_view(), name)
+    layout_of(start.board_view(), name)
 
 
 class GamesearchGame(pyspiel.Game):  # type: ignore[misc]
@@ -134,11 +135,10 @@ class GamesearchGame(pyspiel.Game):  # type: ignore[misc]
         self.options = dict(params or {})
         start = registry.new_game(game, **self.options)
         _check(start, game)
-        view = grid_view(start.board_view(), game)
-        self.cells = view.rows * view.cols
+        self.layout = layout_of(start.board_view(), game)
         low, high = start.rules.result_range
         info = pyspiel.GameInfo(
-            num_distinct_actions=self.cells + EXTRA_ACTIONS,
+            num_distinct_actions=self.layout.count,
             max_chance_outcomes=0,
             num_players=2,
             min_utility=float(low),
@@ -159,12 +159,12 @@ class GamesearchState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: GamesearchGame, position: Game[Any]) -> None:
         super().__init__(game)
         self.position = position
-        self.cells, self.game_name = game.cells, game.game_name
+        self.layout, self.game_name = game.layout, game.game_name
 
     def _actions(self) -> dict[int, str]:
         view = self.position.board_view()
         assert view is not None  # (checked when the game was made)
-        return legal_actions(view, self.cells, self.game_name)
+        return self.layout.legal(view, self.game_name)
 
     def current_player(self) -> int:
         """Return the player to move, or OpenSpiel's mark of a finished game."""

@@ -18,7 +18,8 @@ agent acts at a time) of any registered game that draws its board as a grid::
   view, row by row from the top left (a click on a cell), then
   :data:`~gamesearch.interop.actions.EXTRA_ACTIONS` slots for the buttons beside the
   board (a pass), in the order the game lists them. Where several cells play the same
-  move (every cell of a Connect Four column), the first of them stands for it.
+  move (every cell of a Connect Four column), the first of them stands for it. Moves
+  of two clicks (checkers) are numbered by their first and last cells.
 - **Observations** are ``{"observation": array, "action_mask": array}``: the array has
   one plane per player, the observing agent's first (1 where the cell holds that
   player's piece), and a last plane holding the cells that show a number (Kalah's
@@ -45,7 +46,7 @@ from pettingzoo import AECEnv
 
 from gamesearch.errors import IllegalMoveError, UnsupportedGameError
 from gamesearch.game import Game, draw_outcome
-from gamesearch.interop.actions import EXTRA_ACTIONS, grid_view, legal_actions
+from gamesearch.interop.actions import layout_of
 from gamesearch.plugins import Registry, default_registry
 from gamesearch.rules import CHANCE
 from gamesearch.search.base import Searcher
@@ -63,8 +64,7 @@ def env(
 
     :raises UnknownGameError: for an unregistered game.
     :raises InvalidOptionError: for a bad game option.
-    :raises UnsupportedGameError: for a game that draws no grid, or whose moves take
-        two clicks (a piece then its square).
+    :raises UnsupportedGameError: for a game that draws no grid.
     """
     return GameEnv(game, render_mode=render_mode, registry=registry, **options)
 
@@ -93,13 +93,14 @@ class GameEnv(AECEnv):  # type: ignore[misc]
         self.options = dict(options)
         self.metadata = {**GameEnv.metadata, "name": f"gamesearch_{game}_v0"}
         self.game: Game[Any] = self.registry.new_game(game, **options)
-        view = grid_view(self.game.board_view(), game)
+        view = self.game.board_view()
+        self.layout = layout_of(view, game)
+        assert view is not None
         self.rows, self.cols = view.rows, view.cols
-        self.cells = view.rows * view.cols
         players = self.game.rules.players
         self.possible_agents = [f"player_{index}" for index in range(players)]
         self._planes = players + 1
-        actions = self.cells + EXTRA_ACTIONS
+        actions = self.layout.count
         self._observation_spaces = {
             agent: spaces.Dict(
                 {
@@ -178,9 +179,9 @@ class GameEnv(AECEnv):  # type: ignore[misc]
                 planes[row, col, (owner - index) % players] = 1.0
             elif symbol.isdigit():
                 planes[row, col, players] = float(symbol)
-        mask = np.zeros(self.cells + EXTRA_ACTIONS, np.int8)
+        mask = np.zeros(self.layout.count, np.int8)
         if self.game.result() is None and self.possible_agents[self.game.to_move()] == agent:
-            for action in legal_actions(view, self.cells, self.game_name):
+            for action in self.layout.legal(view, self.game_name):
                 mask[action] = 1
         return {"observation": planes, "action_mask": mask}
 
@@ -199,11 +200,11 @@ class GameEnv(AECEnv):  # type: ignore[misc]
         """
         view = self.game.board_view()
         assert view is not None
-        text = legal_actions(view, self.cells, self.game_name).get(action)
+        text = self.layout.legal(view, self.game_name).get(action)
         if text is None:
             raise IllegalMoveError(
                 f"action {action} is not legal in {self.game.to_text()!r}; legal actions: "
-                f"{sorted(legal_actions(view, self.cells, self.game_name))}"
+                f"{sorted(self.layout.legal(view, self.game_name))}"
             )
         move: Hashable = self.game.parse_move(text)
         return move
@@ -216,7 +217,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]
         view = self.game.board_view()
         assert view is not None
         text = self.game.format_move(move)
-        for action, action_text in legal_actions(view, self.cells, self.game_name).items():
+        for action, action_text in self.layout.legal(view, self.game_name).items():
             if action_text == text:
                 return action
         raise IllegalMoveError(f"move {text!r} is no action in {self.game.to_text()!r}")
@@ -290,9 +291,7 @@ class SearcherPolicy:
         text = game.format_move(move)
         return next(
             action
-            for action, name in legal_actions(
-                view, environment.cells, environment.game_name
-            ).items()
+            for action, name in environment.layout.legal(view, environment.game_name).items()
             if name == text
         )
 
