@@ -102,7 +102,7 @@ def stopped_search(searcher: Searcher, game: Game[Any]) -> Callable[[], None]:
 
     def search() -> None:
         try:  # (iterative deepening and MCTS answer with what they have)
-            searcher.search(game, Limit(nodes=3))
+            searcher.search(game, Limit(max_nodes=3))
         except BudgetExceededError:
             pass
 

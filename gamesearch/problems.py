@@ -139,7 +139,7 @@ def attempt(
     try:
         result = searcher.search(game, limit)
     except BudgetExceededError:
-        return Attempt(problem, None, False, limit.nodes or 0, time.perf_counter() - started)
+        return Attempt(problem, None, False, limit.max_nodes or 0, time.perf_counter() - started)
     move = result.move
     solved = move is not None and (not best or move in best) and move not in avoid
     written = None if move is None else game.format_move(move)

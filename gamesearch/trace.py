@@ -2,9 +2,9 @@
 
 :class:`TreeTracer` records the tree as the searcher walked it: each node's move, the
 alpha-beta window it was entered with, its value, and the moves cut off below it.
-:class:`NodeLimit` stops a search after a number of nodes, for searchers that have no
-budget of their own (``gamesearch compare`` uses it to give up on searches too big to
-finish). Without a tracer a search pays nothing for this (one test of a local per node).
+A tree too big to draw stops the search (``stop_after``); a search's own node and time
+budget is its :class:`~gamesearch.search.base.Limit`. Without a tracer a search pays
+nothing for this (one test of a local per node).
 
 Tracing is not the hot path: it allocates a node object per position and may be slow.
 """
@@ -191,27 +191,3 @@ class TreeTracer:
         node = self._stack[-1] if self._stack else None
         if node is not None:
             node.pruned = node.pruned + tuple(moves)
-
-
-class NodeLimit:
-    """A tracer that stops the search once it enters more than ``max_nodes`` positions.
-
-    :raises BudgetExceededError: from :meth:`enter`, through the search (which leaves
-        the position as it found it).
-    """
-
-    def __init__(self, max_nodes: int) -> None:
-        self.max_nodes = max_nodes
-        self.nodes = 0
-
-    def enter(self, move: Hashable | None, depth: int, alpha: Value, beta: Value) -> None:
-        """Count a position; raise when the limit is passed."""
-        self.nodes += 1
-        if self.nodes > self.max_nodes:
-            raise BudgetExceededError(f"node limit of {self.max_nodes:,} exceeded")
-
-    def leave(self, value: Value | tuple[Value, ...]) -> None:
-        """Nothing to do."""
-
-    def prune(self, moves: Sequence[Hashable]) -> None:
-        """Nothing to do."""

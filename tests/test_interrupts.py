@@ -83,7 +83,7 @@ def test_an_interrupt_at_a_random_point_never_corrupts_the_position(
         try:
             try:
                 signal.setitimer(signal.ITIMER_REAL, chooser.uniform(0.00005, 0.004))
-                searcher.search(game, Limit(nodes=LOST_INTERRUPT_NODES))
+                searcher.search(game, Limit(max_nodes=LOST_INTERRUPT_NODES))
             finally:
                 signal.setitimer(signal.ITIMER_REAL, 0)
         except BudgetExceededError:

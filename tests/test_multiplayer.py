@@ -710,7 +710,7 @@ def test_a_notebook_draws_the_three_players_and_lists_the_utilities() -> None:
 def test_the_searchers_give_up_at_their_budgets_leaving_the_position_whole(spec: str) -> None:
     game = MNK3.new()
     with pytest.raises(BudgetExceededError, match=r"node budget of 1,000 exhausted"):
-        REGISTRY.new_searcher(spec).search(game, Limit(nodes=1000))
+        REGISTRY.new_searcher(spec).search(game, Limit(max_nodes=1000))
     with pytest.raises(BudgetExceededError, match=r"time budget exhausted"):
         REGISTRY.new_searcher(spec).search(game, Limit(seconds=0.01))
     assert game.to_text() == ".../.../..." and game.history == () and game.to_move() == 0

@@ -258,4 +258,4 @@ def test_the_web_api_refuses_a_lenient_depth_and_game_option(client: Any, value:
 
 def test_the_searcher_class_reads_what_the_web_and_the_command_line_read() -> None:
     searcher: type[Searcher] = default_registry().searcher_class("iterative")
-    assert searcher.configured({"seconds": "0.5", "max_depth": "4"}).depth == 4
+    assert searcher.configured({"seconds": "0.5", "depth": "4", "clock": "cpu"}).depth == 4

@@ -713,7 +713,7 @@ def test_a_6x6_solve_stops_at_its_node_limit_and_leaves_the_position_alone(
 ) -> None:
     game = Othello.new(size=6)
     with pytest.raises(BudgetExceededError):
-        searcher.search(game, Limit(nodes=2_000))
+        searcher.search(game, Limit(max_nodes=2_000))
     assert game.to_text() == Othello.new(size=6).to_text() and game.history == ()
 
 
@@ -721,7 +721,7 @@ def test_iterative_deepening_answers_a_6x6_position_with_a_heuristic_value_withi
     None
 ):
     game = Othello.new(size=6)
-    answer = IterativeDeepening().search(game, Limit(nodes=3_000))
+    answer = IterativeDeepening().search(game, Limit(max_nodes=3_000))
     assert not answer.is_exact
     assert answer.move in game.legal_moves()
     assert abs(answer.value) < game.eval_bound

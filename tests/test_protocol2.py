@@ -379,7 +379,7 @@ def test_the_textbook_searchers_agree_with_the_fast_cores_on_every_tictactoe_pos
             r"option 'max_nodes' must be an integer or none: nan",
         ),
         (lambda: Limit(seconds=float("inf")), r"'seconds' must be a finite number or none: inf"),
-        (lambda: Limit(nodes=0), r"'nodes' must be >= 1: 0"),
+        (lambda: Limit(max_nodes=0), r"'max_nodes' must be >= 1: 0"),
     ],
 )
 def test_every_option_is_parsed_strictly_with_one_message_format(build: Any, message: str) -> None:

@@ -88,11 +88,11 @@ def test_every_searcher_honours_a_node_budget_given_as_a_limit(name: str) -> Non
     game = next(game for game in games if not searcher.unmet_needs(game))
     before = (game.key(), game.history)
     if searcher.answers_within_budget:
-        result = searcher.search(game, Limit(nodes=50))
+        result = searcher.search(game, Limit(max_nodes=50))
         assert result.move in game.legal_moves() and result.stats.nodes <= 51, result.stats
     else:
         with pytest.raises(BudgetExceededError, match="node budget of 50 exhausted"):
-            searcher.search(game, Limit(nodes=50))
+            searcher.search(game, Limit(max_nodes=50))
     assert (game.key(), game.history) == before
 
 

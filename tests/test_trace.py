@@ -6,7 +6,7 @@ import pytest
 
 from gamesearch import AlphaBeta, BudgetExceededError, IterativeDeepening, Minimax, Scoring
 from gamesearch.search.base import Searcher
-from gamesearch.trace import NodeLimit, TraceNode, TreeTracer
+from gamesearch.trace import TraceNode, TreeTracer
 from gamesearch_games.connect4 import ConnectFour
 from gamesearch_games.tictactoe import TicTacToe
 
@@ -142,17 +142,17 @@ def test_iterative_deepening_records_one_root_per_iteration() -> None:
     assert len(tracer.roots) == result.stats.depth
 
 
-def test_node_limit_stops_a_search_and_leaves_the_position_unchanged() -> None:
+def test_a_tracer_that_stops_after_some_positions_leaves_the_position_unchanged() -> None:
     game = TicTacToe()
-    with pytest.raises(BudgetExceededError, match="node limit of 1,000 exceeded"):
-        Minimax().search(game, tracer=NodeLimit(1000))
+    with pytest.raises(BudgetExceededError, match="the search entered more than 1,000 positions"):
+        Minimax().search(game, tracer=TreeTracer(max_nodes=0, stop_after=1000))
     assert game.to_text() == ".../.../..." and game.history == ()
 
 
-def test_node_limit_lets_a_small_search_finish() -> None:
+def test_a_tracer_that_stops_after_some_positions_lets_a_small_search_finish() -> None:
     game = TicTacToe.from_text(SEED_004_POSITION)
-    limit = NodeLimit(14)
-    assert Minimax().search(game, tracer=limit).stats.nodes == limit.nodes == 14
+    counter = TreeTracer(max_nodes=0, stop_after=14)
+    assert Minimax().search(game, tracer=counter).stats.nodes == counter.nodes == 14
 
 
 @pytest.mark.parametrize(

@@ -218,9 +218,10 @@ def test_an_exhaustive_search_that_outgrows_the_budget_is_stopped_with_a_422(
     response = client.post("/api/analyze", json={"game": "tictactoe", "searcher": "minimax"})
     assert response.status_code == 422
     assert response.json()["type"] == "BudgetExceededError"
-    assert response.json()["error"] == (
-        "search stopped: node budget of 20,000 exhausted (this server's budget); "
-        "set a depth or use the 'iterative' searcher"
+    assert re.fullmatch(
+        r"search stopped: node budget of 20,000 exhausted: 20,\d\d\d positions entered in "
+        r"[\d.]+ s \(this server's budget\); set a depth or use the 'iterative' searcher",
+        response.json()["error"],
     )
 
 

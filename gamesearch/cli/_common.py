@@ -122,6 +122,29 @@ def read_position_file(position: str) -> str:
         raise InvalidPositionError(f"cannot read the position file {position!r}: {error}") from None
 
 
+def add_clock_argument(parser: argparse.ArgumentParser) -> None:
+    """Add ``--clock wall|cpu``: the clock every time budget of the command is measured on
+    (give its value to :func:`load_searcher` as the ``clock`` option)."""
+    from gamesearch.search.base import CLOCKS
+
+    parser.add_argument(
+        "--clock",
+        choices=tuple(CLOCKS),
+        help="the clock of every time budget (seconds): wall, elapsed time (the default); "
+        "cpu, the processor time of the search, which a busy machine does not shorten",
+    )
+
+
+def spec_on_clock(spec: str, clock: str | None) -> str:
+    """Return the searcher ``spec`` with its time budget measured on ``clock`` (``None``, or a
+    spec that names its own clock: the spec as it is)."""
+    from gamesearch.search.base import parse_searcher_spec
+
+    if clock is None or "clock" in parse_searcher_spec(spec)[1]:
+        return spec
+    return f"{spec}{',' if ':' in spec else ':'}clock={clock}"
+
+
 def load_searcher(spec: str, **options: Any) -> Searcher:
     """Return the searcher ``spec`` names (``name:key=value,...``) with extra options.
 

@@ -12,13 +12,16 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from gamesearch.cli._common import (
+    add_clock_argument,
     add_game_arguments,
     default_searcher_spec,
+    depth_option,
     game_default_searcher,
     integer,
     load_game,
     load_searcher,
     print_json,
+    registry,
 )
 from gamesearch.cli._progress import progress
 from gamesearch.errors import BudgetExceededError, InvalidOptionError
@@ -94,6 +97,7 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="also name the searcher that answered by its spec (NAME:KEY=VALUE,...)",
     )
+    add_clock_argument(parser)
     parser.set_defaults(handler=run)
 
 
@@ -110,7 +114,8 @@ def searcher_words(searcher: Searcher, *, verbose: bool = False) -> str:
     if searcher.depth is not None:
         limits.append(f"to depth {searcher.depth}")
     if searcher.seconds is not None:
-        limits.append(f"within {searcher.seconds:g} s")
+        clock = " of processor time" if searcher.clock == "cpu" else ""
+        limits.append(f"within {searcher.seconds:g} s{clock}")
     if searcher.max_nodes is not None:
         limits.append(f"up to {searcher.max_nodes:,} nodes")
     words = summary + (f" ({', '.join(limits)})" if limits else "")
@@ -134,7 +139,7 @@ def budgeted_search(
     from gamesearch.search.base import Limit
 
     limit = Limit(
-        nodes=max_nodes if searcher.max_nodes is None else None,
+        max_nodes=max_nodes if searcher.max_nodes is None else None,
         seconds=seconds if searcher.seconds is None else None,
     )
     return searcher.search(game, limit, move_values=True, on_iteration=on_iteration)
@@ -216,7 +221,7 @@ def search_position(game: Game[Any], args: argparse.Namespace) -> Answer:
         table = TableLookup(store=args.table)
         return Answer(table.search(game, move_values=True), table)
     if args.searcher is not None:
-        searcher = load_searcher(args.searcher, seed=args.seed, depth=args.depth)
+        searcher = load_searcher(args.searcher, seed=args.seed, depth=args.depth, clock=args.clock)
         budget = args.max_nodes or DEFAULT_MAX_NODES
         try:
             if searcher.seconds is None:  # (no time to show a bar against)
@@ -232,7 +237,7 @@ def search_position(game: Game[Any], args: argparse.Namespace) -> Answer:
                 "or a larger --max-nodes"
             ) from None
     spec, depth_options = default_searcher_spec(game, DEFAULT_SEARCHER, args.depth)
-    searcher = load_searcher(spec, seed=args.seed, **depth_options)
+    searcher = load_searcher(spec, seed=args.seed, clock=args.clock, **depth_options)
     is_game_default = spec == game_default_searcher(game)
     budget = args.max_nodes or DEFAULT_EXACT_NODES
     # a depth the user asks for is searched to the end; otherwise the time is capped too
@@ -253,8 +258,9 @@ def search_position(game: Game[Any], args: argparse.Namespace) -> Answer:
             if game.rules.chance
             else "iterative"
         )
+        depth = args.depth if depth_option(registry().searcher_class(name)) else None
         fallback = load_searcher(
-            name, seconds=FALLBACK_SECONDS, seed=args.seed, max_depth=args.depth
+            name, seconds=FALLBACK_SECONDS, seed=args.seed, depth=depth, clock=args.clock
         )
         with _searching(game, name, FALLBACK_SECONDS) as listener:
             result = fallback.search(game, move_values=True, on_iteration=listener)
@@ -297,7 +303,8 @@ def analysis(game: Game[Any], result: SearchResult, answer: Answer | None = None
 
     When analyze chose the searcher itself (the game's default searcher, or iterative
     deepening after the default gave up), ``answer`` adds ``searcher`` (its spec) and
-    ``gave_up`` (``null``, or the searcher that gave up and its node budget).
+    ``gave_up`` (``null``, or the searcher that gave up and its node budget); with ``--clock
+    cpu``, ``clock`` and ``cpu_seconds`` (the processor time of the search).
     """
     from gamesearch import views
     from gamesearch.arena import searcher_label
@@ -313,6 +320,9 @@ def analysis(game: Game[Any], result: SearchResult, answer: Answer | None = None
                 "max_nodes": answer.gave_up_after,
             },
         }
+    if answer is not None and answer.searcher.clock == "cpu":  # (--clock cpu)
+        searched["clock"] = "cpu"
+        searched["cpu_seconds"] = result.stats.cpu_seconds
     return {**searched, **views.analysis(game, result)}
 
 
@@ -361,5 +371,6 @@ def run(args: argparse.Namespace) -> int:
         f"Searcher {searcher.name}: {stats.nodes:,} nodes, {stats.leaves:,} leaves, "
         f"{stats.cutoffs:,} cut-offs, {stats.tt_hits:,} table hits, depth {stats.depth}, "
         f"{stats.seconds:.3f} s ({stats.nodes_per_second:,.0f} nodes/s)"
+        + (f", {stats.cpu_seconds:.3f} s of processor time" if searcher.clock == "cpu" else "")
     )
     return 0

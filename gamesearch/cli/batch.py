@@ -29,6 +29,7 @@ from gamesearch.batch import (
 )
 from gamesearch.batch.tasks import game_data_sets
 from gamesearch.cli._common import (
+    add_clock_argument,
     add_data_argument,
     add_game_arguments,
     check_output_file,
@@ -118,6 +119,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--max-nodes", type=integer, metavar="N", help="each search's node budget")
     parser.add_argument("--seconds", type=float, metavar="S", help="each search's time budget")
+    add_clock_argument(parser)
     parser.add_argument(
         "--expect",
         choices=[kind.value for kind in Expect],
@@ -180,6 +182,8 @@ def run(args: argparse.Namespace) -> int:
                 "file": path.name,
                 "store": args.store,
                 "executor": executor.description,
+                # each search's budget: max_nodes, seconds and the clock they are measured on
+                "limit": None if limit is None else {"clock": "wall", **limit.options()},
                 **summary.as_dict(),
             }
         )
@@ -289,7 +293,7 @@ def _limit(args: argparse.Namespace) -> Limit | None:
         raise InvalidOptionError(f"--seconds must be > 0: {args.seconds!r}")
     if args.max_nodes is None and args.seconds is None:
         return None
-    return Limit(nodes=args.max_nodes, seconds=args.seconds)
+    return Limit(max_nodes=args.max_nodes, seconds=args.seconds, clock=args.clock)
 
 
 def _positions_file(game: str, name: str, data: Path | None) -> Path:

@@ -163,7 +163,7 @@ def guarded_search(game: Game[Any], searcher: Searcher, max_nodes: int) -> Searc
 
 def _budget(searcher: Searcher, max_nodes: int) -> Limit | None:
     """Return the limit that gives ``searcher`` ``max_nodes`` unless it has a node budget."""
-    return Limit(nodes=max_nodes) if searcher.max_nodes is None else None
+    return Limit(max_nodes=max_nodes) if searcher.max_nodes is None else None
 
 
 def measure(game: Game[Any], searcher: Searcher, repeat: int, max_nodes: int) -> Row:
@@ -537,11 +537,11 @@ def run_depths(game: Game[Any], searchers: Sequence[Searcher], args: argparse.Na
         for depth in depths:
             for searcher in capable:
                 option = depth_option(type(searcher)) or "depth"  # every capable one has one
-                label = searcher_label(attrs.evolve(searcher, **{option: None}))
+                label = searcher_label(attrs.evolve(searcher, **dict[str, Any]({option: None})))
                 advance(f"{label} depth {depth}")
                 if label in given_up:
                     continue
-                at_depth = attrs.evolve(searcher, **{option: depth})
+                at_depth = attrs.evolve(searcher, **dict[str, Any]({option: depth}))
                 row = measure(game, at_depth, args.repeat, args.max_nodes)
                 if row.result is None:
                     given_up.add(label)

@@ -11,7 +11,14 @@ from typing import Any
 from gamesearch.arena import GameRecord, MatchGame, MatchRecord, match_games, searcher_label
 from gamesearch.batch import ResultStore
 from gamesearch.batch.games import play_match_game, record_from_dict, record_to_dict, run_key
-from gamesearch.cli._common import add_game_arguments, integer, load_game, load_searcher, print_json
+from gamesearch.cli._common import (
+    add_clock_argument,
+    add_game_arguments,
+    integer,
+    load_game,
+    load_searcher,
+    print_json,
+)
 from gamesearch.cli._output import (
     check_at_least,
     console,
@@ -100,6 +107,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--json", action="store_true", help="print the standings and every game as JSON"
     )
+    add_clock_argument(parser)
     parser.set_defaults(handler=run)
 
 
@@ -107,8 +115,9 @@ def run(args: argparse.Namespace) -> int:
     check_at_least("--games", args.games)
     check_at_least("--opening-plies", args.opening_plies, 0)
     game = load_game(args)
-    first, second = load_searcher(args.first), load_searcher(args.second)
-    others = [load_searcher(spec) for spec in args.seat]
+    first = load_searcher(args.first, clock=args.clock)
+    second = load_searcher(args.second, clock=args.clock)
+    others = [load_searcher(spec, clock=args.clock) for spec in args.seat]
     seats = max(2, game.rules.players)
     if 2 + len(others) != seats:
         raise InvalidOptionError(

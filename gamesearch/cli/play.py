@@ -19,7 +19,7 @@ import attrs
 
 from gamesearch.arena import searcher_label
 from gamesearch.boardview import BoardView
-from gamesearch.cli._common import add_game_arguments, load_game, load_searcher
+from gamesearch.cli._common import add_clock_argument, add_game_arguments, load_game, load_searcher
 from gamesearch.errors import GameSearchError, InvalidOptionError
 from gamesearch.game import Game, describe_result, draw_outcome
 from gamesearch.rules import CHANCE, Player
@@ -84,6 +84,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--seed", type=int, help="break ties among equally good moves at random from this seed"
     )
+    add_clock_argument(parser)
     parser.set_defaults(handler=run)
 
 
@@ -95,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
         seats = "first, second player" if players <= 2 else f"once per player, {players} here"
         times = "twice" if players <= 2 else f"{players} times"
         raise InvalidOptionError(f"--opponent is given at most {times} ({seats}): {specs!r}")
-    engines = [load_searcher(spec, seed=args.seed) for spec in specs]
+    engines = [load_searcher(spec, seed=args.seed, clock=args.clock) for spec in specs]
     session = PlaySession(
         game,
         {player: engines[min(player, len(engines) - 1)] for player in range(max(2, players))},

@@ -7,6 +7,7 @@ import sys
 import webbrowser
 from typing import Any
 
+from gamesearch.cli._common import add_clock_argument
 from gamesearch.web.server import bind, is_loopback, require_web_extra, serve, url_of
 from gamesearch.web.service import Limits
 
@@ -55,6 +56,7 @@ def register(subparsers: Any) -> None:
         metavar="S",
         help=f"time budget of every search in seconds (default: {defaults.seconds:g})",
     )
+    add_clock_argument(parser)
     parser.add_argument(
         "--tree-nodes",
         type=int,
@@ -95,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
     limits = Limits(
         max_nodes=args.max_nodes,
         seconds=args.max_seconds,
+        clock=args.clock or Limits().clock,
         tree_nodes=args.tree_nodes,
         workers=args.workers,
     )

@@ -8,7 +8,14 @@ from pathlib import Path
 from typing import Any
 
 from gamesearch.capabilities import problem_files_member
-from gamesearch.cli._common import add_game_arguments, integer, load_game, load_searcher, print_json
+from gamesearch.cli._common import (
+    add_clock_argument,
+    add_game_arguments,
+    integer,
+    load_game,
+    load_searcher,
+    print_json,
+)
 from gamesearch.cli._output import check_at_least, console, print_table, progress, table
 from gamesearch.cli._progress import interruptible, report_interruption
 from gamesearch.errors import InvalidOptionError
@@ -66,6 +73,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--json", action="store_true", help="print every searcher's attempts as JSON"
     )
+    add_clock_argument(parser)
     parser.set_defaults(handler=run)
 
 
@@ -105,8 +113,8 @@ def run(args: argparse.Namespace) -> int:
     if not problems:
         raise InvalidOptionError(f"suite {args.suite!r} holds no problem")
     specs = args.searcher or [type(game).default_searcher or "iterative"]
-    searchers = [(spec, load_searcher(spec)) for spec in specs]
-    limit = Limit(nodes=args.max_nodes, seconds=args.seconds)
+    searchers = [(spec, load_searcher(spec, clock=args.clock)) for spec in specs]
+    limit = Limit(max_nodes=args.max_nodes, seconds=args.seconds, clock=args.clock)
     results = []
     with interruptible() as stop, progress("tactics", len(problems) * len(searchers)) as advance:
         for spec, searcher in searchers:
@@ -143,12 +151,16 @@ def _print(
                 "problems": len(problems),
                 "max_nodes": args.max_nodes,
                 "seconds": args.seconds,
+                "clock": args.clock or "wall",
                 "rows": [result.as_dict() for result in results],
             }
         )
         return
     out = console()
-    out.print(f"{game.name} {name}: {len(problems)} positions, {args.max_nodes:,} nodes each")
+    seconds = "" if args.seconds is None else f", {args.seconds:g} s ({args.clock or 'wall'})"
+    out.print(
+        f"{game.name} {name}: {len(problems)} positions, {args.max_nodes:,} nodes{seconds} each"
+    )
     grid = table(None, ["searcher", "solved", "nodes", "seconds"])
     for result in results:
         grid.add_row(

@@ -11,7 +11,15 @@ import attrs
 
 from gamesearch.batch import ResultStore
 from gamesearch.batch.games import played_from_dict, played_to_dict, run_key
-from gamesearch.cli._common import add_game_arguments, integer, load_game, print_json, registry
+from gamesearch.cli._common import (
+    add_clock_argument,
+    add_game_arguments,
+    integer,
+    load_game,
+    print_json,
+    registry,
+    spec_on_clock,
+)
 from gamesearch.cli._output import check_at_least, console, milliseconds, progress, table
 from gamesearch.cli._plot import check_plot_file
 from gamesearch.cli._progress import interruptible, report_interruption
@@ -102,6 +110,7 @@ def register(subparsers: Any) -> None:
         metavar="FILE",
         help="save a chart of the ratings (.png, .svg or .pdf; needs matplotlib)",
     )
+    add_clock_argument(parser)
     parser.set_defaults(handler=run)
 
 
@@ -124,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
     games = seats if args.games is None else args.games
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
     total = len(schedule(len(args.players), games, seed, seats=seats))
-    players = [spec.strip() for spec in args.players]
+    players = [spec_on_clock(spec.strip(), args.clock) for spec in args.players]
     run_id = run_key(
         "tournament",
         game=game.name,
@@ -157,7 +166,7 @@ def run(args: argparse.Namespace) -> int:
             with interruptible() as stop:
                 tournament = run_tournament(
                     game,
-                    args.players,
+                    players,
                     games=games,
                     seed=seed,
                     opening_plies=args.opening_plies,

@@ -35,12 +35,12 @@ from gamesearch.errors import BudgetExceededError, InvalidOptionError, MissingDe
 from gamesearch.game import Game, number_text
 from gamesearch.rules import Player
 from gamesearch.search import Minimax
-from gamesearch.search.base import INFINITY, Searcher, SearchResult, json_value
+from gamesearch.search.base import INFINITY, Limit, Searcher, SearchResult, json_value
 from gamesearch.search.expectimax import Expectiminimax
 from gamesearch.search.mcts import MonteCarlo
 from gamesearch.search.multiplayer import BestReply, MaxN, Paranoid
 from gamesearch.search.negamax import ExactSearcher
-from gamesearch.trace import NodeLimit, TraceNode, TreeTracer
+from gamesearch.trace import TraceNode, TreeTracer
 
 FORMATS = ("text", "dot", "json", "svg")
 #: the searcher `tree` draws when neither the command line nor the game names one
@@ -177,9 +177,11 @@ def pick_depth(game: Game[Any], searcher: Searcher, max_nodes: int) -> tuple[Sea
     option = depth_option(type(searcher)) or "depth"
     chosen = 0  # the deepest depth that fits so far (0: none yet)
     for depth in range(1, DEEPEST_PICKED + 1):
-        counter = NodeLimit(max_nodes)
+        counter = TreeTracer(max_nodes=0, stop_after=max_nodes)  # counts, records nothing
         try:
-            result = attrs.evolve(searcher, **{option: depth}).search(game, tracer=counter)
+            result = attrs.evolve(searcher, **dict[str, Any]({option: depth})).search(
+                game, tracer=counter
+            )
         except BudgetExceededError:
             break
         if counter.nodes > max_nodes:  # the searcher caught the stop as its own budget running out
@@ -198,7 +200,7 @@ def pick_depth(game: Game[Any], searcher: Searcher, max_nodes: int) -> tuple[Sea
         "drawn "
         f"to depth {chosen}, {why} (give --depth N for another depth)"
     )
-    return attrs.evolve(searcher, **{option: chosen}), note
+    return attrs.evolve(searcher, **dict[str, Any]({option: chosen})), note
 
 
 def trace_with_depth(
@@ -245,7 +247,7 @@ def full_tree_nodes(game: Game[Any], depth: int | None) -> int | None:
     """Return the nodes plain minimax (expectiminimax) visits, the full tree, or ``None`` when
     too many."""
     try:
-        return full_searcher(game, depth).search(game, tracer=NodeLimit(SEARCH_LIMIT)).stats.nodes
+        return full_searcher(game, depth).search(game, Limit(max_nodes=SEARCH_LIMIT)).stats.nodes
     except BudgetExceededError:
         return None
 

@@ -15,22 +15,20 @@ the decision and are skipped (Knuth & Moore, 1975; *AIMA* section 5.3). Switches
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from itertools import repeat
 from typing import Any, ClassVar, Literal
 
 import attrs
 
-from gamesearch.errors import BudgetExceededError
 from gamesearch.game import Game
 from gamesearch.options import option_field
 from gamesearch.rules import Player, Scoring
 from gamesearch.search.base import (
-    CLOCK_INTERVAL,
     INFINITY,
     NEGATIVE_INFINITY,
     NO_HORIZON,
+    Budget,
     Counters,
     RootAnswer,
     SearchContext,
@@ -43,28 +41,8 @@ from gamesearch.search.table import SearchMemory, TranspositionTable, make_room,
 
 Ordering = Literal["game", "natural"]
 RootWindow = Literal["shared", "fresh"]
-#: no limit (a module constant: building it per search shows in small searches)
-UNLIMITED = float("inf")
 _FIRST = Player.FIRST
 _DEFAULT_MOVE_RESULTS = Game.move_results
-
-
-@attrs.define
-class Budget:
-    """Limits on one search; exceeding one raises :class:`BudgetExceededError`."""
-
-    max_nodes: float = UNLIMITED
-    deadline: float = UNLIMITED  #: a ``time.perf_counter()`` reading
-
-
-def budget_of(max_nodes: int | None, seconds: float | None) -> Budget | None:
-    """Return the budget of a search with these limits (``None``: no budget at all)."""
-    if max_nodes is None and seconds is None:
-        return None
-    return Budget(
-        max_nodes=UNLIMITED if max_nodes is None else max_nodes,
-        deadline=UNLIMITED if seconds is None else time.perf_counter() + seconds,
-    )
 
 
 @attrs.frozen(kw_only=True)
@@ -120,22 +98,18 @@ class AlphaBeta(Searcher):
         return answer.best_moves[0]
 
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
-        move_values = context.move_values
-        # (in search_root's order: keywords cost more in a call made once a search)
         return search_root(
             game,
-            self.depth,
-            self.scoring,
-            self.ordering,
-            self.root_window == "fresh" or move_values,
-            self.all_best,
-            context.memory.table("bounds", game, self.table_entries) if self.table else None,
-            context.counters,
-            context.tracer,
-            move_values,
-            None
-            if self.max_nodes is None and self.seconds is None
-            else budget_of(self.max_nodes, self.seconds),
+            depth=self.depth,
+            scoring=self.scoring,
+            ordering=self.ordering,
+            fresh_window=self.root_window == "fresh" or context.move_values,
+            all_best=self.all_best,
+            table=context.memory.table("bounds", game, self.table_entries) if self.table else None,
+            counters=context.counters,
+            tracer=context.tracer,
+            move_values=context.move_values,
+            budget=context.budget if context.budget.is_limited else None,
         )
 
 
@@ -171,7 +145,7 @@ def search_root(
     # NO_HORIZON all the way down (step 0), so its table entries carry the same depth
     # whatever the root.
     retract, to_move = game.retract, game.to_move
-    step = game.advance if budget is None else _within_budget(game.advance, budget)
+    step = game.advance if budget is None else budget.counting(game.advance)
     has_horizon = depth is not None
     step_down = 1 if has_horizon else 0
     ordered = game.ordered_moves if ordering == "game" else game.legal_moves
@@ -480,41 +454,14 @@ def search_root(
         # emptied here, everything the search built is freed at once instead of
         # waiting for the garbage collector (it shows in many small searches).
         del expand, expand_known
-    # (value, best_moves, move_values, is_exact, depth, depth_limit: positional is cheaper)
     return RootAnswer(
-        best,
-        tuple(best_moves),
-        tuple(values) if move_values else None,
-        horizon == 0,
-        counters.depth - root_ply,
-        depth,
+        value=best,
+        best_moves=tuple(best_moves),
+        move_values=tuple(values) if move_values else None,
+        is_exact=horizon == 0,
+        depth=counters.depth - root_ply,
+        depth_limit=depth,
     )
-
-
-def _within_budget(
-    advance: Callable[[Hashable], int | None], budget: Budget
-) -> Callable[[Hashable], int | None]:
-    """Return ``advance`` refusing (before the move) once ``budget`` is spent.
-
-    It counts the nodes itself: every position a search enters but the root is
-    entered by one call of it.
-    """
-    max_nodes, deadline, clock = budget.max_nodes, budget.deadline, time.perf_counter
-    nodes = 1  # the root
-    next_check = min(max_nodes, CLOCK_INTERVAL)
-
-    def step_within_budget(move: Hashable) -> int | None:
-        nonlocal nodes, next_check
-        if nodes >= next_check:
-            if nodes >= max_nodes:
-                raise BudgetExceededError(f"node budget of {max_nodes:,.0f} exhausted")
-            if clock() > deadline:
-                raise BudgetExceededError("time budget exhausted")
-            next_check = min(max_nodes, nodes + CLOCK_INTERVAL)
-        nodes += 1
-        return advance(move)
-
-    return step_within_budget
 
 
 def _without_horizon() -> int:

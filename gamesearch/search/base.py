@@ -48,13 +48,14 @@ INFINITY = 1 << 60
 NEGATIVE_INFINITY = -INFINITY
 #: a search value: an integer, or an exact fraction (expected results in a game of chance)
 Value = int | Fraction
-#: how often (in nodes) a search with a time budget looks at the clock
+#: how often (in positions entered) a search with a time budget reads its clock
 CLOCK_INTERVAL = 1024
+#: the clocks a time budget may be measured on: ``wall`` is elapsed time, ``cpu`` the
+#: processor time of the searching thread (another busy or sleeping thread does not shorten it)
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.thread_time}
 #: the plies left of a search without a horizon: more than any game lasts, yet a small
 #: integer (CPython's arithmetic on it is as fast as on any depth a caller gives)
 NO_HORIZON = 1 << 29
-#: (an enum member read from a module constant: ``Scoring.DISTANCE`` costs a lookup)
-_DISTANCE = Scoring.DISTANCE
 
 
 # The records every search builds are frozen classes without slots: attrs fills such
@@ -71,6 +72,7 @@ class SearchStats:
     depth: int = 0  #: plies searched below the root (deepest completed iteration)
     seconds: float = 0.0  #: wall-clock time of the search (not of the PV, worked out when read)
     playout_plies: int = 0  #: random moves played in playouts (Monte Carlo searchers)
+    cpu_seconds: float = 0.0  #: processor time the searching thread spent on the search
 
     @property
     def nodes_per_second(self) -> float:
@@ -258,7 +260,7 @@ def leaf_values(
     ``proven(r, p)`` (:meth:`ValueScale.proven`).
     """
     scale = game.value_scale
-    distance = 1 if scoring is _DISTANCE else 0
+    distance = 1 if scoring is Scoring.DISTANCE else 0
     if scale.largest_margin <= 1:
         return scale.win, distance, None
     return scale.win, distance, functools.partial(scale.proven, scoring=scoring)
@@ -270,8 +272,6 @@ FINISHED_TABLE_ENTRIES = 1 << 14
 FinishedValues = Sequence[Mapping[int, int]] | Mapping[int, Mapping[int, int]]
 #: the tables of finished values, by (longest game, largest margin, distance scoring)
 _finished_tables: dict[tuple[int, int, int], FinishedValues] = {}
-#: the scale, scoring and table of the last call (many small searches ask for the same one)
-_last_finished: tuple[ValueScale | None, Scoring | None, FinishedValues] = (None, None, ())
 
 
 class _ValuesOfPly(dict[int, int]):
@@ -314,18 +314,13 @@ def finished_values(game: Game[Any], scoring: Scoring) -> FinishedValues:
     result outside the declared range raises :class:`KeyError` (the conformance kit
     names such a game).
     """
-    global _last_finished
     scale = game.value_scale
     if game.ply > scale.max_plies:
         return _ValuesByPly(scale, scoring)
-    last_scale, last_scoring, last = _last_finished
-    if last_scale is scale and last_scoring is scoring:
-        return last
-    largest, distance = scale.largest_margin, 1 if scoring is _DISTANCE else 0
+    largest, distance = scale.largest_margin, 1 if scoring is Scoring.DISTANCE else 0
     identity = (scale.max_plies, largest, distance)
     found = _finished_tables.get(identity)
     if found is not None:
-        _last_finished = (scale, scoring, found)
         return found
     values: FinishedValues
     if (scale.max_plies + 2) * (2 * largest + 1) > FINISHED_TABLE_ENTRIES:
@@ -336,9 +331,7 @@ def finished_values(game: Game[Any], scoring: Scoring) -> FinishedValues:
             {result: scale.proven(result, ply, scoring) for result in range(-largest, largest + 1)}
             for ply in range(scale.max_plies + 2)
         ]
-    found = _finished_tables.setdefault(identity, values)
-    _last_finished = (scale, scoring, found)
-    return found
+    return _finished_tables.setdefault(identity, values)
 
 
 def heuristic(game: Game[Any]) -> Callable[[], int]:
@@ -367,6 +360,126 @@ class Counters:
     playout_plies: int = 0
 
 
+class Budget:
+    """How much one search may spend, in positions entered and in seconds on its clock,
+    and the one check of it (the only place a search's budget error is raised).
+
+    A core counts the positions it enters and, whenever its count passes the number
+    :meth:`check` last returned (at first :attr:`first_look`), calls :meth:`check`
+    again: one comparison of two integers per position, the clock read every
+    :data:`CLOCK_INTERVAL` positions. Without a budget that number is never reached.
+    ``spent`` is what the search had entered before this budget's counting began
+    (an iterative-deepening driver hands each depth its rest: :meth:`after`).
+    """
+
+    __slots__ = (
+        "clock",
+        "deadline",
+        "first_look",
+        "is_limited",
+        "max_nodes",
+        "read_clock",
+        "seconds",
+        "spent",
+        "started",
+    )
+
+    def __init__(
+        self,
+        max_nodes: int | None = None,
+        seconds: float | None = None,
+        clock: str = "wall",
+        *,
+        spent: int = 0,
+        started: float | None = None,
+    ) -> None:
+        if clock not in CLOCKS:
+            raise InvalidOptionError(
+                f"clock {clock!r} is not one of {', '.join(map(repr, CLOCKS))}"
+            )
+        self.clock, self.read_clock = clock, CLOCKS[clock]
+        #: the most positions the whole search may enter (``INFINITY``: no node budget)
+        self.max_nodes: int = INFINITY if max_nodes is None else max_nodes
+        self.seconds = seconds
+        self.started = self.read_clock() if started is None else started
+        #: the clock reading by which the search must be done (``math.inf``: no time budget)
+        self.deadline = math.inf if seconds is None else self.started + seconds
+        self.spent = spent
+        self.is_limited = max_nodes is not None or seconds is not None
+        self.first_look = self.next_check(0)
+
+    def after(self, spent: int) -> Budget:
+        """Return this budget's rest once ``spent`` positions were entered (same deadline)."""
+        return Budget(
+            None if self.max_nodes == INFINITY else self.max_nodes,
+            self.seconds,
+            self.clock,
+            spent=spent,
+            started=self.started,
+        )
+
+    @property
+    def nodes_left(self) -> int:
+        """Return how many more positions the search may enter (``INFINITY``: any number)."""
+        return self.max_nodes - self.spent
+
+    def elapsed(self) -> float:
+        """Return the seconds spent so far on this budget's clock."""
+        return self.read_clock() - self.started
+
+    def next_check(self, nodes: int) -> int:
+        """Return the count of positions past which :meth:`check` must be called next,
+        ``nodes`` having been entered (without reading the clock)."""
+        left = self.max_nodes - self.spent
+        if self.deadline == math.inf:
+            return left
+        return min(left, nodes + CLOCK_INTERVAL)
+
+    def is_spent(self, nodes: int) -> bool:
+        """Return whether entering ``nodes`` positions (counted from :attr:`spent`) is past the
+        budget: more nodes than it allows, or its clock past the deadline (read now)."""
+        return self.spent + nodes > self.max_nodes or (
+            self.deadline != math.inf and self.read_clock() > self.deadline
+        )
+
+    def check(self, nodes: int) -> int:
+        """Return the count past which to check again, ``nodes`` positions having been
+        entered (counted from :attr:`spent`).
+
+        :raises BudgetExceededError: when the budget is spent; the message says what
+            was spent (positions and seconds).
+        """
+        if not self.is_spent(nodes):
+            return self.next_check(nodes)
+        total, elapsed = self.spent + nodes, self.elapsed()
+        spent = (
+            f"node budget of {self.max_nodes:,} exhausted: {total:,} positions entered in "
+            f"{elapsed:.3f} s"
+            if total > self.max_nodes
+            else f"time budget exhausted: {elapsed:.3f} s of {self.clock} time spent (budget "
+            f"{self.seconds:g} s), {total:,} positions entered"
+        )
+        raise BudgetExceededError(spent)
+
+    def counting(self, step: Callable[[Hashable], Any]) -> Callable[[Hashable], Any]:
+        """Return ``step`` (the call that plays a move) counting each position it enters
+        and checking this budget before the move; the root is counted as entered.
+
+        A core wraps its move call so only when it has a budget (a search without one
+        pays nothing).
+        """
+        nodes, next_look, check = 1, self.first_look, self.check
+
+        def counted_step(move: Hashable) -> Any:
+            nonlocal nodes, next_look
+            nodes += 1
+            if nodes > next_look:
+                next_look = check(nodes)
+            return step(move)
+
+        return counted_step
+
+
 @attrs.define
 class SearchContext:
     """What :meth:`Searcher.root` is given: the scoring, what was asked, the counters to fill.
@@ -385,13 +498,15 @@ class SearchContext:
     root_ply: int = 0
     _memory: SearchMemory | None = attrs.field(default=None, alias="memory")
     horizon_reached: bool = False  #: a heuristic value was used: the answer is not exact
-    #: the most positions the search may enter (the searcher's ``max_nodes``)
-    node_budget: float = math.inf
-    #: the ``time.perf_counter()`` reading by which the search must be done (its ``seconds``)
-    deadline: float = math.inf
+    #: the search's node and time budget (from its :class:`Limit`; unlimited by default)
+    budget: Budget = attrs.field(factory=Budget)
     #: receives each completed depth of a deepening search (see :meth:`completed_depth`)
     on_iteration: IterationListener | None = None
     started: float = attrs.field(factory=time.perf_counter)  #: when the search began
+    _next_look: int = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        self._next_look = self.budget.first_look
 
     @property
     def memory(self) -> SearchMemory:
@@ -410,10 +525,8 @@ class SearchContext:
         """
         counters = self.counters
         counters.nodes += 1
-        if counters.nodes > self.node_budget:
-            raise BudgetExceededError(f"node budget of {self.node_budget:,} exhausted")
-        if counters.nodes % CLOCK_INTERVAL == 0 and time.perf_counter() > self.deadline:
-            raise BudgetExceededError("time budget exhausted")
+        if counters.nodes > self._next_look:
+            self._next_look = self.budget.check(counters.nodes)
         if game.ply - self.root_ply > counters.depth:
             counters.depth = game.ply - self.root_ply
 
@@ -506,6 +619,15 @@ def seconds_field(
     return option_field(None, help_text, minimum=SHORTEST_SECONDS)
 
 
+#: what the ``clock`` option means (a searcher's and a :class:`Limit`'s)
+CLOCK_HELP = "the clock of the time budget: wall (elapsed time) or cpu (processor time)"
+
+
+def clock_field() -> Any:
+    """Return the attrs field of the clock a searcher's time budget is measured on."""
+    return option_field("wall", CLOCK_HELP, choices=tuple(CLOCKS))
+
+
 def simulations_field(
     help_text: str = "simulations of a sampling searcher (others ignore it)",
 ) -> Any:
@@ -518,33 +640,27 @@ class Limit:
     """How far one search may go: every field optional, one type for every searcher.
 
     ``depth`` is plies below the root (iterative deepening: its deepest iteration);
-    ``nodes`` and ``seconds`` are budgets (a searcher that cannot answer within them
+    ``max_nodes`` and ``seconds`` are budgets (a searcher that cannot answer within them
     raises :class:`~gamesearch.errors.BudgetExceededError`, except iterative
-    deepening and MCTS, which answer with what they have); ``simulations`` is for
-    sampling searchers (MCTS) and ignored by the others.
+    deepening and MCTS, which answer with what they have); ``seconds`` are measured on
+    ``clock``: ``wall`` (elapsed time) or ``cpu`` (the searching thread's processor
+    time, which a loaded machine does not shorten); ``simulations`` is for sampling
+    searchers (MCTS) and ignored by the others. The fields are named as the
+    searchers' options are, and :meth:`Searcher.search` hands the budget down as it is.
     """
 
     depth: int | None = option_field(None, "plies below the root", minimum=1)
-    nodes: int | None = option_field(None, "most positions entered", minimum=1)
+    max_nodes: int | None = option_field(None, "most positions entered", minimum=1)
     seconds: float | None = option_field(None, "most seconds", minimum=SHORTEST_SECONDS)
     simulations: int | None = option_field(None, "simulations", minimum=1)
+    clock: str | None = option_field(None, CLOCK_HELP, choices=tuple(CLOCKS))
 
     def __attrs_post_init__(self) -> None:
         check_fields(self)
 
     def options(self) -> dict[str, Any]:
         """Return the searcher options this limit sets (the fields that are not ``None``)."""
-        named = {
-            "depth": self.depth,
-            "max_nodes": self.nodes,
-            "seconds": self.seconds,
-            "simulations": self.simulations,
-        }
-        return {name: value for name, value in named.items() if value is not None}
-
-
-#: other names a searcher spec may use for a limit (``iterative:max_depth=6``)
-LIMIT_ALIASES = {"max_depth": "depth", "nodes": "max_nodes"}
+        return {name: value for name, value in attrs.asdict(self).items() if value is not None}
 
 
 def _scoring(value: Any) -> Scoring:
@@ -601,6 +717,7 @@ class Searcher(abc.ABC):
     max_nodes: int | None = node_budget_field()
     seconds: float | None = seconds_field()
     simulations: int | None = simulations_field()
+    clock: str = clock_field()
 
     def __attrs_post_init__(self) -> None:
         check_fields(self)  # every option, however the searcher was made
@@ -621,12 +738,9 @@ class Searcher(abc.ABC):
     def configured(cls, options: Mapping[str, Any]) -> Searcher:
         """Return a searcher built from option values (canonical text or typed).
 
-        ``max_depth`` and ``nodes`` are other names of ``depth`` and ``max_nodes``.
-
         :raises InvalidOptionError: for an unknown option or a bad value.
         """
-        named = {LIMIT_ALIASES.get(name, name): value for name, value in options.items()}
-        return configure(cls, named, owner=f"searcher {cls.name!r}")  # type: ignore[no-any-return]
+        return configure(cls, options, owner=f"searcher {cls.name!r}")  # type: ignore[no-any-return]
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> Searcher:
@@ -643,9 +757,10 @@ class Searcher(abc.ABC):
         """Return the limit this searcher searches with when :meth:`search` is given none."""
         return Limit(
             depth=self.depth,
-            nodes=self.max_nodes,
+            max_nodes=self.max_nodes,
             seconds=self.seconds,
             simulations=self.simulations,
+            clock=self.clock,
         )
 
     def search(
@@ -673,23 +788,25 @@ class Searcher(abc.ABC):
         :raises BudgetExceededError: when a budget runs out before an answer (the
             position is left as it was).
         """
-        if limit is not None and limit.options():
-            return attrs.evolve(self, **limit.options()).search(
-                game,
-                move_values=move_values,
-                tracer=tracer,
-                memory=memory,
-                on_iteration=on_iteration,
-            )
-        started = time.perf_counter()
+        if limit is not None:
+            # the limit's fields are the searchers' options; one a searcher does not
+            # take (MCTS: depth) does not apply to it
+            taken = self.option_specs()
+            options = {name: value for name, value in limit.options().items() if name in taken}
+            if options:
+                return attrs.evolve(self, **options).search(
+                    game,
+                    move_values=move_values,
+                    tracer=tracer,
+                    memory=memory,
+                    on_iteration=on_iteration,
+                )
+        started, cpu_started = time.perf_counter(), time.thread_time()
         unmet = self.unmet_needs(game)
         if unmet:
             raise UnsupportedGameError(
                 f"searcher {self.name!r} cannot search {type(game).name!r}: {'; '.join(unmet)}"
             )
-        # The fixed cost of a search shows when there are many small ones (a test suite
-        # over every position): records are built with positional arguments, and a
-        # searcher without a seed takes the first best move without a call.
         counters = Counters()
         move: Hashable | None = None
         line: tuple[Hashable, ...] | Callable[[], tuple[Hashable, ...]] = ()
@@ -703,7 +820,7 @@ class Searcher(abc.ABC):
                 context.on_iteration = on_iteration
                 answer = self.root(game, context)
                 best_moves = answer.best_moves
-                move = best_moves[0] if self.seed is None else self._break_tie(best_moves)
+                move = self._break_tie(best_moves)
                 if self.line_on_demand:  # worked out when read, on the snapshot
                     line = functools.partial(self._line_later, snapshot, move, answer, context)
                 else:
@@ -721,32 +838,31 @@ class Searcher(abc.ABC):
                 restore(game, snapshot)
                 raise
         stats = SearchStats(
-            counters.nodes,
-            counters.leaves,
-            counters.cutoffs,
-            counters.tt_hits,
-            answer.depth,
-            time.perf_counter() - started,
-            counters.playout_plies,
+            nodes=counters.nodes,
+            leaves=counters.leaves,
+            cutoffs=counters.cutoffs,
+            tt_hits=counters.tt_hits,
+            depth=answer.depth,
+            seconds=time.perf_counter() - started,
+            playout_plies=counters.playout_plies,
+            cpu_seconds=time.thread_time() - cpu_started,
         )
-        # (in SearchResult's field order: searcher, move, value, best_moves, pv,
-        # move_values, stats, is_exact, is_game_over, visits, scale, utilities, ply,
-        # names; the typed score is made from them when first read)
+        # (the typed score is made from the result's fields when first read)
         return SearchResult(
-            self.name,
-            move,
-            answer.value,
-            answer.best_moves,
-            line,
-            answer.move_values,
-            stats,
-            answer.is_exact,
-            not answer.best_moves,
-            answer.visits,
-            None if game.rules.utilities else game.value_scale,
-            answer.utilities,
-            game.ply,
-            game.player_names,
+            searcher=self.name,
+            move=move,
+            value=answer.value,
+            best_moves=answer.best_moves,
+            pv=line,
+            move_values=answer.move_values,
+            stats=stats,
+            is_exact=answer.is_exact,
+            is_game_over=not answer.best_moves,
+            visits=answer.visits,
+            scale=None if game.rules.utilities else game.value_scale,
+            utilities=answer.utilities,
+            ply=game.ply,
+            names=game.player_names,
         )
 
     def _finished_answer(self, game: Game[Any], final: int) -> RootAnswer:
@@ -810,11 +926,8 @@ class Searcher(abc.ABC):
             self.depth if self.honours_depth else None,
             game.ply,
             memory,
+            budget=Budget(self.max_nodes, self.seconds, self.clock),
         )
-        if self.max_nodes is not None:
-            context.node_budget = self.max_nodes
-        if self.seconds is not None:
-            context.deadline = time.perf_counter() + self.seconds
         return context
 
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:

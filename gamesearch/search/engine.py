@@ -45,7 +45,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import time
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, ClassVar, cast
 
@@ -56,8 +55,8 @@ from gamesearch.game import Game, allows_null_move, offers
 from gamesearch.options import option_field
 from gamesearch.rules import Player
 from gamesearch.search.base import (
-    CLOCK_INTERVAL,
     INFINITY,
+    Budget,
     Counters,
     RootAnswer,
     SearchContext,
@@ -198,23 +197,22 @@ class Engine(Searcher):
             else None
         )
         core = _EngineCore(self, game, context.tracer, table)
-        deadline = math.inf if self.seconds is None else time.perf_counter() + self.seconds
-        max_nodes = math.inf if self.max_nodes is None else self.max_nodes
+        budget = context.budget
         move_values = context.move_values
         completed = self.depth  # the horizon of the answer (the deepest completed depth)
         sign = 1 if game.to_move() == Player.FIRST else -1  # (values are the mover's)
         try:
             found: _Found | None = None
             if not self.deepens:
-                core.set_budget(max_nodes, deadline)
+                core.set_budget(budget)
                 found = core.search_depth(self.depth, move_values)
             else:
                 depths = range(1, self.depth + 1) if self.depth is not None else itertools.count(1)
                 for depth in depths:
                     if found is not None:  # the first depth always completes
-                        if max_nodes - core.nodes < 2:
+                        if budget.nodes_left - core.nodes < 2:
                             break  # not even the root and one child fit
-                        core.set_budget(max_nodes, deadline)
+                        core.set_budget(budget)
                     try:
                         found = core.search_depth(depth, move_values, found)
                     except BudgetExceededError:
@@ -321,30 +319,20 @@ class _EngineCore:
         killer_slots: list[list[Hashable]] = [[None, None] for _ in range(offsets + 1)]
         history_scores: dict[Hashable, int] = {}
         history_get = history_scores.get
-        clock = time.perf_counter
         nodes = roots = 0  # the root is counted once per pass over its moves
         expanded = cutoffs = hits = horizon = 0
         deepest = 0
-        max_nodes: float = math.inf
-        deadline = math.inf
-        next_check: float = math.inf
+        # the count of positions past which the budget is checked (never, until one is set)
+        check: Callable[[int], int] = Budget().check
+        next_look = INFINITY
         extension_reach = 0
         previous_line: tuple[Hashable, ...] = ()
 
-        def over_budget() -> None:
-            """Raise once a budget is spent; else set the node count of the next look."""
-            nonlocal next_check
-            if nodes >= max_nodes:
-                raise BudgetExceededError(f"node budget of {max_nodes:,.0f} exhausted")
-            if clock() > deadline:
-                raise BudgetExceededError("time budget exhausted")
-            next_check = min(max_nodes, nodes + CLOCK_INTERVAL)
-
-        def set_budget(total_nodes: float, until: float) -> None:
-            nonlocal max_nodes, deadline, next_check
-            max_nodes, deadline = total_nodes, until
-            limited = total_nodes < math.inf or until < math.inf
-            next_check = min(total_nodes, nodes + CLOCK_INTERVAL) if limited else math.inf
+        def set_budget(budget: Budget) -> None:
+            """Count the positions entered from now on against ``budget``."""
+            nonlocal check, next_look
+            check = budget.check
+            next_look = budget.next_check(nodes)
 
         def history_rank(move: Hashable) -> int:
             return -history_get(move, 0)
@@ -435,14 +423,14 @@ class _EngineCore:
             ``reducible`` that the move may be reduced if it is not forcing. The line
             below the move is left in ``lines[offset + 1]``.
             """
-            nonlocal nodes, deepest, horizon
+            nonlocal nodes, deepest, horizon, next_look
             forcing = (
                 forcing_of(move)
                 if asks_forcing or (asks_forcing_last and depth_left == 1)
                 else False
             )
-            if nodes >= next_check:
-                over_budget()
+            if nodes >= next_look:  # (before the move: a position past the budget is not entered)
+                next_look = check(nodes + 1)
             result = advance(move)
             nodes += 1
             child_ply, child = ply + 1, offset + 1
@@ -679,8 +667,10 @@ class _EngineCore:
         def search_root(depth_left: float, alpha: int, beta: int, move_values: bool) -> _Found:
             """Search the root's moves in the window ``(alpha, beta)``: return the best value
             and every move of that value (right when the value is inside the window)."""
-            nonlocal horizon, nodes, roots
+            nonlocal horizon, nodes, roots, next_look
             horizon = 0
+            if nodes >= next_look:  # (checked before the count: a refused root is not entered)
+                next_look = check(nodes + 1)
             nodes += 1
             roots += 1
             mover = to_move()
@@ -739,7 +729,7 @@ class _EngineCore:
         self._node_count = node_count
 
     search_depth: Callable[..., _Found]
-    set_budget: Callable[[float, float], None]
+    set_budget: Callable[[Budget], None]
     flush: Callable[[Counters], None]
     #: free the search once it is done (it cannot search again)
     close: Callable[[], None]

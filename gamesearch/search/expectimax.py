@@ -48,7 +48,6 @@ from __future__ import annotations
 import itertools
 import math
 import operator
-import time
 from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -59,8 +58,8 @@ from gamesearch.errors import BudgetExceededError
 from gamesearch.game import Game, offers
 from gamesearch.rules import CHANCE, Player, chance_heuristic_numerator
 from gamesearch.search.base import (
-    CLOCK_INTERVAL,
     INFINITY,
+    Budget,
     Counters,
     RootAnswer,
     SearchContext,
@@ -114,8 +113,7 @@ class _Walk:
         game: Game[Any],
         mode: str,
         tracer: Tracer | None,
-        max_nodes: float,
-        deadline: float,
+        budget: Budget,
         first_line: tuple[int, int],
         table: dict[tuple[Hashable, float], tuple[Num, int]] | None,
     ) -> None:
@@ -149,11 +147,9 @@ class _Walk:
         self.full = (-self.infinity, self.infinity) if mode == PLAIN else (self.low, self.high)
         #: each outcome list met (by identity) with its moves, weights and both paired
         self.weights: dict[int, tuple[Sequence[tuple[Hashable, Fraction]], Outcomes]] = {}
-        self.max_nodes = max_nodes
-        self.deadline = deadline
-        self.next_look = CLOCK_INTERVAL if deadline < math.inf else INFINITY
-        #: the node count at which a budget must be looked at (the nearer of the two)
-        self.look_at = min(max_nodes, self.next_look)
+        self.budget = budget
+        #: the node count past which the budget must be looked at
+        self.look_at = budget.first_look
         self.leaves = 0
         self.cutoffs = 0
         self.tt_hits = 0
@@ -203,17 +199,11 @@ class _Walk:
         return found
 
     def look_at_budget(self) -> None:
-        """Raise when a budget is spent; else say when to look again.
+        """Check the budget with the nodes entered so far; set when to look again.
 
         :raises BudgetExceededError: when the node budget or the time is spent.
         """
-        if self.nodes > self.max_nodes:
-            raise BudgetExceededError(f"node budget of {self.max_nodes:,} exhausted")
-        if self.nodes > self.next_look:
-            if time.perf_counter() > self.deadline:
-                raise BudgetExceededError("time budget exhausted")
-            self.next_look = self.nodes + CLOCK_INTERVAL
-        self.look_at = min(self.max_nodes, self.next_look)
+        self.look_at = self.budget.check(self.nodes)
 
 
 #: a walker's ``child(move, depth, ply, alpha, beta, probe=None)``: play ``move``, return
@@ -261,22 +251,27 @@ def _pruning_walker(walk: _Walk) -> tuple[Child, Callable[[], None], Callable[[]
         walk.deepest, walk.horizon_reached = deepest, horizon_reached
 
     def look() -> None:
-        nonlocal look_at
+        """Look at the budget before entering one more position."""
+        nonlocal nodes, look_at
         walk.nodes = nodes
-        walk.look_at_budget()
+        try:
+            walk.look_at_budget()
+        except BudgetExceededError:
+            nodes -= 1  # the position is never entered
+            raise
         look_at = walk.look_at
 
     def child(
         move: Hashable, depth: float, ply: int, alpha: Num, beta: Num, probe: Probe | None = None
     ) -> Num:
         nonlocal nodes, leaves, deepest, horizon_reached
+        nodes += 1
+        if nodes > look_at:
+            look()
         final = advance(move)  # push(move) and result() in one call
         try:  # (free in CPython 3.11+ until something raises)
             if tracer is not None:
                 tracer.enter(move, ply, exact(alpha), exact(beta))
-            nodes += 1
-            if nodes > look_at:
-                look()
             if ply > deepest:
                 deepest = ply
             if final is not None:
@@ -685,17 +680,7 @@ class Expectiminimax(Searcher):
 
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
         """Search the unfinished position ``game``; every root move gets its exact value."""
-        max_nodes = math.inf if self.max_nodes is None else self.max_nodes
-        deadline = math.inf if self.seconds is None else time.perf_counter() + self.seconds
-        return search_chance_root(
-            game,
-            self.mode,
-            self.depth,
-            context,
-            max_nodes=max_nodes,
-            deadline=deadline,
-            table=self.table,
-        )
+        return search_chance_root(game, self.mode, self.depth, context, table=self.table)
 
 
 def search_chance_root(
@@ -704,8 +689,6 @@ def search_chance_root(
     depth: int | None,
     context: SearchContext,
     *,
-    max_nodes: float = math.inf,
-    deadline: float = math.inf,
     table: bool = False,
 ) -> RootAnswer:
     """Return the root answer of a ``mode`` search of the unfinished ``game``.
@@ -715,10 +698,10 @@ def search_chance_root(
     expectiminimax's. ``table`` keeps values by position and remaining depth during
     the search.
 
-    :raises BudgetExceededError: when ``max_nodes`` or the ``deadline`` pass.
+    :raises BudgetExceededError: when ``context``'s budget is spent.
     """
     first_line = _first_line(game, math.inf if depth is None else depth)
-    walk = _Walk(game, mode, context.tracer, max_nodes, deadline, first_line, {} if table else None)
+    walk = _Walk(game, mode, context.tracer, context.budget, first_line, {} if table else None)
     if context.tracer is not None:
         context.tracer.enter(None, game.ply, *map(walk.exact, walk.full))
     try:
@@ -854,8 +837,6 @@ class ChanceIterative(Expectiminimax):
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
         """Search depth 1, 2, ... until exact, the depth option or the budget; return the
         deepest completed iteration (depth 1 always completes)."""
-        deadline = math.inf if self.seconds is None else time.perf_counter() + self.seconds
-        max_nodes = math.inf if self.max_nodes is None else self.max_nodes
         answer: RootAnswer | None = None
         depths = range(1, self.depth + 1) if self.depth is not None else itertools.count(1)
         for depth in depths:
@@ -867,18 +848,11 @@ class ChanceIterative(Expectiminimax):
                 context.tracer,
                 depth,
                 context.root_ply,
+                # the first depth always completes; each next one gets what is left
+                budget=context.budget.after(context.counters.nodes) if answer else Budget(),
             )
-            limited = answer is not None
             try:
-                found = search_chance_root(
-                    game,
-                    self.mode,
-                    depth,
-                    attempt,
-                    max_nodes=max_nodes - context.counters.nodes if limited else math.inf,
-                    deadline=deadline if limited else math.inf,
-                    table=self.table,
-                )
+                found = search_chance_root(game, self.mode, depth, attempt, table=self.table)
             except BudgetExceededError:
                 break
             finally:

@@ -10,7 +10,6 @@ depth reaches the end of every line (the answer is then exact).
 from __future__ import annotations
 
 import itertools
-import time
 from collections.abc import Hashable
 from typing import Any, ClassVar
 
@@ -18,7 +17,7 @@ import attrs
 
 from gamesearch.errors import BudgetExceededError
 from gamesearch.game import Game
-from gamesearch.search.alphabeta import Budget, search_root
+from gamesearch.search.alphabeta import search_root
 from gamesearch.search.base import (
     Counters,
     RootAnswer,
@@ -51,14 +50,14 @@ class IterativeDeepening(Searcher):
 
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
         counters, move_values, tracer = context.counters, context.move_values, context.tracer
-        deadline = time.perf_counter() + self.seconds if self.seconds is not None else float("inf")
-        max_nodes = float(self.max_nodes) if self.max_nodes is not None else float("inf")
+        limited = context.budget.is_limited
         table = context.memory.table("bounds", game, self.table_entries) if self.table else None
         answer: RootAnswer | None = None
         depths = range(1, self.depth + 1) if self.depth is not None else itertools.count(1)
         for depth in depths:
-            budget = None if answer is None else Budget(max_nodes - counters.nodes, deadline)
-            if budget is not None and budget.max_nodes < 2:
+            # the first depth always completes; each next one gets what is left
+            budget = context.budget.after(counters.nodes) if limited and answer else None
+            if budget is not None and budget.nodes_left < 2:
                 break  # not even the root and one child fit: a new depth could only overrun
             try:
                 answer = search_root(

@@ -45,7 +45,6 @@ import functools
 import itertools
 import math
 import random
-import time
 from collections.abc import Hashable, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -60,7 +59,6 @@ from gamesearch.search.base import (
     RootAnswer,
     SearchContext,
     Searcher,
-    depth_field,
     node_budget_field,
     seconds_field,
     simulations_field,
@@ -70,8 +68,6 @@ from gamesearch.search.table import SearchMemory
 
 #: simulations of a search given neither a simulation nor a time budget
 DEFAULT_SIMULATIONS = 1000
-#: how often (in simulations) a search with a time budget looks at the clock
-CLOCK_INTERVAL = 16
 
 
 class _Node:
@@ -128,7 +124,8 @@ class MonteCarlo(Searcher):
     )
     seconds: float | None = seconds_field("time budget in seconds (answers with what it has)")
     max_nodes: int | None = node_budget_field("largest tree, in nodes (answers with what it has)")
-    depth: int | None = depth_field("not used by MCTS (its playouts go to the end of the game)")
+    # (no depth option: the playouts go to the end of the game)
+    depth: int | None = attrs.field(default=None, init=False)
     exploration: float = option_field(
         1.4, "UCT exploration constant c (results are in [-1, 1])", minimum=0
     )
@@ -146,27 +143,23 @@ class MonteCarlo(Searcher):
         limit = self.simulations
         if limit is None and self.seconds is None:  # a tree size alone does not replace it
             limit = DEFAULT_SIMULATIONS
-        max_nodes = math.inf if self.max_nodes is None else self.max_nodes
-        deadline = time.perf_counter() + self.seconds if self.seconds is not None else math.inf
         if game.rules.utilities:  # each player credited with its own utility
             return utility_tree_search(
                 game,
                 context,
                 simulations=math.inf if limit is None else limit,
-                deadline=deadline,
-                max_nodes=max_nodes,
                 exploration=self.exploration,
                 rng=random.Random(self.seed),
             )
         simulator = _Simulator(game, self.scoring, self.exploration, random.Random(self.seed))
         root = simulator.new_root()
+        # a simulation visits many positions: the budget (tree nodes, time) is read
+        # before each one, and the search answers with what it has once it is spent
+        budget = context.budget
+        limited = budget.is_limited
         done = 0
-        while (
-            not _is_settled(root)
-            and (limit is None or done < limit)
-            and simulator.nodes < max_nodes
-        ):
-            if done % CLOCK_INTERVAL == 0 and done and time.perf_counter() > deadline:
+        while not _is_settled(root) and (limit is None or done < limit):
+            if limited and budget.is_spent(simulator.nodes + 1):
                 break
             simulator.simulate(root)
             done += 1

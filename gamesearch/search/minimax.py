@@ -8,18 +8,14 @@ maximises, the second minimises (Russell & Norvig, *AIMA*, section 5.2).
 from __future__ import annotations
 
 import itertools
-import math
-import time
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any, ClassVar
 
 import attrs
 
-from gamesearch.errors import BudgetExceededError
 from gamesearch.game import Game, offers
 from gamesearch.rules import Player
 from gamesearch.search.base import (
-    CLOCK_INTERVAL,
     INFINITY,
     NEGATIVE_INFINITY,
     NO_HORIZON,
@@ -57,26 +53,15 @@ class Minimax(Searcher):
         scores_unplayed = tracer is None and offers(game, "move_results")
         first = Player.FIRST
         finished = finished_values(game, self.scoring)  # finished[ply][result]: a look-up
-        max_nodes = INFINITY if self.max_nodes is None else self.max_nodes
-        deadline = math.inf if self.seconds is None else time.perf_counter() + self.seconds
-        clock = time.perf_counter
-        # one test per expansion covers both budgets: the node count at which to look
+        # one test per expansion covers both budgets: the node count past which to look
         # again (the node budget itself, or sooner when the clock must be read)
-        next_look = min(max_nodes, CLOCK_INTERVAL) if self.seconds is not None else max_nodes
+        look, next_look = context.budget.check, context.budget.first_look
         nodes = expanded = 0
         root_ply = game.ply
         # the ply of the positions scored by evaluate(): a test per child, no depth to pass down
         horizon_ply = root_ply + (NO_HORIZON if self.depth is None else self.depth)
         deepest = root_ply + 1  # the root is unfinished: it has children
         horizon_reached = False
-
-        def look(nodes: int) -> int:
-            """Raise once a budget is spent; else return the node count of the next look."""
-            if nodes > max_nodes:
-                raise BudgetExceededError(f"node budget of {max_nodes:,} exhausted")
-            if clock() > deadline:
-                raise BudgetExceededError("time budget exhausted")
-            return min(max_nodes, nodes + CLOCK_INTERVAL)
 
         def expand(ply: int, maximizing: bool) -> int:
             """Return the value of the unfinished position at ``ply`` (before the horizon)."""

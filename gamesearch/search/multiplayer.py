@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Callable, Hashable
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -538,8 +537,6 @@ def utility_tree_search(
     context: SearchContext,
     *,
     simulations: float,
-    deadline: float,
-    max_nodes: float,
     exploration: float,
     rng: random.Random,
 ) -> RootAnswer:
@@ -548,8 +545,8 @@ def utility_tree_search(
     UCT as for two players, but every position's statistics hold each player's summed
     final utility, and the player to move picks the child best for itself (its own mean,
     mapped to [-1, 1] over the result range, plus ``exploration * sqrt(ln(parent
-    visits) / visits)``). It stops after ``simulations``, at ``deadline`` (a
-    ``time.perf_counter()`` reading) or once the tree has ``max_nodes``. Nothing is
+    visits) / visits)``). It stops after ``simulations`` or once ``context``'s budget
+    (the tree's nodes, the time) is spent. Nothing is
     proven: the answer is never exact. The chosen move is the most visited (ties: the
     better mean for the mover, then the earlier move); ``utilities`` are its mean final
     utilities, exact fractions.
@@ -620,8 +617,10 @@ def utility_tree_search(
 
     root = _UtilityNode(None, 0, players)
     done = 0
-    while done < simulations and counts["nodes"] < max_nodes:
-        if done % 16 == 0 and done and time.perf_counter() > deadline:
+    budget = context.budget
+    limited = budget.is_limited
+    while done < simulations:
+        if limited and budget.is_spent(counts["nodes"] + 1):
             break
         simulate(root)
         done += 1

@@ -28,20 +28,18 @@ from __future__ import annotations
 
 import abc
 import functools
-import time
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, ClassVar, cast, overload
 
 import attrs
 
-from gamesearch.errors import BudgetExceededError
 from gamesearch.game import Game, offers
 from gamesearch.rules import Player, Scoring
-from gamesearch.search.alphabeta import Budget, budget_of, search_root
+from gamesearch.search.alphabeta import search_root
 from gamesearch.search.base import (
-    CLOCK_INTERVAL,
     INFINITY,
     NEGATIVE_INFINITY,
+    Budget,
     Counters,
     RootAnswer,
     SearchContext,
@@ -249,24 +247,16 @@ def make_exact_core(
     )
     nodes = leaves = cutoffs = hits = 0
     deepest = game.ply
-    max_nodes = budget.max_nodes if budget is not None else INFINITY
-    deadline = budget.deadline if budget is not None else INFINITY
-    next_check = min(max_nodes, CLOCK_INTERVAL) if budget is not None else INFINITY
-
-    def over_budget() -> None:
-        """Raise once a budget is spent; else set the node count of the next look."""
-        nonlocal next_check
-        if nodes >= max_nodes:
-            raise BudgetExceededError(f"node budget of {max_nodes:,.0f} exhausted")
-        if time.perf_counter() > deadline:
-            raise BudgetExceededError("time budget exhausted")
-        next_check = min(max_nodes, nodes + CLOCK_INTERVAL)
+    # the count of positions past which the budget is checked (never, without one)
+    if budget is None:
+        budget = Budget()
+    check, next_look = budget.check, budget.first_look
 
     def search(ply: int, alpha: int, beta: int) -> int:
-        nonlocal nodes, leaves, cutoffs, hits, deepest
-        if nodes >= next_check:  # one test per node, only a budget ever trips it
-            over_budget()
+        nonlocal nodes, leaves, cutoffs, hits, deepest, next_look
         nodes += 1
+        if nodes > next_look:  # one test per node, only a budget ever trips it
+            next_look = check(nodes)
         if ply > deepest:
             deepest = ply
         if threat_aware:
@@ -438,17 +428,17 @@ class ExactSearcher(Searcher):
         memory: SearchMemory,
         tracer: Tracer | None = None,
         *,
-        budgeted: bool = True,
+        budget: Budget | None = None,
     ) -> ExactCore:
         """Return a search core over ``game`` with ``memory``'s exact table for its kind and
-        size (the caller closes it when done: :meth:`ExactCore.close`)."""
+        size, counting against ``budget`` if one is given (the caller closes it when done:
+        :meth:`ExactCore.close`)."""
         table = memory.table("exact", game, self.table_entries)
         # a game with margins is solved for its margin also with plain scoring (the
         # weak solve only tells win, draw and loss apart)
         scoring = (
             Scoring.PLAIN if self.is_weak and not self.solves_weakly(game) else Scoring.DISTANCE
         )
-        budget = budget_of(self.max_nodes, self.seconds) if budgeted else None
         return make_exact_core(game, table, tracer, scoring, budget)
 
     def solves_weakly(self, game: Game[Any]) -> bool:
@@ -478,9 +468,9 @@ class ExactSearcher(Searcher):
                 counters=counters,
                 tracer=tracer,
                 move_values=move_values,
-                budget=budget_of(self.max_nodes, self.seconds),
+                budget=context.budget if context.budget.is_limited else None,
             )
-        core = self.core(game, context.memory, tracer)
+        core = self.core(game, context.memory, tracer, budget=context.budget)
         try:
             value = self._solve(core, game)
             values: list[tuple[Hashable, int]] = []
@@ -547,7 +537,7 @@ class ExactSearcher(Searcher):
         game.push(move)
         try:
             while game.result() is None:
-                with self.core(game, memory, budgeted=False) as core:
+                with self.core(game, memory) as core:
                     follow = self._best_moves(core, game, self._solve(core, game), first_only=True)[
                         0
                     ]

@@ -51,6 +51,7 @@ from gamesearch.options import check_finite_deprecated, check_option_value_depre
 from gamesearch.plugins import Registry
 from gamesearch.rules import CHANCE
 from gamesearch.search.base import (
+    CLOCKS,
     Searcher,
     SearchResult,
     json_value,
@@ -93,12 +94,20 @@ def _positive(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> Non
         raise InvalidOptionError(f"limit {attribute.name!r} must be a finite number > 0: {value!r}")
 
 
+def _clock(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if value not in CLOCKS:
+        clocks = " or ".join(map(repr, CLOCKS))
+        raise InvalidOptionError(f"limit {attribute.name!r} must be {clocks}: {value!r}")
+
+
 @attrs.frozen(kw_only=True)
 class Limits:
     """What the server allows one request and one client; set when the server starts."""
 
     max_nodes: int = attrs.field(default=1_000_000, validator=_whole_number)  #: nodes per search
-    seconds: float = attrs.field(default=3.0, validator=_positive)  #: wall-clock time per search
+    seconds: float = attrs.field(default=3.0, validator=_positive)  #: time per search
+    #: the clock ``seconds`` (and every search's time budget) is measured on: wall or cpu
+    clock: str = attrs.field(default="wall", validator=_clock)
     tree_nodes: int = attrs.field(default=2_000, validator=_whole_number)  #: largest tree drawn
     body_bytes: int = attrs.field(default=16_384, validator=_whole_number)  #: request body size
     text_chars: int = attrs.field(default=1_000, validator=_whole_number)  #: position or move text
@@ -368,6 +377,12 @@ def read_search(registry: Registry, body: Mapping[str, Any], limits: Limits) -> 
                 f"option {option!r} asks for {asked!r}; this server allows at most {ceiling!r}"
             )
         budget[option] = ceiling if asked is None else asked
+    if searcher.clock not in ("wall", limits.clock):  # (wall: the searchers' default)
+        raise InvalidOptionError(
+            f"option 'clock' asks for {searcher.clock!r}; this server measures every time "
+            f"budget on the {limits.clock!r} clock"
+        )
+    budget["clock"] = limits.clock
     # A plugin searcher that ignores its budget is stopped by the worker's deadline.
     budgeted = attrs.evolve(searcher, **budget)  # type: ignore[arg-type]
     return SearchRequest(game, budgeted)
