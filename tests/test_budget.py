@@ -270,3 +270,44 @@ def test_the_web_service_measures_every_time_budget_on_its_own_clock() -> None:
         read_search(REGISTRY, asked, Limits(max_nodes=3_000, seconds=2.0))
     with pytest.raises(InvalidOptionError, match=r"limit 'clock' must be 'wall' or 'cpu': 'gpu'"):
         Limits(clock="gpu")
+
+
+class _Depth:
+    """A stand-in answer of one depth for the deepening driver."""
+
+    def __init__(self, depth: int, is_exact: bool) -> None:
+        self.depth, self.is_exact = depth, is_exact
+
+
+def test_the_deepening_driver_keeps_the_deepest_completed_depth() -> None:
+    from gamesearch.search.deepening import deepen
+
+    budget, seen = Budget(max_nodes=100), []
+
+    def search_depth(depth: int, rest: Budget | None, last: _Depth | None) -> _Depth:
+        seen.append((depth, None if rest is None else rest.nodes_left, last and last.depth))
+        if depth == 3:
+            raise BudgetExceededError("spent")
+        return _Depth(depth, is_exact=False)
+
+    found, completed = deepen(search_depth, budget, lambda: 10 * len(seen))
+    assert (found.depth, completed) == (2, 2)
+    # depth 1 runs without a budget; each later depth gets what the earlier ones left
+    assert seen == [(1, None, None), (2, 90, 1), (3, 80, 2)]
+
+
+def test_the_deepening_driver_stops_when_exact_deep_enough_or_out_of_nodes() -> None:
+    from gamesearch.search.deepening import deepen
+
+    def exact_at_two(depth: int, rest: Budget | None, last: _Depth | None) -> _Depth:
+        return _Depth(depth, is_exact=depth == 2)
+
+    assert deepen(exact_at_two, Budget(), lambda: 0)[1] == 2
+    assert deepen(exact_at_two, Budget(), lambda: 0, deepest=1)[1] == 1
+    assert deepen(exact_at_two, Budget(max_nodes=5), lambda: 4)[1] == 1  # one node left
+    with pytest.raises(BudgetExceededError, match="spent at once"):
+        deepen(_raise_at_once, Budget(), lambda: 0)
+
+
+def _raise_at_once(depth: int, rest: Budget | None, last: _Depth | None) -> _Depth:
+    raise BudgetExceededError("spent at once")

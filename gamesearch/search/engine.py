@@ -43,14 +43,12 @@ is tried first whatever the depth.
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, ClassVar, cast
 
 import attrs
 
-from gamesearch.errors import BudgetExceededError
 from gamesearch.game import Game, allows_null_move, offers
 from gamesearch.options import option_field
 from gamesearch.rules import Player
@@ -68,6 +66,7 @@ from gamesearch.search.base import (
     node_budget_field,
     seconds_field,
 )
+from gamesearch.search.deepening import deepen
 from gamesearch.search.table import SearchMemory, TranspositionTable, make_room, table_entries_field
 
 #: the depth of a table entry that holds true bounds (its subtree met no horizon)
@@ -199,40 +198,35 @@ class Engine(Searcher):
         core = _EngineCore(self, game, context.tracer, table)
         budget = context.budget
         move_values = context.move_values
+
+        def search_depth(depth: int, rest: Budget | None, last: _Found | None) -> _Found:
+            if rest is not None:  # (the core counts every depth's positions: the whole budget)
+                core.set_budget(budget)
+            return core.search_depth(depth, move_values, last)
+
         completed = self.depth  # the horizon of the answer (the deepest completed depth)
         sign = 1 if game.to_move() == Player.FIRST else -1  # (values are the mover's)
         try:
-            found: _Found | None = None
             if not self.deepens:
                 core.set_budget(budget)
                 found = core.search_depth(self.depth, move_values)
             else:
-                depths = range(1, self.depth + 1) if self.depth is not None else itertools.count(1)
-                for depth in depths:
-                    if found is not None:  # the first depth always completes
-                        if budget.nodes_left - core.nodes < 2:
-                            break  # not even the root and one child fit
-                        core.set_budget(budget)
-                    try:
-                        found = core.search_depth(depth, move_values, found)
-                    except BudgetExceededError:
-                        if found is None:
-                            raise
-                        break
-                    completed = depth
+
+                def completed_depth(depth: int, found: _Found) -> None:
                     context.completed_depth(
                         depth,
                         sign * found.value,
                         found.best_moves,
-                        nodes=core.nodes,
+                        nodes=core.node_count(),
                         is_exact=found.is_exact,
                     )
-                    if found.is_exact:
-                        break
+
+                found, completed = deepen(
+                    search_depth, budget, core.node_count, self.depth, completed_depth
+                )
         finally:
             core.flush(context.counters)
             core.close()
-        assert found is not None  # the first depth always completes (or raises)
         return RootAnswer(
             value=sign * found.value,
             best_moves=tuple(found.best_moves),
@@ -726,16 +720,12 @@ class _EngineCore:
         self.set_budget = set_budget
         self.flush = flush
         self.close = close
-        self._node_count = node_count
+        self.node_count = node_count
 
     search_depth: Callable[..., _Found]
     set_budget: Callable[[Budget], None]
     flush: Callable[[Counters], None]
     #: free the search once it is done (it cannot search again)
     close: Callable[[], None]
-    _node_count: Callable[[], int]
-
-    @property
-    def nodes(self) -> int:
-        """Return the positions entered so far."""
-        return self._node_count()
+    #: the positions entered so far
+    node_count: Callable[[], int]

@@ -45,7 +45,6 @@ those values cost more.
 
 from __future__ import annotations
 
-import itertools
 import math
 import operator
 from collections.abc import Callable, Hashable, Sequence
@@ -70,6 +69,7 @@ from gamesearch.search.base import (
     node_budget_field,
     seconds_field,
 )
+from gamesearch.search.deepening import deepen
 
 #: how the children of a chance position are searched
 PLAIN, STAR1, STAR2 = "expectiminimax", "star1", "star2"
@@ -837,9 +837,8 @@ class ChanceIterative(Expectiminimax):
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
         """Search depth 1, 2, ... until exact, the depth option or the budget; return the
         deepest completed iteration (depth 1 always completes)."""
-        answer: RootAnswer | None = None
-        depths = range(1, self.depth + 1) if self.depth is not None else itertools.count(1)
-        for depth in depths:
+
+        def search_depth(depth: int, rest: Budget | None, last: RootAnswer | None) -> RootAnswer:
             counters = Counters()
             attempt = SearchContext(
                 context.scoring,
@@ -848,19 +847,17 @@ class ChanceIterative(Expectiminimax):
                 context.tracer,
                 depth,
                 context.root_ply,
-                # the first depth always completes; each next one gets what is left
-                budget=context.budget.after(context.counters.nodes) if answer else Budget(),
+                budget=Budget() if rest is None else rest,
             )
             try:
-                found = search_chance_root(game, self.mode, depth, attempt, table=self.table)
-            except BudgetExceededError:
-                break
-            finally:
+                return search_chance_root(game, self.mode, depth, attempt, table=self.table)
+            finally:  # (a depth stopped by its budget counts what it entered)
                 context.counters.nodes += counters.nodes
                 context.counters.leaves += counters.leaves
                 context.counters.cutoffs += counters.cutoffs
                 context.counters.tt_hits += counters.tt_hits
-            answer = found
+
+        def completed(depth: int, found: RootAnswer) -> None:
             context.completed_depth(
                 depth,
                 found.value,
@@ -868,9 +865,10 @@ class ChanceIterative(Expectiminimax):
                 nodes=context.counters.nodes,
                 is_exact=found.is_exact,
             )
-            if found.is_exact:
-                break
-        assert answer is not None  # depth 1 runs without a budget
+
+        answer, _ = deepen(
+            search_depth, context.budget, lambda: context.counters.nodes, self.depth, completed
+        )
         context.horizon_reached = not answer.is_exact
         return answer
 

@@ -9,16 +9,15 @@ depth reaches the end of every line (the answer is then exact).
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Hashable
 from typing import Any, ClassVar
 
 import attrs
 
-from gamesearch.errors import BudgetExceededError
 from gamesearch.game import Game
 from gamesearch.search.alphabeta import search_root
 from gamesearch.search.base import (
+    Budget,
     Counters,
     RootAnswer,
     SearchContext,
@@ -27,6 +26,7 @@ from gamesearch.search.base import (
     node_budget_field,
     seconds_field,
 )
+from gamesearch.search.deepening import deepen
 from gamesearch.search.table import SearchMemory, table_entries_field
 
 
@@ -49,33 +49,26 @@ class IterativeDeepening(Searcher):
     table_entries: int = table_entries_field(1 << 20)
 
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
-        counters, move_values, tracer = context.counters, context.move_values, context.tracer
-        limited = context.budget.is_limited
+        counters = context.counters
         table = context.memory.table("bounds", game, self.table_entries) if self.table else None
-        answer: RootAnswer | None = None
-        depths = range(1, self.depth + 1) if self.depth is not None else itertools.count(1)
-        for depth in depths:
-            # the first depth always completes; each next one gets what is left
-            budget = context.budget.after(counters.nodes) if limited and answer else None
-            if budget is not None and budget.nodes_left < 2:
-                break  # not even the root and one child fit: a new depth could only overrun
-            try:
-                answer = search_root(
-                    game,
-                    depth=depth,
-                    scoring=self.scoring,
-                    ordering="game",
-                    fresh_window=move_values,
-                    all_best=True,
-                    table=table,
-                    counters=counters,
-                    tracer=tracer,
-                    move_values=move_values,
-                    budget=budget,
-                    first_moves=answer.best_moves[:1] if answer is not None else (),
-                )
-            except BudgetExceededError:  # (the search has taken its moves back)
-                break
+
+        def search_depth(depth: int, rest: Budget | None, last: RootAnswer | None) -> RootAnswer:
+            return search_root(
+                game,
+                depth=depth,
+                scoring=self.scoring,
+                ordering="game",
+                fresh_window=context.move_values,
+                all_best=True,
+                table=table,
+                counters=counters,
+                tracer=context.tracer,
+                move_values=context.move_values,
+                budget=rest,
+                first_moves=last.best_moves[:1] if last is not None else (),
+            )
+
+        def completed(depth: int, answer: RootAnswer) -> None:
             context.completed_depth(
                 depth,
                 answer.value,
@@ -83,9 +76,10 @@ class IterativeDeepening(Searcher):
                 nodes=counters.nodes,
                 is_exact=answer.is_exact,
             )
-            if answer.is_exact:
-                break
-        assert answer is not None  # depth 1 runs without a budget
+
+        answer, _ = deepen(
+            search_depth, context.budget, lambda: counters.nodes, self.depth, completed
+        )
         return answer
 
     def _follow_up(self, game: Game[Any], depth: int | None, memory: SearchMemory) -> Hashable:
