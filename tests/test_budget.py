@@ -311,3 +311,14 @@ def test_the_deepening_driver_stops_when_exact_deep_enough_or_out_of_nodes() -> 
 
 def _raise_at_once(depth: int, rest: Budget | None, last: _Depth | None) -> _Depth:
     raise BudgetExceededError("spent at once")
+
+
+def test_play_names_the_clock_of_its_engine(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    status, out, err = run_cli(capsys, "play", "tictactoe", "--clock", "cpu")
+    assert status == 0, err
+    assert "engine iterative:clock=cpu,seconds=2.0" in out

@@ -168,7 +168,7 @@ def default_searcher_spec(
 
     That is the game's own searcher (:func:`game_default_searcher`), else ``fallback``; when
     a ``depth`` is given and the game's searcher takes none, ``fallback``. The options
-    map the searcher's depth option (``depth`` or ``max_depth``) to ``depth``.
+    give the searcher its ``depth`` option.
 
     :raises GameSearchError: when the game names a searcher that is not registered.
     """

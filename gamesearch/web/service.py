@@ -6,8 +6,9 @@ its own position object, so two requests never share a mutable position, and the
 server keeps no state between them.
 
 Searches run under :class:`Limits` that the server sets. Every searcher's budget
-options (``max_nodes`` and ``seconds``) get the server's budget as their ceiling, so a
-search that cannot answer within it stops with an error; a plugin searcher that ignores
+options (``max_nodes`` and ``seconds``) get the server's budget as their ceiling, time
+measured on the server's clock (``Limits.clock``), so a search that cannot answer within
+it stops with an error; a plugin searcher that ignores
 its budget is stopped by the worker's deadline. Every value a request
 gives is checked here, at the edge: finite numbers only, integers where a game or
 searcher option is an integer, booleans where it is a boolean, bounded sizes.
