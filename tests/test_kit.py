@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gamesearch import AlphaBeta, Game, Minimax, Scoring, Searcher, default_registry
-from gamesearch.search.textbook import TextbookMinimax
+from gamesearch.search.reference.minimax import ReferenceMinimax
 from gamesearch.testing import (
     Reference,
     check_game,
@@ -161,7 +161,7 @@ def test_textbook_alphabeta_reports_one_of_the_best_moves_and_the_kit_accepts_it
 
 def test_a_searcher_is_checked_against_minimax_with_its_own_scoring_and_depth() -> None:
     plain = Reference.like(AlphaBeta(scoring=Scoring.PLAIN, depth=2))
-    assert plain.minimax == TextbookMinimax(scoring=Scoring.PLAIN, depth=2)
+    assert plain.minimax == ReferenceMinimax(scoring=Scoring.PLAIN, depth=2)
 
 
 @settings(max_examples=40)

@@ -1,5 +1,16 @@
 """Alpha-beta: minimax's values with fewer nodes.
 
+Twin: :mod:`gamesearch.search.reference.alphabeta`, with the same values and the same
+best-move set (with ``all_best=False`` the first best move only, and the result says
+its set is not complete). Differences: two loops, one per side (a third, for both
+sides, when the game answers ``move_results()``); finished children scored in the
+parent's loop, unplayed with ``move_results()``; the game's move order; a root window
+shared by the root moves, one point wider than the best so that ties keep exact
+values (the other moves get bounds: ``move_values_exact`` false); a table of bounds
+that stores ``±depth`` (negative: the entry rests on a horizon); a budget that wraps
+the move call. With ``ordering=natural``, ``root_window=fresh`` and no table it
+enters the twin's very positions (the same node count).
+
 ``alpha`` is what the maximiser is already sure of, ``beta`` what the minimiser is
 already sure of; once they cross, the remaining moves of a position cannot change
 the decision and are skipped (Knuth & Moore, 1975; *AIMA* section 5.3). Switches:
@@ -461,6 +472,8 @@ def search_root(
         is_exact=horizon == 0,
         depth=counters.depth - root_ply,
         depth_limit=depth,
+        best_moves_complete=fresh_window or all_best,
+        move_values_exact=fresh_window,
     )
 
 

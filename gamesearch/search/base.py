@@ -124,6 +124,13 @@ class SearchResult:
     #: the searched position's ply and its players' names (what :attr:`score` reads)
     ply: int = attrs.field(default=0, eq=False, repr=False)
     _names: tuple[str, ...] = attrs.field(default=(), alias="names", eq=False, repr=False)
+    #: true when :attr:`best_moves` holds every move of the best value; false when the
+    #: search knows only some of them (a root window shared between the root moves, a
+    #: sampling search whose root is not settled): a tied best move may be missing
+    best_moves_complete: bool = True
+    #: true when every value the search found for a root move is exact; false when the
+    #: moves that are not best got only bounds (a shared root window) or estimates
+    move_values_exact: bool = True
 
     @property
     def score(self) -> Score:
@@ -194,6 +201,8 @@ class SearchResult:
             "stats": {**attrs.asdict(self.stats), "nodes_per_second": self.stats.nodes_per_second},
             "is_exact": self.is_exact,
             "is_game_over": self.is_game_over,
+            "best_moves_complete": self.best_moves_complete,
+            "move_values_exact": self.move_values_exact,
             "visits": None
             if self.visits is None
             else [{**attrs.asdict(entry), "move": fmt(entry.move)} for entry in self.visits],
@@ -568,9 +577,16 @@ class SearchContext:
         value: int | Fraction,
         best_moves: Sequence[Hashable],
         move_values: Sequence[tuple[Hashable, int | Fraction]] = (),
+        *,
+        best_moves_complete: bool = True,
+        move_values_exact: bool = True,
     ) -> RootAnswer:
         """Return the root answer: ``value`` (first player's view), every best move in move
-        order, and each root move's value (kept only when :attr:`move_values` was asked)."""
+        order, and each root move's value (kept only when :attr:`move_values` was asked).
+
+        Say ``best_moves_complete=False`` when ``best_moves`` may miss a tied best move,
+        and ``move_values_exact=False`` when some root moves' values are only bounds or
+        estimates."""
         return RootAnswer(
             value=value,
             best_moves=tuple(best_moves),
@@ -578,6 +594,8 @@ class SearchContext:
             is_exact=not self.horizon_reached,
             depth=self.counters.depth,
             depth_limit=self.depth_limit,
+            best_moves_complete=best_moves_complete,
+            move_values_exact=move_values_exact,
         )
 
 
@@ -594,6 +612,10 @@ class RootAnswer:
     visits: tuple[MoveVisits, ...] | None = None  #: root moves' visits (sampling searchers)
     #: one utility per player, for a game whose rules declare utilities
     utilities: tuple[int | Fraction, ...] | None = None
+    #: every move of the best value is in ``best_moves`` (see :class:`SearchResult`)
+    best_moves_complete: bool = True
+    #: every root move's value found is exact, not a bound (see :class:`SearchResult`)
+    move_values_exact: bool = True
 
 
 #: the shortest time budget a search takes, in seconds (anything shorter is a mistake)
@@ -863,6 +885,8 @@ class Searcher(abc.ABC):
             utilities=answer.utilities,
             ply=game.ply,
             names=game.player_names,
+            best_moves_complete=answer.best_moves_complete,
+            move_values_exact=answer.move_values_exact,
         )
 
     def _finished_answer(self, game: Game[Any], final: int) -> RootAnswer:

@@ -1,5 +1,11 @@
 """The engine: alpha-beta with the tricks game-playing programs use, each a switch.
 
+Twin: :mod:`gamesearch.search.reference.alphabeta`, with the same values and best
+moves to the end of the game whatever the switches, and at a depth with every trick
+off. Differences: negamax form inside; the root moves after the first searched with
+a window one point below the best (ties exact, the others bounds); each trick below
+a switch; a table of ``(depth, lower, upper, best move)``.
+
 ``engine:depth=6`` is plain fail-soft alpha-beta in negamax form (values from the
 side to move's point of view inside the search, the first player's outside). Each
 option adds one trick and is off by default:
@@ -235,6 +241,7 @@ class Engine(Searcher):
             else None,
             is_exact=found.is_exact,
             depth=context.counters.depth,
+            move_values_exact=move_values,  # (else the moves not best got bounds)
             # the line is read to the horizon of the depth that answered: a budget that
             # stopped the deepening must not leave the line's searches unlimited
             depth_limit=completed,

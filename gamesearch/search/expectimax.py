@@ -1,5 +1,14 @@
 """Searchers for games of chance: expectiminimax and Ballard's *-minimax pruning.
 
+Twins: :mod:`gamesearch.search.reference.expectiminimax` (the same values, best moves
+and node counts), :mod:`~gamesearch.search.reference.star1` and
+:mod:`~gamesearch.search.reference.star2` (the same values and best moves;
+``chance-iterative`` is Star2's at its deepest completed depth). Differences: whole
+numbers in one small unit instead of fractions (below); one walker per kind of
+search, a child scored in its parent's loop; the root moves after the first searched
+with a window one unit short of the best; a table option; the node and clock budget
+counted in the walk.
+
 At a chance position (``to_move()`` is :data:`~gamesearch.game.CHANCE`) the value is
 the probability-weighted mean of the outcomes' values; elsewhere the first player
 maximises and the second minimises (Michie, 1966; *AIMA* section 5.5). Values are
@@ -9,7 +18,7 @@ result range (:func:`~gamesearch.game.chance_heuristic`). ``depth`` counts the
 players' moves only: an outcome of chance costs no depth (as in OpenSpiel's
 ``expectiminimax``), and a chance position reached at the horizon is evaluated.
 
-- ``expectiminimax`` visits every position: the reference.
+- ``expectiminimax`` visits every position.
 - ``star1`` and ``star2`` (Ballard, 1983, "The *-minimax search procedure for trees
   containing chance nodes") give the same values with fewer positions. Both need
   bounded values, which the result range gives: at a chance position, once the
@@ -654,7 +663,7 @@ def _reuse(probe: Probe, alpha: Num, beta: Num) -> Num | None:
 
 @attrs.frozen(kw_only=True)
 class Expectiminimax(Searcher):
-    """Expectiminimax for games of chance: the reference (expected results, no pruning)."""
+    """Expectiminimax for games of chance (expected results, no pruning)."""
 
     name: ClassVar[str] = "expectiminimax"
     needs_no_chance: ClassVar[bool] = False

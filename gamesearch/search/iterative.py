@@ -1,5 +1,10 @@
 """Iterative deepening: alpha-beta at depth 1, 2, 3, ... until a budget runs out.
 
+Twin: :mod:`gamesearch.search.reference.alphabeta` at the deepest completed depth,
+with the same values and best moves there. Differences: the depths one after another,
+each trying the last one's best move first; under a budget the last completed depth
+answers; it stops once a depth reaches the end of every line.
+
 Each completed depth replaces the answer, and its best move is tried first at the
 next depth. When the budget (nodes or seconds) runs out mid-depth, that depth is
 thrown away and the last completed one answers, so a legal move always comes back:

@@ -1,5 +1,12 @@
 """Monte Carlo tree search: UCT selection, random playouts, MCTS-Solver proofs.
 
+Twin: :mod:`gamesearch.search.reference.uct`, plain UCT with random playouts.
+Differences: proofs (MCTS-Solver with score bounds), so a proven root has minimax's
+value and, once settled, minimax's best-move set (the result says when its set is
+complete); chance positions drawn by their odds; games with utilities, each player
+credited with its own; the moves played by ``advance``/``retract``; the value clipped
+to the proven bounds; node and time budgets that answer with what they have.
+
 One simulation walks down the tree, at each position taking the child with the
 best UCT score (Kocsis & Szepesvári, 2006): its mean result for the player to move
 plus ``exploration * sqrt(ln(parent visits) / visits)``. The first position it
@@ -206,6 +213,8 @@ def _answer(game: Game[Any], root: _Node, move_values: bool, depth: int) -> _Tre
         depth=depth,
         visits=_visits(children),
         tree=root,
+        best_moves_complete=_is_settled(root),
+        move_values_exact=all(child.is_proven for child in children),
     )
 
 
@@ -230,6 +239,7 @@ def _expected_answer(
         return Fraction(node.total, node.visits) if node.visits else Fraction(0)
 
     best = children if root.odds is not None else [_choose(root)]
+    settled = root.odds is not None or _is_settled(root)
     return _TreeAnswer(
         value=expected(root) if root.odds is not None or root.is_proven else expected(best[0]),
         best_moves=tuple(child.move for child in best),
@@ -240,6 +250,8 @@ def _expected_answer(
         depth=depth,
         visits=_visits(children),
         tree=root,
+        best_moves_complete=settled,
+        move_values_exact=all(child.is_proven for child in children),
     )
 
 

@@ -1,4 +1,11 @@
-"""Plain minimax: the reference every other searcher is checked against.
+"""Plain minimax, the fast core: every line to the end, or to the horizon, no pruning.
+
+Twin: :mod:`gamesearch.search.reference.minimax`, with the same values, best moves
+and node counts. Differences: one closure per search, bound methods in locals; nodes
+counted per expansion (all the children of a position at once), leaves worked out
+from them; a child that ends the game scored in its parent's loop, unplayed when the
+game answers ``move_results()``; finished values looked up by ply and result; the
+turn asked only in games whose turns do not alternate; its own node and clock checks.
 
 Every line is followed to the end of the game (or to ``depth`` plies, where the
 game's heuristic ``evaluate()`` stands in), with no pruning. The first player
@@ -32,7 +39,7 @@ NO_RESULTS = itertools.repeat(None)
 
 @attrs.frozen(kw_only=True)
 class Minimax(Searcher):
-    """Plain minimax, no pruning: the reference."""
+    """Plain minimax, no pruning (the fast core)."""
 
     name: ClassVar[str] = "minimax"
 

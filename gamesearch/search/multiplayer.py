@@ -1,5 +1,14 @@
 """Searchers for games whose results are one utility per player: max^n, paranoid, BRS.
 
+Twins: :mod:`gamesearch.search.reference.maxn`,
+:mod:`~gamesearch.search.reference.paranoid` and :mod:`~gamesearch.search.reference.brs`,
+with the same values (the root mover's utility) and best moves, and for max^n the same
+utilities. Differences: whole numbers (utilities times ``2 * evaluation_bound``);
+Korf's shallow pruning for max^n in constant-sum games; the root moves after the
+first searched with a window one below the best; each root move's line read off the
+search. Monte Carlo search of utilities (:func:`utility_tree_search`, twin
+:mod:`~gamesearch.search.reference.uct`) lives here too.
+
 All three read a game whose rules declare ``utilities`` (see
 :class:`gamesearch.game.UtilitiesGame`) and answer with :attr:`SearchResult.utilities`
 (one utility per player, in result units) and :attr:`SearchResult.value`, the root
@@ -648,6 +657,8 @@ def utility_tree_search(
         ),
         utilities=means(chosen),
         tree=root,
+        best_moves_complete=False,
+        move_values_exact=False,
     )
 
 

@@ -1,5 +1,12 @@
 """Exact negamax: the search core the solver-grade searchers share, and ``pvs``.
 
+Twin: :mod:`gamesearch.search.reference.negamax` (principal variation search), with
+the same values and best moves (``all_best=False``: the first only, and the result
+says its set is not complete). Differences: searches to the end only (a depth hands
+the search to :mod:`~gamesearch.search.alphabeta`); a table of bounds and a best move
+kept across searches; distance-aware bounds; the game's threat hints and the parity
+bounds they allow; the root's best moves found by a null window each.
+
 Negamax scores every position from the side to move's point of view, so one
 recursive function serves both players (Knuth & Moore, 1975). The core adds what
 makes exact solving of a game like Connect Four feasible, none of it tied to a game:
@@ -496,6 +503,7 @@ class ExactSearcher(Searcher):
             else None,
             is_exact=True,
             depth=counters.depth,
+            best_moves_complete=move_values or self.all_best,
         )
 
     def _first_player_value(self, game: Game[Any]) -> Callable[[int], int]:

@@ -1,5 +1,11 @@
 """Null-window drivers over the exact negamax core: ``mtdf`` and ``solver``.
 
+Twin of both: :mod:`gamesearch.search.reference.mtdf`, with the same values and best
+moves. Differences: the null-window tests run on the exact negamax core with its
+table (the memory of Plaat's MTD(f)), not on plain alpha-beta; the solver halves the
+interval of possible values, leaning towards the draw, instead of stepping to each
+bound; weak solving asks only "win?" and "loss?".
+
 A null-window search answers one yes/no question, "is the value above ``v``?",
 far faster than a full-window search finds the value. Two ways to home in on it:
 

@@ -1,12 +1,13 @@
-"""Textbook minimax and alpha-beta: short, readable, and the reference for the fast cores.
+"""Textbook minimax and alpha-beta with the switches courses count by, and a tracer.
 
-Written for reading, not for speed (the fast cores are in :mod:`gamesearch.search.minimax`
-and :mod:`gamesearch.search.alphabeta`): plain recursion over the public protocol
-(``push``, ``undo``, ``result``, ``legal_moves``), no tables, no ordering. The
-conformance kit checks every searcher against :class:`TextbookMinimax`, so it shares
-no code with the searchers it checks. Both are written against the public searcher
-API (:meth:`Searcher.root`), as a searcher of your own would be, and report every
-position they enter to a tracer (``gamesearch tree`` draws them).
+Twins: :mod:`gamesearch.search.reference.minimax` (the same values, best moves and
+node counts) and :mod:`gamesearch.search.reference.alphabeta` (the same values; with
+the default switches the same best moves and node counts). Differences: every
+position entered is reported to a tracer (``gamesearch tree`` draws them); a horizon
+in rounds as well as plies; and the two switches below, which change the node counts
+to the ones courses publish. Plain recursion over the public protocol (``push``,
+``undo``, ``result``, ``legal_moves``) and the public searcher API
+(:meth:`Searcher.root`), no tables, no ordering; the grader's suites use them.
 
 Two switches of :class:`TextbookAlphaBeta` make its node counts match the ones courses
 publish:
@@ -16,7 +17,10 @@ publish:
   (the rule of autograders that count generated states, such as Berkeley CS188's);
 - ``root_window``: ``fresh`` (the default) searches each root move with a full window,
   so every root move gets its exact value; ``shared`` lets each root move narrow the
-  window for the next, as the textbook's ``alpha-beta-search`` does.
+  window for the next, as the textbook's ``alpha-beta-search`` does: the moves after
+  the best then get bounds, and a tied best move is missed unless
+  ``prune_on_equality`` is off (the result says so: ``best_moves_complete``,
+  ``move_values_exact``).
 
 Both take ``depth`` (plies) or ``rounds`` (one move of every player each), the way
 multi-agent course projects count their depth.
@@ -161,7 +165,14 @@ def _search_root(
     if shared_window and not ties_are_exact:
         best_moves = best_moves[:1]
     _leave(context, best)
-    return context.answer(game, best, best_moves, values)
+    return context.answer(
+        game,
+        best,
+        best_moves,
+        values,
+        best_moves_complete=not shared_window or ties_are_exact,
+        move_values_exact=not shared_window,
+    )
 
 
 @attrs.frozen(kw_only=True)
@@ -183,7 +194,7 @@ class _Textbook(Searcher):
 
 @attrs.frozen(kw_only=True)
 class TextbookMinimax(_Textbook):
-    """Textbook minimax (AIMA Figure 5.3), plain recursion: the kit's reference."""
+    """Textbook minimax (AIMA Figure 5.3), plain recursion, with a tracer."""
 
     name: ClassVar[str] = "textbook-minimax"
 

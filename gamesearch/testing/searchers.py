@@ -1,15 +1,17 @@
-"""The searcher check: any searcher must agree with the reference, textbook minimax
-(:class:`~gamesearch.search.textbook.TextbookMinimax`).
+"""The searcher check: any searcher must agree with the reference minimax
+(:mod:`gamesearch.search.reference.minimax`).
 
 In a game of chance, and for a searcher whose values are expected results in every
-game (``expected_values``), the reference is expectiminimax
-(:class:`~gamesearch.search.expectimax.Expectiminimax`) instead.
+game (``expected_values``), it is the reference expectiminimax
+(:mod:`gamesearch.search.reference.expectiminimax`) instead.
 
 Agreement means, in every position checked: the same value, the same *set* of best
-moves, a chosen move from that set, a principal variation that is a legal line,
-the same value for every root move when asked (``search(game, move_values=True)``),
-and the position left exactly as it was. A depth-limited searcher is compared with
-minimax limited to the same depth.
+moves (a subset, at least one, where the result says its set is not complete:
+``best_moves_complete``), a chosen move from that set, a principal variation that is
+a legal line, the same value for every root move when asked (``search(game,
+move_values=True)``, where the result says its move values are exact), and the
+position left exactly as it was. A depth-limited searcher is compared with minimax
+limited to the same depth.
 """
 
 from __future__ import annotations
@@ -23,9 +25,9 @@ from gamesearch.errors import ConformanceError, IllegalMoveError, InvalidOptionE
 from gamesearch.game import Game
 from gamesearch.rules import CHANCE, Scoring
 from gamesearch.search.base import Searcher, SearchResult, Value
-from gamesearch.search.expectimax import Expectiminimax
+from gamesearch.search.reference.expectiminimax import ReferenceExpectiminimax
+from gamesearch.search.reference.minimax import ReferenceMinimax
 from gamesearch.search.table import table_identity
-from gamesearch.search.textbook import TextbookMinimax
 from gamesearch.testing.snapshot import Snapshot, require_unchanged
 
 
@@ -50,7 +52,8 @@ def with_depth(searcher_class: type[Searcher], depth: int | None, **options: Any
 
 
 class Reference:
-    """Minimax's answers, searched once per position and kept.
+    """The reference minimax's answers (expectiminimax's in games of chance), searched
+    once per position and kept.
 
     Share one reference between the searchers you check on the same positions:
     minimax is the slow part. Positions are told apart by game, settings and key,
@@ -58,9 +61,9 @@ class Reference:
     """
 
     def __init__(self, *, scoring: Scoring = Scoring.DISTANCE, depth: int | None = None) -> None:
-        self.minimax = TextbookMinimax(scoring=scoring, depth=depth)
+        self.minimax = ReferenceMinimax(scoring=scoring, depth=depth)
         #: the reference of games of chance and of searchers of expected values
-        self.expectiminimax = Expectiminimax(depth=depth)
+        self.expectiminimax = ReferenceExpectiminimax(depth=depth)
         self._answers: dict[tuple[Any, ...], SearchResult] = {}
 
     @classmethod
@@ -114,8 +117,9 @@ def check_search(
 
     Every answer must be a legal one (the chosen move among the best moves, a
     principal variation that is a legal line) and leave the position as it was.
-    With ``exact_best_moves`` false the searcher may report only some of the best
-    moves (alpha-beta with ``all_best=False`` knows one). With ``move_values`` the
+    A result that says its best-move set is not complete (``best_moves_complete``
+    false: alpha-beta with ``all_best=False`` knows one) may report only some of the
+    best moves; with ``exact_best_moves`` false any searcher may. With ``move_values`` the
     position is searched a second time with ``move_values=True`` and every root
     move's value is compared too. With ``exact`` false the searcher is an
     approximate one (Monte Carlo): only the answers it says are exact
@@ -139,11 +143,13 @@ def check_search(
     problems = _illegal_answer(game, result)
     if reference is not None and (exact or result.is_exact):
         expected = reference.answer(game, expected=searcher.expected_values)
-        problems += _disagreements(game, result, expected, exact_best_moves and exact, which)
+        # the whole set where the searcher says it knows it (see best_moves_complete)
+        whole_set = exact_best_moves and exact and result.best_moves_complete
+        problems += _disagreements(game, result, expected, whole_set, which)
         if move_values and exact and not expected.is_game_over:
-            problems += _move_value_disagreements(
-                game, searcher.search(game, move_values=True), expected, which
-            )
+            valued = searcher.search(game, move_values=True)
+            if valued.move_values_exact:  # (values it says are bounds are not compared)
+                problems += _move_value_disagreements(game, valued, expected, which)
             require_unchanged(game, before, f"searcher {name!r} with move_values=True")
     if problems:
         to_move = "chance" if game.to_move() == CHANCE else game.player_names[game.to_move()]

@@ -10,6 +10,8 @@ import math
 from collections.abc import Callable, Hashable
 from typing import Any
 
+import attrs
+
 from gamesearch.game import Game
 from gamesearch.rules import CHANCE
 from gamesearch.search.base import INFINITY, RootAnswer, SearchContext
@@ -68,3 +70,9 @@ def player_value(
 def full_window(search: Any) -> ChildValue:
     """Return the function that values a position by ``search`` with every result's window."""
     return lambda game, depth, context: search(game, depth, *game.rules.result_range, context)
+
+
+def estimate(answer: RootAnswer) -> RootAnswer:
+    """Return ``answer`` marked as an estimate: not exact, one of the best moves perhaps,
+    each move's value a guess."""
+    return attrs.evolve(answer, is_exact=False, best_moves_complete=False, move_values_exact=False)

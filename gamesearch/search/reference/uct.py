@@ -16,6 +16,7 @@ import attrs
 
 from gamesearch.game import Game
 from gamesearch.search.base import RootAnswer, SearchContext, Searcher
+from gamesearch.search.reference.root import estimate
 
 
 @attrs.define
@@ -73,8 +74,7 @@ class ReferenceUCT(Searcher):
             for move, child in children.items()
         }
         chosen = max(children, key=lambda move: children[move].visits)
-        context.horizon_reached = True  # an estimate, never a proof
-        return context.answer(game, means[chosen], [chosen], list(means.items()))
+        return estimate(context.answer(game, means[chosen], [chosen], list(means.items())))
 
 
 REFERENCE = ReferenceUCT
