@@ -347,13 +347,29 @@ def test_a_searcher_that_changes_the_position_is_caught() -> None:
         check_search(ForgetsToUndo(), TicTacToe())
 
 
+@attrs.frozen(kw_only=True)
+class ClaimsEveryBestMove(AlphaBeta):
+    """Alpha-beta that finds one best move and says it found them all."""
+
+    name: ClassVar[str] = "claims-every-best-move"
+
+    def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
+        found = super().root(game, context)
+        return attrs.evolve(found, best_moves_complete=True)
+
+
 @pytest.mark.slow
-def test_a_searcher_that_knows_only_one_of_the_best_moves_is_caught_when_all_are_asked() -> None:
-    one_best = AlphaBeta(all_best=False)
+def test_a_searcher_that_claims_every_best_move_and_knows_one_is_caught() -> None:
     with pytest.raises(
         ConformanceError, match=r"best moves \[4\], minimax \[0, 1, 2, 3, 4, 5, 6, 7, 8\]"
     ):
-        check_search(one_best, TicTacToe(), move_values=False)
+        check_search(ClaimsEveryBestMove(all_best=False), TicTacToe(), move_values=False)
+
+
+@pytest.mark.slow
+def test_a_searcher_that_says_it_knows_one_of_the_best_moves_is_checked_on_that_one() -> None:
+    result = check_search(AlphaBeta(all_best=False), TicTacToe(), move_values=False)
+    assert result.best_moves == (4,) and not result.best_moves_complete
 
 
 def test_a_reference_that_searches_differently_from_the_searcher_is_refused() -> None:
