@@ -76,7 +76,7 @@ def test_a_search_too_big_is_given_up_and_the_deepest_exact_searcher_is_the_refe
     assert (
         status == 0
         and "gave up after 20,000 nodes" in out
-        and "reference (distance scoring): alphabeta" in out
+        and "checked against (distance scoring): alphabeta" in out
     )
 
 

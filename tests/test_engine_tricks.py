@@ -606,7 +606,7 @@ def test_compare_tricks_measures_each_trick_against_plain_alphabeta_at_the_depth
     assert (
         status == 0
         and "vs alpha-beta" in out
-        and "reference (distance scoring): alphabeta:depth=2" in out
+        and "checked against (distance scoring): alphabeta:depth=2" in out
     )
 
 

@@ -41,7 +41,7 @@ SAME_TREE = [
     ("alphabeta", {"ordering": "natural", "root_window": "fresh"}),
 ]
 #: the horizon each in-tree game is searched to in the random-position checks
-DEPTHS = {"tree": None, "tictactoe": None, "pig": 2, "mnk3": 2}
+DEPTHS = {"tree": None, "tictactoe": None, "pig": 2, "mnk3": 2, "chess": 1}
 
 
 def applicable(name: str, game: Game[Any]) -> bool:

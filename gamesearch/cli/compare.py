@@ -60,14 +60,15 @@ def register(subparsers: Any) -> None:
         "compare",
         help="compare searchers on a position: value, agreement, nodes, cut-offs, time; plots",
         description="Run several searchers on one position and compare value, best moves, "
-        "agreement with the reference (minimax when it can finish, else the deepest exact "
-        "searcher), nodes, leaves, cut-offs, table hits and median time. --depths repeats "
+        "agreement with the row each is checked against (minimax when it can finish, else the "
+        "deepest exact searcher), nodes, leaves, cut-offs, table hits and median time. --depths "
+        "repeats "
         "the depth-capable searchers at each depth; --openings counts the nodes plain minimax "
         "and textbook alpha-beta need to choose the reply to each opening move. A progress "
         "bar (a line every few seconds when standard error is not a terminal) shows the "
-        "searchers done; Ctrl-C stops the searches, prints the rows measured so far (not checked "
-        "against a reference) and exits with status 130. The exit status is 1 when a row "
-        "disagrees with its reference (not with --tricks, where tricks may change a value).",
+        "searchers done; Ctrl-C stops the searches, prints the rows measured so far (not checked) "
+        "and exits with status 130. The exit status is 1 when a row disagrees with the row "
+        "it is checked against (not with --tricks, where tricks may change a value).",
         epilog="typical times on a 2-core machine: each example below takes a second or two, the\n"
         "  Connect Four --depths one about 5 s; --repeat multiplies the timed runs. A search\n"
         "  that needs more than --max-nodes gives up on reaching it, and one that answers\n"
@@ -97,8 +98,8 @@ def register(subparsers: Any) -> None:
         "-d",
         "--depth",
         type=integer,
-        help="depth limit for every searcher that takes one (the others are not checked against "
-        "the reference)",
+        help="depth limit for every searcher that takes one (the others are not checked for "
+        "agreement)",
     )
     parser.add_argument(
         "-r", "--repeat", type=integer, default=1, help="timed runs per searcher (default: 1)"
@@ -293,15 +294,18 @@ def reference_rows(
 
 
 def agrees(row: Row, reference: Row | None) -> bool | None:
-    """Return whether the row has the reference's value and only its best moves
-    (``None`` when either is missing, or when the reference is exact and the row only an
-    estimate)."""
+    """Return whether the row has the value of the row it is checked against (``reference``)
+    and its best moves: all of them where the row says its set is complete, else only
+    some (``None`` when either is missing, or when the reference is exact and the row only
+    an estimate)."""
     if row.result is None or reference is None or reference.result is None:
         return None
     if reference.result.is_exact and not row.result.is_exact:
         return None  # an estimate (MCTS short of a proof) is no answer to check against a proof
     same_value = row.result.value == reference.result.value
-    return same_value and set(row.result.best_moves) <= set(reference.result.best_moves)
+    found, best = set(row.result.best_moves), set(reference.result.best_moves)
+    whole = row.result.best_moves_complete and reference.result.best_moves_complete
+    return same_value and (found == best if whole else found <= best)
 
 
 def _moves(moves: Sequence[str]) -> str:
@@ -455,12 +459,12 @@ def print_rows(
             kind, f"{kind} scoring"
         )
         if reference is None or reference.result is None:
-            out.print(f"reference ({which}): none could finish; agreement not checked")
+            out.print(f"checked against ({which}): none could finish; agreement not checked")
             continue
         words = reference.result.describe(game)
         best = reference.result.best_moves
         out.print(
-            f"reference ({which}): {reference.label}, value {reference.result.value_text} "
+            f"checked against ({which}): {reference.label}, value {reference.result.value_text} "
             f"({words}), best {_moves([game.format_move(move) for move in best])}"
         )
     if args.plot:
