@@ -373,6 +373,43 @@ def test_the_grade_command_writes_results_for_a_file_that_does_not_import(
     assert "syntax error" in out
 
 
+def test_a_search_over_copies_is_recorded_and_graded(tmp_path: Path) -> None:
+    # aima-python style: each child is a copy of the position with the move played
+    top = textwrap.dedent(
+        """
+        def copied(game, context):
+            context.count_node(game)
+            if game.is_over():
+                return game.score(context.scoring)
+            values = []
+            for move in game.legal_moves():
+                child = game.copy()
+                child.push(move)
+                values.append(copied(child, context))
+            return max(values) if game.to_move() == 0 else min(values)
+        """
+    )
+    root = RIGHT.replace(
+        "values.append((move, value(game, context)))",
+        "values.append((move, copied(game, context)))",
+    )
+    report = graded(submission(tmp_path, top=top, root=root))
+    assert (report.score, report.max_score) == (3, 3), report.results[0].output
+
+
+def test_the_json_output_stays_parsable_whatever_the_student_prints(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = "print('{not json')\n        " + RIGHT
+    path = submission(tmp_path, root=root)
+    status, out, _ = run_cli(
+        capsys, "grade", f"{path}:Submission", "--game", "tree", "-p", FIGURE_5_2, "--json"
+    )
+    assert status == 0
+    data = json.loads(out)
+    assert "Your code printed:\n{not json" in data["tests"][0]["output"]
+
+
 def test_the_sandbox_starts_in_an_empty_folder_of_its_own(tmp_path: Path) -> None:
     root = "import os\n        raise RuntimeError(sorted(os.listdir('.')))"
     (tmp_path / "helper.py").write_text("HELP = 1\n")

@@ -71,7 +71,7 @@ class InProcessStudent:
             searcher = configured(self.searcher_class, options, "the student's searcher")
         except InvalidOptionError as error:
             return Run(None, None, (), (), 0, 0.0, str(error))
-        return record_search(searcher, position, move_values=move_values)
+        return record_search(searcher, position, move_values=move_values, copies=True)
 
     def isolated(self, work: Callable[[], T], seconds: float, failed: Callable[[str], T]) -> T:
         """Return ``work()`` run in a child process stopped after ``seconds``."""
@@ -132,16 +132,19 @@ def _import_file(path: Path) -> Any:
 
 
 # ------------------------------------------------------------ recording a search
-def record_search(searcher: Searcher, game: Game[Any], *, move_values: bool = False) -> Run:
+def record_search(
+    searcher: Searcher, game: Game[Any], *, move_values: bool = False, copies: bool = False
+) -> Run:
     """Return what ``searcher`` answers on ``game`` (left unchanged) and the positions it generated.
 
     Each position counts once, where first generated: a search that looks ahead along
     a line before it searches (expectiminimax finds the probabilities' common
     denominator so) generates that line's positions again, in the order a depth-first
-    search generates them first. An exception of the search is kept in
-    :attr:`Run.error`, not raised.
+    search generates them first. With ``copies``, the positions generated on copies of
+    the position count too (a search that plays each move on a copy). An exception of
+    the search is kept in :attr:`Run.error`, not raised.
     """
-    position, log = recording(game)
+    position, log = recording(game, copies=copies)
     started = time.perf_counter()
     try:
         result = (
