@@ -61,7 +61,7 @@ def test_searchers_are_built_from_a_spec_with_options() -> None:
         ("alphabeta:table=maybe", r"option 'table' must be true or false: 'maybe'"),
         (
             "alphabeta:width=3",
-            r"searcher 'alphabeta': unknown option 'width'; valid options: all_best, depth",
+            r"searcher 'alphabeta': unknown option 'width'; valid options: all_best, clock, depth",
         ),
         ("alphabeta:depth=0", r"'depth' must be >= 1: 0"),
     ],
