@@ -21,9 +21,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracle import best_moves, solve_all
 
-from gamesearch import Game, Searcher, default_registry
+from gamesearch import Game, Searcher, SearchResult, default_registry
 from gamesearch.search import reference
 from gamesearch.search.reference import TWINS, twin
+from gamesearch.search.table import table_identity
 from gamesearch.testing import reachable_positions
 from gamesearch.testing.strategies import positions
 
@@ -49,10 +50,22 @@ def applicable(name: str, game: Game[Any]) -> bool:
     return not REGISTRY.searchers[name]().unmet_needs(game) and not twin(name)().unmet_needs(game)
 
 
+#: the twins' answers, by twin, depth, game, its settings, position and move_values
+ANSWERS: dict[tuple[Any, ...], SearchResult] = {}
+
+
+def twin_answer(name: str, game: Game[Any], depth: int | None, move_values: bool) -> SearchResult:
+    """Return the twin of ``name``'s result for ``game`` (searched once, then kept)."""
+    identity = (twin(name), depth, game.name, table_identity(game), game.key(), move_values)
+    if identity not in ANSWERS:
+        ANSWERS[identity] = twin(name)(depth=depth).search(game, move_values=move_values)
+    return ANSWERS[identity]
+
+
 def compare(name: str, game: Game[Any], depth: int | None, **options: Any) -> None:
     """Assert that the searcher ``name`` agrees with its twin on ``game`` (see the module)."""
     fast = REGISTRY.searchers[name](depth=depth, **options)
-    found, expected = fast.search(game), twin(name)(depth=depth).search(game)
+    found, expected = fast.search(game), twin_answer(name, game, depth, False)
     where = f"{name} on {game.name} {game.to_text()!r}"
     assert found.value == expected.value, where
     if found.best_moves_complete:
@@ -61,7 +74,7 @@ def compare(name: str, game: Game[Any], depth: int | None, **options: Any) -> No
         assert found.best_moves and set(found.best_moves) <= set(expected.best_moves), where
     valued = fast.search(game, move_values=True)
     if valued.move_values_exact:
-        wanted = twin(name)(depth=depth).search(game, move_values=True).move_values
+        wanted = twin_answer(name, game, depth, True).move_values
         assert dict(valued.move_values or ()) == dict(wanted or ()), where
 
 
