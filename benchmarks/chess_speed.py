@@ -39,7 +39,7 @@ from gamesearch import default_registry
 from gamesearch.search.base import INFINITY
 
 #: the search's value of a win (the framework's scale for chess, at ply 0)
-WIN = default_registry().new_game("chess").win_score
+WIN = default_registry().new_game("chess").rules.scale.win
 
 
 def floor_search(board: chess.Board, depth: int) -> tuple[int, int]:

@@ -14,6 +14,7 @@ import time
 from collections.abc import Hashable
 
 from gamesearch import Game, Player, default_registry
+from gamesearch.rules import terminal_sign
 from gamesearch.search.mcts import MonteCarlo
 
 
@@ -24,7 +25,7 @@ def worst_result(
 
     A seeded search repeats itself, so the engine's move is searched once per position.
     """
-    sign = game.terminal_sign()
+    sign = terminal_sign(game)
     if sign is not None:
         return sign * side.sign
     if game.to_move() is side:

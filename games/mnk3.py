@@ -223,7 +223,7 @@ class ThreePlayerMNK(UtilitiesGame[int]):
     def key(self) -> tuple[str, int]:
         return ("".join(self._cells), self._turn)
 
-    def evaluate(self) -> tuple[int, ...]:  # type: ignore[override]
+    def evaluate(self) -> tuple[int, ...]:
         """Return, for each player, the lines still open to it alone, each worth 4 to the
         power of its marks there (at most ``evaluation_bound - 1``)."""
         cells = self._cells

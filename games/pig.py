@@ -272,6 +272,9 @@ class Pig(Game[str]):
         self._state = self._before.pop()
 
     # ---------------------------------------------------------------- heuristic
+    #: the Heuristic capability's bound (the framework's default, declared with evaluate)
+    evaluation_bound = 100
+
     def evaluate(self) -> int:
         """Return A's lead (the mover's turn total counted as banked) in hundredths of the goal."""
         first, second, total, turn, _, _, _ = self._state

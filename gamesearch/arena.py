@@ -15,9 +15,11 @@ from typing import Any
 
 import attrs
 
-from gamesearch.game import Game, describe_outcome, draw_outcome
-from gamesearch.rules import CHANCE, SEAT_NAMES, Outcome
+from gamesearch.game import Game, draw_outcome
+from gamesearch.rules import CHANCE, SEAT_NAMES, Outcome, final_utilities
+from gamesearch.rules import outcome as outcome_of
 from gamesearch.search.base import Searcher, Value, json_value
+from gamesearch.words import describe_outcome
 
 
 def searcher_label(searcher: Searcher) -> str:
@@ -187,9 +189,9 @@ def play_game(
         moves.append(record)
         if on_move is not None:
             on_move(record)
-    outcome = board.outcome()
+    outcome = outcome_of(board)
     assert outcome is not None  # the loop ends when the game is over
-    utilities = board.final_utilities() if board.rules.utilities else None
+    utilities = final_utilities(board) if board.rules.utilities else None
     return GameRecord(board.name, start, names, tuple(moves), outcome, board.to_text(), utilities)
 
 

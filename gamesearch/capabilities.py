@@ -20,11 +20,13 @@ conformance kit against brute force:
 :class:`ProblemFiles`         ``read_problems``, ``problem_suites`` (declared)
 ============================  =====================================================
 
-For one release :class:`~gamesearch.game.Game` still carries a default for each
-member but those of :class:`ProblemFiles`, so ``isinstance`` cannot tell whether a
-game offers a capability: :func:`offered` does, once per search (a game offers a
-capability when its class defines every member itself, or declares the protocol as a
-base class). :class:`ProblemFiles` has no defaults: a game declares it, and the
+A game offers a capability by defining its members in its own class (the ones it
+leaves out keep the defaults below) or by naming the protocol among its base classes.
+The framework never looks for a member on the game itself: it asks this module once
+per search for the callable to use (:func:`heuristic`, :func:`move_order`,
+:func:`advancer` and the others), which is the game's own method when the game has
+one and the default otherwise. :func:`offered` says whether a game offers a
+capability. :class:`ProblemFiles` has no defaults: a game declares it, and the
 framework finds its members through the declaration, never by looking the names up.
 
 A searcher names the capabilities it needs (:meth:`Searcher.unmet_needs
@@ -41,7 +43,9 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from gamesearch.boardview import BoardView
-from gamesearch.game import Game, offers
+
+# (games are typed ``Any`` here: this module sits below gamesearch.game, which reads its
+# defaults from it)
 
 
 @runtime_checkable
@@ -131,10 +135,20 @@ class Chance(Protocol):
 
 @runtime_checkable
 class Presentation(Protocol):
-    """How people see a position: a terminal drawing, a clickable grid, player names."""
+    """How people see and use a position: a terminal drawing, a clickable grid, player
+    names, the searcher the command line uses by default, and whether positions are read
+    from files."""
 
     #: how the players are called in text, one name per player
     player_names: tuple[str, ...]
+    #: the searcher spec ``gamesearch analyze`` and ``tree`` use when none is given
+    default_searcher: str | None
+    #: true when positions are long texts kept in files (explicit trees): the command
+    #: line's ``--position`` then also takes the name of a file holding the text
+    position_files: bool
+    #: what the game calls a forced win, if it names one ("mate"): a proven win is then
+    #: said as "White wins: mate in 2", counting the winner's moves, not plies
+    forced_win_name: str | None
 
     def render(self) -> str:
         """Return a drawing of the board for a terminal."""
@@ -174,23 +188,45 @@ MEMBERS: dict[type, tuple[str, ...]] = {
     ThreatHints: ("winning_moves", "non_losing_moves"),
     FastMoves: ("advance", "retract", "move_results", "advance_results"),
     Chance: ("chance_outcomes",),
-    Presentation: ("render", "board_view", "player_names"),
+    Presentation: ("render", "board_view", "player_names", "default_searcher", "position_files"),
     ProblemFiles: ("read_problems", "problem_suites"),
 }
 #: every capability protocol, in the order of the guide
 CAPABILITIES = tuple(MEMBERS)
 
 
-def declares(game: Game[Any] | type[Game[Any]], capability: type) -> bool:
-    """Return whether ``game``'s class names ``capability`` among its base classes."""
-    cls = game if isinstance(game, type) else type(game)
-    return capability in cls.__mro__
+#: the modules whose classes hold no game's own members (the base classes, the protocols)
+_FRAMEWORK_MODULES = frozenset({"gamesearch.game", __name__, "typing", "abc", "builtins"})
 
 
-def offered(game: Game[Any] | type[Game[Any]], capability: type) -> bool:
+def _class_of(game: Any) -> type:
+    return game if isinstance(game, type) else type(game)
+
+
+def declares(game: Any, capability: type) -> bool:
+    """Return whether ``game``'s class (or ``game``, a class) names ``capability`` among
+    its base classes."""
+    return capability in _class_of(game).__mro__
+
+
+def defines(game: Any, member: str) -> bool:
+    """Return whether ``game``'s class (or ``game``, a class) defines ``member`` itself, or
+    inherits it from a class other than the framework's base classes and protocols.
+
+    A subclass withdraws a member it inherits by setting it to ``None`` (the default
+    then serves it again), as ``__hash__ = None`` withdraws hashing.
+    """
+    for base in _class_of(game).__mro__:
+        found = vars(base)
+        if member in found:
+            return base.__module__ not in _FRAMEWORK_MODULES and found[member] is not None
+    return False
+
+
+def offered(game: Any, capability: type) -> bool:
     """Return whether ``game`` (or its class) offers ``capability``: it declares the
-    protocol, or (the old way, for the capabilities :class:`Game` has defaults for) its
-    class defines at least one member of its own, the others keeping their defaults.
+    protocol, or its class defines at least one member of it, the others keeping their
+    defaults.
 
     A capability of one member is offered when that member is the game's own; the kit
     checks every member of an offered capability against brute force.
@@ -199,16 +235,7 @@ def offered(game: Game[Any] | type[Game[Any]], capability: type) -> bool:
         return True
     if capability is ProblemFiles:
         return False  # declared only: never found by its members' names
-    return any(_defines(game, member) for member in MEMBERS[capability])
-
-
-def _defines(game: Game[Any] | type[Game[Any]], member: str) -> bool:
-    """Return whether ``game``'s class defines ``member`` instead of :class:`Game`'s default."""
-    if member in ("evaluation_bound", "player_names"):  # plain class attributes
-        cls = game if isinstance(game, type) else type(game)
-        owner = next((base for base in cls.__mro__ if member in vars(base)), Game)
-        return owner.__module__ != Game.__module__
-    return offers(game, member)
+    return any(defines(game, member) for member in MEMBERS[capability])
 
 
 def capability_words(capability: type) -> str:
@@ -217,7 +244,7 @@ def capability_words(capability: type) -> str:
     return f"the {capability.__name__} capability ({', '.join(MEMBERS[capability])})"
 
 
-def problem_files_member(cls: type[Game[Any]], member: str) -> Callable[..., Any] | None:
+def problem_files_member(cls: type, member: str) -> Callable[..., Any] | None:
     """Return the class method ``member`` (``read_problems`` or ``problem_suites``) of a
     game class that declares :class:`ProblemFiles`, ``None`` when it does not.
 
@@ -238,3 +265,302 @@ def problem_files_member(cls: type[Game[Any]], member: str) -> Callable[..., Any
         stacklevel=3,
     )
     return undeclared
+
+
+# ---------------------------------------------------------------------------------------
+# The members a searcher or a front end calls, each resolved once (per search, per page):
+# the game's own when it has one, else the default. The defaults are written for
+# reading; a game that wants speed defines its own.
+
+
+def _own(game: Any, member: str) -> Any:
+    """Return the game's own ``member``, or ``None`` when it keeps the default."""
+    return getattr(game, member) if defines(game, member) else None
+
+
+def heuristic(game: Any) -> Callable[[], Any]:
+    """Return the game's ``evaluate`` (:class:`Heuristic`), or the default that knows
+    nothing: 0, or one 0 per player for a game with utilities."""
+    own = _own(game, "evaluate")
+    if own is not None:
+        return own  # type: ignore[no-any-return]
+    rules = game.rules
+    nothing: Any = (0,) * rules.players if rules.utilities else 0
+    return lambda: nothing
+
+
+def heuristic_bound(game: Any) -> int:
+    """Return the bound ``evaluate`` stays strictly inside (:class:`Heuristic`; default 100)."""
+    own = _own(game, "evaluation_bound")
+    return 100 if own is None else int(own)
+
+
+def move_order(game: Any) -> Callable[[], Sequence[Any]]:
+    """Return the game's ``ordered_moves`` (:class:`MoveOrdering`), else ``legal_moves``."""
+    own = _own(game, "ordered_moves")
+    return own if own is not None else game.legal_moves  # type: ignore[no-any-return]
+
+
+def noisy_moves(game: Any) -> Callable[[], Sequence[Any]]:
+    """Return the game's ``noisy_moves`` (:class:`EngineHints`), else one that gives none."""
+    own = _own(game, "noisy_moves")
+    return own if own is not None else tuple
+
+
+def _never(move: Any) -> bool:
+    return False
+
+
+def forcing_test(game: Any) -> Callable[[Any], bool]:
+    """Return the game's ``is_forcing`` (:class:`EngineHints`), else one that says false."""
+    own = _own(game, "is_forcing")
+    return own if own is not None else _never
+
+
+def null_move(game: Any) -> tuple[Callable[[], None], Callable[[], None]] | None:
+    """Return the game's ``make_null_move`` and ``unmake_null_move`` (:class:`NullMove`),
+    or ``None`` when it does not offer both."""
+    make, unmake = _own(game, "make_null_move"), _own(game, "unmake_null_move")
+    return None if make is None or unmake is None else (make, unmake)
+
+
+def _no_null_move(game: Any) -> Callable[[], None]:
+    def refuse() -> None:
+        raise NotImplementedError(f"{type(game).__name__} offers no null move")
+
+    return refuse
+
+
+def winning_moves(game: Any) -> Callable[[], Sequence[Any]]:
+    """Return the game's ``winning_moves`` (:class:`ThreatHints`), else the default that
+    plays each legal move and looks (in a game with utilities a win leaves the mover's
+    utility above everyone else's)."""
+    own = _own(game, "winning_moves")
+    if own is not None:
+        return own  # type: ignore[no-any-return]
+
+    def by_play() -> list[Any]:
+        mover = game.to_move()
+        wins = []
+        for move in game.legal_moves():
+            game.push(move)
+            result: int | tuple[int, ...] | None = game.result()
+            if isinstance(result, tuple):  # utilities: a win leaves the mover alone on top
+                if result[mover] > max(result[:mover] + result[mover + 1 :]):
+                    wins.append(move)
+            elif result is not None and (result > 0 if mover == 0 else result < 0):
+                wins.append(move)
+            game.undo()
+        return wins
+
+    return by_play
+
+
+def non_losing_moves(game: Any) -> Callable[[], Sequence[Any] | None]:
+    """Return the game's ``non_losing_moves`` (:class:`ThreatHints`), else one that answers
+    ``None`` (not offered)."""
+    own = _own(game, "non_losing_moves")
+    return own if own is not None else _nothing
+
+
+def _nothing() -> None:
+    return None
+
+
+def advancer(game: Any) -> Callable[[Any], int | None]:
+    """Return the game's ``advance`` (:class:`FastMoves`), else the default: ``push`` the
+    trusted move, then return ``result()`` of the new position."""
+    own = _own(game, "advance")
+    if own is not None:
+        return own  # type: ignore[no-any-return]
+    push, result = game.push, game.result
+
+    def advance(move: Any) -> int | None:
+        push(move)
+        found: int | None = result()
+        return found
+
+    return advance
+
+
+def retractor(game: Any) -> Callable[[Any], None]:
+    """Return the game's ``retract`` (:class:`FastMoves`), else the default: take back the
+    trusted ``move``, the last one played, like ``undo()`` without its check."""
+    own = _own(game, "retract")
+    if own is not None:
+        return own  # type: ignore[no-any-return]
+    unmake = game.unmake_move
+
+    def retract(move: Any) -> None:
+        unmake(move)
+        game._history.pop()
+
+    return retract
+
+
+def move_results(game: Any) -> Callable[..., Sequence[tuple[Any, Any]]]:
+    """Return the game's ``move_results`` (:class:`FastMoves`), else the default: every
+    legal move (in ``ordered_moves`` order when called with ``ordered`` true) with the
+    result of the position it leads to, found by playing each move."""
+    own = _own(game, "move_results")
+    if own is not None:
+        return own  # type: ignore[no-any-return]
+    ordered_moves, push, result, undo = move_order(game), game.push, game.result, game.undo
+
+    def by_play(ordered: bool = False) -> list[tuple[Any, Any]]:
+        found = []
+        for move in ordered_moves() if ordered else game.legal_moves():
+            push(move)
+            found.append((move, result()))
+            undo()
+        return found
+
+    return by_play
+
+
+def advance_results(game: Any) -> Callable[..., Sequence[tuple[Any, Any]]]:
+    """Return the game's ``advance_results`` (:class:`FastMoves`), else the default: the
+    move resolved by :func:`advancer`, then :func:`move_results` of the new position."""
+    own = _own(game, "advance_results")
+    if own is not None:
+        return own  # type: ignore[no-any-return]
+    advance, results = advancer(game), move_results(game)
+
+    def in_two(move: Any, ordered: bool = False) -> Sequence[tuple[Any, Any]]:
+        advance(move)
+        return results(ordered)
+
+    return in_two
+
+
+def chance_outcomes(game: Any) -> Sequence[tuple[Any, Fraction]]:
+    """Return the outcomes of the chance position ``game`` with their probabilities
+    (:class:`Chance`).
+
+    :raises ValueError: when ``game`` offers no chance or is not at a chance position.
+    """
+    own = _own(game, "chance_outcomes")
+    if own is None:
+        raise ValueError(f"{game.to_text()!r} is not a chance position")
+    outcomes: Sequence[tuple[Any, Fraction]] = own()
+    return outcomes
+
+
+def outcomes_of(game: Any) -> Callable[[], Sequence[tuple[Any, Fraction]]]:
+    """Return the game's ``chance_outcomes`` (:class:`Chance`), else one that raises
+    :class:`ValueError` (no position of the game is a chance position)."""
+    own = _own(game, "chance_outcomes")
+    return own if own is not None else lambda: chance_outcomes(game)
+
+
+def render(game: Any) -> str:
+    """Return the game's drawing for a terminal (:class:`Presentation`; default: its text)."""
+    own = _own(game, "render")
+    return str(game.to_text() if own is None else own())
+
+
+def board_view(game: Any) -> BoardView | None:
+    """Return the position as a clickable grid (:class:`Presentation`), ``None`` without."""
+    own = _own(game, "board_view")
+    return None if own is None else own()
+
+
+def player_names(game: Any) -> tuple[str, ...]:
+    """Return how the players are called (:class:`Presentation`; default first, second)."""
+    own = _own(game, "player_names")
+    return ("first", "second") if own is None else tuple(own)
+
+
+def default_searcher(game: Any) -> str | None:
+    """Return the searcher spec the command line uses for the game when none is given
+    (:class:`Presentation`), ``None`` for the command line's own default."""
+    own = _own(game, "default_searcher")
+    return None if own is None else str(own)
+
+
+def position_files(game: Any) -> bool:
+    """Return whether the game's positions may be given as the name of a file holding the
+    text (:class:`Presentation`; default false)."""
+    return bool(_own(game, "position_files"))
+
+
+def forced_win_name(game: Any) -> str | None:
+    """Return what the game calls a forced win ("mate"), or ``None`` when it names none
+    (:class:`Presentation`)."""
+    own = _own(game, "forced_win_name")
+    return None if own is None else str(own)
+
+
+def _default_value(game: Any, member: str) -> Any:
+    """Return what ``game.<member>`` answered when :class:`~gamesearch.game.Game` carried a
+    default for it: a callable for a method, the value for an attribute."""
+    if member in ("make_null_move", "unmake_null_move"):
+        return _no_null_move(game)
+    if member in _VALUES:
+        return _VALUES[member](game)
+    return _RESOLVERS[member](game)
+
+
+_RESOLVERS: dict[str, Callable[[Any], Any]] = {
+    "evaluate": heuristic,
+    "ordered_moves": move_order,
+    "noisy_moves": noisy_moves,
+    "is_forcing": forcing_test,
+    "winning_moves": winning_moves,
+    "non_losing_moves": non_losing_moves,
+    "chance_outcomes": outcomes_of,
+    "advance": advancer,
+    "retract": retractor,
+    "move_results": move_results,
+    "advance_results": advance_results,
+    "render": lambda game: lambda: render(game),
+    "board_view": lambda game: lambda: board_view(game),
+}
+_VALUES: dict[str, Callable[[Any], Any]] = {
+    "evaluation_bound": heuristic_bound,
+    "player_names": player_names,
+    "default_searcher": default_searcher,
+    "position_files": position_files,
+}
+#: for each capability member :class:`~gamesearch.game.Game` once carried: the function
+#: of this module to call instead
+REPLACEMENTS: dict[str, str] = {
+    "evaluate": "heuristic(game)()",
+    "evaluation_bound": "heuristic_bound(game)",
+    "ordered_moves": "move_order(game)()",
+    "noisy_moves": "noisy_moves(game)()",
+    "is_forcing": "forcing_test(game)(move)",
+    "make_null_move": "null_move(game)",
+    "unmake_null_move": "null_move(game)",
+    "winning_moves": "winning_moves(game)()",
+    "non_losing_moves": "non_losing_moves(game)()",
+    "advance": "advancer(game)",
+    "retract": "retractor(game)",
+    "move_results": "move_results(game)()",
+    "advance_results": "advance_results(game)",
+    "chance_outcomes": "chance_outcomes(game)",
+    "render": "render(game)",
+    "board_view": "board_view(game)",
+    "player_names": "player_names(game)",
+    "default_searcher": "default_searcher(game)",
+    "position_files": "position_files(game)",
+}
+
+
+def moved_member(game: Any, member: str) -> Any:
+    """Return the default of a capability member ``Game`` once carried, with a
+    :class:`DeprecationWarning` naming the function to call instead.
+
+    :raises AttributeError: when ``member`` is no such member.
+    """
+    if member not in REPLACEMENTS:
+        raise AttributeError(f"{type(game).__name__!r} object has no attribute {member!r}")
+    owner = next(capability for capability, names in MEMBERS.items() if member in names)
+    warnings.warn(
+        f"Game.{member} has moved to the {owner.__name__} capability: call "
+        f"gamesearch.capabilities.{REPLACEMENTS[member]} (a game that offers it defines "
+        f"{member} itself); the default on Game goes in the next release",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    return _default_value(game, member)

@@ -4,9 +4,10 @@ A game object is a position plus the history of moves that led to it, like a che
 board with a move stack. A plugin author writes a small core (see :class:`Game`):
 the rules as data, whose turn it is, the legal moves, making and unmaking a move, the
 result once the game is over and a key for the position. The base class keeps the
-history and derives everything else; the rest (text notation, drawings, a heuristic,
-move ordering, threat hints, a fused fast move pair) are optional capabilities a game
-offers by overriding a method, each checked by the conformance kit.
+history and the text notation; everything else a game may offer (a heuristic, move
+ordering, engine and threat hints, fast moves, chance, its drawings, problem files)
+is a capability protocol of :mod:`gamesearch.capabilities`, each checked by the
+conformance kit.
 
 A game of more than two players (or a two-player game that is not zero-sum)
 declares ``utilities`` in its rules: its results are one integer utility per player
@@ -16,24 +17,25 @@ compare each player's own.
 Otherwise results are integers from the **first player's** point of view: the sign says who
 won and the magnitude by how much (disc difference, seed margin; +1/0/-1 for
 win/draw/loss games). Turning results into search values is the framework's job
-(:class:`ValueScale`): a larger margin beats a smaller one and, at equal margin,
-the faster win and the slower loss are preferred; heuristic values of
-:meth:`Game.evaluate` stay strictly inside the proven ones.
-
-A game of chance (``Rules.chance``) also has chance positions, where
-:meth:`Game.to_move` returns :data:`CHANCE` and :meth:`Game.chance_outcomes` lists
-each outcome with its exact probability. Its values are expected final results
-(:func:`chance_heuristic` maps a heuristic strictly inside the result range).
+(:class:`~gamesearch.rules.ValueScale`, ``game.rules.scale``): a larger margin beats a
+smaller one and, at equal margin, the faster win and the slower loss are preferred;
+heuristic values stay strictly inside the proven ones. Reading a result
+(:func:`~gamesearch.rules.outcome`, :func:`~gamesearch.rules.final_utilities`, ...) lives
+in :mod:`gamesearch.rules`, its words in :mod:`gamesearch.words`.
 """
 
 from __future__ import annotations
 
 import abc
 import copy as copying
+import functools
 import random
-from collections.abc import Hashable, Sequence
+import warnings
+from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+
+from gamesearch import capabilities, rules, words
 
 # the rules, the values and the board view live in modules of their own (import them
 # from there); the names re-exported here keep their old import path for one release
@@ -58,6 +60,7 @@ from gamesearch.rules import ValueScale as ValueScale
 from gamesearch.rules import chance_heuristic as chance_heuristic
 from gamesearch.rules import chance_heuristic_numerator as chance_heuristic_numerator
 from gamesearch.rules import terminal_value as terminal_value
+from gamesearch.words import describe_result
 
 MoveT = TypeVar("MoveT", bound=Hashable)
 
@@ -74,20 +77,18 @@ class Game(abc.ABC, Generic[MoveT]):
     - :meth:`to_move`, :meth:`legal_moves`, :meth:`make_move`, :meth:`unmake_move`,
       :meth:`result` and :meth:`key`.
 
-    The class also sets :attr:`name` (its registry name), :attr:`options` and
-    :attr:`player_names`. The base class keeps the history: :meth:`push` records a
-    move and makes it, :meth:`undo` takes the last one back.
+    The class also sets :attr:`name` (its registry name) and :attr:`options`. The base
+    class keeps the history: :meth:`push` records a move and makes it, :meth:`undo`
+    takes the last one back; :attr:`ply` and :meth:`copy` are right for every game (a
+    game overrides them only for speed, and the kit checks the override); the text
+    notation (:meth:`to_text`, :meth:`from_text`, :meth:`format_move`,
+    :meth:`parse_move`) defaults to the moves from the start.
 
-    **Optional capabilities**, each offered by overriding the default and each
-    checked by the conformance kit: text notation (:meth:`to_text`,
-    :meth:`from_text`, :meth:`format_move`, :meth:`parse_move`), drawing
-    (:meth:`render`, :meth:`board_view`), a heuristic (:meth:`evaluate` with
-    :attr:`evaluation_bound`), move ordering (:meth:`ordered_moves`), threat hints
-    (:meth:`winning_moves`, :meth:`non_losing_moves`), what a search engine asks
-    (:meth:`noisy_moves`, :meth:`is_forcing`, a null move), a fast :meth:`copy`, a
-    :attr:`ply` for positions set up without their history, a fused fast move
-    pair (:meth:`advance`, :meth:`retract`) and the results of the moves at once
-    (:meth:`move_results`, and :meth:`advance_results` to play a move and get them).
+    Everything else a game may offer is a capability protocol of
+    :mod:`gamesearch.capabilities` (a heuristic, move ordering, engine and threat hints,
+    fast moves, chance, its drawings and player names, problem files): a game offers one
+    by defining its members, and the framework finds them through that module, never
+    through defaults on this class.
 
     Contract searchers rely on: two positions with equal :meth:`key` have the same
     side to move, the same :attr:`ply` and the same legal moves; the history is
@@ -96,19 +97,6 @@ class Game(abc.ABC, Generic[MoveT]):
 
     name: ClassVar[str]
     options: ClassVar[tuple[Option, ...]] = ()
-    #: how the players are called in text (X and O, Black and White, ...)
-    player_names: ClassVar[tuple[str, ...]] = ("first", "second")
-    #: :meth:`evaluate` stays strictly inside ``±evaluation_bound``
-    evaluation_bound: ClassVar[int] = 100
-    #: the searcher spec ``gamesearch analyze`` and ``tree`` use when none is given
-    default_searcher: ClassVar[str | None] = None
-    #: what the game calls a forced win, if it names one ("mate"): a proven win is then
-    #: said as "White wins: mate in 2", counting the winner's moves, not plies
-    forced_win_name: ClassVar[str | None] = None
-    #: true when positions are long texts kept in files (explicit trees): the command
-    #: line's ``--position`` then also takes the name of a file holding the text
-    position_files: ClassVar[bool] = False
-
     _history: list[MoveT]
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Game[MoveT]:
@@ -207,167 +195,13 @@ class Game(abc.ABC, Generic[MoveT]):
         return len(self._history)
 
     @property
-    def max_plies(self) -> int:
-        """Return the longest possible game (from :attr:`rules`)."""
-        return self.rules.max_plies
-
-    @property
     def history(self) -> tuple[MoveT, ...]:
         """Return the moves that can be undone, oldest first."""
         return tuple(self._history)
 
-    def ordered_moves(self) -> Sequence[MoveT]:
-        """Return the legal moves, most promising first (default: natural order)."""
-        return self.legal_moves()
-
-    def terminal_sign(self) -> int | None:
-        """Return ``None`` while the game goes on, else the sign of :meth:`result` (+1, 0, -1).
-
-        For a game with utilities it is the sign of the first player's utility less the
-        best of the others' (:func:`winners` names the players on top).
-        """
-        result: int | tuple[int, ...] | None = self.result()
-        if result is None:
-            return None
-        if isinstance(result, tuple):
-            first, others = result[0], max(result[1:], default=result[0])
-            return int(first > others) - int(first < others)
-        return int(result > 0) - int(result < 0)
-
-    def final_utilities(self) -> tuple[int, ...] | None:
-        """Return one final utility per player, or ``None`` while the game goes on.
-
-        That is :meth:`result` for a game whose rules declare utilities; a two-player
-        game's first-player result ``r`` is ``(r, -r)`` (a one-player game's ``(r,)``).
-        """
-        result: Any = self.result()
-        if result is None or isinstance(result, tuple):
-            return result
-        return (result, -result) if self.rules.players == 2 else (result,)
-
-    def outcome(self) -> Outcome | None:
-        """Return who won, or ``None`` while the game goes on."""
-        sign = self.terminal_sign()
-        return None if sign is None else Outcome(sign)
-
     def is_over(self) -> bool:
         """Return whether the game has ended."""
         return self.result() is not None
-
-    @property
-    def value_scale(self) -> ValueScale:
-        """Return the framework's scale of values for this game's rules."""
-        return self.rules.scale
-
-    @property
-    def win_score(self) -> int:
-        """Return the value of a win by the smallest margin at ply 0 (plain scoring's win)."""
-        return self.value_scale.win
-
-    @property
-    def eval_bound(self) -> int:
-        """Return the bound that search values of heuristics stay strictly inside."""
-        return self.value_scale.heuristic_bound
-
-    def score(self, scoring: Scoring = Scoring.DISTANCE) -> int:
-        """Return the search value of a finished game from the first player's point of view.
-
-        :raises ValueError: when the game is not over.
-        """
-        result: Any = self.result()
-        if result is None:
-            raise ValueError(f"the game is not over: {self.to_text()!r}")
-        if isinstance(result, tuple):
-            raise ValueError(
-                "a game with utilities has no single value (see final_utilities()): "
-                f"{self.to_text()!r}"
-            )
-        return self.value_scale.proven(result, self.ply, scoring)
-
-    # ------------------------------------------------------- optional: chance
-    def chance_outcomes(self) -> Sequence[tuple[MoveT, Fraction]]:
-        """Return every outcome of the chance position with its exact probability.
-
-        Required of a game whose rules declare ``chance``: at a position where
-        :meth:`to_move` returns :data:`CHANCE`, the outcomes are exactly
-        :meth:`legal_moves` (in that order), each with a :class:`~fractions.Fraction`
-        greater than 0, together summing to 1. An outcome is played with
-        :meth:`push` like any move. The default has no chance positions.
-
-        :raises ValueError: when the position is not a chance position.
-        """
-        raise ValueError(f"{self.to_text()!r} is not a chance position")
-
-    # -------------------------------------------- optional: heuristic, threats
-    def evaluate(self) -> int:
-        """Return a heuristic value of an unfinished position (first player's view).
-
-        It must lie strictly inside ``±evaluation_bound``. The default knows nothing: 0.
-        """
-        return 0
-
-    def winning_moves(self) -> Sequence[MoveT]:
-        """Return the moves that win the game at once for the player to move.
-
-        In a game with utilities a win leaves the mover's utility above everyone
-        else's. The default plays each legal move and looks; a game can answer faster.
-        """
-        mover = self.to_move()
-        wins = []
-        for move in self.legal_moves():
-            self.push(move)
-            result: int | tuple[int, ...] | None = self.result()
-            if isinstance(result, tuple):  # utilities: a win leaves the mover alone on top
-                if result[mover] > max(result[:mover] + result[mover + 1 :]):
-                    wins.append(move)
-            elif result is not None and (result > 0 if mover == 0 else result < 0):
-                wins.append(move)
-            self.undo()
-        return wins
-
-    def non_losing_moves(self) -> Sequence[MoveT] | None:
-        """Return the moves after which the opponent cannot win at once, best first,
-        or ``None`` when the game does not offer this (the default).
-
-        Only a two-player game whose turns alternate and whose results are +1/0/-1,
-        where a player wins solely by their own move and a game ends only with a win
-        or with no legal move left, may offer it; the exact searchers then also assume
-        the player to move cannot win at once (they check :meth:`winning_moves`
-        first) and prune by move parity. The conformance kit checks the hint
-        against brute force.
-        """
-        return None
-
-    # ------------------------------------- optional: what a search engine asks
-    def noisy_moves(self) -> Sequence[MoveT]:
-        """Return the legal moves that change the position sharply (captures, promotions,
-        immediate threats), a subset of :meth:`legal_moves`; the engine's quiescence
-        search plays only these past its horizon. The default: none.
-        """
-        return ()
-
-    def is_forcing(self, move: MoveT) -> bool:
-        """Return whether the legal ``move`` forces the reply (chess: it gives check);
-        the engine's extensions search such a move one ply deeper. The default: false.
-        """
-        return False
-
-    def make_null_move(self) -> None:
-        """Pass the turn to the other player without moving, in a search only (a null move
-        is never a legal move and goes into no history); :meth:`unmake_null_move` takes it
-        back. Offer both to let the engine prune by null moves, and only with rules that
-        declare ``zugzwang_rare``.
-
-        :raises NotImplementedError: by default: the game offers no null move.
-        """
-        raise NotImplementedError(f"{type(self).__name__} offers no null move")
-
-    def unmake_null_move(self) -> None:
-        """Take back the null move just made (see :meth:`make_null_move`).
-
-        :raises NotImplementedError: by default: the game offers no null move.
-        """
-        raise NotImplementedError(f"{type(self).__name__} offers no null move")
 
     # ------------------------------------------------------------------ changes
     def push(self, move: MoveT) -> None:
@@ -386,51 +220,6 @@ class Game(abc.ABC, Generic[MoveT]):
         self.unmake_move(move)
         self._history.pop()
         return move
-
-    def advance(self, move: MoveT) -> int | None:
-        """Play a trusted move and return :meth:`result` of the new position.
-
-        The searchers' hot path, always paired with :meth:`retract`. The default is
-        :meth:`push` then :meth:`result`; a game may fuse them for speed, but the
-        move must go into the history as with :meth:`push`.
-        """
-        self.push(move)
-        return self.result()
-
-    def retract(self, move: MoveT) -> None:
-        """Take back ``move``, the last move played (trusted); the default is :meth:`undo`."""
-        self.unmake_move(move)
-        self._history.pop()
-
-    def move_results(self, ordered: bool = False) -> Sequence[tuple[MoveT, int | None]]:
-        """Return every legal move with the :meth:`result` of the position it leads to
-        (``None``: the game goes on there), in :meth:`legal_moves` order, or in
-        :meth:`ordered_moves` order when ``ordered`` is true.
-
-        An optional capability, for games where the answer costs less than playing each
-        move (a table look-up): minimax and alpha-beta then score a child that ends
-        the game without playing it. The default plays each move and looks.
-        """
-        found = []
-        for move in self.ordered_moves() if ordered else self.legal_moves():
-            self.push(move)
-            found.append((move, self.result()))
-            self.undo()
-        return found
-
-    def advance_results(
-        self, move: MoveT, ordered: bool = False
-    ) -> Sequence[tuple[MoveT, int | None]]:
-        """Play the trusted ``move``, after which the game goes on, and return
-        :meth:`move_results` (``ordered`` likewise) of the position it reaches; the move
-        goes into the history as with :meth:`push`, and :meth:`retract` takes it back.
-
-        An optional capability next to :meth:`move_results`: alpha-beta plays each child
-        it expands with it, one call where it would make two. The default is
-        :meth:`advance` then :meth:`move_results`.
-        """
-        self.advance(move)
-        return self.move_results(ordered)
 
     def apply(self, move: MoveT) -> None:
         """Play ``move`` after checking it; on error nothing changes.
@@ -492,14 +281,6 @@ class Game(abc.ABC, Generic[MoveT]):
         """
         return str(move)
 
-    def render(self) -> str:
-        """Return a drawing of the board for a terminal (default: :meth:`to_text`)."""
-        return self.to_text()
-
-    def board_view(self) -> BoardView | None:
-        """Return the position as a clickable grid, or ``None`` for games that have none."""
-        return None
-
     def _safe_format(self, move: Any) -> str:
         try:
             return self.format_move(move)
@@ -508,6 +289,24 @@ class Game(abc.ABC, Generic[MoveT]):
 
     def __str__(self) -> str:
         return self.to_text()
+
+    if not TYPE_CHECKING:  # (the type checker knows the members above and no others)
+
+        def __getattr__(self, name: str) -> Any:
+            """Serve a member that moved off :class:`Game`, with a :class:`DeprecationWarning`
+            naming its new place (for one release).
+
+            :raises AttributeError: for any other name.
+            """
+            if name in _MOVED_TO_RULES:
+                place, value = _MOVED_TO_RULES[name]
+                warnings.warn(
+                    f"Game.{name} has moved: use {place}; Game.{name} goes in the next release",
+                    DeprecationWarning,
+                    stacklevel=2,
+                )
+                return value(self)
+            return capabilities.moved_member(self, name)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}.from_text({self.to_text()!r})"
@@ -519,24 +318,16 @@ class UtilitiesGame(Game[MoveT]):
     Its :attr:`rules` declare ``utilities=True`` (and ``players``, ``result_range``,
     ``constant_sum`` when the utilities always add up to the same total).
     :meth:`result` returns a tuple of one integer per player, each inside
-    ``rules.result_range``, and :meth:`evaluate` a tuple of one integer per player,
-    each strictly inside ``±evaluation_bound`` (the default: 0 each). Everything
-    else is the same protocol as :class:`Game`'s. :class:`Game` types both methods for
-    single-value games, so mypy wants ``# type: ignore[override]`` on a subclass's
-    ``result`` and ``evaluate``.
+    ``rules.result_range``, and a heuristic (``evaluate``, see
+    :class:`~gamesearch.capabilities.Heuristic`) a tuple of one integer per player, each
+    strictly inside ``±evaluation_bound``. Everything else is the same protocol as
+    :class:`Game`'s. :class:`Game` types :meth:`result` for single-value games, so mypy
+    wants ``# type: ignore[override]`` on a subclass's ``result``.
     """
 
     @abc.abstractmethod
     def result(self) -> tuple[int, ...] | None:  # type: ignore[override]
         """Return ``None`` while the game goes on, else one final utility per player."""
-
-    def evaluate(self) -> tuple[int, ...]:  # type: ignore[override]
-        """Return a heuristic utility per player for an unfinished position (default: 0 each).
-
-        Each must lie strictly inside ``±evaluation_bound``; the searchers map them
-        strictly inside the result range.
-        """
-        return (0,) * self.rules.players
 
 
 def draw_outcome(game: Game[MoveT], chooser: random.Random) -> MoveT:
@@ -544,7 +335,7 @@ def draw_outcome(game: Game[MoveT], chooser: random.Random) -> MoveT:
 
     :raises ValueError: when ``game`` is not at a chance position.
     """
-    outcomes = game.chance_outcomes()
+    outcomes: Sequence[tuple[MoveT, Fraction]] = capabilities.chance_outcomes(game)
     point = Fraction(chooser.random())
     for move, probability in outcomes:
         point -= probability
@@ -554,20 +345,19 @@ def draw_outcome(game: Game[MoveT], chooser: random.Random) -> MoveT:
 
 
 def offers(game: Game[Any] | type[Game[Any]], method: str) -> bool:
-    """Return whether ``game`` (or its class) overrides the optional ``method`` of :class:`Game`."""
-    cls = game if isinstance(game, type) else type(game)
-    return getattr(cls, method) is not getattr(Game, method)
+    """Return whether ``game`` (or its class) has its own ``method`` (a capability member,
+    or a member of :class:`Game` it overrides)."""
+    return capabilities.defines(game, method)
 
 
 def allows_null_move(game: Game[Any]) -> bool:
     """Return whether a search may pass the turn in ``game``: it offers a null move and its
     two-player rules declare zugzwang rare."""
-    rules = game.rules
+    game_rules = game.rules
     return (
-        rules.zugzwang_rare
-        and rules.players == 2
-        and offers(game, "make_null_move")
-        and offers(game, "unmake_null_move")
+        game_rules.zugzwang_rare
+        and game_rules.players == 2
+        and capabilities.null_move(game) is not None
     )
 
 
@@ -626,110 +416,59 @@ def check_alternating_counts(
         )
 
 
-def _plies(count: int) -> str:
-    return f"{count} {'ply' if count == 1 else 'plies'}"
+#: the members that moved off :class:`Game` to the rules and result functions: the new
+#: place in words, and how to answer the old name
+_MOVED_TO_RULES: dict[str, tuple[str, Callable[[Any], Any]]] = {
+    "max_plies": ("game.rules.max_plies", lambda game: game.rules.max_plies),
+    "value_scale": ("game.rules.scale", lambda game: game.rules.scale),
+    "win_score": ("game.rules.scale.win", lambda game: game.rules.scale.win),
+    "eval_bound": (
+        "game.rules.scale.heuristic_bound",
+        lambda game: game.rules.scale.heuristic_bound,
+    ),
+    "terminal_sign": (
+        "gamesearch.rules.terminal_sign(game)",
+        lambda game: functools.partial(rules.terminal_sign, game),
+    ),
+    "final_utilities": (
+        "gamesearch.rules.final_utilities(game)",
+        lambda game: functools.partial(rules.final_utilities, game),
+    ),
+    "outcome": (
+        "gamesearch.rules.outcome(game)",
+        lambda game: functools.partial(rules.outcome, game),
+    ),
+    "score": (
+        "gamesearch.rules.proven_value(game, scoring)",
+        lambda game: functools.partial(rules.proven_value, game),
+    ),
+}
+
+#: the functions that moved out of this module, and their new module
+_MOVED_FUNCTIONS = {
+    "describe_value": words,
+    "describe_utilities": words,
+    "describe_outcome": words,
+    "margin_words": words,
+    "signed_fraction": words,
+    "number_text": words,
+    "winners": rules,
+}
 
 
-def margin_words(game: Game[Any], margin: int) -> str:
-    """Return a final result in words without the winner: ``""`` or ``" by 8"``.
+def __getattr__(name: str) -> Any:
+    """Serve a function that moved out of this module (``describe_value`` and the other
+    words, ``winners``), with a :class:`DeprecationWarning` naming its new module.
 
-    Win/draw/loss games (results +1/0/-1) say nothing of a margin.
+    :raises AttributeError: for any other name.
     """
-    if game.rules.largest_margin <= 1 or margin == 0:
-        return ""
-    return f" by {abs(margin)}"
-
-
-def signed_fraction(value: Fraction | int) -> str:
-    """Return an exact value as text: ``"+1/3"``, ``"-2"``, ``"0"``."""
-    text = str(value)
-    return text if value <= 0 else "+" + text
-
-
-def describe_value(game: Game[Any], value: int | Fraction, *, is_exact: bool = True) -> str:
-    """Return ``value`` (a search result for ``game``) in words.
-
-    For example ``"X wins in 3 plies"``, ``"White wins by 8 in 12 plies"``,
-    ``"draw"`` or ``"heuristic +12"``; for a game of chance ``"expected result
-    +7/27 (+0.259)"`` or ``"estimate +0.259"``; for a game that names its forced wins
-    (:attr:`Game.forced_win_name`) ``"White wins: mate in 2"``.
-    """
-    if game.rules.chance:
-        decimal = f"{float(value):+.3f}"
-        if not is_exact:
-            return f"estimate {decimal}"
-        if Fraction(value).denominator == 1:
-            return f"expected result {signed_fraction(value)}"
-        return f"expected result {signed_fraction(value)} ({decimal})"
-    assert isinstance(value, int)
-    scale = game.value_scale
-    margin = scale.margin(value) if is_exact or scale.is_proven(value) else None
-    if margin is None:
-        return f"{value:+d}" if is_exact else f"heuristic {value:+d}"
-    if margin == 0:
-        return "draw" if value == 0 else f"{value:+d}"
-    winner = game.player_names[0 if margin > 0 else 1]
-    words = f"{winner} wins{margin_words(game, margin)}"
-    end = scale.end_ply(value)
-    if end is None or end < game.ply:
-        return words
-    plies, named = end - game.ply, type(game).forced_win_name
-    if named and plies > 0:  # the winner's moves: the last ply is the winner's
-        return f"{words}: {named} in {(plies + 1) // 2}"
-    return f"{words} in {_plies(plies)}"
-
-
-def winners(game: Game[Any]) -> tuple[int, ...]:
-    """Return the players with the highest final utility (empty while the game goes on)."""
-    utilities = game.final_utilities()
-    if utilities is None:
-        return ()
-    best = max(utilities)
-    return tuple(player for player, utility in enumerate(utilities) if utility == best)
-
-
-def number_text(value: int | Fraction) -> str:
-    """Return a utility as text: whole numbers as they are, others with three decimals."""
-    if isinstance(value, int) or value.denominator == 1:
-        return str(int(value))
-    return f"{float(value):.3f}"
-
-
-def describe_utilities(
-    game: Game[Any], utilities: Sequence[int | Fraction], *, is_exact: bool = True
-) -> str:
-    """Return one utility per player in words: ``"A 3, B 0, C 0"``.
-
-    A value that is not exact (a heuristic's, mapped inside the result range) is said
-    so: ``"estimate A 1.420, B 0.790, C 0.790"``.
-    """
-    words = ", ".join(
-        f"{game.player_names[player]} {number_text(value)}"
-        for player, value in enumerate(utilities)
+    if name not in _MOVED_FUNCTIONS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = _MOVED_FUNCTIONS[name]
+    warnings.warn(
+        f"gamesearch.game.{name} has moved to {module.__name__}.{name}; the old name goes "
+        "in the next release",
+        DeprecationWarning,
+        stacklevel=2,
     )
-    return words if is_exact else f"estimate {words}"
-
-
-def describe_result(game: Game[Any], result: int | tuple[int, ...]) -> str:
-    """Return a finished game's result in words: ``"X won"``, ``"a draw"``, ``"Black won by 4"``.
-
-    A game with utilities names its winners and every utility: ``"A won: A 3, B 0, C 0"``.
-    """
-    if isinstance(result, tuple):
-        best = max(result)
-        top = [
-            game.player_names[player] for player, utility in enumerate(result) if utility == best
-        ]
-        head = "a draw" if len(top) == len(result) else f"{' and '.join(top)} won"
-        return f"{head}: {describe_utilities(game, result)}"
-    if result == 0:
-        return "a draw"
-    winner = game.player_names[0 if result > 0 else 1]
-    return f"{winner} won{margin_words(game, result)}"
-
-
-def describe_outcome(outcome: Outcome) -> str:
-    """Return a short English description of an outcome."""
-    if outcome is Outcome.DRAW:
-        return "a draw"
-    return "first player won" if outcome is Outcome.FIRST_WINS else "second player won"
+    return getattr(module, name)

@@ -18,6 +18,8 @@ import sys
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
+from gamesearch import capabilities
+
 if TYPE_CHECKING:
     from gamesearch.game import Game
     from gamesearch.search.base import SearchResult
@@ -74,7 +76,7 @@ def board_svg(game: Game[Any]) -> str | None:
     one a dropped disc lands in); elsewhere each free cell shows its move in grey. The
     caption says who is to move or how the game ended.
     """
-    view = game.board_view()
+    view = capabilities.board_view(game)
     if view is None:
         return None
     width, height = view.cols * CELL, view.rows * CELL
@@ -85,7 +87,7 @@ def board_svg(game: Game[Any]) -> str | None:
         f'<g transform="translate({(outer - width) // 2},0)">',
         f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fafafa" stroke="#555"/>',
     ]
-    names = list(game.player_names)
+    names = list(capabilities.player_names(game))
     labelled: dict[str, int] = {}  # move text -> the free cell that shows it (the last one)
     for index, (symbol, move) in enumerate(zip(view.symbols, view.moves, strict=True)):
         if move is not None and not symbol:
@@ -132,9 +134,9 @@ def _moves_fill_several_cells(game: Game[Any]) -> bool:
     A finished game has no moves to look at, so the starting position of the same
     options decides.
     """
-    view = game.board_view()
-    if view is not None and game.outcome() is not None:
-        view = type(game).new(**game.settings).board_view()
+    view = capabilities.board_view(game)
+    if view is not None and game.result() is not None:
+        view = capabilities.board_view(type(game).new(**game.settings))
     if view is None:
         return False
     moves = [move for move in view.moves if move is not None]
@@ -143,18 +145,19 @@ def _moves_fill_several_cells(game: Game[Any]) -> bool:
 
 def status_line(game: Game[Any]) -> str:
     """Return who is to move in ``game``, or how it ended."""
-    from gamesearch.game import describe_result
     from gamesearch.rules import Outcome
+    from gamesearch.rules import outcome as outcome_of
+    from gamesearch.words import describe_result
 
-    outcome = game.outcome()
+    outcome = outcome_of(game)
     if outcome is None:
-        return f"{game.player_names[game.to_move()]} to move"
+        return f"{capabilities.player_names(game)[game.to_move()]} to move"
     final: Any = game.result()
     if isinstance(final, tuple):  # one utility per player
         return f"the game is over: {describe_result(game, final)}"
     if outcome is Outcome.DRAW:
         return "the game is over: a draw"
-    winner = game.player_names[0 if outcome is Outcome.FIRST_WINS else 1]
+    winner = capabilities.player_names(game)[0 if outcome is Outcome.FIRST_WINS else 1]
     return f"the game is over: {winner} won"
 
 
@@ -169,7 +172,7 @@ def result_html(result: SearchResult, game: Game[Any] | None = None) -> str:
 
     Moves are written in ``game``'s notation when it is given, else with ``str``.
     """
-    from gamesearch.game import number_text
+    from gamesearch.words import number_text
 
     stats = result.stats
     best = ", ".join(_move_text(move, game) for move in result.best_moves) or "-"

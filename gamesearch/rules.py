@@ -259,3 +259,66 @@ def chance_heuristic_numerator(rules: Rules, estimate: int, bound: int) -> int:
     work in whole multiples of a unit use it)."""
     low, high = rules.result_range
     return low * 2 * bound + (estimate + bound) * (high - low)
+
+
+# --------------------------------------------------------------------------------------
+# Reading a finished game's result. Each takes a game (typed ``Any``: this module sits
+# below gamesearch.game) and asks only its ``result()``, ``rules`` and ``ply``.
+
+
+def terminal_sign(game: Any) -> int | None:
+    """Return ``None`` while ``game`` goes on, else the sign of its result (+1, 0, -1).
+
+    For a game with utilities it is the sign of the first player's utility less the
+    best of the others' (:func:`winners` names the players on top).
+    """
+    result: int | tuple[int, ...] | None = game.result()
+    if result is None:
+        return None
+    if isinstance(result, tuple):
+        first, others = result[0], max(result[1:], default=result[0])
+        return int(first > others) - int(first < others)
+    return int(result > 0) - int(result < 0)
+
+
+def final_utilities(game: Any) -> tuple[int, ...] | None:
+    """Return one final utility per player of ``game``, or ``None`` while it goes on.
+
+    That is ``result()`` for a game whose rules declare utilities; a two-player game's
+    first-player result ``r`` is ``(r, -r)`` (a one-player game's ``(r,)``).
+    """
+    result: Any = game.result()
+    if result is None or isinstance(result, tuple):
+        return result
+    return (result, -result) if game.rules.players == 2 else (result,)
+
+
+def outcome(game: Any) -> Outcome | None:
+    """Return who won ``game``, or ``None`` while it goes on."""
+    sign = terminal_sign(game)
+    return None if sign is None else Outcome(sign)
+
+
+def winners(game: Any) -> tuple[int, ...]:
+    """Return the players with the highest final utility (empty while the game goes on)."""
+    utilities = final_utilities(game)
+    if utilities is None:
+        return ()
+    best = max(utilities)
+    return tuple(player for player, utility in enumerate(utilities) if utility == best)
+
+
+def proven_value(game: Any, scoring: Scoring = Scoring.DISTANCE) -> int:
+    """Return the search value of the finished ``game``, first player's point of view.
+
+    :raises ValueError: when the game is not over, or gives one utility per player.
+    """
+    result: Any = game.result()
+    if result is None:
+        raise ValueError(f"the game is not over: {game.to_text()!r}")
+    if isinstance(result, tuple):
+        raise ValueError(
+            f"a game with utilities has no single value (see final_utilities()): {game.to_text()!r}"
+        )
+    value: int = game.rules.scale.proven(result, game.ply, scoring)
+    return value

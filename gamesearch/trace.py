@@ -17,6 +17,7 @@ from typing import Any
 
 import attrs
 
+from gamesearch import capabilities
 from gamesearch.errors import BudgetExceededError
 from gamesearch.game import Game
 from gamesearch.rules import CHANCE, SEAT_NAMES, Player
@@ -170,7 +171,9 @@ class TreeTracer:
             position=None if game is None else game.to_text(),
             is_chance=is_chance,
             probability=None if parent is None or parent.odds is None else parent.odds.get(move),
-            odds=dict(game.chance_outcomes()) if is_chance and game is not None else None,
+            odds=dict(capabilities.chance_outcomes(game))
+            if is_chance and game is not None
+            else None,
         )
         self.recorded += 1
         if parent is None:

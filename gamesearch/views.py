@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from gamesearch import capabilities
 from gamesearch.game import Game
 from gamesearch.plugins import Registry
 from gamesearch.rules import CHANCE
@@ -22,7 +23,9 @@ def analysis(game: Game[Any], result: SearchResult) -> dict[str, Any]:
     return {
         "game": game.name,
         "position": game.to_text(),
-        "to_move": "chance" if game.to_move() == CHANCE else game.player_names[game.to_move()],
+        "to_move": "chance"
+        if game.to_move() == CHANCE
+        else capabilities.player_names(game)[game.to_move()],
         "move": data["move"],
         "value": json_value(result.value),
         "margin": json_value(result.margin),

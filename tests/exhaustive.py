@@ -123,7 +123,7 @@ class Oracle(abc.ABC, Generic[State]):
         scale, its margin and its best moves."""
         result, plies = self.solve(state)
         return (
-            game.value_scale.proven(result, game.ply + plies, scoring),
+            game.rules.scale.proven(result, game.ply + plies, scoring),
             result,
             self.best_moves(state, scoring),
         )

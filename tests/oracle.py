@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gamesearch import Game, Player, Scoring
+from gamesearch.rules import proven_value
 
 
 def solve_all(game: Game[int], scoring: Scoring = Scoring.DISTANCE) -> dict[object, int]:
@@ -16,7 +17,7 @@ def solve_all(game: Game[int], scoring: Scoring = Scoring.DISTANCE) -> dict[obje
         if key in values:
             return values[key]
         if position.is_over():
-            result = position.score(scoring)
+            result = proven_value(position, scoring)
         else:
             children = []
             for move in position.legal_moves():

@@ -147,7 +147,7 @@ def test_the_alphabeta_floor_matches_the_framework_on_positions(cells: str) -> N
         return
     result = AlphaBeta(scoring=Scoring.PLAIN, ordering="natural", all_best=False).search(game)
     value, nodes = floors.tictactoe_alphabeta(*tictactoe_bitboards(cells))
-    assert (value * game.win_score, nodes) == (result.value, result.stats.nodes)
+    assert (value * game.rules.scale.win, nodes) == (result.value, result.stats.nodes)
     assert Minimax(scoring=Scoring.PLAIN).search(game).value == result.value
 
 

@@ -80,7 +80,7 @@ def test_the_othello_solving_floor_matches_the_framework_on_the_late_positions()
     assert values == [value for value, _ in results]
     assert nodes == sum(count for _, count in results)
     # exact disc margins: White wins the first by 10 discs, Black the second by 26
-    assert [game.value_scale.margin(value) for game, value in zip(games, values, strict=True)] == [
+    assert [game.rules.scale.margin(value) for game, value in zip(games, values, strict=True)] == [
         -10,
         26,
     ]
@@ -111,7 +111,7 @@ def test_the_kalah_solving_floor_matches_the_framework_on_the_late_positions() -
     assert values == [value for value, _ in results]
     assert nodes == sum(count for _, count in results)
     # exact seed margins: North wins the first by 4, a draw, South wins the others by 20 and 14
-    assert [game.value_scale.margin(value) for game, value in zip(games, values, strict=True)] == [
+    assert [game.rules.scale.margin(value) for game, value in zip(games, values, strict=True)] == [
         -4,
         0,
         20,
@@ -123,7 +123,7 @@ def test_the_kalah_solving_floor_matches_the_framework_on_the_late_positions() -
         [kalah_position(text) for text, _ in KALAH_LATE_POSITIONS], distance=False
     )
     assert (values, nodes) == ([value for value, _ in plain], sum(count for _, count in plain))
-    assert [game.value_scale.margin(value) for game, value in zip(games, values, strict=True)] == [
+    assert [game.rules.scale.margin(value) for game, value in zip(games, values, strict=True)] == [
         -4,
         0,
         20,
@@ -144,7 +144,7 @@ def test_the_kalah_late_positions_are_reached_by_their_moves() -> None:
 
 def test_the_floors_value_scale_is_the_framework_s() -> None:
     for game in (Othello.new(size=6), Othello.new(), Kalah.new()):
-        scale = game.value_scale
+        scale = game.rules.scale
         assert floors.proven_scale(game.rules.max_plies) == (
             scale.win,
             scale.stride,
@@ -273,7 +273,7 @@ def test_openspiel_reaches_the_kalah_late_positions_and_finds_the_same_winners()
         value, _ = minimax.alpha_beta_search(
             spiel, state=state, maximum_depth=spiel.max_game_length()
         )
-        margin = game.value_scale.margin(alphabeta(None, game, table=True)[0])
+        margin = game.rules.scale.margin(alphabeta(None, game, table=True)[0])
         assert margin is not None
         first_player_value = value if game.to_move() == 0 else -value
         assert first_player_value == (margin > 0) - (margin < 0)

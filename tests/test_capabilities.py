@@ -29,7 +29,6 @@ from gamesearch.capabilities import (
     problem_files_member,
 )
 from gamesearch.errors import ConformanceError, UnsupportedGameError
-from gamesearch.game import Game
 from gamesearch.problems import Problem, read_problems
 from gamesearch.testing import check_game
 from gamesearch_games.mnk3 import ThreePlayerMNK
@@ -77,7 +76,7 @@ def test_the_minimal_game_offers_only_its_player_names_and_tictactoe_what_it_wri
 class PigWithoutOutcomes(Pig):
     """Pig that forgot its chance outcomes (the rules still declare chance)."""
 
-    chance_outcomes = Game.chance_outcomes  # type: ignore[assignment]
+    chance_outcomes = None  # type: ignore[assignment]
 
 
 def test_a_searcher_of_chance_refuses_a_game_of_chance_without_outcomes_naming_the_protocol() -> (

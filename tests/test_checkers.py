@@ -429,7 +429,7 @@ def test_alphabeta_proves_the_win_by_a_chain_of_jumps() -> None:
     game = Checkers.from_text("B:W14,23:B9")
     result = AlphaBeta().search(game)
     assert game.format_move(result.move) == "9x18x27"
-    assert result.value == game.value_scale.proven(1, 1)
+    assert result.value == game.rules.scale.proven(1, 1)
 
 
 class BadPaths(Checkers):

@@ -84,7 +84,7 @@ def test_the_shared_heuristic_is_the_framework_evaluation() -> None:
 def test_the_floors_value_scale_is_the_frameworks() -> None:
     for draw_plies in (80, 10):
         game = Checkers(draw_plies=draw_plies)
-        scale = game.value_scale
+        scale = game.rules.scale
         assert checkers_max_plies(draw_plies) == game.rules.max_plies
         assert proven_scale(game.rules.max_plies) == (
             scale.win,

@@ -524,7 +524,7 @@ def test_analyze_connect4_solves_a_benchmark_position_exactly(
     side_to_move_wins = score > 0
     first_player_wins = value > 0
     assert first_player_wins == (side_to_move_wins == (game.ply % 2 == 0))
-    end_ply = game.win_score - abs(value)
+    end_ply = game.rules.scale.win - abs(value)
     winners_stones = (end_ply + 1) // 2 if first_player_wins else end_ply // 2
     assert 22 - winners_stones == abs(score)
     status, out, _ = run_cli(capsys, "analyze", "connect4", "--position", moves)

@@ -18,6 +18,8 @@ from gamesearch import (
     Player,
     default_registry,
 )
+from gamesearch.rules import outcome as outcome_of
+from gamesearch.rules import terminal_sign
 from gamesearch_games.connect4 import ConnectFour
 
 SIZES = [(4, 4), (5, 4), (7, 6), (9, 8)]
@@ -42,7 +44,7 @@ def test_connect4_is_registered_with_its_size_options() -> None:
 
 def test_a_vertical_four_wins_for_the_player_who_made_it() -> None:
     game = ConnectFour.from_text("1212121")
-    assert game.outcome() is Outcome.FIRST_WINS
+    assert outcome_of(game) is Outcome.FIRST_WINS
     assert game.legal_moves() == ()
 
 
@@ -56,12 +58,12 @@ def test_a_vertical_four_wins_for_the_player_who_made_it() -> None:
     ],
 )
 def test_fours_in_every_direction_end_the_game(moves: str, outcome: Outcome | None) -> None:
-    assert ConnectFour.from_text(moves).outcome() is outcome
+    assert outcome_of(ConnectFour.from_text(moves)) is outcome
 
 
 def test_a_full_board_without_four_is_a_draw() -> None:
     game = ConnectFour.from_text("2234114322434311", width=4, height=4)
-    assert game.outcome() is Outcome.DRAW
+    assert outcome_of(game) is Outcome.DRAW
 
 
 def test_moves_are_columns_written_from_one_and_ordered_from_the_centre() -> None:
@@ -205,7 +207,7 @@ def test_evaluate_stays_inside_the_bound_and_is_symmetric_at_the_start(
     game = ConnectFour(width=width, height=height)
     assert game.evaluate() == 0
     game.push(width // 2)
-    assert 0 < game.evaluate() < game.eval_bound
+    assert 0 < game.evaluate() < game.rules.scale.heuristic_bound
 
 
 def test_depth_limited_alphabeta_blocks_an_immediate_threat() -> None:
@@ -244,8 +246,8 @@ def test_random_playouts_end_with_an_outcome(data: st.DataObject, size: tuple[in
     game = ConnectFour(width=size[0], height=size[1])
     while not game.is_over():
         game.apply(data.draw(st.sampled_from(game.legal_moves())))
-    assert game.outcome() is not None
-    assert game.ply <= game.max_plies
+    assert outcome_of(game) is not None
+    assert game.ply <= game.rules.max_plies
 
 
 @given(st.data())
@@ -271,6 +273,6 @@ def test_threat_helpers_agree_with_playing_the_moves(data: st.DataObject) -> Non
 
 def _wins_at_once(game: ConnectFour, move: int) -> bool:
     game.push(move)
-    won = game.terminal_sign() not in (None, 0)
+    won = terminal_sign(game) not in (None, 0)
     game.undo()
     return won

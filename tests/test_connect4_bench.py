@@ -142,8 +142,8 @@ def test_a_file_that_is_not_text_or_is_empty_is_one_clear_line(
 
 def test_benchmark_scores_count_the_winners_stones() -> None:
     game = ConnectFour.from_text("121212")
-    assert benchmark_score(game, game.win_score - 7) == 18  # X wins with its 4th stone
-    assert benchmark_score(game, -(game.win_score - 42)) == -1  # O wins with its 21st stone
+    assert benchmark_score(game, game.rules.scale.win - 7) == 18  # X wins with its 4th stone
+    assert benchmark_score(game, -(game.rules.scale.win - 42)) == -1  # O wins with its 21st stone
     assert benchmark_score(game, 0) == 0
 
 

@@ -45,7 +45,10 @@ def test_the_evaluation_is_strictly_inside_the_bound_and_blind_to_mirroring(
     if game.is_over():
         return
     value = game.evaluate()
-    assert isinstance(value, int) and -game.eval_bound < value < game.eval_bound
+    assert (
+        isinstance(value, int)
+        and -game.rules.scale.heuristic_bound < value < game.rules.scale.heuristic_bound
+    )
     assert mirrored(game).evaluate() == value
 
 
@@ -117,4 +120,4 @@ def test_the_evaluation_at_depth_eight_from_the_start_picks_a_move_and_says_it_i
 ):
     result = AlphaBeta(depth=8).search(ConnectFour())
     assert result.move in range(7) and not result.is_exact
-    assert abs(result.value) < ConnectFour().eval_bound
+    assert abs(result.value) < ConnectFour().rules.scale.heuristic_bound

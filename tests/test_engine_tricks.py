@@ -63,7 +63,7 @@ ORDERING_TRICKS: list[dict[str, Any]] = [
 def minimax_values(game: Game[Any], scoring: Scoring = Scoring.DISTANCE) -> dict[Hashable, int]:
     """Return the exact value (first player's view; with distance scoring, fastest win
     first) of every position reachable from ``game``, by key: plain memoised minimax."""
-    scale = game.value_scale
+    scale = game.rules.scale
     values: dict[Hashable, int] = {}
 
     def value() -> int:
@@ -223,7 +223,7 @@ def sample_positions(game: Game[Any], count: int, seed: int) -> list[Game[Any]]:
     rng, found = random.Random(seed), []
     while len(found) < count:
         position = game.copy()
-        for _ in range(rng.randrange(position.max_plies // 2)):
+        for _ in range(rng.randrange(position.rules.max_plies // 2)):
             moves = position.legal_moves()
             if not moves:
                 break
@@ -283,7 +283,7 @@ def test_quiescence_sees_the_win_past_the_horizon() -> None:
     assert values[game.key()] < -900  # the oracle: O wins
     plain = Engine(depth=1).search(game)
     quiescent = Engine(depth=1, quiescence=True).search(game)
-    assert abs(plain.value) < game.value_scale.heuristic_bound
+    assert abs(plain.value) < game.rules.scale.heuristic_bound
     assert quiescent.value == values[game.key()] and not plain.is_exact
 
 
@@ -295,7 +295,7 @@ def test_quiescence_does_not_stand_pat_after_a_forcing_move(
     forks = []
     for position in tictactoe_unfinished:
         value = tictactoe_values[position.key()]
-        win_in_three = position.value_scale.proven(
+        win_in_three = position.rules.scale.proven(
             1 if position.to_move() == 0 else -1, position.ply + 3
         )
         if value == win_in_three:

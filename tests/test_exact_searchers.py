@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from oracle import best_moves, solve_all
 
 from gamesearch import Game, Minimax, Scoring, Searcher, default_registry
+from gamesearch.rules import proven_value
 from gamesearch.search.negamax import PrincipalVariationSearch, make_exact_core
 from gamesearch.search.nullwindow import MTDf, Solver, solve
 from gamesearch.search.table import SearchMemory, TranspositionTable
@@ -103,7 +104,7 @@ def test_the_principal_variation_plays_out_the_solved_value() -> None:
     for move in result.pv:
         replay.apply(move)
     assert replay.is_over()
-    assert replay.score() == result.value
+    assert proven_value(replay) == result.value
 
 
 def test_a_kept_table_never_changes_a_result() -> None:
@@ -138,14 +139,14 @@ def test_an_exact_search_leaves_the_position_as_it_was_and_reports_to_a_tracer(
 def test_a_win_at_once_is_found_without_a_search() -> None:
     game = ConnectFour.from_text("121212")
     value, nodes = solve(game)
-    assert value == game.win_score - 7
+    assert value == game.rules.scale.win - 7
     assert nodes == 1
 
 
 def test_the_weak_solver_only_tells_the_outcome() -> None:
     game = ConnectFour.from_text("121212", width=4, height=4)
     result = Solver(scoring=Scoring.PLAIN).search(game)
-    assert result.value == game.win_score
+    assert result.value == game.rules.scale.win
     assert result.best_moves == (0,)
 
 
@@ -168,7 +169,7 @@ def values_still_possible(
     its own moves and loses only on the opponent's: wins end at ``ply + 1, ply + 3, ...``,
     losses at ``ply + 2, ply + 4, ...``; there the distance always counts.
     """
-    longest, win = game.rules.max_plies, game.win_score
+    longest, win = game.rules.max_plies, game.rules.scale.win
     if threats:
         wins = [win - end for end in range(ply + 1, longest + 1) if (end - ply) % 2 == 1]
         losses = [end - win for end in range(ply + 1, longest + 1) if (end - ply) % 2 == 0]

@@ -13,9 +13,9 @@ from typing import Any, ClassVar
 import attrs
 import pytest
 
-from gamesearch import Searcher, default_registry
+from gamesearch import Searcher, capabilities, default_registry
 from gamesearch.errors import InvalidOptionError
-from gamesearch.rules import CHANCE, chance_heuristic
+from gamesearch.rules import CHANCE, chance_heuristic, final_utilities
 from gamesearch.search.base import INFINITY, RootAnswer, SearchContext
 from gamesearch.search.multiplayer import leaf_utilities
 from gamesearch.testing.grading import Case, grade, load_searcher_class, recording
@@ -263,7 +263,7 @@ def test_a_recorded_position_records_each_push_once_and_its_copies_nothing() -> 
     position, log = recording(game)
     position.push("l")
     position.copy().push("x")
-    position.advance("y")
+    capabilities.advancer(position)("y")
     assert log == [("l",), ("l", "y")]
     assert game.ply == 0 and type(position.copy()) is TreeGame
 
@@ -828,7 +828,7 @@ class StudentMaxN(SeveralAgents):
     def value(self, game: Any, context: SearchContext) -> tuple[int, ...]:
         context.count_node(game)
         if game.result() is not None:
-            return tuple(game.final_utilities())
+            return tuple(final_utilities(game))
         mover = 0 if self.for_the_root_agent else game.to_move()
         best = None
         for move in game.legal_moves():

@@ -194,9 +194,9 @@ def test_an_unproven_value_is_a_heuristic_inside_the_bounds() -> None:
     game = TicTacToe(rows=4, cols=4, k=4)
     result = MonteCarlo(simulations=200, seed=1).search(game, move_values=True)
     assert not result.is_exact
-    assert abs(result.value) < game.eval_bound
+    assert abs(result.value) < game.rules.scale.heuristic_bound
     assert result.move_values is not None and len(result.move_values) == 16
-    assert all(abs(value) < game.eval_bound for _, value in result.move_values)
+    assert all(abs(value) < game.rules.scale.heuristic_bound for _, value in result.move_values)
 
 
 def test_a_search_leaves_the_position_as_it_found_it() -> None:

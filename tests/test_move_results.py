@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import pytest
 from oracle import best_moves, solve_all
 
-from gamesearch import AlphaBeta, Game, Minimax, Scoring
+from gamesearch import AlphaBeta, Minimax, Scoring, capabilities
 from gamesearch.errors import BudgetExceededError
 from gamesearch.game import offers
 from gamesearch.search.alphabeta import search_root
@@ -24,8 +24,8 @@ POSITIONS = list(reachable_positions(TicTacToe()))
 class PlaysEveryMove(TicTacToe):
     """Tic-tac-toe without the capability: searchers play every child."""
 
-    move_results = Game.move_results
-    advance_results = Game.advance_results
+    move_results = None
+    advance_results = None
 
 
 class ReplaysItsHistory(TicTacToe):
@@ -111,11 +111,11 @@ def test_the_default_plays_each_move_and_leaves_the_position_as_it_was() -> None
     before = (game.key(), game.history)
     assert not offers(game, "move_results") and offers(TicTacToe, "move_results")
     assert (
-        list(game.move_results())
+        list(capabilities.move_results(game)())
         == _expected("XO./XO./...")
         == [(2, None), (5, None), (6, 1), (7, None), (8, None)]
     )
-    assert [move for move, _ in game.move_results(True)] == list(game.ordered_moves())
+    assert [move for move, _ in capabilities.move_results(game)(True)] == list(game.ordered_moves())
     assert (game.key(), game.history) == before
 
 

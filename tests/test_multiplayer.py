@@ -29,12 +29,14 @@ from gamesearch.errors import (
     InvalidOptionError,
     UnsupportedGameError,
 )
-from gamesearch.game import Option, UtilitiesGame, describe_result, winners
+from gamesearch.game import Option, UtilitiesGame
 from gamesearch.notebook import board_svg, result_html
+from gamesearch.rules import winners
 from gamesearch.search.base import Limit
 from gamesearch.testing import check_game
 from gamesearch.tournament import run_tournament
 from gamesearch.web.service import describe_state
+from gamesearch.words import describe_result
 from gamesearch_games.mnk3 import ThreePlayerMNK
 
 REGISTRY = default_registry()

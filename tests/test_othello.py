@@ -724,5 +724,5 @@ def test_iterative_deepening_answers_a_6x6_position_with_a_heuristic_value_withi
     answer = IterativeDeepening().search(game, Limit(max_nodes=3_000))
     assert not answer.is_exact
     assert answer.move in game.legal_moves()
-    assert abs(answer.value) < game.eval_bound
+    assert abs(answer.value) < game.rules.scale.heuristic_bound
     assert answer.margin is None

@@ -154,7 +154,7 @@ def test_every_exact_searcher_gets_the_margin_and_best_moves_of_a_game_with_extr
         taken = (position.taken[0], position.taken[1])
         expected = oracle(position.left, position.to_move(), taken, position.ply)
         found = searcher.search(position)
-        scale = position.value_scale
+        scale = position.rules.scale
         assert (scale.margin(found.value), scale.end_ply(found.value)) == expected, position.key()
         best = {
             move
@@ -174,7 +174,7 @@ def test_the_margin_is_said_in_words_and_in_the_json() -> None:
     result = default_registry().new_searcher("solver").search(game)
     margin, end = oracle(PILE, 0, (0, 0), 0)
     assert result.as_dict(game)["margin"] == margin
-    words = game.value_scale
+    words = game.rules.scale
     assert words.margin(result.value) == margin
 
 

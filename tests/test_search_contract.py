@@ -10,6 +10,7 @@ import pytest
 
 from gamesearch import AlphaBeta, IterativeDeepening, Minimax, Scoring, Searcher, default_registry
 from gamesearch.errors import BudgetExceededError, InvalidOptionError
+from gamesearch.rules import outcome as outcome_of
 from gamesearch.search.base import Limit
 from gamesearch.search.table import SearchMemory
 from gamesearch_games.tictactoe import TicTacToe
@@ -126,7 +127,7 @@ def test_the_principal_variation_starts_with_the_move_and_is_legal() -> None:
     replay = TicTacToe()
     for move in line:
         replay.apply(move)
-    assert replay.outcome() is not None
+    assert outcome_of(replay) is not None
 
 
 @pytest.mark.parametrize("searcher", [*SEARCHERS, AlphaBeta(table=True)], ids=repr)

@@ -42,11 +42,11 @@ def test_every_entry_bounds_the_true_value_and_a_second_search_agrees(text: str)
     for key, (searched, lower, upper) in table.entries.items():
         assert isinstance(key, int)
         value = (
-            _value(key & 0b111111111, key >> 9) * game.win_score
+            _value(key & 0b111111111, key >> 9) * game.rules.scale.win
         )  # plain scores: a win is worth win_score
         assert lower <= value <= upper, (key, lower, upper, value)
         assert searched > 0  # nothing rests on a horizon: every entry is exact
     again = searcher.search(game, memory=memory)  # the kept entries answer most of it
     assert (again.value, again.best_moves, again.is_exact) == (first.value, first.best_moves, True)
-    assert again.value == _value(game.key() & 0b111111111, game.key() >> 9) * game.win_score
+    assert again.value == _value(game.key() & 0b111111111, game.key() >> 9) * game.rules.scale.win
     assert again.stats.tt_hits > 0

@@ -16,6 +16,8 @@ from gamesearch import (
     Outcome,
     Player,
 )
+from gamesearch.rules import outcome as outcome_of
+from gamesearch.rules import proven_value
 from gamesearch_games.tictactoe import TicTacToe
 
 
@@ -97,7 +99,7 @@ def test_no_move_after_the_game_is_over() -> None:
     game = TicTacToe.from_text("XXX/OO./...")
     with pytest.raises(GameOverError, match=r"the game is over \(X won\)"):
         game.play("5")
-    assert game.outcome() is Outcome.FIRST_WINS
+    assert outcome_of(game) is Outcome.FIRST_WINS
     assert game.legal_moves() == ()
 
 
@@ -117,12 +119,12 @@ def test_copy_is_independent() -> None:
 
 
 def test_outcomes_and_scores() -> None:
-    assert TicTacToe.from_text("OOO/XX./X..").outcome() is Outcome.SECOND_WINS
+    assert outcome_of(TicTacToe.from_text("OOO/XX./X..")) is Outcome.SECOND_WINS
     draw = TicTacToe.from_text("XOX/XOO/OXX")
-    assert draw.outcome() is Outcome.DRAW and draw.score() == 0
-    assert TicTacToe.from_text("OOO/XX./X..").score() == -(1000 - 6)
+    assert outcome_of(draw) is Outcome.DRAW and proven_value(draw) == 0
+    assert proven_value(TicTacToe.from_text("OOO/XX./X..")) == -(1000 - 6)
     with pytest.raises(ValueError, match="the game is not over"):
-        TicTacToe().score()
+        proven_value(TicTacToe())
 
 
 def test_the_heuristic_counts_open_lines_and_stays_inside_the_bounds() -> None:
@@ -132,18 +134,18 @@ def test_the_heuristic_counts_open_lines_and_stays_inside_the_bounds() -> None:
     big = TicTacToe(rows=20, cols=20, k=3)
     for move in range(0, 400, 3):
         big.push(move)
-    assert abs(big.evaluate()) < big.eval_bound
+    assert abs(big.evaluate()) < big.rules.scale.heuristic_bound
 
 
 def test_m_n_k_boards_detect_wins_of_k_in_a_row() -> None:
     game = TicTacToe.from_text("XXXX/OOO./..../....", k=4)
-    assert game.outcome() is Outcome.FIRST_WINS
+    assert outcome_of(game) is Outcome.FIRST_WINS
     large = TicTacToe(rows=6, cols=7, k=4)  # too big for lookup tables: scans lines
     for move in (0, 7, 1, 8, 2, 9):
         large.play(str(move))
     assert not large.is_over()
     large.play("3")
-    assert large.outcome() is Outcome.FIRST_WINS
+    assert outcome_of(large) is Outcome.FIRST_WINS
 
 
 small_boards = st.sampled_from([(3, 3, 3), (4, 4, 3), (4, 4, 4), (3, 5, 3)])
@@ -181,7 +183,7 @@ def test_random_playouts_end_with_an_outcome_and_no_legal_moves(
     game = TicTacToe(rows=rows, cols=cols, k=k)
     while game.legal_moves():
         game.apply(rng.choice(game.legal_moves()))
-    assert game.outcome() is not None
+    assert outcome_of(game) is not None
     assert game.ply <= rows * cols
 
 

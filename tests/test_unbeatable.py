@@ -5,12 +5,13 @@ from __future__ import annotations
 import pytest
 
 from gamesearch import AlphaBeta, IterativeDeepening, Outcome, Player, Searcher
+from gamesearch.rules import outcome as outcome_of
 from gamesearch_games.tictactoe import TicTacToe
 
 
 def human_wins(game: TicTacToe, engine: Searcher, engine_side: Player) -> list[str]:
     """Return every line in which the human (trying all replies) beats the engine."""
-    outcome = game.outcome()
+    outcome = outcome_of(game)
     if outcome is not None:
         lost = Outcome.SECOND_WINS if engine_side is Player.FIRST else Outcome.FIRST_WINS
         return [" ".join(map(str, game.history))] if outcome is lost else []

@@ -17,9 +17,9 @@ can compare your values and best moves with the reference in every position.
 
 Rules of the game API you need (see the Game reference):
 
-- ``game.is_over()`` tells whether the game has ended; then ``game.score(scoring)``
-  is its value: positive when the first player won, negative when the second won,
-  0 for a draw;
+- ``game.is_over()`` tells whether the game has ended; then
+  ``proven_value(game, scoring)`` (from ``gamesearch.rules``) is its value: positive
+  when the first player won, negative when the second won, 0 for a draw;
 - ``game.to_move()`` is ``Player.FIRST`` (who maximises) or ``Player.SECOND`` (who
   minimises);
 - ``game.legal_moves()`` lists the moves; ``game.push(move)`` plays one and

@@ -207,8 +207,8 @@ def benchmark_score(game: Game[Any], value: int) -> int:
     a loss, 0 for a draw (22 minus the winner's stones on 7x6)."""
     if value == 0:
         return 0
-    end_ply = game.win_score - abs(value)
-    score = (game.max_plies + 2 - end_ply) // 2
+    end_ply = game.rules.scale.win - abs(value)
+    score = (game.rules.max_plies + 2 - end_ply) // 2
     return score if value > 0 else -score
 
 

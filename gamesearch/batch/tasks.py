@@ -210,7 +210,7 @@ def _compute(task: Task, registry: Registry, base: dict[str, Any], solver: Solve
         seconds = time.perf_counter() - started
         value = to_move if game.to_move() == Player.FIRST else -to_move
         exact, best = True, ()
-        margin = _sign(value) if weak else game.value_scale.margin(value)
+        margin = _sign(value) if weak else game.rules.scale.margin(value)
     found = (
         _read_as(task, registry, game, value, margin, weak=task.method is Method.SOLVE_WEAK)
         if exact

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gamesearch import capabilities
 from gamesearch.errors import InvalidOptionError, InvalidPositionError
 
 if TYPE_CHECKING:  # (imported when a command runs: a usage error needs none of them)
@@ -94,7 +95,7 @@ def load_game(args: argparse.Namespace) -> Game[Any]:
     """
     options = parse_key_values(args.option)
     position = getattr(args, "position", None)
-    if position is not None and registry().game_class(args.game).position_files:
+    if position is not None and capabilities.position_files(registry().game_class(args.game)):
         position = read_position_file(position)
     return registry().new_game(args.game, position, **options)
 
@@ -157,7 +158,7 @@ def load_searcher(spec: str, **options: Any) -> Searcher:
 
 def game_default_searcher(game: Game[Any]) -> str | None:
     """Return the searcher spec the game names for analysing it, or ``None`` when it names none."""
-    spec = type(game).default_searcher
+    spec = capabilities.default_searcher(type(game))
     return spec if isinstance(spec, str) and spec.strip() else None
 
 

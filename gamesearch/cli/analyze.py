@@ -149,7 +149,7 @@ def depth_status(game: Game[Any], iteration: Iteration) -> str:
     """Return what the progress line says of a completed depth: the depth, the best move so
     far (and how many others are as good), its value and the nodes per second so far,
     e.g. ``"depth 6, best 4, value 0, 7,185 nodes/s"``."""
-    from gamesearch.game import number_text
+    from gamesearch.words import number_text
 
     first, *others = iteration.best_moves or (None,)
     best = "no move" if first is None else f"best {game.format_move(first)}"
@@ -329,8 +329,9 @@ def analysis(game: Game[Any], result: SearchResult, answer: Answer | None = None
 def run(args: argparse.Namespace) -> int:
     from rich.text import Text
 
+    from gamesearch import capabilities
     from gamesearch.cli._output import check_at_least, console, print_table, table
-    from gamesearch.game import describe_value, number_text
+    from gamesearch.words import describe_value, number_text
 
     check_at_least("--max-nodes", args.max_nodes)
     game = load_game(args)
@@ -341,7 +342,7 @@ def run(args: argparse.Namespace) -> int:
         print_json(data)
         return 0
     out = console()
-    out.print(game.render())
+    out.print(capabilities.render(game))
     out.print()
     if result.is_game_over:
         out.print(f"The game is over: {data['description']} (value {result.value_text}).")

@@ -38,13 +38,14 @@ from gamesearch.cli._output import (
 )
 from gamesearch.cli._progress import interruptible, report_interruption
 from gamesearch.errors import BudgetExceededError, InvalidOptionError
-from gamesearch.game import Game, number_text
+from gamesearch.game import Game
 from gamesearch.rules import Scoring
 from gamesearch.search import AlphaBeta, Minimax
 from gamesearch.search.base import Limit, Searcher, SearchResult, json_value
 from gamesearch.search.engine import trick_specs
 from gamesearch.search.expectimax import Expectiminimax
 from gamesearch.search.multiplayer import MaxN
+from gamesearch.words import number_text
 
 #: positions one search may enter before compare gives up on it
 DEFAULT_MAX_NODES = 3_000_000

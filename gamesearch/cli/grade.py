@@ -37,7 +37,7 @@ from typing import Any
 
 import attrs
 
-from gamesearch import __version__
+from gamesearch import __version__, capabilities
 from gamesearch.cli._common import (
     check_output_file,
     parse_key_values,
@@ -260,7 +260,7 @@ def command_line_cases(args: argparse.Namespace) -> list[Case]:
 def new_position(game: str, position: str | None, options: dict[str, Any], folder: Path) -> Any:
     """Return the position of ``game``: the start, text, or (for games whose positions are
     files) the text of a file, found from ``folder``."""
-    if position is not None and registry().game_class(game).position_files:
+    if position is not None and capabilities.position_files(registry().game_class(game)):
         candidate = folder / position
         position = read_position_file(str(candidate) if _is_file(candidate) else position)
     return registry().new_game(game, position, **options)

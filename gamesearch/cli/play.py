@@ -17,13 +17,16 @@ from typing import Any, TextIO
 
 import attrs
 
+from gamesearch import capabilities
 from gamesearch.arena import searcher_label
 from gamesearch.boardview import BoardView
 from gamesearch.cli._common import add_clock_argument, add_game_arguments, load_game, load_searcher
 from gamesearch.errors import GameSearchError, InvalidOptionError
-from gamesearch.game import Game, describe_result, draw_outcome
+from gamesearch.game import Game, draw_outcome
 from gamesearch.rules import CHANCE, Player
+from gamesearch.rules import outcome as outcome_of
 from gamesearch.search.base import Searcher, SearchResult
+from gamesearch.words import describe_result
 
 HUMAN_SIDES: dict[str, set[int]] = {
     "first": {Player.FIRST},
@@ -136,8 +139,8 @@ def board_key(view: BoardView | None, drawing: str) -> tuple[str, ...] | None:
 def draw_with_key(game: Game[Any]) -> str:
     """Return the game's drawing with the key to its moves beside it (or under it, when the
     drawing has not one line per row)."""
-    drawing = game.render()
-    view = game.board_view()
+    drawing = capabilities.render(game)
+    view = capabilities.board_view(game)
     key = board_key(view, drawing)
     if key is None or view is None:
         return drawing
@@ -209,7 +212,7 @@ class PlaySession:
 
     def name(self, player: int) -> str:
         """Return the player's name in this game (X, O, ...)."""
-        return self.game.player_names[player]
+        return capabilities.player_names(self.game)[player]
 
     def show(self) -> None:
         """Draw the board and say who is to move or how the game ended."""
@@ -220,7 +223,7 @@ class PlaySession:
             if final is not None:
                 self.say(f"Game over: {describe_result(self.game, final)}.")
             return
-        outcome = self.game.outcome()
+        outcome = outcome_of(self.game)
         if outcome is None:
             return
         winner = outcome.winner

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from gamesearch import capabilities
 from gamesearch.capabilities import problem_files_member
 from gamesearch.cli._common import (
     add_clock_argument,
@@ -112,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
     problems = read_problems(type(game), text)
     if not problems:
         raise InvalidOptionError(f"suite {args.suite!r} holds no problem")
-    specs = args.searcher or [type(game).default_searcher or "iterative"]
+    specs = args.searcher or [capabilities.default_searcher(type(game)) or "iterative"]
     searchers = [(spec, load_searcher(spec, clock=args.clock)) for spec in specs]
     limit = Limit(max_nodes=args.max_nodes, seconds=args.seconds, clock=args.clock)
     results = []

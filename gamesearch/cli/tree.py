@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.text import Text
 from rich.tree import Tree
 
+from gamesearch import capabilities
 from gamesearch.cli._common import (
     add_game_arguments,
     check_output_file,
@@ -32,7 +33,7 @@ from gamesearch.cli._common import (
 )
 from gamesearch.cli._output import PIPE_WIDTH, check_at_least, console
 from gamesearch.errors import BudgetExceededError, InvalidOptionError, MissingDependencyError
-from gamesearch.game import Game, number_text
+from gamesearch.game import Game
 from gamesearch.rules import Player
 from gamesearch.search import Minimax
 from gamesearch.search.base import INFINITY, Limit, Searcher, SearchResult, json_value
@@ -41,6 +42,7 @@ from gamesearch.search.mcts import MonteCarlo
 from gamesearch.search.multiplayer import BestReply, MaxN, Paranoid
 from gamesearch.search.negamax import ExactSearcher
 from gamesearch.trace import TraceNode, TreeTracer
+from gamesearch.words import number_text
 
 FORMATS = ("text", "dot", "json", "svg")
 #: the searcher `tree` draws when neither the command line nor the game names one
@@ -290,7 +292,7 @@ def run(args: argparse.Namespace) -> int:
         if not args.output
         else Console(file=io.StringIO(), width=PIPE_WIDTH, highlight=False, markup=False)
     )
-    out.print(game.render())
+    out.print(capabilities.render(game))
     out.print(summary(game, searcher, result, tracer, full))
     if note is not None:
         out.print(note[0].upper() + note[1:] + ".")
@@ -342,7 +344,7 @@ def _value_text(node: TraceNode) -> str:
 
 
 def _mover(game: Game[Any], player: int | None) -> str:
-    return "" if player is None else game.player_names[player]
+    return "" if player is None else capabilities.player_names(game)[player]
 
 
 def _node_label(game: Game[Any], node: TraceNode, mover: int | None) -> Text:

@@ -32,6 +32,7 @@ from typing import Any, ClassVar, Literal
 
 import attrs
 
+from gamesearch import capabilities
 from gamesearch.game import Game
 from gamesearch.options import option_field
 from gamesearch.rules import Player, Scoring
@@ -53,7 +54,6 @@ from gamesearch.search.table import SearchMemory, TranspositionTable, make_room,
 Ordering = Literal["game", "natural"]
 RootWindow = Literal["shared", "fresh"]
 _FIRST = Player.FIRST
-_DEFAULT_MOVE_RESULTS = Game.move_results
 
 
 @attrs.frozen(kw_only=True)
@@ -155,21 +155,23 @@ def search_root(
     # small integers (fast arithmetic): a search without a horizon keeps depth_left at
     # NO_HORIZON all the way down (step 0), so its table entries carry the same depth
     # whatever the root.
-    retract, to_move = game.retract, game.to_move
-    step = game.advance if budget is None else budget.counting(game.advance)
+    retract, to_move = capabilities.retractor(game), game.to_move
+    advance = capabilities.advancer(game)
+    step = advance if budget is None else budget.counting(advance)
     has_horizon = depth is not None
     step_down = 1 if has_horizon else 0
-    ordered = game.ordered_moves if ordering == "game" else game.legal_moves
+    ordered = capabilities.move_order(game) if ordering == "game" else game.legal_moves
     # (the heuristic is looked up only for a search with a horizon: it costs a little)
     evaluate, key = heuristic(game) if has_horizon else _without_horizon, game.key
     asks_turn = not game.rules.alternating
     # a game that answers the results after its moves: its finished children are scored unplayed
-    by_game, known, descend = ordering == "game", game.move_results, game.advance_results
+    by_game = ordering == "game"
+    known, descend = capabilities.move_results(game), capabilities.advance_results(game)
     scores_unplayed = (
         table is None
         and tracer is None
         and budget is None
-        and type(game).move_results is not _DEFAULT_MOVE_RESULTS  # (offers(), without the call)
+        and capabilities.defines(game, "move_results")
     )
     finished = finished_values(game, scoring)  # finished[ply][result]: a look-up, no arithmetic
     entries = table.entries if table is not None else None

@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Protocol
 
 import attrs
 
+from gamesearch import capabilities
 from gamesearch.capabilities import Chance, capability_words, offered
 from gamesearch.errors import (
     BudgetExceededError,
@@ -26,7 +27,7 @@ from gamesearch.errors import (
     SearchTooDeepError,
     UnsupportedGameError,
 )
-from gamesearch.game import Game, describe_utilities, describe_value, number_text, restore
+from gamesearch.game import Game, restore
 from gamesearch.options import (
     Option,
     check_fields,
@@ -38,9 +39,10 @@ from gamesearch.options import (
     option_field,
 )
 from gamesearch.options import kind_in_words as kind_in_words
-from gamesearch.rules import CHANCE, Scoring, ValueScale
+from gamesearch.rules import CHANCE, Scoring, ValueScale, final_utilities, proven_value
 from gamesearch.score import Score, json_number, score_of
 from gamesearch.search.table import SearchMemory
+from gamesearch.words import describe_utilities, describe_value, number_text
 
 #: larger than any value a game can produce: the open ends of a search window
 INFINITY = 1 << 60
@@ -268,7 +270,7 @@ def leaf_values(
     * p)`` and ``proven`` is ``None``; a game with margins is scored by
     ``proven(r, p)`` (:meth:`ValueScale.proven`).
     """
-    scale = game.value_scale
+    scale = game.rules.scale
     distance = 1 if scoring is Scoring.DISTANCE else 0
     if scale.largest_margin <= 1:
         return scale.win, distance, None
@@ -323,7 +325,7 @@ def finished_values(game: Game[Any], scoring: Scoring) -> FinishedValues:
     result outside the declared range raises :class:`KeyError` (the conformance kit
     names such a game).
     """
-    scale = game.value_scale
+    scale = game.rules.scale
     if game.ply > scale.max_plies:
         return _ValuesByPly(scale, scoring)
     largest, distance = scale.largest_margin, 1 if scoring is Scoring.DISTANCE else 0
@@ -349,11 +351,11 @@ def heuristic(game: Game[Any]) -> Callable[[], int]:
     That is the game's ``evaluate``, mapped inside the proven values when its declared
     ``evaluation_bound`` does not fit there already.
     """
-    scale = game.value_scale
-    bound = type(game).evaluation_bound
+    scale = game.rules.scale
+    bound, evaluate = capabilities.heuristic_bound(game), capabilities.heuristic(game)
     if bound < scale.heuristic_bound:
-        return game.evaluate
-    evaluate, mapped = game.evaluate, scale.heuristic
+        return evaluate
+    mapped = scale.heuristic
     return lambda: mapped(evaluate(), bound)
 
 
@@ -562,7 +564,7 @@ class SearchContext:
     def finished_value(self, game: Game[Any]) -> int:
         """Return the proven value of the finished ``game`` (a leaf)."""
         self.counters.leaves += 1
-        return game.score(self.scoring)
+        return proven_value(game, self.scoring)
 
     def horizon_value(self, game: Game[Any]) -> int:
         """Return the heuristic value of ``game`` at the horizon (a leaf; the answer is then
@@ -881,10 +883,10 @@ class Searcher(abc.ABC):
             is_exact=answer.is_exact,
             is_game_over=not answer.best_moves,
             visits=answer.visits,
-            scale=None if game.rules.utilities else game.value_scale,
+            scale=None if game.rules.utilities else game.rules.scale,
             utilities=answer.utilities,
             ply=game.ply,
-            names=game.player_names,
+            names=capabilities.player_names(game),
             best_moves_complete=answer.best_moves_complete,
             move_values_exact=answer.move_values_exact,
         )
@@ -896,7 +898,7 @@ class Searcher(abc.ABC):
         # values that are expected results: a finished game is worth its result
         if game.rules.chance or self.expected_values:
             return RootAnswer(Fraction(final), (), None, True, 0)
-        return RootAnswer(game.score(self.scoring), (), None, True, 0)
+        return RootAnswer(proven_value(game, self.scoring), (), None, True, 0)
 
     def unmet_needs(self, game: Game[Any]) -> list[str]:
         """Return what this searcher needs that ``game``'s rules do not give (empty: none).
@@ -1018,7 +1020,7 @@ class Searcher(abc.ABC):
 
 def _finished_utilities(game: Game[Any]) -> RootAnswer:
     """Return the answer of a finished position of a game with utilities."""
-    utilities = game.final_utilities()
+    utilities = final_utilities(game)
     assert utilities is not None
     return RootAnswer(utilities[game.to_move()], (), None, True, 0, utilities=utilities)
 

@@ -55,6 +55,7 @@ from typing import Any, ClassVar, cast
 
 import attrs
 
+from gamesearch import capabilities
 from gamesearch.game import Game, allows_null_move, offers
 from gamesearch.options import option_field
 from gamesearch.rules import Player
@@ -98,6 +99,10 @@ TRICK_OPTIONS: tuple[str, ...] = (
     "quiescence=true",
     "extensions=true",
 )
+
+
+def _no_null_move() -> None:
+    raise NotImplementedError("this game offers no null move")  # (never called: see tricks)
 
 
 def trick_specs(depth: int) -> list[str]:
@@ -282,24 +287,25 @@ class _EngineCore:
         # played by advance() and taken back by retract(), also when something raises.
         tricks = engine.tricks_for(game)
         advance, retract, to_move, key, terminal = (
-            game.advance,
-            game.retract,
+            capabilities.advancer(game),
+            capabilities.retractor(game),
             game.to_move,
             game.key,
             game.result,
         )
-        ordered, noisy, forcing_of = game.ordered_moves, game.noisy_moves, game.is_forcing
-        make_null, unmake_null = game.make_null_move, game.unmake_null_move
+        ordered, noisy = capabilities.move_order(game), capabilities.noisy_moves(game)
+        forcing_of = capabilities.forcing_test(game)
+        make_null, unmake_null = capabilities.null_move(game) or (_no_null_move, _no_null_move)
         evaluate = heuristic(game)
         alternating = game.rules.alternating
         first = Player.FIRST
         win, distance, proven = leaf_values(game, engine.scoring)
-        proof = game.value_scale.heuristic_bound  # |value| >= proof: a finished game's
+        proof = game.rules.scale.heuristic_bound  # |value| >= proof: a finished game's
         root_ply = game.ply
         # Room for every ply of the main search below the root (quiescence keeps no line
         # and no killers): the plies left, or the depth with its extensions, and a null
         # move before every other ply.
-        reach = game.max_plies - root_ply
+        reach = game.rules.max_plies - root_ply
         offsets = 2 * (reach if engine.depth is None else min(reach, engine.depth)) + 4
         keeps_lines = tricks["iterative"]
         use_killers, use_history = tricks["killers"], tricks["history"]
@@ -365,7 +371,7 @@ class _EngineCore:
                 if slot[0] != move:
                     slot[1], slot[0] = slot[0], move
             if use_history:
-                weight = int(min(depth_left, game.max_plies - ply + 1))
+                weight = int(min(depth_left, game.rules.max_plies - ply + 1))
                 history_scores[move] = history_get(move, 0) + weight * weight
 
         def finished(result: int, ply: int) -> int:

@@ -62,8 +62,9 @@ from typing import Any, ClassVar
 
 import attrs
 
+from gamesearch import capabilities
 from gamesearch.errors import BudgetExceededError
-from gamesearch.game import Game, offers
+from gamesearch.game import Game
 from gamesearch.rules import CHANCE, Player, chance_heuristic_numerator
 from gamesearch.search.base import (
     INFINITY,
@@ -126,16 +127,16 @@ class _Walk:
         first_line: tuple[int, int],
         table: dict[tuple[Hashable, float], tuple[Num, int]] | None,
     ) -> None:
-        rules, bound = game.rules, type(game).evaluation_bound
+        rules, bound = game.rules, capabilities.heuristic_bound(game)
         self.game = game
         self.mode = mode
         self.tracer = tracer
         self.table = table
-        self.advance, self.retract = game.advance, game.retract
+        self.advance, self.retract = capabilities.advancer(game), capabilities.retractor(game)
         self.to_move, self.key = game.to_move, game.key
         # the legal moves in the searchers' order (no indirection when the game has none)
-        self.moves = game.ordered_moves if offers(game, "ordered_moves") else game.legal_moves
-        self.chance_outcomes = game.chance_outcomes
+        self.moves = capabilities.move_order(game)
+        self.chance_outcomes = capabilities.outcomes_of(game)
         unit, chances = first_line  # q and c (see the module's docstring)
         self.unit = unit  #: q, a common denominator of the probabilities of the first line
         power: int = unit**chances
@@ -150,7 +151,7 @@ class _Walk:
             offset * power,
             (chance_heuristic_numerator(rules, 1, bound) - offset) * power,
         )
-        self.estimate = game.evaluate
+        self.estimate = capabilities.heuristic(game)
         #: the window a position is searched with when nothing is known yet (the tree
         #: drawing shows every value of plain expectiminimax as exact)
         self.full = (-self.infinity, self.infinity) if mode == PLAIN else (self.low, self.high)
@@ -740,7 +741,7 @@ def _first_line(game: Game[Any], depth: float) -> tuple[int, int]:
     line, unit, chances = game.copy(), 1, 0
     while line.result() is None:
         if line.to_move() == CHANCE:
-            for _, probability in line.chance_outcomes():
+            for _, probability in capabilities.chance_outcomes(line):
                 unit = math.lcm(unit, probability.denominator)
             if depth > 0:
                 chances += 1
@@ -771,7 +772,7 @@ def _search_root(
     else:
         sign = 1 if mover == Player.FIRST else -1
         best: Num | None = None
-        for move in game.ordered_moves():
+        for move in capabilities.move_order(game)():
             if best is None or context.move_values or walk.mode == PLAIN:
                 child = walk.child(move, remaining - 1, ply, low, high)
             else:

@@ -58,6 +58,7 @@ from typing import Any, ClassVar
 
 import attrs
 
+from gamesearch import capabilities
 from gamesearch.game import Game
 from gamesearch.options import option_field
 from gamesearch.rules import CHANCE, Player, Scoring
@@ -202,7 +203,7 @@ def _answer(game: Game[Any], root: _Node, move_values: bool, depth: int) -> _Tre
         best = [child for child in children if child.is_proven and child.lower == root.lower]
     else:
         best = [_choose(root)]
-    scale = game.eval_bound - 1
+    scale = game.rules.scale.heuristic_bound - 1
     return _TreeAnswer(
         value=root.lower if root.is_proven else _clip(_estimate(best[0], scale), root),
         best_moves=tuple(child.move for child in best),
@@ -231,7 +232,7 @@ def _expected_answer(
 ) -> _TreeAnswer:
     """Return the root answer of a game of chance: expected results, exact fractions
     (every outcome is a best move at a chance root)."""
-    scale = game.value_scale
+    scale = game.rules.scale
 
     def expected(node: _Node) -> Fraction:
         if node.is_proven:
@@ -311,15 +312,15 @@ class _Simulator:
     def __init__(
         self, game: Game[Any], scoring: Scoring, exploration: float, rng: random.Random
     ) -> None:
-        self.advance, self.retract = game.advance, game.retract
+        self.advance, self.retract = capabilities.advancer(game), capabilities.retractor(game)
         self.legal_moves, self.to_move = game.legal_moves, game.to_move
         self.game = game
-        self.chance_outcomes = game.chance_outcomes
+        self.chance_outcomes = capabilities.outcomes_of(game)
         self.has_chance = game.rules.chance
         self.distance = 1 if scoring is Scoring.DISTANCE else 0
         #: the best value a finished game can have, before the distance is taken off
-        self.win = game.value_scale.largest
-        self.proven = functools.partial(game.value_scale.proven, scoring=scoring)
+        self.win = game.rules.scale.largest
+        self.proven = functools.partial(game.rules.scale.proven, scoring=scoring)
         self.exploration = exploration
         self.rng = rng
         self.nodes = 0  #: tree nodes created, the root included

@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 
 import attrs
 
+from gamesearch import capabilities
 from gamesearch.game import Game, offers
 from gamesearch.rules import Player
 from gamesearch.search.base import (
@@ -53,7 +54,8 @@ class Minimax(Searcher):
         # also when something raises; a game that answers move_results() has the
         # children that end the game scored without being played (without a tracer).
         push, undo, terminal = game.push, game.undo, game.result
-        advance, retract, known = game.advance, game.retract, game.move_results
+        advance, retract = capabilities.advancer(game), capabilities.retractor(game)
+        known = capabilities.move_results(game)
         legal_moves, to_move, evaluate = game.legal_moves, game.to_move, heuristic(game)
         asks_turn = not game.rules.alternating
         # (not with a tracer: it sees every child played)

@@ -47,6 +47,7 @@ A node or time budget that runs out raises :class:`~gamesearch.errors.BudgetExce
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Callable, Hashable
@@ -55,8 +56,10 @@ from typing import Any, ClassVar
 
 import attrs
 
+from gamesearch import capabilities
 from gamesearch.capabilities import NullMove, capability_words, offered
 from gamesearch.game import Game
+from gamesearch.rules import final_utilities
 from gamesearch.search.base import (
     INFINITY,
     MoveVisits,
@@ -81,13 +84,13 @@ class _Scale:
     def __init__(self, game: Game[Any], context: SearchContext | None = None) -> None:
         self.context = context
         rules = game.rules
-        self.bound = type(game).evaluation_bound
+        self.bound = capabilities.heuristic_bound(game)
         self.unit = 2 * self.bound
         self.players = rules.players
         self.lowest, self.highest = rules.result_range
         self.constant_sum = rules.constant_sum
-        self.evaluate = game.evaluate
-        self.final = game.final_utilities
+        self.evaluate = capabilities.heuristic(game)
+        self.final = functools.partial(final_utilities, game)
 
     def enter(self, game: Game[Any]) -> None:
         """Count the current position as entered.
@@ -516,14 +519,15 @@ def _pass_to(game: Game[Any], player: int) -> int:
             raise RuntimeError(
                 f"passing the turn {passes} times never gave it to player {player!r}"
             )
-        game.make_null_move()
+        capabilities.null_move(game)[0]()  # type: ignore[index]
         passes += 1
     return passes
 
 
 def _take_back_passes(game: Game[Any], passes: int) -> None:
+    unmake = capabilities.null_move(game)[1]  # type: ignore[index]
     for _ in range(passes):
-        game.unmake_null_move()
+        unmake()
 
 
 # --------------------------------------------------------------------------- MCTS
@@ -570,7 +574,7 @@ def utility_tree_search(
         game.result,
         game.to_move,
     )
-    final = game.final_utilities
+    final = functools.partial(final_utilities, game)
     sqrt, log = math.sqrt, math.log
     counts = {"nodes": 1, "plies": 0, "deepest": game.ply}
 

@@ -40,6 +40,7 @@ from typing import Any, ClassVar, cast, overload
 
 import attrs
 
+from gamesearch import capabilities
 from gamesearch.game import Game, offers
 from gamesearch.rules import Player, Scoring
 from gamesearch.search.alphabeta import search_root
@@ -222,17 +223,18 @@ def make_exact_core(
     # tracer behind one test of a local; the only allocation is the table entry.
     push, retract, key, terminal, to_move = (
         game.push,
-        game.retract,
+        capabilities.retractor(game),
         game.key,
         game.result,
         game.to_move,
     )
-    ordered, non_losing, winning = game.ordered_moves, game.non_losing_moves, game.winning_moves
+    ordered, non_losing = capabilities.move_order(game), capabilities.non_losing_moves(game)
+    winning = capabilities.winning_moves(game)
     threat_aware = is_threat_aware(game)
     first = Player.FIRST
     alternating = game.rules.alternating
-    scale = game.value_scale
-    max_plies = game.max_plies
+    scale = game.rules.scale
+    max_plies = game.rules.max_plies
     win, distance, proven = leaf_values(game, scoring)
     if proven is None:
         proven = lambda result, ply: result * (win - distance * ply)  # noqa: E731
@@ -483,7 +485,7 @@ class ExactSearcher(Searcher):
             values: list[tuple[Hashable, int]] = []
             if move_values:
                 mover = game.to_move()
-                for move in game.ordered_moves():
+                for move in capabilities.move_order(game)():
                     game.push(move)
                     child_value = self._solve(core, game)
                     values.append((move, child_value if game.to_move() == mover else -child_value))
@@ -509,14 +511,14 @@ class ExactSearcher(Searcher):
     def _first_player_value(self, game: Game[Any]) -> Callable[[int], int]:
         """Return the map from a value for ``game``'s side to move to the first player's."""
         mover = 1 if game.to_move() == Player.FIRST else -1
-        scale = game.win_score if self.solves_weakly(game) else 1
+        scale = game.rules.scale.win if self.solves_weakly(game) else 1
         return lambda value: mover * scale * value
 
     def _best_moves(
         self, core: ExactCore, game: Game[Any], value: int, *, first_only: bool
     ) -> tuple[Hashable, ...]:
         """Return the moves of ``game`` worth ``value`` (each checked by a null window)."""
-        moves = tuple(game.ordered_moves())
+        moves = tuple(capabilities.move_order(game)())
         if self.solves_weakly(game) and value < 0:
             return moves[:1] if first_only else moves  # every move loses
         best = []

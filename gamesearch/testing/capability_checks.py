@@ -18,6 +18,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, cast
 
+from gamesearch import capabilities
 from gamesearch.capabilities import ProblemFiles, declares
 from gamesearch.errors import GameSearchError, InvalidMoveError
 from gamesearch.game import Game, offers
@@ -33,7 +34,7 @@ def check_chance_outcomes(game: Game[Any], before: Snapshot) -> None:
         raise fail(
             game, text, "the rules declare chance, but the game does not offer chance_outcomes()"
         )
-    outcomes = list(game.chance_outcomes())
+    outcomes = list(capabilities.chance_outcomes(game))
     moves = tuple(move for move, _ in outcomes)
     if moves != before.legal_moves:
         raise fail(
@@ -56,7 +57,7 @@ def check_chance_outcomes(game: Game[Any], before: Snapshot) -> None:
 
 
 def check_board_view(game: Game[Any], before: Snapshot) -> None:
-    view = game.board_view()
+    view = capabilities.board_view(game)
     if view is None:
         return
     text = before.text
@@ -109,9 +110,9 @@ def check_advance_and_retract(
     The position after advance() must be push()'s in every respect, history included.
     """
     text, written = before.text, game.format_move(move)
-    result = game.advance(move)
+    result = capabilities.advancer(game)(move)
     advanced = Snapshot.of(game)
-    game.retract(move)
+    capabilities.retractor(game)(move)
     if advanced != pushed or result != pushed.result:
         changes = pushed.differences(advanced)
         if result != pushed.result:
@@ -159,7 +160,7 @@ def check_threat_hints(game: Game[Any], before: Snapshot) -> None:
         return found
 
     winning = wins_at_once(mover)
-    claimed = list(game.winning_moves())
+    claimed = list(capabilities.winning_moves(game)())
     if set(claimed) != winning or len(claimed) != len(set(claimed)):
         wrong = sorted(game.format_move(move) for move in set(claimed) ^ winning)
         raise fail(
@@ -170,7 +171,7 @@ def check_threat_hints(game: Game[Any], before: Snapshot) -> None:
         )
     if not hints_safe or winning:  # the exact searchers ask only where no win is at hand
         return
-    claimed_safe = game.non_losing_moves()
+    claimed_safe = capabilities.non_losing_moves(game)()
     if claimed_safe is None:
         return
     safe = set()
@@ -207,8 +208,11 @@ def check_move_results(game: Game[Any], before: Snapshot) -> None:
         game.push(move)
         played[move] = game.result()
         game.undo()
-    for ordered, moves in ((False, before.legal_moves), (True, tuple(game.ordered_moves()))):
-        answer = tuple(game.move_results(ordered))
+    for ordered, moves in (
+        (False, before.legal_moves),
+        (True, tuple(capabilities.move_order(game)())),
+    ):
+        answer = tuple(capabilities.move_results(game)(ordered))
         require_unchanged(game, before, f"move_results({ordered})")
         listed = tuple(pair[0] for pair in answer)
         if listed != moves:
@@ -239,15 +243,17 @@ def check_advance_results(game: Game[Any], before: Snapshot) -> None:
     for move in before.legal_moves:
         game.push(move)
         pushed = Snapshot.of(game)
-        expected = {ordered: tuple(game.move_results(ordered)) for ordered in (False, True)}
+        expected = {
+            ordered: tuple(capabilities.move_results(game)(ordered)) for ordered in (False, True)
+        }
         game.undo()
         if pushed.result is not None:
             continue  # it ends the game: advance_results() is not for such a move
         written = game.format_move(move)
         for ordered in (False, True):
-            answer = tuple(game.advance_results(move, ordered))
+            answer = tuple(capabilities.advance_results(game)(move, ordered))
             advanced = Snapshot.of(game)
-            game.retract(move)
+            capabilities.retractor(game)(move)
             if advanced != pushed:
                 changes = "; ".join(pushed.differences(advanced))
                 raise fail(
@@ -267,7 +273,7 @@ def check_engine_hints(game: Game[Any], before: Snapshot) -> None:
     and a null move pass the turn and come back, none of them changing the position."""
     text, legal = before.text, before.legal_moves
     if offers(game, "noisy_moves"):
-        noisy = list(game.noisy_moves())
+        noisy = list(capabilities.noisy_moves(game)())
         require_unchanged(game, before, "noisy_moves()")
         outside = [move for move in noisy if move not in legal]
         if outside:
@@ -284,7 +290,7 @@ def check_engine_hints(game: Game[Any], before: Snapshot) -> None:
             )
     if offers(game, "is_forcing"):
         for move in legal:
-            answer = game.is_forcing(move)
+            answer = capabilities.forcing_test(game)(move)
             require_unchanged(game, before, f"is_forcing({game.format_move(move)})")
             if not isinstance(answer, bool):
                 raise fail(
@@ -302,11 +308,11 @@ def check_engine_hints(game: Game[Any], before: Snapshot) -> None:
         raise fail(game, text, f"{offered}() is offered without {missing}()")
     if not makes or before.result is not None:
         return
-    game.make_null_move()
+    cast(Any, game).make_null_move()
     try:
         passed = (game.to_move(), game.key(), tuple(game.history))
     finally:
-        game.unmake_null_move()
+        cast(Any, game).unmake_null_move()
     require_unchanged(game, before, "make_null_move() then unmake_null_move()")
     if passed[0] == before.to_move:
         raise fail(
@@ -327,11 +333,11 @@ def check_engine_hints(game: Game[Any], before: Snapshot) -> None:
 def check_presentation(game: Game[Any], before: Snapshot) -> None:
     """render() must give text and leave the position as it was; player_names must name
     each player of the rules once."""
-    drawing = game.render()
+    drawing = capabilities.render(game)
     require_unchanged(game, before, "render()")
     if not isinstance(drawing, str):
         raise fail(game, before.text, f"render() returned {drawing!r}, not text")
-    names, players = tuple(game.player_names), game.rules.players
+    names, players = tuple(capabilities.player_names(game)), game.rules.players
     if len(names) < players or len(set(names[:players])) != players:
         raise fail(
             game,

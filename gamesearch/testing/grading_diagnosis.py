@@ -13,6 +13,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from gamesearch import capabilities
 from gamesearch.errors import InvalidOptionError
 from gamesearch.game import Game
 from gamesearch.rules import CHANCE
@@ -32,7 +33,8 @@ def _describe(game: Game[Any], path: Line) -> str:
 
 def _tuple_text(game: Game[Any], utilities: Sequence[int | Fraction]) -> str:
     return ", ".join(
-        f"{name} {utility}" for name, utility in zip(game.player_names, utilities, strict=False)
+        f"{name} {utility}"
+        for name, utility in zip(capabilities.player_names(game), utilities, strict=False)
     )
 
 
@@ -278,7 +280,7 @@ def _with_depth(options: Mapping[str, Any], depth: int | None) -> dict[str, Any]
 
 def _who(position: Game[Any]) -> str:
     mover = position.to_move()
-    return "chance" if mover == CHANCE else f"{position.player_names[mover]} to move"
+    return "chance" if mover == CHANCE else f"{capabilities.player_names(position)[mover]} to move"
 
 
 def _who_after(position: Game[Any], move: Hashable) -> str:
@@ -382,7 +384,7 @@ def _cause(position: Game[Any], found: Any, expected: Any, children: Sequence[An
                     "position is worth the probability-weighted mean of its outcomes"
                 )
         return None
-    name = position.player_names[position.to_move()]
+    name = capabilities.player_names(position)[position.to_move()]
     maximising = position.to_move() == 0
     other, own = ("smallest", "largest") if maximising else ("largest", "smallest")
     if found == (min if maximising else max)(children) != expected:

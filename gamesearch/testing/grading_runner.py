@@ -211,7 +211,7 @@ def recording(game: Game[Any], *, copies: bool = False) -> tuple[Game[Any], list
     base = type(game)
     start = len(game.history)
     original_push, original_copy = base.push, base.copy
-    original_advance = base.advance if offers(base, "advance") else None
+    original_advance = cast(Any, base).advance if offers(base, "advance") else None
 
     def push(self: Game[Any], move: Hashable) -> None:
         original_push(self, move)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, overload
 
+from gamesearch import capabilities
 from gamesearch.errors import InvalidOptionError
 from gamesearch.game import Game
 from gamesearch.testing.positions import GameLike, start_position
@@ -76,7 +77,7 @@ def perft(
         try:
             count = _leaves(position, depth - 1)
         finally:
-            position.retract(move)
+            capabilities.retractor(position)(move)
         text = position.format_move(move)
         counts[text] = count
         if on_move is not None:
@@ -92,7 +93,7 @@ def _leaves(game: Game[Any], depth: int) -> int:
     moves = game.legal_moves()
     if depth == 1:
         return len(moves)
-    push, retract = game.push, game.retract
+    push, retract = game.push, capabilities.retractor(game)
     total = 0
     for move in moves:
         push(move)

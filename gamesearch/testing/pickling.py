@@ -14,6 +14,7 @@ import pickle
 import random
 from typing import Any
 
+from gamesearch import capabilities
 from gamesearch.game import Game
 from gamesearch.testing.snapshot import Snapshot, fail
 
@@ -24,7 +25,7 @@ ROUND_TRIPS = 4
 def _behaviour(game: Game[Any]) -> tuple[Snapshot, int | None]:
     """Return what the kit compares: the snapshot and, unfinished, the heuristic value."""
     snapshot = Snapshot.of(game)
-    return snapshot, game.evaluate() if snapshot.result is None else None
+    return snapshot, capabilities.heuristic(game)() if snapshot.result is None else None
 
 
 def _require_alike(original: Game[Any], twin: Game[Any], text: str, when: str) -> None:

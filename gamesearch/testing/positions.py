@@ -81,7 +81,7 @@ def random_positions(
     """
     start = start_position(game, registry=registry)
     chooser = random.Random(seed)
-    longest = start.max_plies - start.ply if max_plies is None else max_plies
+    longest = start.rules.max_plies - start.ply if max_plies is None else max_plies
     sample = []
     for _ in range(count):
         position = start.copy()

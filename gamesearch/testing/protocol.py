@@ -10,11 +10,12 @@ not get two keys.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from typing import Any
 
 import attrs
 
+from gamesearch import capabilities
 from gamesearch.errors import (
     IllegalMoveError,
     InvalidMoveError,
@@ -23,12 +24,10 @@ from gamesearch.errors import (
 )
 from gamesearch.game import Game, offers
 from gamesearch.plugins import Registry
-from gamesearch.rules import CHANCE, Outcome, Rules, Scoring
 from gamesearch.testing.capability_checks import (
     check_advance_and_retract,
     check_advance_results,
     check_board_view,
-    check_chance_outcomes,
     check_engine_hints,
     check_move_results,
     check_presentation,
@@ -39,6 +38,7 @@ from gamesearch.testing.pickling import check_pickling
 from gamesearch.testing.positions import GameLike, start_position
 from gamesearch.testing.snapshot import Snapshot as Snapshot
 from gamesearch.testing.snapshot import fail, require_unchanged
+from gamesearch.testing.state_checks import check_state
 
 #: move text no game should accept
 NONSENSE_MOVE = "not a move!"
@@ -77,7 +77,7 @@ def check_position(game: Game[Any], *, other_moves: Iterable[Hashable] = ()) -> 
     :raises ConformanceError: naming the position and the broken promise.
     """
     before = Snapshot.of(game)
-    _check_state(game, before)
+    check_state(game, before)
     _check_moves(game, before)
     _check_text(game, before)
     for move in before.legal_moves:
@@ -93,191 +93,12 @@ def check_position(game: Game[Any], *, other_moves: Iterable[Hashable] = ()) -> 
     require_unchanged(game, before, "checking it")
 
 
-#: what the framework works out from a game's rules, with where it reads it: a game
-#: that still sets one itself (the old protocol's way) must agree with its rules, or one
-#: searcher reads one figure and another the other
-DERIVED_FROM_RULES: dict[str, tuple[Callable[[Rules], object], str]] = {
-    "max_plies": (lambda rules: rules.max_plies, "rules.max_plies"),
-    "value_scale": (lambda rules: rules.scale, "the value scale of the rules"),
-    "win_score": (lambda rules: rules.scale.win, "the value scale of the rules"),
-    "eval_bound": (lambda rules: rules.scale.heuristic_bound, "the value scale of the rules"),
-}
-
-
-def _check_derived(game: Game[Any], text: str, rules: Rules) -> None:
-    """A figure the framework derives from the rules, when the game's class sets it too
-    (a class attribute or a property of its own), must be the derived one."""
-    for name, (derive, source) in DERIVED_FROM_RULES.items():
-        owner = next(cls for cls in type(game).__mro__ if name in vars(cls))
-        if owner.__module__ == Game.__module__:
-            continue
-        said, derived = getattr(game, name), derive(rules)
-        if said != derived:
-            kind = "property" if isinstance(vars(owner)[name], property) else "class attribute"
-            raise fail(
-                game,
-                text,
-                f"the {kind} {owner.__name__}.{name} says {said!r}, but the searchers read "
-                f"{derived!r} from {source}; delete the {kind} (the rules declare it)",
-            )
-
-
-def _check_state(game: Game[Any], before: Snapshot) -> None:
-    text, result = before.text, before.result
-    rules = game.rules
-    if not isinstance(rules, Rules):
-        raise fail(game, text, f"rules is {rules!r}, not a Rules declaration")
-    _check_derived(game, text, rules)
-    mover = before.to_move
-    is_chance = rules.chance and mover == CHANCE and before.result is None
-    if not is_chance and (
-        not isinstance(mover, int) or isinstance(mover, bool) or not 0 <= mover < rules.players
-    ):
-        chance_too = f", or {CHANCE} (CHANCE) at a chance position" if rules.chance else ""
-        raise fail(
-            game,
-            text,
-            f"to_move() returned {mover!r}; the rules declare {rules.players} players (0 to "
-            f"{rules.players - 1}{chance_too})",
-        )
-    if is_chance:
-        check_chance_outcomes(game, before)
-    if not 0 <= before.ply <= rules.max_plies:
-        raise fail(
-            game, text, f"ply {before.ply} is outside 0..max_plies ({rules.max_plies}) of the rules"
-        )
-    if rules.utilities:
-        _check_utilities(game, before)
-        return
-    low, high = rules.result_range
-    if result is not None and (
-        not isinstance(result, int) or isinstance(result, bool) or not low <= result <= high
-    ):
-        raise fail(
-            game,
-            text,
-            f"result() returned {result!r}; expected None or an integer in the declared "
-            f"result_range {low}..{high}",
-        )
-    assert not isinstance(result, tuple)
-    sign = None if result is None else (result > 0) - (result < 0)
-    outcome = game.outcome()
-    if outcome != (None if sign is None else Outcome(sign)) or game.is_over() != (sign is not None):
-        raise fail(game, text, f"outcome() {outcome!r} disagrees with result() {result!r}")
-    if result is None:
-        _check_unfinished(game, before)
-    else:
-        _check_finished(game, before, result)
-
-
-def _is_utility_tuple(
-    value: object, players: int, low: float, high: float, *, strictly: bool = False
-) -> bool:
-    """Return whether ``value`` is a tuple of ``players`` integers inside ``low..high``
-    (the open interval when ``strictly``)."""
-    if not isinstance(value, tuple) or len(value) != players:
-        return False
-    for item in value:
-        if not isinstance(item, int) or isinstance(item, bool):
-            return False
-        if not (low < item < high if strictly else low <= item <= high):
-            return False
-    return True
-
-
-def _check_utilities(game: Game[Any], before: Snapshot) -> None:
-    """A game whose rules declare utilities: one integer per player, inside the range,
-    adding up to ``constant_sum`` when declared; ``evaluate()`` one integer per player."""
-    text, result, rules = before.text, before.result, game.rules
-    low, high = rules.result_range
-    players = rules.players
-    if result is not None:
-        if not _is_utility_tuple(result, players, low, high):
-            raise fail(
-                game,
-                text,
-                f"result() returned {result!r}; the rules declare utilities: expected None or a "
-                f"tuple of {players} integers in the declared result_range {low}..{high}",
-            )
-        assert isinstance(result, tuple)
-        if rules.constant_sum is not None and sum(result) != rules.constant_sum:
-            raise fail(
-                game,
-                text,
-                f"result() returned {result!r}, which adds up to {sum(result)}, not the declared "
-                f"constant_sum {rules.constant_sum}",
-            )
-        if before.legal_moves:
-            raise fail(
-                game, text, f"the game is over but legal_moves() returned {before.legal_moves!r}"
-            )
-        if game.final_utilities() != result:
-            raise fail(
-                game,
-                text,
-                f"final_utilities() {game.final_utilities()!r} is not result() {result!r}",
-            )
-        return
-    if not before.legal_moves:
-        raise fail(game, text, "the game is not over but legal_moves() is empty")
-    estimate = game.evaluate()
-    bound = type(game).evaluation_bound
-    if not _is_utility_tuple(estimate, players, -bound, bound, strictly=True):
-        raise fail(
-            game,
-            text,
-            f"evaluate() returned {estimate!r}; the rules declare utilities: expected a tuple of "
-            f"{players} integers, each inside the open interval ({-bound}, {bound}) the game "
-            "declares (evaluation_bound)",
-        )
-
-
-def _check_unfinished(game: Game[Any], before: Snapshot) -> None:
-    text = before.text
-    if not before.legal_moves:
-        raise fail(game, text, "the game is not over but legal_moves() is empty")
-    value = game.evaluate()
-    bound = type(game).evaluation_bound
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise fail(game, text, f"evaluate() returned {value!r}, not an int")
-    if not -bound < value < bound:
-        raise fail(
-            game,
-            text,
-            f"evaluate() returned {value}, outside the open interval ({-bound}, {bound}) the "
-            "game declares (evaluation_bound)",
-        )
-    try:
-        score = game.score()
-    except ValueError:
-        return
-    raise fail(game, text, f"score() returned {score!r} although the game is not over")
-
-
-def _check_finished(game: Game[Any], before: Snapshot, result: int) -> None:
-    text = before.text
-    if before.legal_moves:
-        raise fail(
-            game, text, f"the game is over but legal_moves() returned {before.legal_moves!r}"
-        )
-    scale = game.value_scale
-    for scoring in Scoring:
-        score = game.score(scoring)
-        if scale.margin(score) != result:
-            raise fail(
-                game,
-                text,
-                f"score({scoring.value}) returned {score!r}, which stands for the result "
-                f"{scale.margin(score)!r}, not result() {result!r}",
-            )
-
-
 def _check_moves(game: Game[Any], before: Snapshot) -> None:
     text, moves = before.text, before.legal_moves
     if len(set(moves)) != len(moves):
         repeated = sorted({game.format_move(move) for move in moves if moves.count(move) > 1})
         raise fail(game, text, f"legal_moves() lists {', '.join(repeated)} more than once")
-    ordered = tuple(game.ordered_moves())
+    ordered = tuple(capabilities.move_order(game)())
     if len(ordered) != len(moves) or set(ordered) != set(moves):
         raise fail(
             game,
@@ -345,6 +166,8 @@ def _check_text(game: Game[Any], before: Snapshot) -> None:
 
 
 def _check_copy(game: Game[Any], before: Snapshot) -> None:
+    """copy() (the base class's deep copy, or the game's own for speed) must be the same
+    position with the same history, and move on independently of the original."""
     text = before.text
     twin = game.copy()
     if type(twin) is not type(game):
@@ -465,7 +288,7 @@ def check_game(
     :raises ConformanceError: naming the first broken promise.
     """
     start = start_position(game, options, registry)
-    walker = _Walker(start)
+    walker = _Walker(start, is_new=not isinstance(game, Game))
     if not start.history:
         try:
             start.copy().undo()
@@ -510,19 +333,19 @@ def identity(game: Game[Any]) -> Hashable:
     order) is told apart by what can be observed of it: side to move, ply, result,
     legal moves and heuristic value.
     """
-    view = game.board_view()
+    view = capabilities.board_view(game)
     if view is not None:
         return (view.rows, view.cols, view.symbols, view.caption, game.to_move(), game.ply)
     if offers(game, "to_text"):
         return game.to_text()
     moves = frozenset(game.format_move(move) for move in game.legal_moves())
-    return (game.to_move(), game.ply, game.result(), moves, game.evaluate())
+    return (game.to_move(), game.ply, game.result(), moves, capabilities.heuristic(game)())
 
 
 class _Walker:
     """Visits positions once each, checks them and cross-checks their keys."""
 
-    def __init__(self, start: Game[Any]) -> None:
+    def __init__(self, start: Game[Any], *, is_new: bool = False) -> None:
         self.start = start
         self.seen_by_key: dict[Hashable, tuple[Hashable, str]] = {}  # key -> (identity, text)
         # identity -> (key, text) of the first visit
@@ -530,6 +353,9 @@ class _Walker:
         self.moves_seen: dict[Hashable, None] = {}  # insertion-ordered set
         self.terminal = 0
         self.longest = start.ply
+        #: where the base class's ply counts from: 0 for a start made by new(), else the
+        #: given position's ply less its history
+        self.origin = 0 if is_new else start.ply - len(start.history)
 
     def visit(self, game: Game[Any]) -> bool:
         """Check ``game`` unless seen before; return whether it was new."""
@@ -540,7 +366,7 @@ class _Walker:
                 game, text, f"it shares the key {key!r} with the different position {known[1]!r}"
             )
         # an observed identity (no board view, no notation) cannot prove two keys wrong
-        is_drawn = game.board_view() is not None or offers(game, "to_text")
+        is_drawn = capabilities.board_view(game) is not None or offers(game, "to_text")
         known_key, known_text = self.keys_by_identity.get(position, (key, text))
         if is_drawn and known_key != key:
             reached = "" if known_text == text else f" (as {known_text!r}, and as {text!r})"
@@ -554,12 +380,27 @@ class _Walker:
             return False
         self.seen_by_key[key] = (position, text)
         self.keys_by_identity[position] = (key, text)
+        self.check_ply(game)
         check_position(game, other_moves=reversed(self.moves_seen))
         moves = game.legal_moves()
         self.moves_seen.update(dict.fromkeys(moves))
         self.terminal += not moves
         self.longest = max(self.longest, game.ply)
         return True
+
+    def check_ply(self, game: Game[Any]) -> None:
+        """A game's own ``ply`` (an override for speed, or for positions set up without
+        their history) must count like the base class's: one more per move played."""
+        if not offers(game, "ply"):
+            return
+        base = self.origin + len(game.history)
+        if game.ply != base:
+            raise fail(
+                game,
+                game.to_text(),
+                f"the game's own ply says {game.ply}, but the base class counts {base} "
+                f"({self.origin} at the start and one more per move of the history)",
+            )
 
     def walk_depth_first(self, game: Game[Any], max_positions: int) -> bool:
         """Visit positions below ``game`` until ``max_positions``; return whether all were.

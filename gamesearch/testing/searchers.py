@@ -21,6 +21,7 @@ from typing import Any
 
 import attrs
 
+from gamesearch import capabilities
 from gamesearch.errors import ConformanceError, IllegalMoveError, InvalidOptionError
 from gamesearch.game import Game
 from gamesearch.rules import CHANCE, Scoring
@@ -152,7 +153,11 @@ def check_search(
                 problems += _move_value_disagreements(game, valued, expected, which)
             require_unchanged(game, before, f"searcher {name!r} with move_values=True")
     if problems:
-        to_move = "chance" if game.to_move() == CHANCE else game.player_names[game.to_move()]
+        to_move = (
+            "chance"
+            if game.to_move() == CHANCE
+            else capabilities.player_names(game)[game.to_move()]
+        )
         raise ConformanceError(
             f"searcher {name!r} disagrees with {which} on {game.name} {before.text!r} "
             f"({to_move} to move): " + "; ".join(problems)

@@ -37,7 +37,7 @@ def _play(
 
     With ``unfinished``, stop before a move that would end the game.
     """
-    longest = game.max_plies - game.ply if max_plies is None else max_plies
+    longest = game.rules.max_plies - game.ply if max_plies is None else max_plies
     length = draw(st.integers(min_value=min(min_plies, longest), max_value=longest))
     played: list[Hashable] = []
     for _ in range(length):

@@ -31,6 +31,7 @@ from typing import Any
 
 import attrs
 
+from gamesearch import capabilities
 from gamesearch.errors import (
     BodyTooLargeError,
     BudgetExceededError,
@@ -40,17 +41,11 @@ from gamesearch.errors import (
     InvalidRequestError,
     ServerBusyError,
 )
-from gamesearch.game import (
-    Game,
-    describe_outcome,
-    draw_outcome,
-    margin_words,
-    resolve_options,
-    winners,
-)
+from gamesearch.game import Game, draw_outcome, resolve_options
 from gamesearch.options import check_finite_deprecated, check_option_value_deprecated
 from gamesearch.plugins import Registry
-from gamesearch.rules import CHANCE
+from gamesearch.rules import CHANCE, winners
+from gamesearch.rules import outcome as outcome_of
 from gamesearch.search.base import (
     CLOCKS,
     Searcher,
@@ -60,6 +55,7 @@ from gamesearch.search.base import (
 )
 from gamesearch.trace import TraceNode, TreeTracer
 from gamesearch.views import analysis, catalogue
+from gamesearch.words import describe_outcome, margin_words
 
 #: the searcher options through which a searcher takes a budget of its own
 NATIVE_BUDGET = frozenset({"max_nodes", "seconds"})
@@ -392,9 +388,9 @@ def read_search(registry: Registry, body: Mapping[str, Any], limits: Limits) -> 
 # --------------------------------------------------------------------- answers
 def describe_state(game: Game[Any]) -> dict[str, Any]:
     """Return what the page needs to draw a position: board, status, legal moves."""
-    outcome = game.outcome()
-    names = game.player_names
-    view = game.board_view()
+    outcome = outcome_of(game)
+    names = capabilities.player_names(game)
+    view = capabilities.board_view(game)
     mover = game.to_move()
     # at a chance position the page offers the outcomes (a real die's roll), or the
     # computer draws one
@@ -424,7 +420,7 @@ def describe_state(game: Game[Any]) -> dict[str, Any]:
         # the end in words, with the margin where the game has one ("A wins by 8")
         "result_words": result_words,
         "legal_moves": [game.format_move(move) for move in game.legal_moves()],
-        "text": game.render(),
+        "text": capabilities.render(game),
         "board": None
         if view is None
         else {
@@ -482,13 +478,13 @@ def games(registry: Registry, limits: Limits) -> dict[str, Any]:
     data = catalogue(registry)
     for name, entry in data["games"].items():
         game_class = registry.game_class(name)
-        entry["player_names"] = list(game_class.player_names)
+        entry["player_names"] = list(capabilities.player_names(game_class))
         # the searchers that can search the game with its default options, and its own
         start = game_class.new()
         entry["searchers"] = [
             searcher for searcher in registry.searchers if _can_search(registry, searcher, start)
         ]
-        entry["default_searcher"] = game_class.default_searcher
+        entry["default_searcher"] = capabilities.default_searcher(game_class)
         for option_data, option in zip(entry["options"], game_class.options, strict=True):
             option_data["minimum"], option_data["maximum"] = option.minimum, option.maximum
     data["limits"] = limits.as_dict()
@@ -505,7 +501,7 @@ def simplest_game(registry: Registry) -> str | None:
         start = game_class.new()
         rules = start.rules
         if rules.players == 2 and rules.alternating and not rules.chance:
-            if start.board_view() is not None:
+            if capabilities.board_view(start) is not None:
                 plain.append((rules.max_plies, name))
     if plain:
         return min(plain)[1]
@@ -528,7 +524,7 @@ def engine_move(search: SearchRequest, limits: Limits) -> dict[str, Any]:
     :raises GameOverError: when the game is already over.
     """
     game = search.game
-    outcome = game.outcome()
+    outcome = outcome_of(game)
     if outcome is not None:
         raise GameOverError(
             f"the game is over ({describe_outcome(outcome)}); there is no move to make in "
@@ -536,7 +532,7 @@ def engine_move(search: SearchRequest, limits: Limits) -> dict[str, Any]:
         )
     if game.to_move() == CHANCE:  # no one chooses: draw the outcome with its probability
         drawn = draw_outcome(game, random.Random())
-        probability = dict(game.chance_outcomes())[drawn]
+        probability = dict(capabilities.chance_outcomes(game))[drawn]
         game.push(drawn)
         drawing = {  # the fields of a search summary the page shows
             "to_move": "chance",
@@ -561,7 +557,7 @@ def search_tree(search: SearchRequest, limits: Limits) -> dict[str, Any]:
     :raises GameOverError: when the game is already over.
     """
     game = search.game
-    outcome = game.outcome()
+    outcome = outcome_of(game)
     if outcome is not None:
         raise GameOverError(
             f"the game is over ({describe_outcome(outcome)}); there is no tree to search in "

@@ -32,6 +32,7 @@ from gamesearch import (  # noqa: E402
     InvalidPositionError,
 )
 from gamesearch.problems import Problem  # noqa: E402
+from gamesearch.rules import terminal_sign  # noqa: E402
 from gamesearch.testing import check_game, perft  # noqa: E402
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
@@ -60,7 +61,7 @@ def test_a_position_sent_to_another_process_still_knows_its_game_is_not_over() -
     game.play("e4")  # its result is not worked out before the position is sent
     twin = pickle.loads(pickle.dumps(game))
     assert twin.result() is None
-    assert twin.terminal_sign() is None
+    assert terminal_sign(twin) is None
     twin.play("e5")
     twin.undo()
     twin.undo()
@@ -395,7 +396,9 @@ def test_alphabeta_finds_every_mate_in_one(fen: str) -> None:
     assert MATES_IN_ONE[fen] in expected
     result = AlphaBeta(depth=1).search(game)
     assert uci(result.best_moves) == expected
-    assert result.value == (1 if game.to_move() == 0 else -1) * (game.win_score - game.ply - 1)
+    assert result.value == (1 if game.to_move() == 0 else -1) * (
+        game.rules.scale.win - game.ply - 1
+    )
 
 
 @pytest.mark.parametrize("fen", MATES_IN_TWO)
@@ -409,8 +412,8 @@ def test_alphabeta_finds_every_mate_in_two_and_no_faster_one(fen: str) -> None:
     assert uci(result.best_moves) == expected
     sign = 1 if game.to_move() == 0 else -1
     value = result.value
-    assert isinstance(value, int) and value == sign * (game.win_score - game.ply - 3)
-    assert game.value_scale.end_ply(value) == game.ply + 3
+    assert isinstance(value, int) and value == sign * (game.rules.scale.win - game.ply - 3)
+    assert game.rules.scale.end_ply(value) == game.ply + 3
     assert game.to_text() == fen
 
 
@@ -444,7 +447,7 @@ def test_the_engine_finds_the_mate_in_two_with_each_trick(fen: str, tricks: str)
     )
     assert isinstance(result.move, chess.Move) and result.move.uci() == MATES_IN_TWO[fen]
     sign = 1 if game.to_move() == 0 else -1
-    assert result.value == sign * (game.win_score - game.ply - 3)
+    assert result.value == sign * (game.rules.scale.win - game.ply - 3)
     assert game.to_text() == fen
 
 
