@@ -58,7 +58,7 @@ class Solution:
     def value(self, ply: int, game: Game[Any]) -> int:
         """Return the search value (distance scoring, first player's view) of the position
         ``ply`` plies from the start, as the exact searchers give it."""
-        return game.value_scale.proven(self.result, ply + self.distance, Scoring.DISTANCE)
+        return game.rules.scale.proven(self.result, ply + self.distance, Scoring.DISTANCE)
 
     def preference(self, mover: int) -> tuple[int, int]:
         """Return how much ``mover`` likes a move leading here: larger is better (a larger
@@ -290,7 +290,7 @@ def solve_game(
 
     snapshot = game.history
     limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 4 * game.max_plies + 200))
+    sys.setrecursionlimit(max(limit, 4 * game.rules.max_plies + 200))
     try:
         start = solve(1.0)
     finally:

@@ -30,6 +30,7 @@ from typing import Any
 
 import pyspiel
 
+from gamesearch import capabilities, rules
 from gamesearch.errors import IllegalMoveError, UnsupportedGameError
 from gamesearch.game import Game
 from gamesearch.interop.actions import layout_of
@@ -124,7 +125,7 @@ def _check(start: Game[Any], name: str) -> None:
             f"game {name!r} is not a two-player zero-sum game; the OpenSpiel bridge exports "
             "only those"
         )
-    layout_of(start.board_view(), name)
+    layout_of(capabilities.board_view(start), name)
 
 
 class GamesearchGame(pyspiel.Game):  # type: ignore[misc]
@@ -135,7 +136,7 @@ class GamesearchGame(pyspiel.Game):  # type: ignore[misc]
         self.options = dict(params or {})
         start = registry.new_game(game, **self.options)
         _check(start, game)
-        self.layout = layout_of(start.board_view(), game)
+        self.layout = layout_of(capabilities.board_view(start), game)
         low, high = start.rules.result_range
         info = pyspiel.GameInfo(
             num_distinct_actions=self.layout.count,
@@ -144,7 +145,7 @@ class GamesearchGame(pyspiel.Game):  # type: ignore[misc]
             min_utility=float(low),
             max_utility=float(high),
             utility_sum=0.0,
-            max_game_length=start.max_plies,
+            max_game_length=start.rules.max_plies,
         )
         super().__init__(_game_type(type(start), 2), info, params or {})
 
@@ -162,7 +163,7 @@ class GamesearchState(pyspiel.State):  # type: ignore[misc]
         self.layout, self.game_name = game.layout, game.game_name
 
     def _actions(self) -> dict[int, str]:
-        view = self.position.board_view()
+        view = capabilities.board_view(self.position)
         assert view is not None  # (checked when the game was made)
         return self.layout.legal(view, self.game_name)
 
@@ -201,7 +202,7 @@ class GamesearchState(pyspiel.State):  # type: ignore[misc]
 
     def returns(self) -> list[float]:
         """Return each player's final utility (0 for both before the end)."""
-        utilities = self.position.final_utilities()
+        utilities = rules.final_utilities(self.position)
         return [0.0, 0.0] if utilities is None else [float(value) for value in utilities]
 
     def __str__(self) -> str:

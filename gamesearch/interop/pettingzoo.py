@@ -44,6 +44,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from gamesearch import capabilities, rules
 from gamesearch.errors import IllegalMoveError, UnsupportedGameError
 from gamesearch.game import Game, draw_outcome
 from gamesearch.interop.actions import layout_of
@@ -93,7 +94,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]
         self.options = dict(options)
         self.metadata = {**GameEnv.metadata, "name": f"gamesearch_{game}_v0"}
         self.game: Game[Any] = self.registry.new_game(game, **options)
-        view = self.game.board_view()
+        view = capabilities.board_view(self.game)
         self.layout = layout_of(view, game)
         assert view is not None
         self.rows, self.cols = view.rows, view.cols
@@ -155,7 +156,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]
         self.game.apply(move)
         self._moves.append(self.game.format_move(move))
         self._draw_chance()
-        utilities = self.game.final_utilities()
+        utilities = rules.final_utilities(self.game)
         if utilities is not None:
             for index, other in enumerate(self.agents):
                 self.rewards[other] = float(utilities[index])
@@ -168,7 +169,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, Any]:
         """Return ``agent``'s observation: the board planes and its action mask."""
         index = self.possible_agents.index(agent)
-        view = self.game.board_view()
+        view = capabilities.board_view(self.game)
         assert view is not None  # (checked when the environment was made)
         planes = np.zeros((self.rows, self.cols, self._planes), np.float32)
         players = len(self.possible_agents)
@@ -187,7 +188,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]
 
     def render(self) -> str | None:
         """Return the board as text when the render mode is ``"ansi"`` (else nothing)."""
-        return self.game.render() if self.render_mode == "ansi" else None
+        return capabilities.render(self.game) if self.render_mode == "ansi" else None
 
     def close(self) -> None:
         """Nothing to release."""
@@ -198,7 +199,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]
 
         :raises IllegalMoveError: for an action that is not legal here.
         """
-        view = self.game.board_view()
+        view = capabilities.board_view(self.game)
         assert view is not None
         text = self.layout.legal(view, self.game_name).get(action)
         if text is None:
@@ -214,7 +215,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]
 
         :raises IllegalMoveError: for a move no action plays.
         """
-        view = self.game.board_view()
+        view = capabilities.board_view(self.game)
         assert view is not None
         text = self.game.format_move(move)
         for action, action_text in self.layout.legal(view, self.game_name).items():
@@ -249,7 +250,7 @@ def _symbol_owner(game: Game[Any], registry: Registry) -> Any:
     """Return a function from a board-view symbol to the player whose piece it is (or
     ``None``), by the rule the game's board look declares (see :class:`BoardLook`)."""
     look = registry.board_look(type(game).name)
-    names = [name.lower() for name in game.player_names]
+    names = [name.lower() for name in capabilities.player_names(game)]
 
     def owner(symbol: str) -> int | None:
         if not symbol or symbol.isdigit():
@@ -286,7 +287,7 @@ class SearcherPolicy:
         for text in info["moves"]:
             game.play(text)
         move = self.searcher.search(game).move
-        view = game.board_view()
+        view = capabilities.board_view(game)
         assert view is not None and move is not None
         text = game.format_move(move)
         return next(

@@ -51,6 +51,7 @@ from typing import Any, ClassVar
 
 import attrs
 
+from gamesearch import capabilities
 from gamesearch.errors import BudgetExceededError
 from gamesearch.game import Game, restore
 from gamesearch.rules import Player, Scoring
@@ -94,7 +95,7 @@ class ProofQuestion:
     def settled(self, result: int, ply: int) -> tuple[int, int]:
         """Return the numbers of a game that ends at ``ply`` with ``result`` (first
         player's view): ``(0, inf)`` when it answers yes, ``(inf, 0)`` when no."""
-        value = self.game.value_scale.proven(result, ply, self.scoring)
+        value = self.game.rules.scale.proven(result, ply, self.scoring)
         mine = value if self.attacker == Player.FIRST else -value
         return (0, PROOF_INFINITY) if mine >= self.target else (PROOF_INFINITY, 0)
 
@@ -111,15 +112,15 @@ class ProofQuestion:
         mover = game.to_move()
         sign = 1 if mover == Player.FIRST else -1
         if self._threat_aware:  # results are +1/0/-1: the hints settle a position
-            if game.winning_moves():  # a win on the next ply
+            if capabilities.winning_moves(game)():  # a win on the next ply
                 self.context.counters.leaves += 1
                 return (*self.settled(sign, game.ply + 1), ())
-            moves: Sequence[Hashable] = game.non_losing_moves() or ()
+            moves: Sequence[Hashable] = capabilities.non_losing_moves(game)() or ()
             if not moves:  # every move lets the opponent win at once: a loss two plies on
                 self.context.counters.leaves += 1
                 return (*self.settled(-sign, game.ply + 2), ())
         else:
-            moves = game.ordered_moves()
+            moves = capabilities.move_order(game)()
         if mover == self.attacker:
             return 1, len(moves), moves
         return len(moves), 1, moves
@@ -154,7 +155,7 @@ def best_first_proof(question: ProofQuestion) -> str:
     # where children is None until expanded, then a list of (move, key).
     game, table, count = question.game, question.table, question.context.count_node
     counters = question.context.counters
-    push, retract, key = game.push, game.retract, game.key
+    push, retract, key = game.push, capabilities.retractor(game), game.key
     root_key = key()
     root = table.get(root_key)
     if root is None:
@@ -212,7 +213,7 @@ def depth_first_proof(question: ProofQuestion, epsilon: float = 0.25) -> str:
     # worked out once per visit and their entries read back after each child's search.
     game, table, count = question.game, question.table, question.context.count_node
     counters = question.context.counters
-    push, retract, key = game.push, game.retract, game.key
+    push, retract, key = game.push, capabilities.retractor(game), game.key
     growth = 1.0 + epsilon
 
     def widen(second: int) -> int:
@@ -354,7 +355,7 @@ class ProofSearcher(Searcher):
 
         :raises BudgetExceededError: when the budget runs out (the value is unknown).
         """
-        scale = game.value_scale
+        scale = game.rules.scale
         distance = 1 if self.scoring is Scoring.DISTANCE else 0
         values = _candidate_values(
             scale.max_plies,
@@ -387,7 +388,7 @@ class ProofSearcher(Searcher):
         best = self.best_value(game, mover, context, tables)
         values: list[tuple[Hashable, int]] = []
         best_moves = []
-        for move in game.ordered_moves():
+        for move in capabilities.move_order(game)():
             game.push(move)
             try:
                 if context.move_values:

@@ -38,7 +38,7 @@ import types
 from collections.abc import Hashable, Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from gamesearch.errors import GameSearchError
 from gamesearch.game import Game, offers
@@ -219,7 +219,7 @@ def recording(game: Game[Any], *, copies: bool = False) -> tuple[Game[Any], list
 
     def advance(self: Game[Any], move: Hashable) -> int | None:
         assert original_advance is not None
-        result = original_advance(self, move)
+        result: int | None = original_advance(self, move)
         log.append(tuple(self.history[start:]))
         return result
 

@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 import attrs
 
+from gamesearch.capabilities import null_move
 from gamesearch.game import Game
 from gamesearch.search.base import SearchContext
 from gamesearch.search.reference.paranoid import ReferenceParanoid
@@ -55,17 +56,18 @@ def brs(
 
 def pass_to(game: Game[Any], player: int) -> int:
     """Pass the turn (the game's null move) until ``player`` moves; return the passes."""
-    passes = 0
+    passes, (make_null_move, _) = 0, null_move(game)  # type: ignore[misc]  # (BRS needs one)
     while game.to_move() != player and passes < game.rules.players:
-        game.make_null_move()
+        make_null_move()
         passes += 1
     return passes
 
 
 def take_back(game: Game[Any], passes: int) -> None:
     """Take back ``passes`` passes."""
+    _, unmake_null_move = null_move(game)  # type: ignore[misc]
     for _ in range(passes):
-        game.unmake_null_move()
+        unmake_null_move()
 
 
 @attrs.frozen(kw_only=True)

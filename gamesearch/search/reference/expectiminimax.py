@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 import attrs
 
+from gamesearch import capabilities
 from gamesearch.game import Game
 from gamesearch.rules import CHANCE
 from gamesearch.search.base import RootAnswer, SearchContext
@@ -30,7 +31,7 @@ def expectiminimax(game: Game[Any], depth: float, context: SearchContext) -> Fra
         return leaf
     if game.to_move() == CHANCE:
         mean = Fraction(0)
-        for outcome, probability in game.chance_outcomes():
+        for outcome, probability in capabilities.chance_outcomes(game):
             game.push(outcome)
             mean += probability * expectiminimax(game, depth, context)
             game.undo()

@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 import attrs
 
+from gamesearch import capabilities
 from gamesearch.game import Game
 from gamesearch.rules import chance_heuristic
 from gamesearch.search.base import SearchContext, Searcher
@@ -27,7 +28,9 @@ def expected_leaf(game: Game[Any], depth: float, context: SearchContext) -> Frac
     if final is not None:
         return Fraction(final)
     context.horizon_reached = True
-    return chance_heuristic(game.rules, game.evaluate(), type(game).evaluation_bound)
+    return chance_heuristic(
+        game.rules, capabilities.heuristic(game)(), capabilities.heuristic_bound(game)
+    )
 
 
 def mean(outcomes: Sequence[tuple[Any, Fraction]], values: Sequence[Fraction]) -> Fraction:

@@ -12,6 +12,7 @@ from typing import Any
 
 import attrs
 
+from gamesearch import capabilities
 from gamesearch.game import Game
 from gamesearch.rules import CHANCE
 from gamesearch.search.base import INFINITY, RootAnswer, SearchContext
@@ -38,7 +39,7 @@ def search_root(game: Game[Any], context: SearchContext, value: ChildValue) -> R
         values.append((move, value(game, depth, context)))
         game.undo()
     if is_chance:
-        odds = dict(game.chance_outcomes())
+        odds = dict(capabilities.chance_outcomes(game))
         mean = sum(odds[move] * child for move, child in values)
         return context.answer(game, mean, [move for move, _ in values], values)
     pick = max if game.to_move() == 0 else min

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 import attrs
 
+from gamesearch import capabilities
 from gamesearch.game import Game
 from gamesearch.rules import CHANCE
 from gamesearch.search.base import RootAnswer, SearchContext
@@ -32,7 +33,7 @@ def chance_value(
 ) -> Fraction:
     """Return the mean of the chance position ``game``'s outcomes, outcome ``i`` known to
     lie in ``[lows[i], highs[i]]``, or a bound beyond ``(alpha, beta)`` once they decide it."""
-    outcomes = game.chance_outcomes()
+    outcomes = capabilities.chance_outcomes(game)
     for index, (outcome, chance) in enumerate(outcomes):
         low, high = mean(outcomes, lows), mean(outcomes, highs)
         # where this outcome's value still decides the mean, the others at their bounds
@@ -60,7 +61,7 @@ def star1(game: Game[Any], depth: float, alpha: Any, beta: Any, context: SearchC
         return leaf
     if game.to_move() != CHANCE:
         return player_value(game, depth, alpha, beta, context, star1)  # type: ignore[no-any-return]
-    count = len(game.chance_outcomes())
+    count = len(capabilities.chance_outcomes(game))
     lows, highs = ([Fraction(bound)] * count for bound in game.rules.result_range)
     return chance_value(game, depth, alpha, beta, context, star1, lows, highs)
 

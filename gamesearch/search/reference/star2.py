@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 import attrs
 
+from gamesearch import capabilities
 from gamesearch.game import Game
 from gamesearch.rules import CHANCE
 from gamesearch.search.base import RootAnswer, SearchContext
@@ -32,7 +33,7 @@ def star2(game: Game[Any], depth: float, alpha: Any, beta: Any, context: SearchC
         return leaf
     if game.to_move() != CHANCE:
         return player_value(game, depth, alpha, beta, context, star2)  # type: ignore[no-any-return]
-    outcomes = game.chance_outcomes()
+    outcomes = capabilities.chance_outcomes(game)
     lows, highs = ([Fraction(bound)] * len(outcomes) for bound in game.rules.result_range)
     for index, (outcome, _) in enumerate(outcomes):
         game.push(outcome)

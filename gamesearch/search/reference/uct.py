@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 import attrs
 
+from gamesearch import capabilities, rules
 from gamesearch.game import Game
 from gamesearch.search.base import RootAnswer, SearchContext, Searcher
 from gamesearch.search.reference.root import estimate
@@ -49,7 +50,7 @@ def simulate(
     context.count_node(game)  # the position the simulation added
     while game.result() is None:  # the playout: random moves to the end
         game.push(rng.choice(game.legal_moves()))
-    result = game.terminal_sign() or 0  # for the first player: +1, 0, -1
+    result = rules.terminal_sign(game) or 0  # for the first player: +1, 0, -1
     for step in path:
         step.visits, step.total = step.visits + 1, step.total + result
     while game.ply > start:
@@ -68,7 +69,10 @@ class ReferenceUCT(Searcher):
         root, rng = Node(), random.Random(self.seed)
         for _ in range(max(self.simulations or 1000, 2)):  # (2: the root expanded)
             simulate(game, root, context, rng, self.exploration)
-        scale, children = type(game).evaluation_bound - 1, root.children  # means in its range
+        scale, children = (  # (means in the heuristic's range)
+            capabilities.heuristic_bound(game) - 1,
+            root.children,
+        )  # means in its range
         means = {
             move: round(scale * child.total / (child.visits or 1))
             for move, child in children.items()
