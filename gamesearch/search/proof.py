@@ -11,6 +11,12 @@ the disproof number their sum; where the defender moves (an AND node) it is the
 other way round. The search always expands a *most-proving* position, the one that
 lowers both numbers of the root.
 
+The readable twins are ``gamesearch.search.reference.pns`` and
+``gamesearch.search.reference.dfpn`` (the same answer to every proof question);
+differences: one position evaluation shared by both drivers, a table keyed by the
+position key instead of a tree of nodes, the numbers initialised from the game's threat
+hints where it offers them, a budget, and exact values by binary search over targets.
+
 Asked twice ("a win?", then "a draw at least?") the answers give win, draw or loss;
 asked by binary search over the values still possible they give the exact value,
 margin (Othello's disc difference, Kalah's seeds) and distance included, the value

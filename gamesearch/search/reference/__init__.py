@@ -8,7 +8,8 @@ differs; ``tests/test_twins.py`` checks that the two agree. Nothing else in the
 framework is called "the reference".
 
 :data:`TWINS` maps the name of every searcher the framework registers to the module
-of its twin; :func:`twin` returns the twin's searcher class.
+of its twin (:data:`PROOF_TWINS` for the proof-number searchers); :func:`twin` returns
+the twin's searcher class.
 """
 
 from __future__ import annotations
@@ -19,12 +20,14 @@ from gamesearch.search.base import Searcher
 from gamesearch.search.reference import (
     alphabeta,
     brs,
+    dfpn,
     expectiminimax,
     maxn,
     minimax,
     mtdf,
     negamax,
     paranoid,
+    pns,
     star1,
     star2,
     uct,
@@ -50,6 +53,11 @@ TWINS: dict[str, ModuleType] = {
     "paranoid": paranoid,
     "brs": brs,
 }
+
+#: the proof-number searchers' twins: each a proof function (``prove``: can the side to
+#: move force a result?) rather than a searcher; ``tests/test_proof_reference.py`` pairs
+#: each with the fast core's answer to the same proof questions
+PROOF_TWINS: dict[str, ModuleType] = {"pns": pns, "dfpn": dfpn}
 
 
 def twin(name: str) -> type[Searcher]:

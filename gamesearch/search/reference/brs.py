@@ -65,9 +65,8 @@ def pass_to(game: Game[Any], player: int) -> int:
 
 def take_back(game: Game[Any], passes: int) -> None:
     """Take back ``passes`` passes."""
-    _, unmake_null_move = null_move(game)  # type: ignore[misc]
     for _ in range(passes):
-        unmake_null_move()
+        null_move(game)[1]()  # type: ignore[index]
 
 
 @attrs.frozen(kw_only=True)

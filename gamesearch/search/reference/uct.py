@@ -1,9 +1,9 @@
 """UCT: Monte Carlo tree search that picks each move by its upper confidence bound.
 
 A simulation walks down the tree by the move of highest mean result for its mover plus
-``exploration * sqrt(ln(visits) / move's visits)`` (untried moves first), adds the first
-new position, plays random moves to the end and adds the result (+1, 0, -1) along its
-path (Kocsis & Szepesvári, "Bandit based Monte-Carlo planning", ECML 2006).
+``exploration * sqrt(ln(visits) / move's visits)`` (untried moves first), adds the first new
+position, plays random moves to the end and adds the result (+1, 0, -1) along its path
+(Kocsis & Szepesvári, "Bandit based Monte-Carlo planning", ECML 2006).
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from typing import Any, ClassVar
 
 import attrs
 
-from gamesearch import capabilities, rules
+from gamesearch import rules
+from gamesearch.capabilities import heuristic_bound
 from gamesearch.game import Game
 from gamesearch.search.base import RootAnswer, SearchContext, Searcher
 from gamesearch.search.reference.root import estimate
@@ -69,14 +70,8 @@ class ReferenceUCT(Searcher):
         root, rng = Node(), random.Random(self.seed)
         for _ in range(max(self.simulations or 1000, 2)):  # (2: the root expanded)
             simulate(game, root, context, rng, self.exploration)
-        scale, children = (  # (means in the heuristic's range)
-            capabilities.heuristic_bound(game) - 1,
-            root.children,
-        )  # means in its range
-        means = {
-            move: round(scale * child.total / (child.visits or 1))
-            for move, child in children.items()
-        }
+        scale, children = heuristic_bound(game) - 1, root.children  # means in its range
+        means = {move: round(scale * n.total / (n.visits or 1)) for move, n in children.items()}
         chosen = max(children, key=lambda move: children[move].visits)
         return estimate(context.answer(game, means[chosen], [chosen], list(means.items())))
 
