@@ -188,7 +188,14 @@ MEMBERS: dict[type, tuple[str, ...]] = {
     ThreatHints: ("winning_moves", "non_losing_moves"),
     FastMoves: ("advance", "retract", "move_results", "advance_results"),
     Chance: ("chance_outcomes",),
-    Presentation: ("render", "board_view", "player_names", "default_searcher", "position_files"),
+    Presentation: (
+        "render",
+        "board_view",
+        "player_names",
+        "default_searcher",
+        "position_files",
+        "forced_win_name",
+    ),
     ProblemFiles: ("read_problems", "problem_suites"),
 }
 #: every capability protocol, in the order of the guide

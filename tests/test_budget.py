@@ -322,3 +322,10 @@ def test_play_names_the_clock_of_its_engine(
     status, out, err = run_cli(capsys, "play", "tictactoe", "--clock", "cpu")
     assert status == 0, err
     assert "engine iterative:clock=cpu,seconds=2.0" in out
+
+
+def test_the_clock_option_offers_every_clock_a_budget_reads() -> None:
+    from gamesearch.cli._common import CLOCK_CHOICES
+    from gamesearch.search.base import CLOCKS
+
+    assert set(CLOCK_CHOICES) == set(CLOCKS)

@@ -138,10 +138,10 @@ def test_without_a_terminal_the_lines_on_standard_error_carry_the_depth(
 
 def test_a_game_that_names_its_forced_wins_says_mate_in_the_winners_moves() -> None:
     pytest.importorskip("gamesearch_chess", reason="the chess plugin is not installed")
-    from gamesearch.game import describe_value
+    from gamesearch.words import describe_value
 
     game = REGISTRY.new_game("chess", "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1")
-    scale = game.value_scale
+    scale = game.rules.scale
     # (plies to the end -> the winner's moves: the winner plays the first and the last)
     for plies, words in ((1, "White wins: mate in 1"), (3, "White wins: mate in 2")):
         assert describe_value(game, scale.proven(1, game.ply + plies)) == words
@@ -150,7 +150,7 @@ def test_a_game_that_names_its_forced_wins_says_mate_in_the_winners_moves() -> N
     assert describe_value(game, scale.proven(-1, game.ply + 3)) == "Black wins: mate in 2"
     # a game that names none keeps its plies
     tictactoe = REGISTRY.new_game("tictactoe", "XX./OO./...")
-    assert describe_value(tictactoe, tictactoe.value_scale.proven(1, 5)) == "X wins in 1 ply"
+    assert describe_value(tictactoe, tictactoe.rules.scale.proven(1, 5)) == "X wins in 1 ply"
 
 
 def test_analyze_says_a_mate_a_depth_limited_search_found_is_proven_mate_in_one(

@@ -21,6 +21,7 @@ from gamesearch.errors import UnsupportedGameError  # noqa: E402
 from gamesearch.interop.actions import EXTRA_ACTIONS  # noqa: E402
 from gamesearch.interop.openspiel import load_game, register  # noqa: E402
 from gamesearch.plugins import default_registry  # noqa: E402
+from gamesearch.rules import final_utilities  # noqa: E402
 
 GAMES = ["tictactoe", "connect4", "othello", "kalah", "checkers"]
 
@@ -47,7 +48,7 @@ def test_the_state_follows_the_game_move_for_move(name: str) -> None:
         action = chooser.choice(actions)
         twin.apply(twin.parse_move(state.action_to_string(action)))
         state.apply_action(action)
-    assert twin.final_utilities() == tuple(int(value) for value in state.returns())
+    assert final_utilities(twin) == tuple(int(value) for value in state.returns())
 
 
 def test_pyspiel_load_game_finds_a_registered_game_by_name() -> None:

@@ -27,6 +27,7 @@ from gamesearch.interop.pettingzoo import (  # noqa: E402
     env,
 )
 from gamesearch.plugins import default_registry  # noqa: E402
+from gamesearch.rules import final_utilities  # noqa: E402
 
 GAMES = ["tictactoe", "connect4", "othello", "kalah"]
 
@@ -63,7 +64,7 @@ def play_at_random(name: str, seed: int, **options: Any) -> None:
         twin.apply(environment.move_of(action))
         assert info["moves"] == tuple(twin.format_move(m) for m in twin.history[:-1])
         environment.step(action)
-    utilities = twin.final_utilities()
+    utilities = final_utilities(twin)
     assert utilities is not None
     assert not environment.agents
 
@@ -88,7 +89,7 @@ def test_rewards_are_the_final_utilities_at_the_end_only(name: str) -> None:
             totals[other] += reward
         if environment.game.result() is None:
             assert set(environment.rewards.values()) == {0.0}
-    utilities = environment.game.final_utilities()
+    utilities = final_utilities(environment.game)
     assert utilities is not None
     assert [totals[agent] for agent in environment.possible_agents] == [float(u) for u in utilities]
 
@@ -166,7 +167,7 @@ def test_alpha_beta_as_a_policy_never_loses_tic_tac_toe_to_a_random_agent() -> N
             observation, _, termination, truncation, info = environment.last()
             policy = policies.get(agent, randomly)
             environment.step(None if termination or truncation else policy.act(observation, info))
-        final = environment.game.final_utilities()
+        final = final_utilities(environment.game)
         assert final is not None
         assert final[environment.possible_agents.index(engine_agent)] >= 0
 

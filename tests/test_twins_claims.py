@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from gamesearch import Game, Scoring, default_registry
+from gamesearch.rules import proven_value
 from gamesearch.testing import reachable_positions
 
 REGISTRY = default_registry()
@@ -31,7 +32,7 @@ def solve(game: Game[Any], values: dict[Any, int]) -> int:
     key = game.key()
     if key not in values:
         if game.result() is not None:
-            values[key] = game.score(Scoring.DISTANCE)
+            values[key] = proven_value(game, Scoring.DISTANCE)
         else:
             children = []
             for move in game.legal_moves():

@@ -8,8 +8,8 @@ from typing import Any
 from gamesearch.cli._common import add_game_arguments, load_game, print_json
 from gamesearch.cli._output import console
 from gamesearch.cli._progress import EXIT_INTERRUPTED, duration, interruptible, progress
-from gamesearch.game import describe_value
 from gamesearch.solutions import SolutionStore, SolveSummary, check_solvable, solve_game
+from gamesearch.words import describe_value
 
 
 def register(subparsers: Any) -> None:

@@ -336,16 +336,10 @@ class ProofSearcher(Searcher):
         """
         table = tables.setdefault(target, {})
         asked = ProofQuestion(game, attacker, target, context, self.threats, table, self.scoring)
-        try:
-            if self.name == "pns":
-                found = best_first_proof(asked)
-            else:
-                found = depth_first_proof(asked, self._epsilon())
-        except BudgetExceededError as error:
-            raise BudgetExceededError(
-                f"{error}: {self.name} could not settle whether the side to move gets a value "
-                f"of at least {target}, so the value is unknown"
-            ) from None
+        if self.name == "pns":
+            found = best_first_proof(asked)
+        else:
+            found = depth_first_proof(asked, self._epsilon())
         return found == PROVEN
 
     def best_value(

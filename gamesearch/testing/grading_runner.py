@@ -40,6 +40,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, cast
 
+import gamesearch
 from gamesearch.errors import GameSearchError
 from gamesearch.game import Game, offers
 
@@ -403,6 +404,10 @@ def main(argv: Sequence[str]) -> int:
         return 0
     for module in setup.get("preload", ()):
         importlib.import_module(module)
+    # the package's public names load when first read: read them all now, so that the
+    # guard disables the searchers among them and ``from gamesearch import Searcher`` works
+    for name in gamesearch.__all__:
+        getattr(gamesearch, name)
     done = confine(setup["limits"])
     guard()
     student, problem = load(setup)
