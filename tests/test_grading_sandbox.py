@@ -373,6 +373,34 @@ def test_the_grade_command_writes_results_for_a_file_that_does_not_import(
     assert "syntax error" in out
 
 
+@pytest.mark.slow
+def test_a_search_that_never_ends_is_killed_at_the_time_limit_and_the_next_test_runs(
+    tmp_path: Path,
+) -> None:
+    root = (
+        "if game.to_move() == 0:\n            while True:\n                pass\n        " + RIGHT
+    )
+    path = submission(tmp_path, root=root)
+    tests = [
+        Case("loops", TreeGame.from_text(FIGURE_5_2), time_limit=1),
+        Case("answers", TreeGame.from_text(FIGURE_5_2 + "at B")),
+    ]
+    report = grade(StudentFile(str(path), "Submission"), tests, "textbook-minimax", limits=QUICK)
+    assert [result.score for result in report.results] == [0, 1]
+    assert report.results[0].output == "timed out after 1 s"
+
+
+@pytest.mark.slow
+def test_a_search_that_spends_the_cpu_limit_is_stopped_with_why(tmp_path: Path) -> None:
+    root = "while True:\n            pass"
+    path = submission(tmp_path, root=root)
+    tests = [Case("loops", TreeGame.from_text(FIGURE_5_2), time_limit=30)]
+    limits = Limits(import_seconds=2, cpu_seconds=1)
+    report = grade(StudentFile(str(path), "Submission"), tests, "textbook-minimax", limits=limits)
+    assert report.score == 0
+    assert report.results[0].output == "the submission used up its CPU time"
+
+
 def test_a_search_over_copies_is_recorded_and_graded(tmp_path: Path) -> None:
     # aima-python style: each child is a copy of the position with the move played
     top = textwrap.dedent(

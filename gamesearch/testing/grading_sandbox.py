@@ -279,6 +279,7 @@ class SandboxedStudent:
             self._folder = None
 
     def _kill(self) -> None:
+        """Kill the child's process group, and wait for the child."""
         if self._process is not None:
             try:
                 os.killpg(self._process.pid, signal.SIGKILL)
@@ -287,9 +288,12 @@ class SandboxedStudent:
             self._process.wait()
 
     # ------------------------------------------------------------ one question
-    def _ask(self, request: Mapping[str, Any], seconds: float) -> tuple[dict[str, Any] | str, str]:
-        """Return the child's answer to ``request`` (or why there is none) and what the
-        student's code printed meanwhile."""
+    def _ask(
+        self, request: Mapping[str, Any], seconds: float, shown: float | None = None
+    ) -> tuple[dict[str, Any] | str, str]:
+        """Return the child's answer to ``request`` within ``seconds`` (or why there is
+        none, a time limit of ``shown`` seconds when given) and what the student's code
+        printed meanwhile."""
         assert self._process is not None and self._process.stdin is not None
         start = self._output.seek(0, os.SEEK_END)
         data = pickle.dumps(request)
@@ -297,13 +301,14 @@ class SandboxedStudent:
         try:
             self._process.stdin.write(HEADER.pack(len(data)) + data)
             self._process.stdin.flush()
-            answer = self._receive(time.monotonic() + seconds, seconds)
+            answer = self._receive(time.monotonic() + seconds, shown or seconds)
         except (BrokenPipeError, EOFError):
-            self._kill()
+            self._kill()  # a child that has ended keeps its exit status
             answer = self._why_it_ended()
-        if isinstance(answer, str):
-            self._kill()
-        return answer, self._printed(start)
+        printed = self._printed(start)
+        if isinstance(answer, str):  # no answer: this child is done, the next search starts one
+            self.close()
+        return answer, printed
 
     def _receive(self, deadline: float, seconds: float) -> dict[str, Any] | str:
         header = self._read(HEADER.size, deadline)
@@ -372,22 +377,23 @@ class SandboxedStudent:
     ) -> Run:
         """Return what the student's search does on ``position``, stopped after
         ``time_limit`` seconds (or sooner, at the deadline :meth:`isolated` set)."""
+        shown, left = time_limit, time_limit
         if self._deadline is not None:
-            time_limit = min(time_limit, self._deadline - time.monotonic())
-            if time_limit <= 0:
+            left = min(time_limit, self._deadline - time.monotonic())
+            if left <= 0:
                 return Run(None, None, (), (), 0, 0.0, "no time left for this search")
         if self.load_error is None and self._process is None:
             self.load_error = self._start()
         if self.load_error is not None:
             return Run(None, None, (), (), 0, 0.0, self.load_error)
         request = {"position": position, "options": dict(options), "move_values": move_values}
-        answer, printed = self._ask(request, time_limit)
+        answer, printed = self._ask(request, left, shown)
         if isinstance(answer, str):
-            return Run(None, None, (), (), 0, time_limit, answer, printed=printed)
+            return Run(None, None, (), (), 0, left, answer, printed=printed)
         try:
             return decode_run(answer, printed)
         except (KeyError, TypeError, ValueError) as error:
-            self._kill()
+            self.close()
             return Run(None, None, (), (), 0, 0.0, f"the answer could not be read: {error}")
 
     def isolated(self, work: Callable[[], T], seconds: float, failed: Callable[[str], T]) -> T:
