@@ -18,12 +18,15 @@ OUTCOME = re.compile(r"^(draw|(first|second) player wins(?: by (\d+))?)$")
 
 
 def rows() -> list[list[str]]:
-    """Return the cells of every row of the page's table (the header and rule left out)."""
+    """Return the cells of every row of the page's table (the header and rule left out),
+    each with the row's command (from the list under the table) as a seventh cell."""
+    text = PAGE.read_text()
+    commands = dict(re.findall(r"^- (.+?): (`gamesearch [^`]+`)$", text, flags=re.MULTILINE))
     found = []
-    for line in PAGE.read_text().splitlines():
+    for line in text.splitlines():
         cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
-        if line.startswith("|") and len(cells) == 7 and cells[0] not in ("Game", "---"):
-            found.append(cells)
+        if line.startswith("|") and len(cells) == 6 and cells[0] not in ("Game", "---"):
+            found.append([*cells, commands.get(cells[0], "")])
     return found
 
 
