@@ -61,7 +61,8 @@ from gamesearch import capabilities
 from gamesearch.errors import BudgetExceededError
 from gamesearch.game import Game, restore
 from gamesearch.rules import Player, Scoring
-from gamesearch.search.base import RootAnswer, SearchContext, Searcher
+from gamesearch.search.alphabeta import budget_of, search_root
+from gamesearch.search.base import RootAnswer, SearchContext, Searcher, depth_field
 from gamesearch.search.negamax import _candidate_values, is_threat_aware
 
 #: an infinite proof or disproof number (the question is settled the other way)
@@ -306,11 +307,17 @@ def answer(question: ProofQuestion, method: str = "dfpn", epsilon: float = 0.25)
 
 @attrs.frozen(kw_only=True)
 class ProofSearcher(Searcher):
-    """Base of ``pns`` and ``dfpn``: exact values by a binary search of proof questions."""
+    """Base of ``pns`` and ``dfpn``: exact values by a binary search of proof questions.
 
-    #: proof-number searches answer yes/no questions to the end of the game
-    honours_depth: ClassVar[bool] = False
+    Proof questions are about the end of the game: with a ``depth`` the search is the
+    framework's depth-limited alpha-beta instead (``evaluate()`` at the horizon), as
+    for the exact negamax searchers.
+    """
 
+    depth: int | None = depth_field(
+        "plies before evaluate(); with a horizon the search is plain alpha-beta (default: to the "
+        "end)"
+    )
     threats: bool = attrs.field(
         default=True,
         metadata={"help": "start positions from the game's threat hints, where it offers them"},
@@ -383,6 +390,20 @@ class ProofSearcher(Searcher):
         return values[low]
 
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
+        if self.depth is not None:  # proof questions need the end of the game
+            return search_root(
+                game,
+                depth=self.depth,
+                scoring=self.scoring,
+                ordering="game",
+                fresh_window=context.move_values,
+                all_best=True,
+                table=None,
+                counters=context.counters,
+                tracer=context.tracer,
+                move_values=context.move_values,
+                budget=budget_of(self.max_nodes, self.seconds),
+            )
         mover = game.to_move()
         tables: dict[int, dict[Hashable, Entry]] = {}
         best = self.best_value(game, mover, context, tables)
