@@ -33,7 +33,7 @@ import random
 import warnings
 from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from gamesearch import capabilities, rules, words
 
@@ -65,7 +65,49 @@ from gamesearch.words import describe_result
 MoveT = TypeVar("MoveT", bound=Hashable)
 
 
-class Game(abc.ABC, Generic[MoveT]):
+class _Moved:
+    """A name that moved off :class:`Game`: on a game that does not define it, it answers
+    what the old default answered, with a :class:`DeprecationWarning` naming the new place
+    (for one release). A descriptor, not ``__getattr__``: a class with ``__getattr__``
+    makes every attribute read of its instances slower, the searchers' included."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, game: Any, owner: type | None = None) -> Any:
+        if game is None:
+            return self
+        if self.name in _MOVED_TO_RULES:
+            place, value = _MOVED_TO_RULES[self.name]
+            warnings.warn(
+                f"Game.{self.name} has moved: use {place}; Game.{self.name} goes in the next "
+                "release",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+            return value(game)
+        return capabilities.moved_member(game, self.name)
+
+
+if TYPE_CHECKING:
+    _ProtocolType = abc.ABCMeta
+else:  # (the metaclass of typing.Protocol, a subclass of ABCMeta)
+    _ProtocolType = type(Protocol)
+
+
+class _GameType(_ProtocolType):
+    """The metaclass of games: ABCMeta's (as the capability protocols have it, so that a
+    game may name one among its base classes), leaving the moved names out of ``dir()``."""
+
+    def __dir__(cls) -> list[str]:
+        return [name for name in super().__dir__() if not isinstance(_lookup(cls, name), _Moved)]
+
+
+def _lookup(cls: type, name: str) -> Any:
+    return next((vars(base)[name] for base in cls.__mro__ if name in vars(base)), None)
+
+
+class Game(abc.ABC, Generic[MoveT], metaclass=_GameType):
     """A mutable, perfect-information position with its move history.
 
     **The core a game must write** (eight members):
@@ -290,24 +332,6 @@ class Game(abc.ABC, Generic[MoveT]):
     def __str__(self) -> str:
         return self.to_text()
 
-    if not TYPE_CHECKING:  # (the type checker knows the members above and no others)
-
-        def __getattr__(self, name: str) -> Any:
-            """Serve a member that moved off :class:`Game`, with a :class:`DeprecationWarning`
-            naming its new place (for one release).
-
-            :raises AttributeError: for any other name.
-            """
-            if name in _MOVED_TO_RULES:
-                place, value = _MOVED_TO_RULES[name]
-                warnings.warn(
-                    f"Game.{name} has moved: use {place}; Game.{name} goes in the next release",
-                    DeprecationWarning,
-                    stacklevel=2,
-                )
-                return value(self)
-            return capabilities.moved_member(self, name)
-
     def __repr__(self) -> str:
         return f"{type(self).__name__}.from_text({self.to_text()!r})"
 
@@ -472,3 +496,10 @@ def __getattr__(name: str) -> Any:
         stacklevel=2,
     )
     return getattr(module, name)
+
+
+# the names that moved off Game, set after the class (the type checker knows the members
+# above and no others)
+for _name in (*capabilities.REPLACEMENTS, *_MOVED_TO_RULES):
+    setattr(Game, _name, _Moved(_name))
+del _name
