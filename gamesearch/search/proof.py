@@ -61,7 +61,7 @@ from gamesearch import capabilities
 from gamesearch.errors import BudgetExceededError
 from gamesearch.game import Game, restore
 from gamesearch.rules import Player, Scoring
-from gamesearch.search.alphabeta import budget_of, search_root
+from gamesearch.search.alphabeta import search_root
 from gamesearch.search.base import RootAnswer, SearchContext, Searcher, depth_field
 from gamesearch.search.negamax import _candidate_values, is_threat_aware
 
@@ -402,7 +402,7 @@ class ProofSearcher(Searcher):
                 counters=context.counters,
                 tracer=context.tracer,
                 move_values=context.move_values,
-                budget=budget_of(self.max_nodes, self.seconds),
+                budget=context.budget if context.budget.is_limited else None,
             )
         mover = game.to_move()
         tables: dict[int, dict[Hashable, Entry]] = {}
