@@ -133,7 +133,7 @@ def check_against_solver(game: Game[Any], store_path: Path, samples: int, seed: 
     checked = 0
     while checked < samples:
         position = game.copy()
-        for _ in range(rng.randrange(position.max_plies)):
+        for _ in range(rng.randrange(position.rules.max_plies)):
             if position.is_over():
                 break
             position.push(rng.choice(position.legal_moves()))
