@@ -9,6 +9,7 @@ import re
 import pytest
 from clirun import run_cli
 
+from gamesearch import capabilities
 from gamesearch.cli import analyze
 from gamesearch.plugins import default_registry
 
@@ -25,6 +26,8 @@ PLAIN_DEPTH = (
     "engine",
     "textbook-minimax",
     "textbook-alphabeta",
+    "pns",
+    "dfpn",
 )
 #: the games whose results are one utility per player (searched by max^n and its kin)
 UTILITIES = {name for name, cls in default_registry().games.items() if cls.new().rules.utilities}
@@ -144,7 +147,7 @@ def test_plain_analyze_caps_the_default_searchers_time_on_every_game(
     # budgets small enough that no game's start but the smallest is finished in them
     monkeypatch.setattr(analyze, "EXACT_SECONDS", 0.05)
     monkeypatch.setattr(analyze, "FALLBACK_SECONDS", 0.05)
-    own = default_registry().games[game].default_searcher
+    own = capabilities.default_searcher(default_registry().games[game])
     if own is not None and default_registry().new_searcher(own).seconds is not None:
         pytest.skip(f"{game}'s default searcher names its own time: {own}")
     status, out, err = run_cli(capsys, "analyze", game)

@@ -10,7 +10,7 @@ import pytest
 
 from gamesearch import AlphaBeta, Game, Player, Searcher
 from gamesearch.errors import ConformanceError
-from gamesearch.rules import Rules, terminal_sign
+from gamesearch.rules import Rules, proven_value, terminal_sign
 from gamesearch.search.base import INFINITY, RootAnswer, SearchContext
 from gamesearch.testing import (
     Reference,
@@ -281,7 +281,7 @@ class InvertedCutoff(Searcher):
             counters.nodes += 1
             sign = terminal_sign(game)
             if sign is not None:
-                return game.score(self.scoring)
+                return proven_value(game, self.scoring)
             maximizing = game.to_move() == Player.FIRST
             best = -INFINITY if maximizing else INFINITY
             for move in game.legal_moves():
