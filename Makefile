@@ -59,7 +59,7 @@ run: $(RUN_STAMP)
 test: $(TEST_STAMP)
 	$(PYTEST) -n auto --durations=15 $(PYTEST_ARGS)
 
-# The contributor's loop: well under a minute on two idle cores.
+# The contributor's loop: meant to stay under a minute on two idle cores (about 2 minutes today).
 test-fast: $(TEST_STAMP)
 	$(PYTEST) -n auto -m "$(FAST_TIER)" $(PYTEST_ARGS)
 
