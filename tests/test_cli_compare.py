@@ -158,6 +158,7 @@ def test_a_plot_is_a_png_naming_the_searchers_in_its_legend(
         assert [text.get_text() for text in legend.get_texts()] == ["minimax", "alphabeta"]
 
 
+@pytest.mark.slow
 def test_depths_measure_each_depth_capable_searcher_and_plot_against_depth(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

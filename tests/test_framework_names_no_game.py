@@ -106,6 +106,7 @@ def test_the_registered_games_are_looked_for() -> None:
     assert {"tictactoe", "connect4", "othello", "checkers", "kalah"} <= set(game_names())
 
 
+@pytest.mark.slow
 def test_no_framework_module_names_a_game_in_its_code() -> None:
     findings = python_findings(game_names())
     assert not findings, "game names in framework code:\n" + "\n".join(findings)

@@ -282,6 +282,7 @@ def test_the_working_directory_is_neither_read_nor_written(
     assert (grader / "keep.txt").read_text() == "the instructor's file"
 
 
+@pytest.mark.slow
 def test_the_student_gets_no_network(tmp_path: Path) -> None:
     connections: list[Any] = []
     with socket.socket() as server:

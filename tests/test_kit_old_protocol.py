@@ -75,6 +75,7 @@ class AgreesOnMaxPlies(TicTacToe):
     max_plies = 9  # type: ignore[assignment]
 
 
+@pytest.mark.slow
 def test_a_max_plies_that_agrees_with_the_rules_passes() -> None:
     assert check_game(AgreesOnMaxPlies).is_exhaustive
 
