@@ -1,4 +1,4 @@
-"""An independent test oracle: memoised minimax over the tic-tac-toe position graph."""
+"""An independent test oracle: memoised minimax over a small game's position graph."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def solve_all(game: Game[int], scoring: Scoring = Scoring.DISTANCE) -> dict[obje
                 position.push(move)
                 children.append(value(position))
                 position.undo()
-            result = max(children) if position.to_move() is Player.FIRST else min(children)
+            result = max(children) if position.to_move() == Player.FIRST else min(children)
         values[key] = result
         return result
 
@@ -39,6 +39,6 @@ def best_moves(position: Game[int], values: dict[object, int]) -> tuple[int, ...
         position.push(move)
         children.append((move, values[position.key()]))
         position.undo()
-    pick: Callable[..., int] = max if position.to_move() is Player.FIRST else min
+    pick: Callable[..., int] = max if position.to_move() == Player.FIRST else min
     best = pick(value for _, value in children)
     return tuple(move for move, value in children if value == best)
