@@ -1,4 +1,4 @@
-"""One limit and budget path: the Budget of gamesearch.search.base, its clocks and its flags."""
+"""One limit and budget path: the Budget of gamesearch.search.limits, its clocks and its flags."""
 
 from __future__ import annotations
 
@@ -102,7 +102,7 @@ def test_one_place_in_the_searchers_raises_the_budget_error() -> None:
         path.name: len(re.findall(r"raise BudgetExceededError\(", path.read_text()))
         for path in SEARCH_DIR.rglob("*.py")
     }
-    assert {name: count for name, count in raising.items() if count} == {"base.py": 1}
+    assert {name: count for name, count in raising.items() if count} == {"limits.py": 1}
     assert sum("CLOCK_INTERVAL =" in path.read_text() for path in SEARCH_DIR.rglob("*.py")) == 1
 
 

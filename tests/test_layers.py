@@ -30,6 +30,7 @@ CONTRACTS = (
     "options-at-the-bottom",
     "matplotlib-in-cli",
     "batch-below-cli",
+    "searcher-base-layers",
 )
 #: the installed name of the repository's games/ folder
 GAMES_PACKAGE = "gamesearch_games"
@@ -74,6 +75,11 @@ def test_pyproject_declares_every_contract() -> None:
             "from gamesearch.tournament import schedule",
         ),
         ("game-at-the-bottom", "gamesearch/game.py", "from gamesearch.search.base import INFINITY"),
+        (
+            "searcher-base-layers",
+            "gamesearch/search/result.py",
+            "from gamesearch.search.limits import Limit",
+        ),
         ("options-at-the-bottom", "gamesearch/options.py", "from gamesearch.game import Rules"),
         (
             "batch-below-cli",

@@ -58,7 +58,15 @@ GUARDED_PREFIXES = (
     "gamesearch.tournament",
 )
 #: the modules a searcher is written with, left alone
-ALLOWED_MODULES = frozenset({"gamesearch.search.base", "gamesearch.search.table"})
+ALLOWED_MODULES = frozenset(
+    {
+        "gamesearch.search.base",
+        "gamesearch.search.context",
+        "gamesearch.search.limits",
+        "gamesearch.search.result",
+        "gamesearch.search.table",
+    }
+)
 #: Linux's flags of unshare(2)
 CLONE_NEWNET = 0x40000000
 CLONE_NEWUSER = 0x10000000

@@ -1,0 +1,247 @@
+"""What a search answers: its values, the result record, statistics and the tracer.
+
+A search value is an integer, or an exact fraction in a game of chance; the window of a
+search is open at :data:`INFINITY`. :class:`SearchResult` is the immutable record
+:meth:`Searcher.search <gamesearch.search.base.Searcher.search>` returns,
+:class:`RootAnswer` what a searcher's core hands the driver before ties are broken.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from fractions import Fraction
+from typing import Any, Protocol
+
+import attrs
+
+from gamesearch.game import Game
+from gamesearch.rules import ValueScale
+from gamesearch.score import Score, json_number, score_of
+from gamesearch.words import describe_utilities, describe_value, number_text
+
+#: larger than any value a game can produce: the open ends of a search window
+INFINITY = 1 << 60
+#: its negation, named: ``-INFINITY`` in a loop builds a new integer every time
+NEGATIVE_INFINITY = -INFINITY
+#: a search value: an integer, or an exact fraction (expected results in a game of chance)
+Value = int | Fraction
+
+
+# The records every search builds are frozen classes without slots: attrs fills such
+# an instance's __dict__ directly, which halves the cost of building one (it shows
+# in small searches).
+@attrs.frozen(slots=False)
+class SearchStats:
+    """How much work a search did."""
+
+    nodes: int = 0  #: positions entered, root included
+    leaves: int = 0  #: positions scored without expanding (game over or horizon)
+    cutoffs: int = 0  #: times the remaining moves of a position were skipped
+    tt_hits: int = 0  #: transposition-table probes that answered or narrowed the window
+    depth: int = 0  #: plies searched below the root (deepest completed iteration)
+    seconds: float = 0.0  #: wall-clock time of the search (not of the PV, worked out when read)
+    playout_plies: int = 0  #: random moves played in playouts (Monte Carlo searchers)
+    cpu_seconds: float = 0.0  #: processor time the searching thread spent on the search
+
+    @property
+    def nodes_per_second(self) -> float:
+        """Return nodes divided by seconds (0 when no time was measured)."""
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+
+@attrs.frozen
+class MoveVisits:
+    """How often a sampling searcher (MCTS) tried one root move, and how it fared."""
+
+    move: Hashable
+    visits: int  #: simulations that went through this move
+    mean: float  #: mean playout result in [-1, 1], first player's point of view
+    proven: int | None  #: the move's exact value once proven, else ``None``
+
+
+@attrs.frozen(slots=False)
+class SearchResult:
+    """The answer of one search, values from the first player's point of view.
+
+    In a game of chance the value is the expected final result, an exact
+    :class:`~fractions.Fraction` (see :func:`gamesearch.game.chance_heuristic` for
+    values beyond a horizon). The principal variation :attr:`pv` may be worked out when it is first
+    read (it
+    costs a search of each position along it): ``pv`` accepts the line or a function
+    returning it. Results compare equal on everything but the line.
+    """
+
+    searcher: str  #: name of the searcher that produced it
+    move: Hashable | None  #: the chosen move; ``None`` when the game is over
+    value: int | Fraction  #: value of the position (exact unless ``is_exact`` is false)
+    best_moves: tuple[Hashable, ...]  #: every move of the optimal value, in move order
+    _line: tuple[Hashable, ...] | Callable[[], tuple[Hashable, ...]] = attrs.field(
+        alias="pv", eq=False, repr=False
+    )
+    move_values: (
+        tuple[tuple[Hashable, int | Fraction], ...] | None
+    )  #: each root move's value, when asked
+    stats: SearchStats
+    is_exact: bool  #: true when the search reached the end of every line it relied on
+    is_game_over: bool  #: true when the position was already finished
+    visits: tuple[MoveVisits, ...] | None = None  #: root moves' visits (sampling searchers)
+    _scale: ValueScale | None = attrs.field(default=None, alias="scale", eq=False, repr=False)
+    #: one utility per player (a game whose rules declare utilities; ``None`` otherwise),
+    #: in result units: whole numbers when exact, fractions strictly inside the result
+    #: range for heuristic estimates; :attr:`value` is then the root mover's utility
+    utilities: tuple[int | Fraction, ...] | None = None
+    #: the searched position's ply and its players' names (what :attr:`score` reads)
+    ply: int = attrs.field(default=0, eq=False, repr=False)
+    _names: tuple[str, ...] = attrs.field(default=(), alias="names", eq=False, repr=False)
+    #: true when :attr:`best_moves` holds every move of the best value; false when the
+    #: search knows only some of them (a root window shared between the root moves, a
+    #: sampling search whose root is not settled): a tied best move may be missing
+    best_moves_complete: bool = True
+    #: true when every value the search found for a root move is exact; false when the
+    #: moves that are not best got only bounds (a shared root window) or estimates
+    move_values_exact: bool = True
+
+    @property
+    def score(self) -> Score:
+        """Return the typed score of :attr:`value` (:mod:`gamesearch.score`), first
+        player's point of view: proven, heuristic, expected or utilities (worked out
+        once, when first read)."""
+        found: Score | None = self.__dict__.get("_score")
+        if found is None:
+            found = score_of(
+                self.value,
+                is_exact=self.is_exact,
+                scale=self._scale,
+                depth=self.stats.depth,
+                ply=self.ply,
+                names=self._names,
+                utilities=self.utilities,
+            )
+            object.__setattr__(self, "_score", found)
+        return found
+
+    @property
+    def margin(self) -> int | Fraction | None:
+        """Return the proven final result, first player's view (sign: who wins; size: by
+        how much; 0: a draw), or ``None`` unless the value is exact.
+
+        In a game of chance: the expected final result (the value itself) when exact.
+        """
+        if not self.is_exact or self._scale is None:
+            return None
+        if isinstance(self.value, Fraction):
+            return self.value
+        return self._scale.margin(self.value)
+
+    @property
+    def pv(self) -> tuple[Hashable, ...]:
+        """Return the principal variation: ``move`` and the best play that follows it."""
+        line = self._line
+        if callable(line):
+            line = line()
+            object.__setattr__(self, "_line", line)  # worked out once
+        return line
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Return the fields to pickle, the line worked out (its position may not pickle)."""
+        state = {field.name: getattr(self, field.name) for field in attrs.fields(SearchResult)}
+        state["_line"] = self.pv
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+
+    def as_dict(self, game: Game[Any]) -> dict[str, Any]:
+        """Return the result as JSON-ready data, moves written in ``game``'s notation."""
+        fmt = game.format_move
+        return {
+            "searcher": self.searcher,
+            "move": None if self.move is None else fmt(self.move),
+            "value": json_value(self.value),
+            "margin": json_value(self.margin),
+            "best_moves": [fmt(move) for move in self.best_moves],
+            "pv": [fmt(move) for move in self.pv],
+            "moves": None
+            if self.move_values is None
+            else [
+                {"move": fmt(move), "value": json_value(value)} for move, value in self.move_values
+            ],
+            "stats": {**attrs.asdict(self.stats), "nodes_per_second": self.stats.nodes_per_second},
+            "is_exact": self.is_exact,
+            "is_game_over": self.is_game_over,
+            "best_moves_complete": self.best_moves_complete,
+            "move_values_exact": self.move_values_exact,
+            "visits": None
+            if self.visits is None
+            else [{**attrs.asdict(entry), "move": fmt(entry.move)} for entry in self.visits],
+            "utilities": None
+            if self.utilities is None
+            else [json_value(value) for value in self.utilities],
+            "score": self.score.as_dict(),
+        }
+
+    @property
+    def value_text(self) -> str:
+        """Return the value as printed: as it is, or, in a game with utilities, the root
+        mover's utility with three decimals when it is not whole."""
+        return number_text(self.value) if self.utilities is not None else str(self.value)
+
+    def describe(self, game: Game[Any]) -> str:
+        """Return the value in words: ``"X wins in 3 plies"``, ``"A 3, B 0, C 0"``, ..."""
+        if self.utilities is not None:
+            return describe_utilities(game, self.utilities, is_exact=self.is_exact)
+        return describe_value(game, self.value, is_exact=self.is_exact)
+
+
+#: a search value as JSON-ready data (its one home is :mod:`gamesearch.score`)
+json_value = json_number
+
+
+class Tracer(Protocol):
+    """Receives every step of a search (for drawing the tree); ``None`` costs nothing."""
+
+    def enter(self, move: Hashable | None, depth: int, alpha: Value, beta: Value) -> None:
+        """A position is entered after ``move`` (``None`` for the root)."""
+
+    def leave(self, value: Value | tuple[Value, ...]) -> None:
+        """The position last entered is left with ``value`` (max^n: one utility per player)."""
+
+    def prune(self, moves: Sequence[Hashable]) -> None:
+        """The ``moves`` of the current position were cut off, never searched."""
+
+
+@attrs.frozen
+class Iteration:
+    """One completed depth of a deepening search, handed to the ``on_iteration`` listener
+    of :meth:`Searcher.search` (the value from the first player's point of view)."""
+
+    depth: int  #: the depth just completed, in plies (players' moves in a game of chance)
+    value: Value  #: the position's value at that depth
+    best_moves: tuple[Hashable, ...]  #: every move of that value, in move order
+    nodes: int  #: positions entered so far, every depth counted
+    seconds: float  #: time since the search began
+    is_exact: bool  #: whether that depth reached the end of every line
+
+
+#: what receives each completed depth of a deepening search
+IterationListener = Callable[[Iteration], None]
+
+
+@attrs.frozen(slots=False)
+class RootAnswer:
+    """What a searcher's core found at the root, before tie-breaking and the PV."""
+
+    value: int | Fraction
+    best_moves: tuple[Hashable, ...]
+    move_values: tuple[tuple[Hashable, int | Fraction], ...] | None
+    is_exact: bool
+    depth: int  #: plies searched below the root
+    depth_limit: int | None = None  #: the horizon the root was searched with, if any
+    visits: tuple[MoveVisits, ...] | None = None  #: root moves' visits (sampling searchers)
+    #: one utility per player, for a game whose rules declare utilities
+    utilities: tuple[int | Fraction, ...] | None = None
+    #: every move of the best value is in ``best_moves`` (see :class:`SearchResult`)
+    best_moves_complete: bool = True
+    #: every root move's value found is exact, not a bound (see :class:`SearchResult`)
+    move_values_exact: bool = True
