@@ -618,31 +618,70 @@ def test_the_kit_passes_a_sound_random_game() -> None:
 FOUR_EMPTY = [board for board in positions_with_marks(5) if board.count(".") == 4][::60]
 
 
+def maxn_best_moves(board: str) -> set[int]:
+    """Return every move that keeps the mover's max^n utility."""
+    mover = mover_of(board)
+    best = maxn_oracle(board)[mover]
+    return {cell for cell in moves_of(board) if maxn_oracle(put(board, cell, mover))[mover] == best}
+
+
 @pytest.mark.slow
-def test_mcts_converges_to_the_movers_maxn_value_on_small_positions() -> None:
-    """A statistical test with a fixed seed: 1,500 simulations from positions with four
-    empty cells choose a move of the mover's max^n value, and its mean utility for the
-    mover lies within 0.25 of that value (the utilities run from 0 to 3)."""
+def test_mcts_proves_the_maxn_utilities_of_small_positions() -> None:
+    """With 1,500 simulations, every position with four empty cells is proven (MCTS-Solver
+    over utility vectors): max^n's utilities (ties to the first move, as max^n takes
+    them), the mover's value, every move that keeps it, and each move's exact value."""
     mcts = REGISTRY.new_searcher("mcts:seed=1,simulations=1500")
     assert len(FOUR_EMPTY) >= 20
     for board in FOUR_EMPTY:
         game = game_at(board)
         mover = mover_of(board)
-        best = maxn_oracle(board)[mover]
-        result = mcts.search(game)
-        assert maxn_oracle(put(board, result.move, mover))[mover] == best, board
-        assert result.utilities is not None and abs(result.value - best) <= 0.25, (
-            board,
-            result.value,
-        )
-        assert not result.is_exact and result.stats.leaves == 1500
-        assert sum(result.utilities) == 3  # means of final utilities that each add up to 3
+        result = mcts.search(game, move_values=True)
+        assert result.is_exact and result.best_moves_complete and result.move_values_exact, board
+        assert result.utilities == maxn_oracle(board) and result.value == maxn_oracle(board)[mover]
+        assert set(result.best_moves) == maxn_best_moves(board), board
+        assert dict(result.move_values or ()) == {
+            cell: maxn_oracle(put(board, cell, mover))[mover] for cell in moves_of(board)
+        }
+        assert 0 < result.stats.leaves < 1500  # it stops once every root move is settled
+
+
+def test_mcts_proves_a_few_small_positions_exactly() -> None:
+    for board in FOUR_EMPTY[:4]:
+        result = REGISTRY.new_searcher("mcts:seed=2,simulations=1500").search(game_at(board))
+        assert result.is_exact and result.utilities == maxn_oracle(board), board
+        assert result.move in maxn_best_moves(board)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_mcts_proves_the_maxn_utilities_of_random_games_ties_included(seed: int) -> None:
+    """Random games of three have ties for the mover with different utilities for the
+    others: the proof takes the first such move in legal-move order, as max^n does."""
+    game = RandomGame(seed)
+    result = REGISTRY.new_searcher("mcts:seed=3,simulations=3000").search(game)
+    assert result.is_exact and result.utilities == random_maxn(game)
+    for move in result.pv:  # the line of a proof ends where those utilities are reached
+        game.push(move)
+    assert game.result() == result.utilities
+
+
+def test_an_unproven_mcts_answer_is_a_mean_of_final_utilities() -> None:
+    """From the empty board 200 simulations prove nothing: the value is the chosen move's
+    mean utility for the mover, and the means of utilities that add up to 3 add up to 3."""
+    result = REGISTRY.new_searcher("mcts:seed=1,simulations=200").search(MNK3.new())
+    assert not result.is_exact and not result.best_moves_complete
+    assert result.stats.leaves == 200 and result.utilities is not None
+    assert sum(result.utilities) == 3 and result.value == result.utilities[0]
+    assert all(-1 <= entry.mean <= 1 and entry.proven is None for entry in result.visits or ())
 
 
 def test_mcts_takes_an_immediate_win_and_credits_the_winner() -> None:
     game = game_at("ABCABC...")  # A to move wins with 6 (the left column)
     result = REGISTRY.new_searcher("mcts:seed=2,simulations=300").search(game)
     assert result.move == 6 and result.utilities == (3, 0, 0) and result.value == 3
+    assert result.is_exact
+    # proven as soon as the first move is seen to give the mover its highest utility
+    quick = REGISTRY.new_searcher("mcts:seed=2,simulations=3").search(game)
+    assert quick.is_exact and quick.utilities == (3, 0, 0) and not quick.best_moves_complete
 
 
 # ------------------------------------------------------------- matches, web, words

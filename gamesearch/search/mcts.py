@@ -1,48 +1,61 @@
 """Monte Carlo tree search: UCT selection, random playouts, MCTS-Solver proofs.
 
-Twin: :mod:`gamesearch.search.reference.uct`, plain UCT with random playouts.
-Differences: proofs (MCTS-Solver with score bounds), so a proven root has minimax's
-value and, once settled, minimax's best-move set (the result says when its set is
-complete); chance positions drawn by their odds; games with utilities, each player
-credited with its own; the moves played by ``advance``/``retract``; the value clipped
-to the proven bounds; node and time budgets that answer with what they have.
+Twin: :mod:`gamesearch.search.reference.uct`, plain UCT with random playouts. Differences:
+proofs (MCTS-Solver with score bounds), so a proven root has minimax's value and, once
+settled, minimax's best-move set (the result says when its set is complete); chance
+positions drawn by their odds; games with utilities, each player credited with its own; the
+moves played by ``advance``/``retract``; the value clipped to the proven bounds; node and
+time budgets that answer with what they have.
 
-One simulation walks down the tree, at each position taking the child with the
-best UCT score (Kocsis & Szepesvári, 2006): its mean result for the player to move
-plus ``exploration * sqrt(ln(parent visits) / visits)``. The first position it
-reaches outside the tree is expanded (all its children at once); from one new
-child, random moves are played to the end of the game, and the result (+1, 0, -1
-for the first player) is added to every position on the path. The position is
-walked with the game's move pair (``advance``/``retract``, the history kept whole);
+One core serves every game, as OpenSpiel's ``MCTSBot`` does with its vector of returns: a
+simulation's result is a vector, and a tree node sums the entry of its ``seat``. It is
+specialised when built: a zero-sum game of two players has a vector of one number, the first
+player's result (+1, 0, -1), every seat 0 and the players alternately maximising and
+minimising it; in a game with utilities (below) a node's seat is the player whose move
+reached it, and every player maximises its own.
+
+One simulation walks down the tree, at each position taking the child with the best UCT
+score (Kocsis & Szepesvári, 2006): its mean result for the player to move plus
+``exploration * sqrt(ln(parent visits) / visits)``. The first position it reaches outside
+the tree is expanded (all its children at once); from one new child, random moves are played
+to the end of the game, and the result is added to every position on the path. The position
+is walked with the game's move pair (``advance``/``retract``, the history kept whole);
 nothing is copied per simulation.
 
-Proofs, MCTS-Solver style (Winands, Björnsson & Saito, 2008) with score bounds
-(Cazenave & Saffidine, 2010): every tree node keeps a lower and an upper bound on
-its minimax value, in the game's own scoring. A finished position's bounds are its
-score; a position still running at ply ``p`` can at best end at ply ``p + 1``, so
-its bounds start at ``±(win_score - (p + 1))`` (``±win_score`` with plain scoring).
-An expanded node's bounds are the max (first player to move) or min of its
-children's. When the bounds meet, the node is proven and its value is exactly the
-one minimax gives, distance to the end included. Selection skips children that
-cannot change their parent's value. Once the root is proven, the simulations go on
-only below root moves that might equal its value, and the search stops when each
-root move is proven or proven worse: the best moves are then exactly minimax's (if
-the budget runs out first, the value is still exact but the best moves are only
-those proven so far).
+Proofs, MCTS-Solver style (Winands, Björnsson & Saito, 2008) with score bounds (Cazenave &
+Saffidine, 2010): every tree node keeps a lower and an upper bound on its minimax value, in
+the game's own scoring. A finished position's bounds are its score; a position still running
+at ply ``p`` can at best end at ply ``p + 1``, so its bounds start at
+``±(win_score - (p + 1))`` (``±win_score`` with plain scoring). An expanded node's bounds
+are the max (first player to move) or min of its children's. When the bounds meet, the node
+is proven and its value is exactly the one minimax gives, distance to the end included.
+Selection skips children that cannot change their parent's value. Once the root is proven,
+the simulations go on only below root moves that might equal its value, and the search stops
+when each root move is proven or proven worse: the best moves are then exactly minimax's (if
+the budget runs out first, the value is still exact but the best moves are only those proven
+so far).
 
-Statistics, in the fields every searcher shares: ``nodes`` counts tree nodes
-(the root included), ``leaves`` counts simulations (each scores one finished game
-or one proven node), ``depth`` is the deepest tree node below the root,
-``playout_plies`` the random moves played; there are no cut-offs or table hits.
+Statistics: ``nodes`` counts tree nodes (the root included), ``leaves`` simulations (each
+scores one finished game or one proven node), ``depth`` is the deepest tree node below the
+root, ``playout_plies`` the random moves played; no cut-offs or table hits.
 
-The reported value is exact when the root is proven. Otherwise it is the chosen
-move's mean result scaled to the heuristic range (``mean * (eval_bound - 1)``)
-and clipped to the root's proven bounds, so it never contradicts a proof.
+The reported value is exact when the root is proven. Otherwise it is the chosen move's mean
+result scaled to the heuristic range (``mean * (eval_bound - 1)``) and clipped to the root's
+proven bounds, so it never contradicts a proof.
 
-Games of chance (results +1/0/-1): at a chance position the simulation draws an
-outcome with its probability, in the tree and in the playouts alike; a chance
-position is never proven. The value is then the expected result, estimated as the
-chosen move's mean result (an exact fraction of the simulations), or the proven one.
+Games of chance (results +1/0/-1): at a chance position the simulation draws an outcome with
+its probability, in the tree and in the playouts alike; a chance position is never proven.
+The value is then the expected result, estimated as the chosen move's mean result (an exact
+fraction of the simulations), or the proven one.
+
+Games with utilities (:class:`gamesearch.game.UtilitiesGame`): the entries are
+``2 * utility - (lowest + highest)`` (exact, in ``[-spread, spread]`` for
+``spread = highest - lowest``), the exploration constant scaled by ``spread`` to rank as
+means in [-1, 1] would. The value is the root mover's utility, ``utilities`` every player's
+(exact fractions: the chosen move's means, or the proven ones). A node is proven when all
+its children are, by the best for its mover (the first in legal-move order on a tie, as
+max^n), or once a proven child gives the mover the highest utility and every child before it
+is proven.
 """
 
 from __future__ import annotations
@@ -52,7 +65,7 @@ import functools
 import itertools
 import math
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar
 
@@ -61,7 +74,7 @@ import attrs
 from gamesearch import capabilities
 from gamesearch.game import Game
 from gamesearch.options import option_field
-from gamesearch.rules import CHANCE, Player, Scoring
+from gamesearch.rules import CHANCE, Player, Scoring, final_utilities
 from gamesearch.search.base import (
     MoveVisits,
     RootAnswer,
@@ -71,33 +84,42 @@ from gamesearch.search.base import (
     seconds_field,
     simulations_field,
 )
-from gamesearch.search.multiplayer import utility_tree_line, utility_tree_search
+from gamesearch.search.multiplayer import result_units
 from gamesearch.search.table import SearchMemory
 
 #: simulations of a search given neither a simulation nor a time budget
 DEFAULT_SIMULATIONS = 1000
 
+#: a simulation's result: one number per seat (see the module)
+Returns = tuple[int, ...]
+
 
 class _Node:
-    """One position of the search tree; bounds and sums from the first player's view."""
+    """One position of the search tree: its seat's sum, and bounds on its seat's value."""
 
-    __slots__ = ("move", "index", "is_max", "children", "visits", "total", "lower", "upper", "odds")
+    # fmt: off
+    __slots__ = ("move", "index", "is_max", "children", "visits", "total", "lower", "upper",
+                 "odds", "seat", "outcome")
+    # fmt: on
+    outcome: Returns  #: (games with utilities) once proven: every player's entry
 
-    def __init__(self, move: Hashable, index: int, is_max: bool, lower: int, upper: int) -> None:
+    def __init__(
+        self, move: Hashable, index: int, is_max: bool, lower: int, upper: int, seat: int
+    ) -> None:
         self.move = move
         self.index = index  #: the move's place in the parent's legal-move order
-        self.is_max = is_max  #: the first player is to move here
+        self.is_max = is_max  #: the node's mover maximises its seat's entry
         self.children: list[_Node] | None = None  #: None until expanded
         self.visits = 0
-        self.total = 0  #: sum of playout results (+1, 0, -1) through this node
-        self.lower = lower
-        self.upper = upper
+        self.total = 0  #: sum of the simulations' results (its seat's entry) through it
+        self.lower, self.upper = lower, upper
         #: at a chance position: the children's cumulative probabilities (else None)
         self.odds: list[float] | None = None
+        self.seat = seat  #: the entry of a simulation's result this node sums
 
     @property
     def mean(self) -> float:
-        """Return the mean playout result through this node (0 before any visit)."""
+        """Return the mean result through this node, its seat's (0 before any visit)."""
         return self.total / self.visits if self.visits else 0.0
 
     @property
@@ -151,14 +173,6 @@ class MonteCarlo(Searcher):
         limit = self.simulations
         if limit is None and self.seconds is None:  # a tree size alone does not replace it
             limit = DEFAULT_SIMULATIONS
-        if game.rules.utilities:  # each player credited with its own utility
-            return utility_tree_search(
-                game,
-                context,
-                simulations=math.inf if limit is None else limit,
-                exploration=self.exploration,
-                rng=random.Random(self.seed),
-            )
         simulator = _Simulator(game, self.scoring, self.exploration, random.Random(self.seed))
         root = simulator.new_root()
         # a simulation visits many positions: the budget (tree nodes, time) is read
@@ -175,83 +189,87 @@ class MonteCarlo(Searcher):
         counters.nodes += simulator.nodes
         counters.leaves += done
         counters.playout_plies += simulator.playout_plies
-        return _answer(game, root, context.move_values, depth=simulator.deepest - game.ply)
+        depth = simulator.deepest - game.ply
+        return _answer(game, root, simulator.root_sums, context.move_values, depth)
 
     def _principal_variation(
         self, game: Game[Any], move: Hashable, answer: RootAnswer, memory: SearchMemory
     ) -> tuple[Hashable, ...]:
         """Return the line from ``move`` on, following the tree's choices while it lasts."""
-        if answer.utilities is not None:
-            return utility_tree_line(answer, move)
         assert isinstance(answer, _TreeAnswer) and answer.tree is not None
         node = next(child for child in answer.tree.children or () if child.move == move)
         line = [move]
         if answer.tree.odds is not None:
             return tuple(line)
+        by_outcome = answer.utilities is not None
         while node.children and node.odds is None:  # past a chance position: chance's line
-            node = _choose(node)
+            node = _choose(node, by_outcome)
             line.append(node.move)
         return tuple(line)
 
 
-def _answer(game: Game[Any], root: _Node, move_values: bool, depth: int) -> _TreeAnswer:
-    """Return the root answer read off the finished tree (moves in legal-move order)."""
-    children = sorted(root.children or (), key=lambda child: child.index)
-    if game.rules.chance:
-        return _expected_answer(game, root, children, move_values, depth)
-    if root.is_proven:
-        best = [child for child in children if child.is_proven and child.lower == root.lower]
-    else:
-        best = [_choose(root)]
-    scale = game.rules.scale.heuristic_bound - 1
-    return _TreeAnswer(
-        value=root.lower if root.is_proven else _clip(_estimate(best[0], scale), root),
-        best_moves=tuple(child.move for child in best),
-        move_values=tuple((child.move, _estimate(child, scale)) for child in children)
-        if move_values
-        else None,
-        is_exact=root.is_proven,
-        depth=depth,
-        visits=_visits(children),
-        tree=root,
-        best_moves_complete=_is_settled(root),
-        move_values_exact=all(child.is_proven for child in children),
-    )
-
-
-def _visits(children: list[_Node]) -> tuple[MoveVisits, ...]:
-    """Return the root moves' visits and mean results (and proofs)."""
-    return tuple(
-        MoveVisits(child.move, child.visits, child.mean, child.lower if child.is_proven else None)
-        for child in children
-    )
-
-
-def _expected_answer(
-    game: Game[Any], root: _Node, children: list[_Node], move_values: bool, depth: int
+def _answer(
+    game: Game[Any], root: _Node, sums: dict[int, list[int]] | None, move_values: bool, depth: int
 ) -> _TreeAnswer:
-    """Return the root answer of a game of chance: expected results, exact fractions
-    (every outcome is a best move at a chance root)."""
-    scale = game.rules.scale
+    """Return the root answer read off the finished tree (moves in legal-move order).
 
-    def expected(node: _Node) -> Fraction:
+    Values are in the game's scoring; in a game of chance the expected results, exact
+    fractions (every outcome is a best move at a chance root); in a game with utilities
+    the root mover's utility, with every player's in ``utilities`` (``sums``: each root
+    move's summed results, every player's entry, the root's under -1), listing the moves
+    visited or proven.
+    """
+    rules = game.rules
+    low, high = rules.result_range
+    offset, spread = low + high, high - low or 1
+    scale = rules.scale
+
+    def utilities(node: _Node) -> tuple[int | Fraction, ...]:
+        if node.is_proven:
+            return tuple(result_units(entry + offset, 2) for entry in node.outcome)
+        assert sums is not None
+        visits, key = node.visits, -1 if node is root else node.index
+        return tuple(result_units(total + visits * offset, 2 * visits) for total in sums[key])
+
+    def value(node: _Node) -> int | Fraction:
+        if sums is not None:
+            return utilities(node)[root.seat]
+        if not rules.chance:
+            return _estimate(node, scale.heuristic_bound - 1)
         if node.is_proven:
             return Fraction(scale.margin(node.lower) or 0)
         return Fraction(node.total, node.visits) if node.visits else Fraction(0)
 
-    best = children if root.odds is not None else [_choose(root)]
-    settled = root.odds is not None or _is_settled(root)
+    children = sorted(root.children or (), key=lambda child: child.index)
+    if root.odds is not None:
+        best = children
+    elif root.is_proven:
+        best = [child for child in children if child.is_proven and child.lower == root.lower]
+    else:
+        best = [_choose(root)]
+    known = root.odds is not None or root.is_proven
+    found = value(root) if known else value(best[0])
+    if sums is None and not rules.chance and not known:
+        found = _clip(found, root)  # type: ignore[arg-type]
+    listed = [child for child in children if sums is None or child.visits or child.is_proven]
     return _TreeAnswer(
-        value=expected(root) if root.odds is not None or root.is_proven else expected(best[0]),
+        value=found,
         best_moves=tuple(child.move for child in best),
-        move_values=tuple((child.move, expected(child)) for child in children)
-        if move_values
-        else None,
+        move_values=tuple((child.move, value(child)) for child in listed) if move_values else None,
         is_exact=root.is_proven,
         depth=depth,
-        visits=_visits(children),
+        visits=tuple(
+            MoveVisits(
+                child.move,
+                child.visits,
+                child.mean if sums is None else child.mean / spread,
+                None if not child.is_proven else child.lower if sums is None else int(value(child)),
+            )
+            for child in children
+        ),
+        utilities=None if sums is None else utilities(root if known else best[0]),
         tree=root,
-        best_moves_complete=settled,
+        best_moves_complete=root.odds is not None or _is_settled(root),
         move_values_exact=all(child.is_proven for child in children),
     )
 
@@ -278,17 +296,23 @@ def _clip(value: int, bounds: _Node) -> int:
     return max(bounds.lower, min(bounds.upper, value))
 
 
-def _choose(node: _Node) -> _Node:
+def _choose(node: _Node, by_outcome: bool = False) -> _Node:
     """Return the child to play from an expanded ``node``.
 
-    In a proven position: a child proven to keep its value. Otherwise, when a child
-    secures a proven win, one of those; else the most visited of the children not
-    proven worse than another. Ties go to the better mean, then to the earlier move.
+    In a proven position: a child proven to keep its value (``by_outcome``, in a game with
+    utilities: its utilities). Otherwise, when a child secures a proven win, one of those;
+    else the most visited of the children not proven worse than another. Ties go to the
+    better mean, then to the earlier move.
     """
     children = node.children
     assert children
     if node.is_proven:
-        candidates = [child for child in children if child.is_proven and child.lower == node.lower]
+        candidates = [
+            child
+            for child in children
+            if child.is_proven
+            and (child.outcome == node.outcome if by_outcome else child.lower == node.lower)
+        ]
     elif node.is_max:
         if node.lower > 0:
             candidates = [child for child in children if child.lower == node.lower]
@@ -303,7 +327,8 @@ def _choose(node: _Node) -> _Node:
 
 
 class _Simulator:
-    """Runs simulations on one tree.
+    """Runs simulations on one tree, specialised at construction to the game's results
+    (see the module): the first player's sign, or every player's utility.
 
     Hot loop (every method but :meth:`new_root`): bound methods held as attributes,
     one list of moves per playout (to take them back), children allocated once per expansion.
@@ -317,21 +342,38 @@ class _Simulator:
         self.game = game
         self.chance_outcomes = capabilities.outcomes_of(game)
         self.has_chance = game.rules.chance
-        self.distance = 1 if scoring is Scoring.DISTANCE else 0
-        #: the best value a finished game can have, before the distance is taken off
-        self.win = game.rules.scale.largest
-        self.proven = functools.partial(game.rules.scale.proven, scoring=scoring)
-        self.exploration = exploration
         self.rng = rng
         self.nodes = 0  #: tree nodes created, the root included
         self.playout_plies = 0
         self.deepest = game.ply  #: ply of the deepest tree node
+        #: games with utilities: each root move's summed results, every player's entry
+        self.root_sums: dict[int, list[int]] | None = None
+        self.tighten: Callable[[_Node], bool]
+        if game.rules.utilities:
+            low, high = game.rules.result_range
+            self.offset, spread = low + high, high - low or 1
+            self.all_max = True  # every player maximises its own entry
+            self.win, self.distance = spread, 0  # the bounds of an entry
+            self.exploration = exploration * spread  # the entries span 2 * spread
+            self.tighten = functools.partial(_settle_utilities, top=spread)
+            self.root_sums = {}
+        else:
+            self.all_max = False
+            self.distance = 1 if scoring is Scoring.DISTANCE else 0
+            #: the best value a finished game can have, before the distance is taken off
+            self.win = game.rules.scale.largest
+            self.proven = functools.partial(game.rules.scale.proven, scoring=scoring)
+            self.exploration = exploration
+            self.tighten = _tighten
 
     def new_root(self) -> _Node:
         """Return the unexpanded root node of the game's current (unfinished) position."""
         self.nodes += 1
         reach = self.win - self.distance * (self.game.ply + 1)
-        root = _Node(None, 0, self.to_move() == Player.FIRST, -reach, reach)
+        mover = self.to_move()
+        root = _Node(None, 0, self.all_max or mover == Player.FIRST, -reach, reach, 0)
+        if self.all_max and mover != CHANCE:
+            root.seat = mover  # the root's bounds are its mover's, as its children's are
         root.odds = self._odds()
         return root
 
@@ -343,6 +385,23 @@ class _Simulator:
         return list(
             itertools.accumulate(float(probability) for _, probability in self.chance_outcomes())
         )
+
+    def _returns(self, final: int | tuple[int, ...]) -> Returns:
+        """Return the result vector of the finished current position (``final``: its result)."""
+        if self.root_sums is None:
+            return ((final > 0) - (final < 0),)  # type: ignore[operator]
+        return tuple(2 * utility - self.offset for utility in final_utilities(self.game) or ())
+
+    def _finish(self, node: _Node, final: int | tuple[int, ...]) -> Returns:
+        """Prove ``node``, the finished current position; return its result vector."""
+        returns = self._returns(final)
+        if self.root_sums is None:
+            assert isinstance(final, int)
+            node.lower = node.upper = self.proven(final, self.game.ply)
+        else:
+            node.outcome = returns
+            node.lower = node.upper = returns[node.seat]
+        return returns
 
     def simulate(self, root: _Node) -> None:
         """Run one simulation from ``root``: select, expand, play out, back up.
@@ -368,9 +427,12 @@ class _Simulator:
             if node.visits and node.is_proven:  # drawn by chance, and already proven
                 break
         if node.visits and node.is_proven:  # its proven result is this simulation's
-            result = (node.lower > 0) - (node.lower < 0)
+            if self.root_sums is None:
+                result: Returns = ((node.lower > 0) - (node.lower < 0),)
+            else:
+                result = node.outcome
         else:
-            node.is_max = self.to_move() == Player.FIRST
+            node.is_max = self.all_max or self.to_move() == Player.FIRST
             if self.has_chance:
                 node.odds = self._odds()
             if final is None:  # unfinished: the game ends one ply later at the soonest
@@ -378,16 +440,22 @@ class _Simulator:
                 node.lower, node.upper = -reach, reach
                 result = self._playout()
             else:
-                node.lower = node.upper = self.proven(final, self.game.ply)
-                result = (final > 0) - (final < 0)
+                result = self._finish(node, final)
         ply = self.game.ply
         if ply > self.deepest:
             self.deepest = ply
         for member in path:
             member.visits += 1
-            member.total += result
+            member.total += result[member.seat]
+        sums = self.root_sums
+        if sums is not None:  # each root move's (and the root's, -1) every entry
+            for key in (-1, path[1].index):
+                tally = sums.setdefault(key, [0] * len(result))
+                for player, entry in enumerate(result):
+                    tally[player] += entry
+        tighten = self.tighten
         for index in range(len(path) - 2, -1, -1):
-            if not _tighten(path[index]):
+            if not tighten(path[index]):
                 break
         retract = self.retract
         for index in range(len(path) - 1, 0, -1):
@@ -437,14 +505,15 @@ class _Simulator:
     def _expand(self, node: _Node) -> None:
         """Give ``node`` (the game's current position) its children, in random order.
 
-        The children start with the widest bounds a position one ply deeper can
-        have; whether one is finished is seen when it is first visited, which
-        narrows them (``is_max`` is set then too).
+        The children start with the widest bounds a position one ply deeper can have;
+        whether one is finished is seen when it is first visited, which narrows them
+        (``is_max`` is set then too). Their seat: 0, or (utilities) the mover's here.
         """
         reach = self.win - self.distance * (self.game.ply + 1)
-        is_max = not node.is_max
+        is_max = self.all_max or not node.is_max
+        seat = 0 if self.root_sums is None or node.odds is not None else self.to_move()
         children = [
-            _Node(move, index, is_max, -reach, reach)
+            _Node(move, index, is_max, -reach, reach, seat)
             for index, move in enumerate(self.legal_moves())
         ]
         if node.odds is None:  # outcomes keep the order of their probabilities
@@ -452,9 +521,9 @@ class _Simulator:
         node.children = children
         self.nodes += len(children)
 
-    def _playout(self) -> int:
+    def _playout(self) -> Returns:
         """Play random moves from an unfinished position to the end, take them back,
-        and return the result's sign."""
+        and return the result vector."""
         advance, legal_moves = self.advance, self.legal_moves
         random = self.rng.random
         played: list[Hashable] = []
@@ -479,11 +548,12 @@ class _Simulator:
             move = moves[int(random() * len(moves))]
             play(move)
             final = advance(move)
+        returns = self._returns(final)
         retract = self.retract
         for move in reversed(played):
             retract(move)
         self.playout_plies += len(played)
-        return (final > 0) - (final < 0)
+        return returns
 
 
 def _draw(items: Sequence[Any], odds: Sequence[float], point: float) -> Any:
@@ -508,4 +578,23 @@ def _tighten(node: _Node) -> bool:
     if lower == node.lower and upper == node.upper:
         return False
     node.lower, node.upper = lower, upper
+    return True
+
+
+def _settle_utilities(node: _Node, top: int) -> bool:
+    """Prove an expanded ``node`` of a game with utilities if its children allow (see the
+    module; ``top``: the highest entry); return whether it was proven now."""
+    if node.odds is not None or node.lower == node.upper:
+        return False
+    best = None
+    for child in sorted(node.children or (), key=lambda child: child.index):
+        if child.lower != child.upper:  # unproven: it could still be the mover's choice
+            if best is None or best.lower < top:
+                return False
+            break
+        if best is None or child.lower > best.lower:
+            best = child
+    assert best is not None
+    node.outcome = best.outcome
+    node.lower = node.upper = best.outcome[node.seat]
     return True

@@ -6,8 +6,7 @@ with the same values (the root mover's utility) and best moves, and for max^n th
 utilities. Differences: whole numbers (utilities times ``2 * evaluation_bound``);
 Korf's shallow pruning for max^n in constant-sum games; the root moves after the
 first searched with a window one below the best; each root move's line read off the
-search. Monte Carlo search of utilities (:func:`utility_tree_search`, twin
-:mod:`~gamesearch.search.reference.uct`) lives here too.
+search. Monte Carlo tree search of utilities is :mod:`gamesearch.search.mcts`'s one core.
 
 All three read a game whose rules declare ``utilities`` (see
 :class:`gamesearch.game.UtilitiesGame`) and answer with :attr:`SearchResult.utilities`
@@ -48,8 +47,6 @@ A node or time budget that runs out raises :class:`~gamesearch.errors.BudgetExce
 from __future__ import annotations
 
 import functools
-import math
-import random
 from collections.abc import Callable, Hashable
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -62,7 +59,6 @@ from gamesearch.game import Game
 from gamesearch.rules import final_utilities
 from gamesearch.search.base import (
     INFINITY,
-    MoveVisits,
     RootAnswer,
     SearchContext,
     Searcher,
@@ -126,10 +122,11 @@ class _Scale:
 
     def in_result_units(self, scaled: Utilities) -> tuple[int | Fraction, ...]:
         """Return scaled utilities in result units (whole numbers stay ints)."""
-        return tuple(_units(value, self.unit) for value in scaled)
+        return tuple(result_units(value, self.unit) for value in scaled)
 
 
-def _units(value: int, unit: int) -> int | Fraction:
+def result_units(value: int, unit: int) -> int | Fraction:
+    """Return ``value / unit`` in result units: an int when whole, else a fraction."""
     fraction = Fraction(value, unit)
     return int(fraction) if fraction.denominator == 1 else fraction
 
@@ -228,8 +225,10 @@ class _UtilitySearcher(Searcher):
     ) -> _LineAnswer:
         """Return the root answer: ``best`` for ``player``, the best moves, each move's
         utility for ``player`` and each move's line."""
-        move_values = [(move, _units(found[0][player], scale.unit)) for move, found in values]
-        answer = context.answer(game, _units(best[player], scale.unit), best_moves, move_values)
+        move_values = [(move, result_units(found[0][player], scale.unit)) for move, found in values]
+        answer = context.answer(
+            game, result_units(best[player], scale.unit), best_moves, move_values
+        )
         return _LineAnswer(
             answer.value,
             answer.best_moves,
@@ -528,164 +527,6 @@ def _take_back_passes(game: Game[Any], passes: int) -> None:
     unmake = capabilities.null_move(game)[1]  # type: ignore[index]
     for _ in range(passes):
         unmake()
-
-
-# --------------------------------------------------------------------------- MCTS
-class _UtilityNode:
-    """One position of a Monte Carlo tree of a utility game: each player's summed utility."""
-
-    __slots__ = ("move", "index", "children", "visits", "totals", "mover")
-
-    def __init__(self, move: Hashable, index: int, players: int) -> None:
-        self.move = move
-        self.index = index  #: the move's place in the parent's legal-move order
-        self.children: list[_UtilityNode] | None = None  #: None until expanded
-        self.visits = 0
-        self.totals = [0] * players  #: each player's final utilities summed over the simulations
-        self.mover = -1  #: the player to move here (known once visited)
-
-
-def utility_tree_search(
-    game: Game[Any],
-    context: SearchContext,
-    *,
-    simulations: float,
-    exploration: float,
-    rng: random.Random,
-) -> RootAnswer:
-    """Return Monte Carlo tree search's answer for a game with utilities.
-
-    UCT as for two players, but every position's statistics hold each player's summed
-    final utility, and the player to move picks the child best for itself (its own mean,
-    mapped to [-1, 1] over the result range, plus ``exploration * sqrt(ln(parent
-    visits) / visits)``). It stops after ``simulations`` or once ``context``'s budget
-    (the tree's nodes, the time) is spent. Nothing is
-    proven: the answer is never exact. The chosen move is the most visited (ties: the
-    better mean for the mover, then the earlier move); ``utilities`` are its mean final
-    utilities, exact fractions.
-    """
-    players = game.rules.players
-    low, high = game.rules.result_range
-    spread = high - low or 1
-    push, undo, legal_moves, result, to_move = (
-        game.push,
-        game.undo,
-        game.legal_moves,
-        game.result,
-        game.to_move,
-    )
-    final = functools.partial(final_utilities, game)
-    sqrt, log = math.sqrt, math.log
-    counts = {"nodes": 1, "plies": 0, "deepest": game.ply}
-
-    def mean(node: _UtilityNode, player: int) -> float:
-        """Return ``player``'s mean utility through ``node``, mapped to [-1, 1]."""
-        return 2 * (node.totals[player] / node.visits - low) / spread - 1 if node.visits else 0.0
-
-    def select(node: _UtilityNode) -> _UtilityNode:
-        player = node.mover
-        explore = exploration * sqrt(log(node.visits)) if node.visits else 0.0
-        best, best_score = None, -math.inf
-        for child in node.children or ():
-            if not child.visits:
-                return child
-            score = mean(child, player) + explore / sqrt(child.visits)
-            if score > best_score:
-                best, best_score = child, score
-        assert best is not None
-        return best
-
-    def simulate(root: _UtilityNode) -> None:
-        # Hot loop: select down the tree, expand a position reached the second time,
-        # play out at random from the first new one, add the utilities along the path.
-        node, path = root, [root]
-        while result() is None and (node.visits or node is root):
-            if node.children is None:
-                node.mover = to_move()
-                node.children = [
-                    _UtilityNode(move, index, players) for index, move in enumerate(legal_moves())
-                ]
-                rng.shuffle(node.children)
-                counts["nodes"] += len(node.children)
-            node = select(node)
-            push(node.move)
-            path.append(node)
-        if game.ply > counts["deepest"]:
-            counts["deepest"] = game.ply
-        plies = 0
-        while result() is None:
-            moves = legal_moves()
-            push(moves[int(rng.random() * len(moves))])
-            plies += 1
-        utilities = final()
-        assert utilities is not None
-        for _ in range(plies + len(path) - 1):
-            undo()
-        counts["plies"] += plies
-        for member in path:
-            member.visits += 1
-            totals = member.totals
-            for player in range(players):
-                totals[player] += utilities[player]
-
-    root = _UtilityNode(None, 0, players)
-    done = 0
-    budget = context.budget
-    limited = budget.is_limited
-    while done < simulations:
-        if limited and budget.is_spent(counts["nodes"] + 1):
-            break
-        simulate(root)
-        done += 1
-    context.counters.nodes += counts["nodes"]
-    context.counters.leaves += done
-    context.counters.playout_plies += counts["plies"]
-    mover = root.mover
-    children = sorted(root.children or (), key=lambda child: child.index)
-    visited = [child for child in children if child.visits]
-    chosen = max(visited, key=lambda child: (child.visits, mean(child, mover), -child.index))
-
-    def means(node: _UtilityNode) -> tuple[int | Fraction, ...]:
-        return tuple(_whole(Fraction(total, node.visits)) for total in node.totals)
-
-    return _TreeAnswer(
-        value=means(chosen)[mover],
-        best_moves=(chosen.move,),
-        move_values=tuple((child.move, means(child)[mover]) for child in visited)
-        if context.move_values
-        else None,
-        is_exact=False,
-        depth=counts["deepest"] - game.ply,
-        visits=tuple(
-            MoveVisits(child.move, child.visits, mean(child, mover), None) for child in children
-        ),
-        utilities=means(chosen),
-        tree=root,
-        best_moves_complete=False,
-        move_values_exact=False,
-    )
-
-
-def _whole(value: Fraction) -> int | Fraction:
-    return int(value) if value.denominator == 1 else value
-
-
-def utility_tree_line(answer: RootAnswer, move: Hashable) -> tuple[Hashable, ...]:
-    """Return the line from ``move`` on: the most visited child at each step of the tree."""
-    assert isinstance(answer, _TreeAnswer) and isinstance(answer.tree, _UtilityNode)
-    node = next(child for child in answer.tree.children or () if child.move == move)
-    line = [move]
-    while node.children and any(child.visits for child in node.children):
-        node = max(node.children, key=lambda child: (child.visits, -child.index))
-        line.append(node.move)
-    return tuple(line)
-
-
-@attrs.frozen
-class _TreeAnswer(RootAnswer):
-    """A root answer that keeps the Monte Carlo tree, to read the line off it."""
-
-    tree: _UtilityNode | None = attrs.field(default=None, eq=False, repr=False)
 
 
 def leaf_utilities(game: Game[Any]) -> tuple[int | Fraction, ...]:
