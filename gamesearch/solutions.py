@@ -69,6 +69,57 @@ class Solution:
         return mine, self.distance if mine < 0 else 0
 
 
+@attrs.frozen
+class UtilityPacking:
+    """How a game with one utility per player keeps its utilities in a store's one result
+    number: each utility, less the lowest the rules allow, is a digit of base (highest -
+    lowest + 1), the first player's the lowest digit.
+
+    Such a game's stored solution is its max^n value (Luckhardt and Irani): the utilities
+    of the move its mover likes best, the first such move in legal-move order on a tie, and
+    the plies to the end along those moves."""
+
+    players: int
+    lowest: int
+    base: int
+
+    @classmethod
+    def of(cls, game: Game[Any]) -> UtilityPacking:
+        """Return the packing of ``game``'s utilities (its rules' players and result range)."""
+        low, high = game.rules.result_range
+        return cls(game.rules.players, low, high - low + 1)
+
+    def pack(self, utilities: tuple[int, ...]) -> int:
+        """Return the one number that keeps ``utilities``.
+
+        :raises UnsupportedGameError: for a utility that is not a whole number.
+        """
+        packed = 0
+        for utility in reversed(utilities):
+            if not isinstance(utility, int):
+                raise UnsupportedGameError(
+                    f"cannot store the utility {utility!r}: solutions keep whole numbers"
+                )
+            packed = packed * self.base + utility - self.lowest
+        return packed
+
+    def unpack(self, packed: int) -> tuple[int, ...]:
+        """Return the utilities that :meth:`pack` kept in ``packed``."""
+        found = []
+        for _ in range(self.players):
+            packed, digit = divmod(packed, self.base)
+            found.append(digit + self.lowest)
+        return tuple(found)
+
+    def preference(self, solution: Solution, mover: int) -> tuple[int]:
+        """Return how much ``mover`` likes a move leading to ``solution``: its own utility
+        there (no distance: max^n keeps the first of the moves it likes as much)."""
+        packed = solution.result
+        for _ in range(mover):
+            packed //= self.base
+        return (packed % self.base,)
+
+
 def encode_key(key: Hashable) -> bytes:
     """Return a position key as the bytes the store keeps: a whole number as its signed
     big-endian bytes, any other key as the UTF-8 of its ``repr``."""
@@ -82,7 +133,46 @@ def game_identity(game: Game[Any]) -> dict[str, Any]:
     return {"game": type(game).name, "options": dict(sorted(game.settings.items()))}
 
 
-def _describe(identity: dict[str, Any]) -> str:
+def _held_identity(db: sqlite3.Connection, path: Path) -> dict[str, Any]:
+    """Return the game and options the store open in ``db`` holds, and whether it is
+    complete (``"complete"``).
+
+    :raises InvalidDataError: when it is not a store of this version's layout.
+    """
+    tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
+    if not {"meta", "positions"} <= tables:
+        raise InvalidDataError(f"{str(path)!r} is an SQLite file but not a solution store")
+    meta = dict(db.execute("SELECT name, value FROM meta").fetchall())
+    if meta.get("format") != str(STORE_FORMAT):
+        raise InvalidDataError(
+            f"the store {str(path)!r} has layout {meta.get('format')!r}; this version "
+            f"reads layout {STORE_FORMAT}: solve the game again into a new file"
+        )
+    held: dict[str, Any] = json.loads(meta.get("identity", "{}"))
+    return {**held, "complete": meta.get("complete") == "1"}
+
+
+def store_identity(path: str | Path) -> dict[str, Any]:
+    """Return what the store at ``path`` holds, read without changing it: ``game`` (its
+    name), ``options`` and ``complete`` (whether every reachable position is in it).
+
+    :raises InvalidDataError: when there is no such file or it is not a solution store.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise InvalidDataError(f"no solution store {str(path)!r}")
+    try:
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            return _held_identity(db, path)
+        finally:
+            db.close()
+    except sqlite3.DatabaseError as error:
+        raise InvalidDataError(f"{str(path)!r} is not a solution store ({error})") from None
+
+
+def describe_identity(identity: dict[str, Any]) -> str:
+    """Return a store's game and options in words: ``"connect4 (height=4, width=4)"``."""
     options = ", ".join(f"{name}={value}" for name, value in identity["options"].items())
     return f"{identity['game']} ({options})" if options else str(identity["game"])
 
@@ -131,19 +221,13 @@ class SolutionStore:
             )
             db.commit()
             return
-        if not {"meta", "positions"} <= tables:
-            raise InvalidDataError(f"{str(self.path)!r} is an SQLite file but not a solution store")
-        meta = dict(db.execute("SELECT name, value FROM meta").fetchall())
-        if meta.get("format") != str(STORE_FORMAT):
-            raise InvalidDataError(
-                f"the store {str(self.path)!r} has layout {meta.get('format')!r}; this version "
-                f"reads layout {STORE_FORMAT}: solve the game again into a new file"
-            )
-        held = json.loads(meta.get("identity", "{}"))
+        held = _held_identity(db, self.path)
+        held.pop("complete")
         if held != json.loads(json.dumps(self.identity)):
             raise InvalidDataError(
-                f"the store {str(self.path)!r} holds {_describe(held)}, not "
-                f"{_describe(self.identity)}; give the options it was made with, or another file"
+                f"the store {str(self.path)!r} holds {describe_identity(held)}, not "
+                f"{describe_identity(self.identity)}; give the options it was made with, or "
+                "another file"
             )
 
     def __enter__(self) -> Self:
@@ -210,16 +294,28 @@ class SolveSummary:
 
 
 def check_solvable(game: Game[Any]) -> None:
-    """Refuse a game whose positions have no single exact value to store.
+    """Refuse a game whose positions have no exact value to store.
 
-    :raises UnsupportedGameError: for a game of chance or one with utilities per player.
+    :raises UnsupportedGameError: for a game of chance, or one of more than two players
+        whose rules declare no utilities per player.
     """
     rules = game.rules
-    if rules.chance or rules.utilities or rules.players != 2:
+    if rules.chance or (rules.players != 2 and not rules.utilities):
         raise UnsupportedGameError(
-            f"cannot solve {type(game).name!r}: solutions are stored for two-player games "
-            "without chance whose result is one number"
+            f"cannot solve {type(game).name!r}: solutions are stored for games without "
+            "chance whose result is one number, or one whole-number utility per player"
         )
+
+
+def _ranking(
+    game: Game[Any],
+) -> tuple[Callable[[Any], int] | None, Callable[[Solution, int], Any]]:
+    """Return how a walk of ``game`` keeps a final result as the store's number (``None``:
+    as it is) and how it ranks a solution for the player to move (larger is better)."""
+    if not game.rules.utilities:
+        return None, Solution.preference
+    packing = UtilityPacking.of(game)
+    return packing.pack, packing.preference
 
 
 def solve_game(
@@ -246,6 +342,7 @@ def solve_game(
     solved = 0
     push, undo, key_of, result_of = game.push, game.undo, game.key, game.result
     to_move, legal = game.to_move, game.legal_moves
+    final, ranked = _ranking(game)
 
     # Hot loop: the walk reads the game through bound methods in locals.
     def solve(share: float) -> Solution:
@@ -261,19 +358,19 @@ def solve_game(
             return found
         result = result_of()
         if result is not None:
-            found = Solution(result, 0)
+            found = Solution(result if final is None else final(result), 0)
             walked += share
         else:
             mover, moves = to_move(), legal()
             part = share / len(moves)
             best: Solution | None = None
-            best_rank: tuple[int, int] | None = None
+            best_rank: tuple[int, ...] | None = None
             for move in moves:
                 push(move)
                 child = solve(part)
                 undo()
                 candidate = Solution(child.result, child.distance + 1)
-                rank = candidate.preference(mover)
+                rank = ranked(candidate, mover)
                 if best_rank is None or rank > best_rank:
                     best, best_rank = candidate, rank
             assert best is not None
@@ -346,6 +443,9 @@ class TableLookup(Searcher):
     name: ClassVar[str] = "table"
     line_on_demand: ClassVar[bool] = False
     honours_depth: ClassVar[bool] = False
+    # a game with utilities is read as well as a two-player game with one result
+    needs_two_players: ClassVar[bool] = False
+    needs_single_value: ClassVar[bool] = False
 
     store: str = attrs.field(default="", metadata={"help": "the solution store to read"})
 
@@ -353,14 +453,22 @@ class TableLookup(Searcher):
         with SolutionStore(self.store, game, create=False) as store:
             mover = game.to_move()
             moves = move_solutions(game, store)
-            ply = game.ply + 1
-            values = [(move, solution.value(ply, game)) for move, solution in moves]
-            best = max(solution.preference(mover) for _, solution in moves)
-            best_moves = [move for move, solution in moves if solution.preference(mover) == best]
+            _, ranked = _ranking(game)
+            best = max(ranked(solution, mover) for _, solution in moves)
+            first_best = next(solution for _, solution in moves if ranked(solution, mover) == best)
             context.counters.nodes += 1 + len(moves)
-            first_best = next(
-                solution for _, solution in moves if solution.preference(mover) == best
-            )
+        if game.rules.utilities:
+            # max^n: the value is the mover's utility; a best move reaches the very
+            # utilities of the first best one
+            unpack = UtilityPacking.of(game).unpack
+            utilities = unpack(first_best.result)
+            best_moves = [move for move, solution in moves if unpack(solution.result) == utilities]
+            values = [(move, unpack(solution.result)[mover]) for move, solution in moves]
+            answer = context.answer(game, utilities[mover], best_moves, values)
+            return attrs.evolve(answer, utilities=utilities)
+        ply = game.ply + 1
+        best_moves = [move for move, solution in moves if ranked(solution, mover) == best]
+        values = [(move, solution.value(ply, game)) for move, solution in moves]
         return context.answer(game, first_best.value(ply, game), best_moves, values)
 
     def _principal_variation(
@@ -368,13 +476,14 @@ class TableLookup(Searcher):
     ) -> tuple[Hashable, ...]:
         """Return the line from ``move`` on, each step the first best move in the store."""
         line = [move]
+        _, ranked = _ranking(game)
         with SolutionStore(self.store, game, create=False) as store:
             game.push(move)
             try:
                 while game.result() is None:
                     mover = game.to_move()
                     moves = move_solutions(game, store)
-                    follow = max(moves, key=lambda pair: pair[1].preference(mover))[0]
+                    follow = max(moves, key=lambda pair: ranked(pair[1], mover))[0]
                     line.append(follow)
                     game.push(follow)
             finally:

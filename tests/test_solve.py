@@ -16,6 +16,7 @@ from oracle import solve_all
 
 from gamesearch import Game, solutions
 from gamesearch.cli import main
+from gamesearch.search.base import Searcher
 from gamesearch.search.nullwindow import Solver
 from gamesearch.solutions import SolutionStore, TableLookup, solve_game
 from gamesearch_games.connect4 import ConnectFour
@@ -126,8 +127,11 @@ def test_analyze_table_answers_every_move_as_the_solver_does(
     assert found == {str(move): value for move, value in expected.move_values}
 
 
-def check_against_solver(game: Game[Any], store_path: Path, samples: int, seed: int) -> None:
-    """Check the store's answer on ``samples`` random positions against the solver's."""
+def check_against_solver(
+    game: Game[Any], store_path: Path, samples: int, seed: int, oracle: Searcher | None = None
+) -> None:
+    """Check the store's answer on ``samples`` random positions against the solver's (or
+    ``oracle``'s: value, utilities, best moves and every move's value)."""
     rng = random.Random(seed)
     lookup = TableLookup(store=str(store_path))
     checked = 0
@@ -139,9 +143,10 @@ def check_against_solver(game: Game[Any], store_path: Path, samples: int, seed: 
             position.push(rng.choice(position.legal_moves()))
         if position.is_over():
             continue
-        exact = Solver().search(position, move_values=True)
+        exact = (oracle or Solver()).search(position, move_values=True)
         stored = lookup.search(position, move_values=True)
         assert stored.value == exact.value, position.to_text()
+        assert stored.utilities == exact.utilities, position.to_text()
         assert set(stored.best_moves) == set(exact.best_moves), position.to_text()
         assert dict(stored.move_values or ()) == dict(exact.move_values or ()), position.to_text()
         checked += 1

@@ -8,8 +8,14 @@ from typing import Any
 from gamesearch.cli._common import add_game_arguments, load_game, print_json
 from gamesearch.cli._output import console
 from gamesearch.cli._progress import EXIT_INTERRUPTED, duration, interruptible, progress
-from gamesearch.solutions import SolutionStore, SolveSummary, check_solvable, solve_game
-from gamesearch.words import describe_value
+from gamesearch.solutions import (
+    SolutionStore,
+    SolveSummary,
+    UtilityPacking,
+    check_solvable,
+    solve_game,
+)
+from gamesearch.words import describe_result, describe_value
 
 
 def register(subparsers: Any) -> None:
@@ -62,8 +68,14 @@ def run(args: argparse.Namespace) -> int:
 
 def _print(game: Any, args: argparse.Namespace, summary: SolveSummary, already: int | None) -> None:
     start = summary.start
-    value = start.value(game.ply, game)
-    words = describe_value(game, value, is_exact=True)
+    utilities = None
+    if game.rules.utilities:  # max^n: the utilities best play reaches
+        utilities = UtilityPacking.of(game).unpack(start.result)
+        value: Any = list(utilities)
+        words = f"{describe_result(game, utilities)} in {start.distance} plies"
+    else:
+        value = start.value(game.ply, game)
+        words = describe_value(game, value, is_exact=True)
     if args.json:
         print_json(
             {
@@ -74,7 +86,11 @@ def _print(game: Any, args: argparse.Namespace, summary: SolveSummary, already: 
                 "new_positions": summary.new,
                 "seconds": round(summary.seconds, 3),
                 "bytes_per_position": round(summary.bytes_per_position, 1),
-                "start": {"result": start.result, "distance": start.distance, "value": value},
+                "start": {
+                    "result": start.result if utilities is None else list(utilities),
+                    "distance": start.distance,
+                    "value": value,
+                },
                 "description": words,
             }
         )
@@ -86,4 +102,7 @@ def _print(game: Any, args: argparse.Namespace, summary: SolveSummary, already: 
         f"{duration(summary.seconds)}{kept}; {args.store}: "
         f"{summary.bytes_per_position:.1f} bytes per position."
     )
+    if utilities is not None:
+        out.print(f"The starting position under max^n play: {words}.")
+        return
     out.print(f"The starting position: {words} (result {start.result}, {start.distance} plies).")
