@@ -23,7 +23,8 @@ def register(subparsers: Any) -> None:
         "--allowed-host, and takes requests from its own page and from --allowed-origin. Needs "
         "the 'web' extra: pip install 'gamesearch[web]'.",
         epilog="examples:\n  gamesearch serve --open\n"
-        "  gamesearch serve --port 8080 --max-nodes 200000 --max-seconds 1",
+        "  gamesearch serve --port 8080 --max-nodes 200000 --max-seconds 1\n"
+        "  gamesearch serve --table tictactoe.sqlite",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
@@ -87,19 +88,31 @@ def register(subparsers: Any) -> None:
         help="another page origin, e.g. http://localhost:3000, whose requests are "
         "taken (repeatable; default: the server's own page only)",
     )
+    parser.add_argument(
+        "--table",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a solution table made by 'gamesearch solve' (repeatable): the board then offers "
+        "perfect play, every move's exact value at once, for its game and options",
+    )
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     require_web_extra()
+    from gamesearch.solutions import describe_identity
     from gamesearch.web.app import LOOPBACK_HOSTS, create_app
+    from gamesearch.web.perfect import check_tables
 
+    held = check_tables(args.table)  # each a complete store, before the server starts
     limits = Limits(
         max_nodes=args.max_nodes,
         seconds=args.max_seconds,
         clock=args.clock or Limits().clock,
         tree_nodes=args.tree_nodes,
         workers=args.workers,
+        tables=args.table,
     )
     hosts = [*LOOPBACK_HOSTS, *args.allowed_host]
     if args.host not in ("0.0.0.0", "::", ""):
@@ -108,6 +121,8 @@ def run(args: argparse.Namespace) -> int:
     sock = bind(args.host, args.port)
     url = url_of(sock)
     print(f"gamesearch board on {url}  (Ctrl-C stops it)", flush=True)
+    for path, identity in zip(args.table, held, strict=True):
+        print(f"perfect play for {describe_identity(identity)} from {path}", flush=True)
     if not is_loopback(args.host):
         print(f"warning: {args.host} is reachable from other machines", file=sys.stderr)
 

@@ -55,6 +55,7 @@ from gamesearch.search.base import (
 )
 from gamesearch.trace import TraceNode, TreeTracer
 from gamesearch.views import analysis, catalogue
+from gamesearch.web.perfect import PERFECT_PLAY, add_to_catalogue, table_searcher
 from gamesearch.words import describe_outcome, margin_words
 
 #: the searcher options through which a searcher takes a budget of its own
@@ -122,6 +123,8 @@ class Limits:
     keep_alive_seconds: float = attrs.field(default=5.0, validator=_positive)
     #: open connections; over it the longest-waiting idle or unfinished ones are closed
     max_connections: int = attrs.field(default=256, validator=_whole_number)
+    #: solution tables the board's perfect play answers from (files, not shown to clients)
+    tables: tuple[str, ...] = attrs.field(default=(), converter=tuple)
 
     @property
     def kill_seconds(self) -> float:
@@ -130,7 +133,7 @@ class Limits:
 
     def as_dict(self) -> dict[str, Any]:
         """Return the limits as JSON-ready data."""
-        return attrs.asdict(self)
+        return attrs.asdict(self, filter=lambda attribute, _: attribute.name != "tables")
 
 
 @attrs.frozen
@@ -363,7 +366,10 @@ def read_search(registry: Registry, body: Mapping[str, Any], limits: Limits) -> 
     """
     game = read_position(registry, body, limits)
     spec = _text(body, "searcher", limits) or DEFAULT_SEARCHER
-    searcher = _new_searcher(registry, spec, _scalars(body, "searcher_options"))
+    if spec == PERFECT_PLAY and spec not in registry.searchers:  # from the server's tables
+        searcher = table_searcher(game, limits.tables, _scalars(body, "searcher_options"))
+    else:
+        searcher = _new_searcher(registry, spec, _scalars(body, "searcher_options"))
     # every searcher keeps a node and a time budget (the fields of Limit)
     ceilings = {"max_nodes": limits.max_nodes, "seconds": limits.seconds}
     budget = {}
@@ -487,6 +493,7 @@ def games(registry: Registry, limits: Limits) -> dict[str, Any]:
         entry["default_searcher"] = capabilities.default_searcher(game_class)
         for option_data, option in zip(entry["options"], game_class.options, strict=True):
             option_data["minimum"], option_data["maximum"] = option.minimum, option.maximum
+    add_to_catalogue(data, limits.tables)
     data["limits"] = limits.as_dict()
     data["default_game"] = simplest_game(registry)
     return data

@@ -76,6 +76,10 @@ export function fillGameOptions() {
     const choices = [["computer", "Drawn by the computer"], ["human", "Entered by hand (a real die)"]];
     seatSelect("player-chance", "Chance (the die)", choices, "computer");
   }
+  if (game.tables && game.tables.length) {
+    choosePerfectPlay(fieldset, game.tables[0]);
+    return;
+  }
   // A searcher that cannot search this game (alpha-beta and a game of three players)
   // gives way to the game's own, else to the first that can.
   const usable = game.searchers || Object.keys(page.catalogue.searchers);
@@ -86,6 +90,18 @@ export function fillGameOptions() {
       fillSearcherOptions();
     }
   }
+}
+
+// Perfect play: a server started with a solution table of this game answers every move's
+// exact value from it at once, for the options the table was solved with. The page takes
+// those options and that searcher, and shows the move values.
+function choosePerfectPlay(fieldset, options) {
+  for (const input of fieldset.querySelectorAll("input, select")) {
+    if (input.name in options) input.value = String(options[input.name]);
+  }
+  $("searcher-select").value = "table";
+  fillSearcherOptions();
+  $("show-values").checked = true;
 }
 
 export function fillSearcherOptions() {

@@ -30,6 +30,7 @@ export const SEARCHER_NAMES = {
   "chance-iterative": "Iterative deepening with chance",
   "textbook-minimax": "Textbook minimax",
   "textbook-alphabeta": "Textbook alpha-beta",
+  table: "Perfect play from the solution table",
 };
 
 export const page = {
