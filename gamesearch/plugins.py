@@ -87,6 +87,7 @@ class Registry:
         self._data_sets: dict[str, DataSet] = {}
         self._formats: dict[tuple[str, str], PositionFormat] = {}
         self._looks: dict[str, BoardLook] = {}
+        self._notices: list[str] = []
 
     # -------------------------------------------------------------- registering
     def add_game(self, game_class: type[Game[Any]]) -> None:
@@ -135,7 +136,18 @@ class Registry:
         """
         _add_named(self._looks, game, look, "board look")
 
+    def add_notice(self, text: str) -> None:
+        """Record a sentence for ``gamesearch games`` to show: why a plugin registered less
+        than it could (a missing optional package)."""
+        if text not in self._notices:
+            self._notices.append(text)
+
     # ------------------------------------------------------------------ looking
+    @property
+    def notices(self) -> tuple[str, ...]:
+        """Return the plugins' notices, in the order they were recorded."""
+        return tuple(self._notices)
+
     @property
     def games(self) -> Mapping[str, type[Game[Any]]]:
         """Return the registered game classes by name, sorted by name."""

@@ -27,6 +27,7 @@ from gamesearch.search.reference import PROOF_TWINS, TWINS, twin
 from gamesearch.search.table import table_identity
 from gamesearch.testing import reachable_positions
 from gamesearch.testing.strategies import positions
+from gamesearch_games.openspiel import is_bridged
 
 REGISTRY = default_registry()
 #: the searchers twinned with a searcher (the proof-number searchers' twins are proof
@@ -154,6 +155,7 @@ def test_expectiminimax_enters_as_many_positions_as_its_twin() -> None:
 PAIRS = [
     (game_name, name)
     for game_name in sorted(REGISTRY.games)
+    if not is_bridged(game_name)  # (tests/test_openspiel_games.py searches OpenSpiel's)
     for name in EXACT
     if applicable(name, REGISTRY.new_game(game_name))
 ]

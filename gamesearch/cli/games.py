@@ -44,7 +44,10 @@ def default_searcher_words(name: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    data = catalogue(registry())
+    found = registry()
+    data = catalogue(found)
+    if found.notices:
+        data["notices"] = list(found.notices)
     if args.json:
         print_json(data)
         return 0
@@ -68,4 +71,6 @@ def run(args: argparse.Namespace) -> int:
                 )
             grid.add_section()
         out.print(grid)
+    for notice in found.notices:
+        out.print(Text(notice))
     return 0
