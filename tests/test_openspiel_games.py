@@ -119,9 +119,9 @@ def test_more_than_two_players_give_whole_utilities() -> None:
     for move in ("stop", "roll", "Roll 5", "stop"):  # the second player wins with a 5
         game.play(move)
     assert game.result() == (-1, 2, -1)
-    assert whole_returns([1.0, -0.5, -0.5], 2, "here") == (2, -1, -1)
+    assert whole_returns([1.0, -0.5, -0.5], 2, lambda: "here") == (2, -1, -1)
     with pytest.raises(UnsupportedGameError, match="whole"):
-        whole_returns([0.25, -0.25], 1, "here")
+        whole_returns([0.25, -0.25], 1, lambda: "here")
 
 
 def test_margins_are_kept_where_the_returns_are_whole() -> None:
@@ -201,9 +201,9 @@ def test_chance_outcomes_are_exact_fractions_summing_to_one() -> None:
     outcomes = game.chance_outcomes()
     assert [probability for _, probability in outcomes] == [Fraction(1, 6)] * 6
     assert [move for move, _ in outcomes] == list(game.legal_moves())
-    assert exact_probabilities([0.9, 0.1], "here") == (Fraction(9, 10), Fraction(1, 10))
+    assert exact_probabilities([0.9, 0.1], lambda: "here") == (Fraction(9, 10), Fraction(1, 10))
     with pytest.raises(UnsupportedGameError, match="sum to 1"):
-        exact_probabilities([0.5, 0.4], "here")
+        exact_probabilities([0.5, 0.4], lambda: "here")
 
 
 # ------------------------------------------------------------------ the conformance kit

@@ -28,7 +28,7 @@ import math
 import os
 import random
 import sys
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar
 
@@ -49,7 +49,7 @@ from . import PREFIX
 #: the largest denominator an OpenSpiel probability is read with
 LARGEST_DENOMINATOR = 10**6
 #: how many random games of how many plies the probe of ``undo_action`` plays
-_UNDO_PROBE_GAMES, _UNDO_PROBE_PLIES = 2, 150
+_UNDO_PROBE_GAMES, _UNDO_PROBE_PLIES = 4, 150
 _GAME_TYPE = pyspiel.GameType
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 _OPTION_TYPES = (bool, int, float, str)
@@ -89,17 +89,19 @@ class Action(int):
         return f"Action({int(self)}, {self.text!r})"
 
 
-def exact_probabilities(probabilities: Sequence[float], where: str) -> tuple[Fraction, ...]:
+def exact_probabilities(
+    probabilities: Sequence[float], where: Callable[[], str]
+) -> tuple[Fraction, ...]:
     """Return OpenSpiel's chance probabilities as fractions (each the nearest one with a
     denominator up to :data:`LARGEST_DENOMINATOR`).
 
-    :raises UnsupportedGameError: when the fractions do not sum to exactly 1 (``where``
+    :raises UnsupportedGameError: when the fractions do not sum to exactly 1 (``where()``
         names the position).
     """
     fractions = _fractions(tuple(probabilities))
     if sum(fractions) != 1:
         raise UnsupportedGameError(
-            f"the chance probabilities of {where} ({', '.join(map(str, probabilities))}) are "
+            f"the chance probabilities of {where()} ({', '.join(map(str, probabilities))}) are "
             "no exact fractions that sum to 1"
         )
     return fractions
@@ -110,18 +112,18 @@ def _fractions(probabilities: tuple[float, ...]) -> tuple[Fraction, ...]:
     return tuple(Fraction(p).limit_denominator(LARGEST_DENOMINATOR) for p in probabilities)
 
 
-def whole_returns(returns: Sequence[float], unit: int, where: str) -> tuple[int, ...]:
+def whole_returns(returns: Sequence[float], unit: int, where: Callable[[], str]) -> tuple[int, ...]:
     """Return OpenSpiel's ``returns`` times ``unit``, as integers.
 
-    :raises UnsupportedGameError: when one is not a whole number (``where`` names the
-        position).
+    :raises UnsupportedGameError: when one is not a whole number (``where()`` names
+        the position).
     """
     scaled = []
     for value in returns:
         whole = round(value * unit)
         if not math.isclose(value * unit, whole, abs_tol=1e-9):
             raise UnsupportedGameError(
-                f"the returns {list(returns)} of {where} are not whole multiples of 1/{unit}"
+                f"the returns {list(returns)} of {where()} are not whole multiples of 1/{unit}"
             )
         scaled.append(whole)
     return tuple(scaled)
@@ -292,15 +294,20 @@ class OpenSpielGame(Game[Action]):
         return str(pyspiel.serialize_game_and_state(self._bridge.game, self._state))
 
     # ------------------------------------------------------------------ core
+    def _is_over(self) -> bool:
+        """Return whether the game has ended: OpenSpiel says so, or it has run as long as
+        OpenSpiel's ``max_game_length`` says any game runs (some run on past it: maedn)."""
+        return self._state.is_terminal() or len(self._history) >= self._bridge.rules.max_plies
+
     def to_move(self) -> int:
         player = int(self._state.current_player())
-        return 0 if player == _TERMINAL else player
+        return 0 if player == _TERMINAL or self._is_over() else player
 
     def legal_moves(self) -> Sequence[Action]:
         moves = self._moves
         if moves is None:
             state = self._state
-            if state.is_terminal():
+            if self._is_over():
                 moves = ()
             elif state.is_chance_node():
                 moves = tuple(
@@ -324,10 +331,10 @@ class OpenSpielGame(Game[Action]):
             summing to 1.
         """
         state = self._state
-        if state.is_terminal() or not state.is_chance_node():
+        if self._is_over() or not state.is_chance_node():
             raise ValueError(f"no chance event is due in {self.to_text()!r}")
         outcomes = state.chance_outcomes()
-        fractions = exact_probabilities([p for _, p in outcomes], repr(self.to_text()))
+        fractions = exact_probabilities([p for _, p in outcomes], self._where)
         return tuple(zip(self.legal_moves(), fractions, strict=True))
 
     def make_move(self, move: Action) -> None:
@@ -355,10 +362,8 @@ class OpenSpielGame(Game[Action]):
         result = self._result
         if result is _UNKNOWN:
             result = None
-            if self._state.is_terminal():
-                returns = whole_returns(
-                    self._state.returns(), self._bridge.unit, repr(self.to_text())
-                )
+            if self._is_over():  # (the returns so far, where a game runs too long)
+                returns = whole_returns(self._state.returns(), self._bridge.unit, self._where)
                 result = returns[0] if self._bridge.single else returns
             self._result = result
         return result
@@ -431,6 +436,9 @@ class OpenSpielGame(Game[Action]):
                 f"the serialized position is of the game {named!r}, not {expected!r}"
             )
         return moves.split()
+
+    def _where(self) -> str:
+        return f"position {self.to_text()!r}"
 
     def _legal_action(self, number: int) -> Action:
         """Return the legal action ``number`` (with its text).
@@ -507,6 +515,19 @@ def _option(name: str, default: Any) -> Option:
     return Option(name, type(default), default, f"{words} (OpenSpiel's parameter {name!r})")
 
 
+def _default_searcher(rules: Rules) -> str | None:
+    """Return the searcher the command line uses by default on a game with ``rules``:
+    ``None`` (the framework's alpha-beta) for two players without chance, Monte Carlo
+    within two seconds where it takes the game, Star2 a few plies deep for chance with
+    margins. A game of chance with utilities (2048, pig of three) has no searcher: the
+    command line says why."""
+    if rules.utilities:
+        return None if rules.chance else "mcts:seconds=2"
+    if not rules.chance:
+        return None
+    return "mcts:seconds=2" if rules.result_range == (-1, 1) else "star2:depth=2"
+
+
 @functools.cache
 def game_class(short_name: str) -> type[OpenSpielGame]:
     """Return the gamesearch game class of the OpenSpiel game ``short_name`` (made once).
@@ -526,6 +547,10 @@ def game_class(short_name: str) -> type[OpenSpielGame]:
             + ", ".join(odd)
         )
     identifier = _identifier(short_name)
+    try:
+        searcher = _default_searcher(bridge(short_name, ()).rules)
+    except (InvalidOptionError, UnsupportedGameError):  # (refused again when played)
+        searcher = None
     cls = type(
         identifier,
         (OpenSpielGame,),
@@ -535,6 +560,7 @@ def game_class(short_name: str) -> type[OpenSpielGame]:
             "name": PREFIX + short_name,
             "short_name": short_name,
             "options": tuple(_option(name, value) for name, value in sorted(parameters.items())),
+            "default_searcher": searcher,
         },
     )
     cls.__qualname__ = identifier
