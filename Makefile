@@ -19,6 +19,9 @@ PYTEST := $(VENV)/bin/python -m pytest
 # The tiers (markers declared in pyproject.toml): the fast one leaves out the slow tests,
 # the browser, the documentation and the builds.
 FAST_TIER := not slow and not browser and not docs and not build
+# ... and tries 25 examples of a property test that names no count (tests/conftest.py);
+# benchmarks/tiers.py (make coverage) runs the fast tier with the same options.
+FAST_OPTIONS := -m "$(FAST_TIER)" --hypothesis-profile=fast
 # The Connect Four reference sets live outside the repository: tests read them only from
 # $GAMESEARCH_CONNECT4_DATA (or the `gamesearch data fetch` cache) and skip without them.
 # Where the workplace keeps a copy beside the checkout, the variable names it.
@@ -61,7 +64,7 @@ test: $(TEST_STAMP)
 
 # The contributor's loop: meant to stay under a minute on two idle cores (about 2 minutes today).
 test-fast: $(TEST_STAMP)
-	$(PYTEST) -n auto -m "$(FAST_TIER)" $(PYTEST_ARGS)
+	$(PYTEST) -n auto $(FAST_OPTIONS) $(PYTEST_ARGS)
 
 lint: $(TEST_STAMP)
 	$(VENV)/bin/ruff format --check .

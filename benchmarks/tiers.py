@@ -5,6 +5,15 @@ tier (``make test-fast``) and everything (``make test``), then compares the line
 executed in ``gamesearch/`` and ``games/``. The fast tier is worth running before each
 commit only while it reaches most of what the whole suite reaches; ``make coverage`` runs
 this. Lines run only in subprocesses the tests start are counted by neither run.
+
+A run in which a test fails prints pytest's report of the failures and exits with status 1
+(a failing test covers less than it should, so the share would mislead).
+
+    python -m benchmarks.tiers                         # both tiers, then the table
+    python -m benchmarks.tiers --keep cov/             # keep both runs' data and output
+    python -m benchmarks.tiers --keep cov/ -- --durations=40   # options for pytest
+    python -m benchmarks.tiers --keep cov/ --fast-only # the fast tier again, against the
+                                                       # whole suite's data kept in cov/
 """
 
 from __future__ import annotations
@@ -23,25 +32,56 @@ from rich.console import Console
 from rich.table import Table
 
 ROOT = Path(__file__).resolve().parent.parent
-#: the tiers ``make test-fast`` leaves out
-FAST_TIER = "not slow and not browser and not docs and not build"
+#: what ``make test-fast`` passes pytest: the tiers it leaves out, and fewer hypothesis
+#: examples where a test names no count (the profile of tests/conftest.py)
+FAST_TIER = (
+    "-m",
+    "not slow and not browser and not docs and not build",
+    "--hypothesis-profile=fast",
+)
 #: where the measured code lives, as coverage.py names the installed packages
 SOURCES = ("gamesearch", "gamesearch_games")
 
 
-def measure(data_file: Path, marks: str | None) -> float:
-    """Run the suite (only the tests ``marks`` selects, if given) under coverage into
-    ``data_file``; return the wall time in seconds.
+def output_file(data_file: Path) -> Path:
+    """Return where :func:`measure` keeps pytest's output of the run into ``data_file``."""
+    return data_file.with_name(f"{data_file.name}-pytest.txt")
 
-    :raises subprocess.CalledProcessError: when a test fails.
+
+class SuiteFailed(Exception):
+    """A measured run of the suite had failing tests (or pytest could not run them)."""
+
+
+def measure(data_file: Path, pytest_options: Sequence[str] = ()) -> float:
+    """Run the suite with ``pytest_options`` (a tier's and the caller's) under coverage
+    into ``data_file``, and write pytest's output beside it (``<data_file>-pytest.txt``:
+    coverage.py erases ``<data_file>.*`` as a run starts); return the wall time in seconds.
+
+    :raises SuiteFailed: when a test fails or pytest stops with an error; the message
+        holds pytest's output from its first report of a failure on (all of it when
+        there is none).
     """
     command = [sys.executable, "-m", "pytest", "-q", "-n", "auto", "-p", "no:cacheprovider"]
     command += [f"--cov={source}" for source in SOURCES] + ["--cov-report="]
-    if marks is not None:
-        command += ["-m", marks]
+    command += pytest_options
     started = time.perf_counter()
     environment = {**os.environ, "COVERAGE_FILE": str(data_file)}
-    subprocess.run(command, cwd=ROOT, env=environment, check=True, stdout=subprocess.DEVNULL)
+    finished = subprocess.run(
+        command,
+        cwd=ROOT,
+        env=environment,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        check=False,
+    )
+    output_file(data_file).write_text(finished.stdout)
+    if finished.returncode != 0:
+        output = finished.stdout
+        # pytest -q prints a progress line of dots first; the report starts at the first
+        # section header (FAILURES, ERRORS, short test summary info)
+        report = output.find("\n=")
+        raise SuiteFailed(output[report + 1 :] if report >= 0 else output)
     return time.perf_counter() - started
 
 
@@ -57,17 +97,45 @@ def covered_lines(data_file: Path) -> dict[str, set[int]]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Measure both tiers, print the table and return 0."""
+    """Measure both tiers (or the fast one, against kept data), print the table; return 0,
+    1 when a test failed (after printing pytest's report), 2 on a wrong command line."""
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.tiers",
         description="Run the fast tier and the whole suite under coverage.py and print how "
         "many of the lines the whole suite covers the fast tier covers too.",
     )
-    parser.parse_args(argv)
-    with tempfile.TemporaryDirectory() as folder:
-        fast_file, full_file = Path(folder) / "fast", Path(folder) / "full"
-        fast_seconds = measure(fast_file, FAST_TIER)
-        full_seconds = measure(full_file, None)
+    parser.add_argument(
+        "--keep",
+        metavar="FOLDER",
+        type=Path,
+        help="keep the coverage data of both runs in FOLDER (files fast and full) and "
+        "pytest's output beside them (fast-pytest.txt, full-pytest.txt)",
+    )
+    parser.add_argument(
+        "--fast-only",
+        action="store_true",
+        help="run only the fast tier and compare it with the whole suite's data kept in "
+        "the --keep folder by an earlier run",
+    )
+    parser.add_argument(
+        "pytest_options", nargs="*", metavar="PYTEST_OPTION", help="options passed to pytest"
+    )
+    arguments = parser.parse_args(argv)
+    if arguments.fast_only and (arguments.keep is None or not (arguments.keep / "full").exists()):
+        parser.error("--fast-only needs --keep naming a folder where an earlier run kept its data")
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = arguments.keep if arguments.keep is not None else Path(scratch)
+        folder.mkdir(parents=True, exist_ok=True)
+        fast_file, full_file = folder.resolve() / "fast", folder.resolve() / "full"
+        try:
+            fast_seconds = measure(fast_file, [*FAST_TIER, *arguments.pytest_options])
+            full_seconds = (
+                None if arguments.fast_only else measure(full_file, arguments.pytest_options)
+            )
+        except SuiteFailed as failed:
+            print(failed, file=sys.stderr)
+            print("a test failed: no share is measured until every test passes", file=sys.stderr)
+            return 1
         fast, full = covered_lines(fast_file), covered_lines(full_file)
     table = Table(title="lines covered: the fast tier against the whole suite")
     for column in ("package", "whole suite", "fast tier", "share"):
@@ -86,7 +154,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         table.add_row(package, f"{whole:,}", f"{shared:,}", f"{shared / whole:.1%}")
     table.add_row("all", f"{totals[0]:,}", f"{totals[1]:,}", f"{totals[1] / totals[0]:.1%}")
     Console().print(table)
-    print(f"wall time: fast tier {fast_seconds:.0f} s, whole suite {full_seconds:.0f} s")
+    whole_suite = "kept" if full_seconds is None else f"{full_seconds:.0f} s"
+    print(f"wall time: fast tier {fast_seconds:.0f} s, whole suite {whole_suite}")
     return 0
 
 

@@ -19,3 +19,7 @@ settings.register_profile(
 )
 settings.register_profile("ci", parent=settings.get_profile("default"), print_blob=True)
 settings.load_profile("ci" if os.environ.get("CI") else "default")
+# The fast tier (`make test-fast` passes --hypothesis-profile=fast): a property test that
+# names no example count of its own tries 25 examples instead of hypothesis' 100; the
+# whole suite (`make test`) tries them all. A test that names its count keeps it.
+settings.register_profile("fast", parent=settings(), max_examples=25)

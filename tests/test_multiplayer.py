@@ -128,16 +128,19 @@ def brs_oracle(board: str, player: int, turn: int) -> int:
     return min(replies)
 
 
-def positions_with_marks(at_least: int) -> list[str]:
-    """Every reachable board with at least ``at_least`` marks, unfinished."""
+def positions_with_marks(at_least: int, at_most: int = 9) -> list[str]:
+    """Every reachable board with at least ``at_least`` and at most ``at_most`` marks,
+    unfinished (the walk stops at ``at_most`` marks: a board is reached through boards
+    with fewer)."""
     seen: set[str] = set()
 
     def walk(board: str) -> None:
         if board in seen or final(board) is not None:
             return
         seen.add(board)
-        for cell in moves_of(board):
-            walk(put(board, cell, mover_of(board)))
+        if 9 - board.count(".") < at_most:
+            for cell in moves_of(board):
+                walk(put(board, cell, mover_of(board)))
 
     walk("." * 9)
     return sorted(board for board in seen if 9 - board.count(".") >= at_least)
@@ -145,7 +148,7 @@ def positions_with_marks(at_least: int) -> list[str]:
 
 #: one in six of the positions with four marks (252 positions; the random games below
 #: cover deeper trees)
-LATE = [board for board in positions_with_marks(4) if board.count(".") == 5][::6]
+LATE = positions_with_marks(4, at_most=4)[::6]
 
 
 def finished_positions() -> int:
@@ -161,9 +164,6 @@ def finished_positions() -> int:
 
     walk("." * 9)
     return sum(final(board) is not None for board in seen)
-
-
-FINISHED = finished_positions()
 
 
 def game_at(board: str) -> Game[Any]:
@@ -195,7 +195,7 @@ def test_the_rules_of_three_player_mnk_match_the_oracle_on_every_position() -> N
                 game.undo()
 
     walk("." * 9)
-    assert len(seen) == len(positions_with_marks(0)) + FINISHED
+    assert len(seen) == len(positions_with_marks(0)) + finished_positions()
 
 
 @pytest.mark.slow
@@ -615,7 +615,7 @@ def test_the_kit_passes_a_sound_random_game() -> None:
 
 # ------------------------------------------------------------------------- MCTS
 #: positions with four empty cells, a fixed sample
-FOUR_EMPTY = [board for board in positions_with_marks(5) if board.count(".") == 4][::60]
+FOUR_EMPTY = positions_with_marks(5, at_most=5)[::60]
 
 
 def maxn_best_moves(board: str) -> set[int]:

@@ -43,7 +43,9 @@ KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1
     ("start", "positions"),
     [
         pytest.param(None, 40, marks=pytest.mark.slow),  # the opening (other tests play it too)
-        (KIWIPETE, 40),  # castling both ways, pins, en passant after a double step
+        # castling both ways, pins, en passant after a double step (3 s: castling has
+        # fast tests of its own below)
+        pytest.param(KIWIPETE, 40, marks=pytest.mark.slow),
         ("8/2P5/8/8/8/8/5k2/K7 w - - 0 1", 150),  # promotions and the end of the game
         ("8/8/8/8/8/5k2/7q/K7 b - - 140 80", 150),  # mates, stalemates and the 75-move rule
     ],
