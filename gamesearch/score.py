@@ -104,6 +104,8 @@ class Proven(Score):
     names: tuple[str, ...] = attrs.field(default=DEFAULT_NAMES, eq=False, repr=False)
     #: whether results have sizes (a win/draw/loss game's margin is always 1)
     has_margins: bool = attrs.field(default=False, eq=False, repr=False)
+    #: the game's word for a forced win (chess: ``"mate"``), said with the winner's moves
+    forced_win: str | None = attrs.field(default=None, eq=False, repr=False)
 
     def pov(self, player: int) -> Proven:
         """Return the same end from ``player``'s point of view."""
@@ -112,12 +114,16 @@ class Proven(Score):
         return attrs.evolve(self, margin=-self.margin, player=player)
 
     def words(self) -> str:
-        """Return ``"X wins in 3 plies"``, ``"White wins by 8 in 12 plies"`` or ``"draw"``."""
+        """Return ``"X wins in 3 plies"``, ``"White wins by 8 in 12 plies"`` or ``"draw"``;
+        with the game's word for a forced win ``"White wins: mate in 2"`` (the winner's
+        moves, the last ply being the winner's)."""
         if self.margin == 0:
             return "draw"
         first_view = self.margin if self.player == 0 else -self.margin
         winner = self.names[0 if first_view > 0 else 1]
         by = f" by {abs(self.margin)}" if self.has_margins else ""
+        if self.forced_win and self.plies:
+            return f"{winner} wins{by}: {self.forced_win} in {(self.plies + 1) // 2}"
         within = "" if not self.plies else f" in {_plies(self.plies)}"
         return f"{winner} wins{by}{within}"
 
@@ -247,12 +253,14 @@ def score_of(
     ply: int,
     names: tuple[str, ...],
     utilities: tuple[int | Fraction, ...] | None = None,
+    forced_win: str | None = None,
 ) -> Score:
     """Return the score a search value stands for, first player's point of view.
 
     ``scale`` is the game's value scale (``None`` for a game with utilities), ``depth``
     the plies searched, ``ply`` the searched position's ply (plies to the end count
-    from it) and ``names`` the players' names.
+    from it), ``names`` the players' names and ``forced_win`` the game's word for a
+    forced win (``"mate"``), if it has one.
     """
     if utilities is not None:
         return Utilities(tuple(utilities), is_exact, names=tuple(names))
@@ -266,7 +274,9 @@ def score_of(
         assert margin is not None
         end = scale.end_ply(value)
         plies = None if end is None or end < ply else end - ply
-        return Proven(margin, plies, names=tuple(names), has_margins=has_margins)
+        return Proven(
+            margin, plies, names=tuple(names), has_margins=has_margins, forced_win=forced_win
+        )
     if is_exact:  # an exact value a scale of plain scoring gives (no distance)
         return Proven(0 if value == 0 else (1 if value > 0 else -1), None, names=tuple(names))
     return Heuristic(value, depth)

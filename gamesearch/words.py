@@ -62,11 +62,13 @@ def describe_value(game: Any, value: int | Fraction, *, is_exact: bool = True) -
         return "draw" if value == 0 else f"{value:+d}"
     end = scale.end_ply(value)
     plies = None if end is None or end < game.ply else end - game.ply
-    named = forced_win_name(game)
-    if named and plies:  # the winner's moves: the last ply is the winner's
-        winner = player_names(game)[0 if margin > 0 else 1]
-        return f"{winner} wins{margin_words(game, margin)}: {named} in {(plies + 1) // 2}"
-    proven = Proven(margin, plies, names=player_names(game), has_margins=rules.largest_margin > 1)
+    proven = Proven(
+        margin,
+        plies,
+        names=player_names(game),
+        has_margins=rules.largest_margin > 1,
+        forced_win=forced_win_name(game),
+    )
     words = proven.words()
     return words if plies != 0 else f"{words} in 0 plies"
 

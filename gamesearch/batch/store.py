@@ -26,7 +26,9 @@ from gamesearch.batch.tasks import Record, Status
 from gamesearch.errors import InvalidOptionError
 
 #: the store's file layout; a file written by another layout is refused
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+#: the version before records kept their score (such a store gains the column when opened)
+SCORELESS_VERSION = 1
 #: the file name ``gamesearch batch`` uses when no ``--store`` is given
 DEFAULT_STORE = "gamesearch-results.sqlite"
 
@@ -47,6 +49,7 @@ CREATE TABLE IF NOT EXISTS results (
     found INTEGER,
     agrees INTEGER,
     error TEXT,
+    score TEXT,
     stored TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
     PRIMARY KEY (game, position, searcher)
 );
@@ -75,6 +78,7 @@ _COLUMNS = (
     "found",
     "agrees",
     "error",
+    "score",
 )
 
 
@@ -95,7 +99,7 @@ class ResultStore:
                 row[0]
                 for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
             }
-            if tables and version != SCHEMA_VERSION:
+            if tables and version not in (SCORELESS_VERSION, SCHEMA_VERSION):
                 raise InvalidOptionError(
                     f"the store {self.path!r} is not a gamesearch results store"
                 )
@@ -103,6 +107,8 @@ class ResultStore:
                 self._db.execute("PRAGMA journal_mode = WAL")
             self._db.execute("PRAGMA synchronous = NORMAL")
             self._db.executescript(_SCHEMA)
+            if tables and version == SCORELESS_VERSION:  # its rows keep no score
+                self._db.execute("ALTER TABLE results ADD COLUMN score TEXT")
             self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except sqlite3.DatabaseError as error:
             raise InvalidOptionError(
@@ -240,6 +246,7 @@ def _row(record: Record) -> tuple[Any, ...]:
         record.found,
         None if record.agrees is None else int(record.agrees),
         record.error,
+        None if record.score is None else json.dumps(record.score),
     )
 
 
@@ -260,6 +267,7 @@ def _record(row: Sequence[Any]) -> Record:
         found,
         _agrees,
         error,
+        score,
     ) = row
     return Record(
         game=game,
@@ -276,6 +284,7 @@ def _record(row: Sequence[Any]) -> Record:
         expected=expected,
         found=found,
         error=error,
+        score=None if score is None else json.loads(score),
     )
 
 

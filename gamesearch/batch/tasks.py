@@ -21,6 +21,7 @@ from typing import Any
 
 import attrs
 
+from gamesearch import capabilities
 from gamesearch.datasets.fetch import DataSet
 from gamesearch.datasets.formats import LINES, Expect, PositionFormat, PositionLine
 from gamesearch.errors import (
@@ -32,6 +33,7 @@ from gamesearch.errors import (
 from gamesearch.game import Game
 from gamesearch.plugins import Registry, default_registry
 from gamesearch.rules import Player
+from gamesearch.score import score_of
 from gamesearch.search.base import Limit
 from gamesearch.search.nullwindow import solve
 
@@ -125,6 +127,9 @@ class Record:
     expected: int | None = None
     found: int | None = None  #: the value read as the expected value is (``None``: not exact)
     error: str | None = None  #: why it failed or gave up
+    #: the value's typed score as JSON data (:meth:`gamesearch.score.Score.as_dict`: its
+    #: ``kind`` and that kind's fields); ``None`` unless done
+    score: dict[str, Any] | None = attrs.field(default=None, hash=False)
 
     @property
     def agrees(self) -> bool | None:
@@ -157,6 +162,7 @@ class Record:
             "found": self.found,
             "agrees": self.agrees,
             "error": self.error,
+            "score": self.score,
         }
 
 
@@ -203,6 +209,7 @@ def _compute(task: Task, registry: Registry, base: dict[str, Any], solver: Solve
         exact, nodes, seconds = result.is_exact, result.stats.nodes, result.stats.seconds
         best = tuple(game.format_move(move) for move in result.best_moves)
         margin = result.margin
+        score = result.score
     else:
         weak = task.method is Method.SOLVE_WEAK
         started = time.perf_counter()
@@ -211,6 +218,16 @@ def _compute(task: Task, registry: Registry, base: dict[str, Any], solver: Solve
         value = to_move if game.to_move() == Player.FIRST else -to_move
         exact, best = True, ()
         margin = _sign(value) if weak else game.rules.scale.margin(value)
+        # (a weak value, +1/0/-1, is no search value: score_of reads it as a bare outcome)
+        score = score_of(
+            value,
+            is_exact=True,
+            scale=game.rules.scale,
+            depth=0,
+            ply=game.ply,
+            names=capabilities.player_names(game),
+            forced_win=capabilities.forced_win_name(game),
+        )
     found = (
         _read_as(task, registry, game, value, margin, weak=task.method is Method.SOLVE_WEAK)
         if exact
@@ -225,6 +242,7 @@ def _compute(task: Task, registry: Registry, base: dict[str, Any], solver: Solve
         nodes=nodes,
         seconds=seconds,
         found=found,
+        score=score.as_dict(),
     )
 
 

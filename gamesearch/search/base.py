@@ -275,6 +275,7 @@ class Searcher(abc.ABC):
             utilities=answer.utilities,
             ply=game.ply,
             names=capabilities.player_names(game),
+            forced_win=capabilities.forced_win_name(game),
             best_moves_complete=answer.best_moves_complete,
             move_values_exact=answer.move_values_exact,
         )

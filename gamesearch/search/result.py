@@ -93,6 +93,8 @@ class SearchResult:
     #: the searched position's ply and its players' names (what :attr:`score` reads)
     ply: int = attrs.field(default=0, eq=False, repr=False)
     _names: tuple[str, ...] = attrs.field(default=(), alias="names", eq=False, repr=False)
+    #: the game's word for a forced win (``"mate"``; :attr:`score` says it)
+    _forced_win: str | None = attrs.field(default=None, alias="forced_win", eq=False, repr=False)
     #: true when :attr:`best_moves` holds every move of the best value; false when the
     #: search knows only some of them (a root window shared between the root moves, a
     #: sampling search whose root is not settled): a tied best move may be missing
@@ -115,6 +117,7 @@ class SearchResult:
                 depth=self.stats.depth,
                 ply=self.ply,
                 names=self._names,
+                forced_win=self._forced_win,
                 utilities=self.utilities,
             )
             object.__setattr__(self, "_score", found)
