@@ -51,209 +51,46 @@ from gamesearch.looks import BoardLook
 from gamesearch.plugins import hookimpl
 from gamesearch.rules import Rules
 
-#: a move: the squares (0 to 31, square number minus 1) the piece stops on, first to last
-Move = tuple[int, ...]
+from .checkers_board import ALL_DIRECTIONS as ALL_DIRECTIONS
+from .checkers_board import BACK_ROW_POINTS as BACK_ROW_POINTS
+from .checkers_board import BACK_ROWS as BACK_ROWS
+from .checkers_board import BLACK as BLACK
+from .checkers_board import CENTRE as CENTRE
+from .checkers_board import CENTRE_POINTS as CENTRE_POINTS
+from .checkers_board import CROWN_ROWS as CROWN_ROWS
+from .checkers_board import DEFAULT_DRAW_PLIES as DEFAULT_DRAW_PLIES
+from .checkers_board import EMPTY_DARK as EMPTY_DARK
+from .checkers_board import EMPTY_LIGHT as EMPTY_LIGHT
+from .checkers_board import FORWARD as FORWARD
+from .checkers_board import FULL as FULL
+from .checkers_board import JUMPED as JUMPED
+from .checkers_board import JUMPS as JUMPS
+from .checkers_board import KING as KING
+from .checkers_board import KING_POINTS as KING_POINTS
+from .checkers_board import KING_SYMBOLS as KING_SYMBOLS
+from .checkers_board import MAN_POINTS as MAN_POINTS
+from .checkers_board import MAN_SYMBOLS as MAN_SYMBOLS
+from .checkers_board import ROW_POINTS as ROW_POINTS
+from .checkers_board import SIDE_LETTERS as SIDE_LETTERS
+from .checkers_board import SQUARES as SQUARES
+from .checkers_board import START_BLACK as START_BLACK
+from .checkers_board import START_WHITE as START_WHITE
+from .checkers_board import STEPS as STEPS
+from .checkers_board import WHITE as WHITE
 
-SQUARES = 32
-FULL = (1 << SQUARES) - 1
-BLACK, WHITE = 0, 1
-SIDE_LETTERS = ("B", "W")
-#: the symbols of the board view: Black's men and kings, White's men and kings
-MAN_SYMBOLS, KING_SYMBOLS = ("b", "w"), ("B", "W")
-EMPTY_DARK, EMPTY_LIGHT = ".", " "
-START_BLACK = (1 << 12) - 1  # squares 1-12
-START_WHITE = FULL ^ ((1 << 20) - 1)  # squares 21-32
-DEFAULT_DRAW_PLIES = 80
-#: heuristic points: a man, a king, each row a man has advanced, a man on its own back
-#: row, a piece on one of the eight central squares
-MAN_POINTS, KING_POINTS, ROW_POINTS, BACK_ROW_POINTS, CENTRE_POINTS = 100, 150, 3, 6, 4
-
-
-def row_of(square: int) -> int:
-    """Return the row of ``square`` (0 to 31), 0 being the top (Black's back row)."""
-    return square // 4
-
-
-def column_of(square: int) -> int:
-    """Return the column of ``square`` (0 to 31), 0 being the left edge."""
-    row = square // 4
-    return 2 * (square % 4) + (1 if row % 2 == 0 else 0)
-
-
-def square_at(row: int, col: int) -> int | None:
-    """Return the square (0 to 31) at ``row`` and ``col``, or ``None`` off the board or on a
-    light square."""
-    if not (0 <= row < 8 and 0 <= col < 8) or (row + col) % 2 == 0:
-        return None
-    return row * 4 + col // 2
-
-
-def _row_bits(row: int) -> int:
-    return 0b1111 << (4 * row)
-
-
-#: the directions a piece may go, as (rows, columns): Black's men go down, White's up
-FORWARD = (((1, -1), (1, 1)), ((-1, -1), (-1, 1)))
-ALL_DIRECTIONS = FORWARD[BLACK] + FORWARD[WHITE]
-#: the row where each side's men are crowned
-CROWN_ROWS = (_row_bits(7), _row_bits(0))
-BACK_ROWS = (_row_bits(0), _row_bits(7))
-CENTRE = sum(
-    1 << square
-    for square in range(SQUARES)
-    if 2 <= row_of(square) <= 5 and 2 <= column_of(square) <= 5
-)
-
-
-def _tables(directions: tuple[tuple[int, int], ...]) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
-    """Return, by square, the steps ``(target bit, move)`` and jumps ``(jumped bit,
-    landing square, landing bit)`` along ``directions``."""
-    steps, jumps = [], []
-    for square in range(SQUARES):
-        row, col = row_of(square), column_of(square)
-        square_steps, square_jumps = [], []
-        for drow, dcol in directions:
-            near = square_at(row + drow, col + dcol)
-            if near is None:
-                continue
-            square_steps.append((1 << near, (square, near)))
-            far = square_at(row + 2 * drow, col + 2 * dcol)
-            if far is not None:
-                square_jumps.append((1 << near, far, 1 << far))
-        steps.append(tuple(square_steps))
-        jumps.append(tuple(square_jumps))
-    return tuple(steps), tuple(jumps)
-
-
-_BY_KIND = (_tables(FORWARD[BLACK]), _tables(FORWARD[WHITE]), _tables(ALL_DIRECTIONS))
-#: by kind (0: Black's man, 1: White's man, 2: a king of either side), by square
-STEPS: tuple[tuple[Any, ...], ...] = tuple(steps for steps, _ in _BY_KIND)
-JUMPS: tuple[tuple[Any, ...], ...] = tuple(jumps for _, jumps in _BY_KIND)
-KING = 2
-#: the bit of the square jumped over from ``a`` to ``b`` at ``a * 32 + b`` (0: not a jump)
-JUMPED = [0] * (SQUARES * SQUARES)
-for _square in range(SQUARES):
-    for _jumped, _landing, _ in JUMPS[KING][_square]:
-        JUMPED[_square * SQUARES + _landing] = _jumped
-
-
-def _bits_of(bits: int) -> list[int]:
-    """Return the squares of the set bits of ``bits``, lowest first."""
-    squares = []
-    while bits:
-        low = bits & -bits
-        squares.append(low.bit_length() - 1)
-        bits ^= low
-    return squares
-
-
-# Hot path: the chain of jumps of one piece, depth first; every chain is kept whole.
-def _extend_jumps(
-    path: Move,
-    square: int,
-    jumped: int,
-    theirs: int,
-    empty: int,
-    table: Any,
-    crown: int,
-    found: list[Move],
-) -> None:
-    """Append to ``found`` every complete chain of jumps that goes on from ``path``.
-
-    ``jumped`` holds the pieces already jumped (they stay on the board until the move
-    ends, so they can be neither jumped again nor landed on); ``crown`` is the row
-    that ends a man's move (0 for a king).
-    """
-    extended = False
-    for over, landing, landing_bit in table[square]:
-        if over & theirs and not over & jumped and landing_bit & empty:
-            extended = True
-            longer = path + (landing,)
-            if landing_bit & crown:
-                found.append(longer)
-            else:
-                _extend_jumps(longer, landing, jumped | over, theirs, empty, table, crown, found)
-    if not extended:
-        found.append(path)
-
-
-_EVEN_ROWS = sum(0b1111 << (4 * row) for row in range(0, 8, 2))
-_ODD_ROWS = FULL ^ _EVEN_ROWS
-_LEFT_EDGE = sum(1 << (4 * row) for row in range(8))  # the first square of each row
-_RIGHT_EDGE = _LEFT_EDGE << 3  # the last square of each row
-
-
-# Hot path: a few shifts of whole bitboards, no loop. Square s of an even row (0, 2, ...)
-# has its neighbours below at s + 4 and s + 5 and above at s - 4 and s - 3; of an odd
-# row at s + 3, s + 4 and s - 5, s - 4; a jump lands at s + 7, s + 9, s - 9 or s - 7.
-def _jump_targets(down: int, up: int, theirs: int) -> int:
-    """Return the squares where the pieces ``down`` (going down the board) and ``up``
-    (going up) would land by jumping over a piece of ``theirs``, empty or not."""
-    landings = 0
-    if down:
-        even, odd = down & _EVEN_ROWS, down & _ODD_ROWS
-        landings |= ((even & ~_LEFT_EDGE) << 4 & theirs) << 3 | (
-            (odd & ~_LEFT_EDGE) << 3 & theirs
-        ) << 4
-        landings |= ((even & ~_RIGHT_EDGE) << 5 & theirs) << 4 | (
-            (odd & ~_RIGHT_EDGE) << 4 & theirs
-        ) << 5
-    if up:
-        even, odd = up & _EVEN_ROWS, up & _ODD_ROWS
-        landings |= ((even & ~_LEFT_EDGE) >> 4 & theirs) >> 5 | (
-            (odd & ~_LEFT_EDGE) >> 5 & theirs
-        ) >> 4
-        landings |= ((even & ~_RIGHT_EDGE) >> 3 & theirs) >> 4 | (
-            (odd & ~_RIGHT_EDGE) >> 4 & theirs
-        ) >> 3
-    return landings
-
-
-def can_capture(mine: int, theirs: int, kings: int, turn: int) -> bool:
-    """Return whether the side whose pieces are ``mine`` (``turn``: 0 Black, 1 White,
-    Black's men going down the board) has a capture."""
-    down = mine & kings if turn else mine
-    up = mine if turn else mine & kings
-    return bool(_jump_targets(down, up, theirs) & FULL & ~(mine | theirs))
-
-
-def can_move(mine: int, theirs: int, kings: int, turn: int) -> bool:
-    """Return whether the side whose pieces are ``mine`` (``turn``: 0 Black, 1 White,
-    Black's men going down the board) has a legal move: a step or a capture."""
-    empty = FULL & ~(mine | theirs)
-    down = mine & kings if turn else mine
-    up = mine if turn else mine & kings
-    if down:
-        even, odd = down & _EVEN_ROWS, down & _ODD_ROWS
-        if (down << 4 | (even & ~_RIGHT_EDGE) << 5 | (odd & ~_LEFT_EDGE) << 3) & empty:
-            return True
-    if up:
-        even, odd = up & _EVEN_ROWS, up & _ODD_ROWS
-        if (up >> 4 | (even & ~_RIGHT_EDGE) >> 3 | (odd & ~_LEFT_EDGE) >> 5) & empty:
-            return True
-    return bool(_jump_targets(down, up, theirs) & empty)
-
-
-def progress_left(men_steps: int, pieces: int) -> int:
-    """Return the captures and man moves a position can still see, at most.
-
-    ``men_steps`` is the rows the men still have to go to be crowned (each man's move
-    takes one or two of them) and ``pieces`` the pieces on the board (each capture
-    takes at least one, and the game ends before a side has none).
-    """
-    return men_steps + max(0, pieces - 2)
-
-
-def longest_game(draw_plies: int) -> int:
-    """Return the longest game in plies from the start with this draw rule.
-
-    Each ply is either quiet (no capture, no man moved: at most ``draw_plies`` in a
-    row) or makes progress (a capture or a man's move: at most :func:`progress_left`
-    of them), so a position with ``quiet`` quiet plies behind it ends within
-    ``draw_plies - quiet + progress * (draw_plies + 1)`` plies.
-    """
-    steps = 2 * sum(7 - row_of(square) for square in range(12))
-    return draw_plies + progress_left(steps, 24) * (draw_plies + 1)
+# The board, its tables and the questions asked of whole bitboards have a module of
+# their own; their names stay importable from here.
+from .checkers_board import Move as Move
+from .checkers_board import bits_of as bits_of
+from .checkers_board import can_capture as can_capture
+from .checkers_board import can_move as can_move
+from .checkers_board import column_of as column_of
+from .checkers_board import extend_jumps as extend_jumps
+from .checkers_board import longest_game as longest_game
+from .checkers_board import progress_left as progress_left
+from .checkers_board import row_of as row_of
+from .checkers_board import square_at as square_at
+from .checkers_text import read_pieces
 
 
 @functools.cache
@@ -341,41 +178,8 @@ class Checkers(Game[Move]):
         )
         if len(fields) != 3 or fields[0].upper() not in SIDE_LETTERS or len(parts) not in (1, 3):
             raise InvalidPositionError(f"position {text!r} must be {shape}")
-        pieces, kings = [0, 0], 0
-        letters = [field[:1].upper() for field in fields[1:]]
-        if sorted(letters) != sorted(SIDE_LETTERS):
-            raise InvalidPositionError(
-                f"position {text!r} must give White's pieces after 'W' and Black's after 'B', once "
-                "each"
-            )
-        for field in fields[1:]:
-            side = SIDE_LETTERS.index(field[:1].upper())
-            for word in filter(None, (item.strip() for item in field[1:].split(","))):
-                is_king = word[:1].upper() == "K"
-                for square in _read_squares(text, word[1:] if is_king else word):
-                    bit = 1 << square
-                    if (pieces[0] | pieces[1]) & bit:
-                        raise InvalidPositionError(
-                            f"position {text!r} puts two pieces on square {square + 1}"
-                        )
-                    pieces[side] |= bit
-                    if is_king:
-                        kings |= bit
-        for side in (BLACK, WHITE):
-            name = cls.player_names[side]
-            if pieces[side].bit_count() > 12:
-                raise InvalidPositionError(
-                    f"position {text!r} gives {name} {pieces[side].bit_count()} pieces; a side has "
-                    "at most 12"
-                )
-            crowned_men = pieces[side] & ~kings & CROWN_ROWS[side]
-            if crowned_men:
-                squares = ", ".join(str(square + 1) for square in _bits_of(crowned_men))
-                raise InvalidPositionError(
-                    f"position {text!r} has a man of {name} on {squares}, the row where it is "
-                    "crowned; write a king as K and its square"
-                )
-        game._black, game._white, game._kings = pieces[BLACK], pieces[WHITE], kings
+        black, white, kings = read_pieces(text, fields[1:], cls.player_names)
+        game._black, game._white, game._kings = black, white, kings
         game._turn = SIDE_LETTERS.index(fields[0].upper())
         if len(parts) == 3:
             game._set_counts(text, parts[1], parts[2])
@@ -448,8 +252,8 @@ class Checkers(Game[Move]):
     def plies_left(self) -> int:
         """Return the most plies the game can still last (see :func:`longest_game`)."""
         men = (self._black | self._white) & ~self._kings
-        steps = sum(7 - row_of(square) for square in _bits_of(men & self._black))
-        steps += sum(row_of(square) for square in _bits_of(men & self._white))
+        steps = sum(7 - row_of(square) for square in bits_of(men & self._black))
+        steps += sum(row_of(square) for square in bits_of(men & self._white))
         pieces = (self._black | self._white).bit_count()
         return self.draw_plies - self._quiet + progress_left(steps, pieces) * (self.draw_plies + 1)
 
@@ -480,7 +284,7 @@ class Checkers(Game[Move]):
                     if landing_bit & stop:
                         found.append(path)
                     else:  # the piece has left its square: a king may come back to it
-                        _extend_jumps(path, landing, over, theirs, empty | low, table, stop, found)
+                        extend_jumps(path, landing, over, theirs, empty | low, table, stop, found)
         if found:
             return tuple(found)
         men_steps, king_steps = STEPS[turn], STEPS[KING]
@@ -660,7 +464,7 @@ class Checkers(Game[Move]):
         def squares(side_bits: int) -> str:
             return ",".join(
                 f"K{square + 1}" if self._kings >> square & 1 else str(square + 1)
-                for square in _bits_of(side_bits)
+                for square in bits_of(side_bits)
             )
 
         text = f"{SIDE_LETTERS[self._turn]}:W{squares(self._white)}:B{squares(self._black)}"
@@ -756,26 +560,6 @@ class Checkers(Game[Move]):
     def format_move(self, move: Move) -> str:
         separator = "x" if JUMPED[move[0] * SQUARES + move[1]] else "-"
         return separator.join(str(square + 1) for square in move)
-
-
-def _read_squares(text: str, word: str) -> list[int]:
-    """Return the squares (0 to 31) of ``word``, a square number or a range like ``1-12``.
-
-    :raises InvalidPositionError: naming ``word`` when it is neither, or off 1-32.
-    """
-    low, dash, high = word.partition("-")
-    numbers = [low, high] if dash else [low]
-    if not all(number.strip().isascii() and number.strip().isdigit() for number in numbers):
-        raise InvalidPositionError(
-            f"position {text!r}: {word!r} is not a square number (1 to 32) or a range"
-        )
-    first, last = int(numbers[0]), int(numbers[-1])
-    if not (1 <= first <= last <= SQUARES):
-        raise InvalidPositionError(
-            f"position {text!r}: {word!r} is no square from 1 to 32 or range of them from low to "
-            "high"
-        )
-    return list(range(first - 1, last))
 
 
 @hookimpl
