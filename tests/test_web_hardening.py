@@ -317,7 +317,7 @@ def test_a_searcher_that_ignores_its_budget_is_stopped_and_its_worker_replaced()
 @pytest.mark.slow
 def test_board_size_tables_are_kept_for_a_few_sizes_only(client: TestClient) -> None:
     from gamesearch_games import tictactoe
-    from gamesearch_games.connect4 import game as connect4
+    from gamesearch_games.connect4 import geometry as connect4
 
     sizes = [(4, 4, k) for k in range(1, 5)] + [(2, 8, k) for k in range(1, 9)]
     for rows, cols, k in sizes:
@@ -328,7 +328,7 @@ def test_board_size_tables_are_kept_for_a_few_sizes_only(client: TestClient) -> 
     assert tictactoe._geometry.cache_info().currsize <= tictactoe.GEOMETRIES_KEPT
     for width in range(4, 10):
         client.post("/api/new", json={"game": "connect4", "options": {"width": width, "height": 6}})
-    assert connect4._geometry.cache_info().currsize <= connect4.GEOMETRIES_KEPT
+    assert connect4.geometry_for.cache_info().currsize <= connect4.GEOMETRIES_KEPT
 
 
 def test_a_4x4_tic_tac_toe_position_pickles_without_its_tables() -> None:

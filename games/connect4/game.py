@@ -16,8 +16,7 @@ line never wrap into the next column.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from gamesearch.boardview import BoardView
@@ -28,155 +27,18 @@ from gamesearch.errors import (
 from gamesearch.game import Game, Option, check_alternating_counts, resolve_options
 from gamesearch.rules import Player, Rules
 
+# The geometry of a board size has a module of its own; its names stay importable from here.
+from .geometry import GEOMETRIES_KEPT as GEOMETRIES_KEPT
+from .geometry import LINE_END_MEMO_SIZE as LINE_END_MEMO_SIZE
+from .geometry import Geometry, cells_above, geometry_for, odd_row_mask
+from .geometry import four_in_a_row_test as four_in_a_row_test
+from .geometry import threat_finder as threat_finder
+
 EMPTY, CROSS, NOUGHT = ".", "X", "O"
 #: heuristic points for a window of four holding only one side's stones, by stone count
 WINDOW_POINTS = (0, 1, 4, 16)
 #: heuristic points for each stone in the centre column
 CENTRE_POINTS = 3
-#: line-end memo entries kept per board size before it is emptied
-LINE_END_MEMO_SIZE = 1 << 20
-
-
-class _Geometry:
-    """Masks and orders that depend only on the board size, built once per size."""
-
-    def __init__(self, width: int, height: int) -> None:
-        self.width, self.height = width, height
-        self.cells = width * height
-        self.rules = Rules(max_plies=self.cells, alternating=True)
-        stride = height + 1
-        self.stride = stride
-        column = (1 << height) - 1
-        self.column_masks = tuple(column << (col * stride) for col in range(width))
-        self.bottoms = tuple(1 << (col * stride) for col in range(width))
-        self.tops = tuple(1 << (col * stride + height - 1) for col in range(width))
-        self.bottom_mask = sum(self.bottoms)
-        self.board_mask = self.bottom_mask * column
-        centre = (width - 1) / 2
-        self.order = tuple(sorted(range(width), key=lambda col: (abs(col - centre), col)))
-        #: by ``bit_length`` of a lone playable cell: the one-move tuple of its column
-        self.single_moves = ((),) + tuple((bit // stride,) for bit in range(width * stride))
-        self.ordered_column_masks = tuple(self.column_masks[col] for col in self.order)
-        self.has_four = four_in_a_row_test(height)
-        #: the top cell of every column: ``mask & top_mask`` says which columns are full
-        self.top_mask = sum(self.tops)
-        full_columns = [
-            sum(top for col, top in enumerate(self.tops) if chosen >> col & 1)
-            for chosen in range(1 << width)
-        ]
-        #: by ``mask & top_mask``: the playable columns in natural order, and centre first
-        self.natural_moves = {full: self._open_columns(full, range(width)) for full in full_columns}
-        self.ordered_moves = {full: self._open_columns(full, self.order) for full in full_columns}
-        self.windows = tuple(self._windows())
-        self._line_ends = threat_finder(height)
-        #: memo of line ends by stones: a player's stones recur in many positions
-        self.line_end_memo: dict[int, int] = {}
-        middle = width // 2
-        self.centre_mask = self.column_masks[middle] if width % 2 else 0
-
-    def _open_columns(self, full: int, columns: Sequence[int]) -> tuple[int, ...]:
-        return tuple(col for col in columns if not full & self.tops[col])
-
-    def _windows(self) -> Sequence[int]:
-        """Return every line of four cells as a bit mask."""
-        stride, windows = self.stride, []
-        for col in range(self.width):
-            for row in range(self.height):
-                for d_col, d_row in ((1, 0), (0, 1), (1, 1), (1, -1)):
-                    end_col, end_row = col + 3 * d_col, row + 3 * d_row
-                    if 0 <= end_col < self.width and 0 <= end_row < self.height:
-                        windows.append(
-                            sum(
-                                1 << ((col + i * d_col) * stride + row + i * d_row)
-                                for i in range(4)
-                            )
-                        )
-        return windows
-
-    def remember_line_ends(self, stones: int) -> int:
-        """Return the cells completing four for ``stones`` and memoise them (a bounded memo)."""
-        found = self._line_ends(stones)
-        memo = self.line_end_memo
-        if len(memo) >= LINE_END_MEMO_SIZE:
-            memo.clear()
-        memo[stones] = found
-        return found
-
-    def winning_cells(self, stones: int, mask: int) -> int:
-        """Return the empty cells (not in ``mask``) where ``stones`` would complete four."""
-        found = self.line_end_memo.get(stones)
-        if found is None:
-            found = self.remember_line_ends(stones)
-        return found & (self.board_mask ^ mask)
-
-    def bit(self, col: int, row: int) -> int:
-        """Return the bit of the cell in column ``col``, row ``row`` (0 = bottom)."""
-        return 1 << (col * self.stride + row)
-
-
-#: board sizes whose tables and line-end memo are kept at once
-GEOMETRIES_KEPT = 4
-
-
-@functools.lru_cache(maxsize=GEOMETRIES_KEPT)
-def _geometry(width: int, height: int) -> _Geometry:
-    return _Geometry(width, height)
-
-
-def threat_finder(height: int) -> Callable[[int], int]:
-    """Return ``line_ends(stones)`` for boards ``height`` rows high: every cell, empty
-    or not, where one more stone would give ``stones`` four in a row.
-
-    Hot path (threat pruning and move ordering, several calls per node): the shift
-    distances are closure constants and the code is unrolled, about 40 integer
-    operations a call.
-    """
-    row1, row2, row3 = height + 1, 2 * (height + 1), 3 * (height + 1)  # horizontal
-    up1, up2, up3 = height + 2, 2 * (height + 2), 3 * (height + 2)  # rising diagonal
-    down1, down2, down3 = height, 2 * height, 3 * height  # falling diagonal
-
-    def line_ends(stones: int) -> int:
-        found = (stones << 1) & (stones << 2) & (stones << 3)  # three right below
-        left, right = stones << row1, stones >> row1
-        pair = left & (stones << row2)
-        found |= pair & ((stones << row3) | right)
-        pair = right & (stones >> row2)
-        found |= pair & ((stones >> row3) | left)
-        left, right = stones << up1, stones >> up1
-        pair = left & (stones << up2)
-        found |= pair & ((stones << up3) | right)
-        pair = right & (stones >> up2)
-        found |= pair & ((stones >> up3) | left)
-        left, right = stones << down1, stones >> down1
-        pair = left & (stones << down2)
-        found |= pair & ((stones << down3) | right)
-        pair = right & (stones >> down2)
-        found |= pair & ((stones >> down3) | left)
-        return found
-
-    return line_ends
-
-
-def four_in_a_row_test(height: int) -> Callable[[int], bool]:
-    """Return ``has_four(stones)`` for boards ``height`` rows high: do ``stones`` hold four
-    in a row? (Hot path: the shift distances are closure constants, the loop unrolled.)"""
-    across, falling, rising = height + 1, height, height + 2
-    across2, falling2, rising2 = 2 * across, 2 * falling, 2 * rising
-
-    def has_four(stones: int) -> bool:
-        pair = stones & (stones >> 1)
-        if pair & (pair >> 2):
-            return True
-        pair = stones & (stones >> across)
-        if pair & (pair >> across2):
-            return True
-        pair = stones & (stones >> falling)
-        if pair & (pair >> falling2):
-            return True
-        pair = stones & (stones >> rising)
-        return bool(pair & (pair >> rising2))
-
-    return has_four
 
 
 class ConnectFour(Game[int]):
@@ -215,14 +77,14 @@ class ConnectFour(Game[int]):
 
     def __init__(self, width: int = 7, height: int = 6) -> None:
         settings = resolve_options(self.options, {"width": width, "height": height})
-        self._use_geometry(_geometry(settings["width"], settings["height"]))
+        self._use_geometry(geometry_for(settings["width"], settings["height"]))
         self._current = 0  # stones of the player to move
         self._mask = 0  # every stone
         self._ply = 0
         #: the moves from the empty board to the start of ``_history``; None if unknown
         self._origin: tuple[int, ...] | None = ()
 
-    def _use_geometry(self, geometry: _Geometry) -> None:
+    def _use_geometry(self, geometry: Geometry) -> None:
         self._open = -1
         self._geometry = geometry
         self._four = geometry.has_four
@@ -245,7 +107,7 @@ class ConnectFour(Game[int]):
 
     def __setstate__(self, state: tuple[Any, ...]) -> None:
         width, height, self._current, self._mask, self._ply, self._history, self._origin = state
-        self._use_geometry(_geometry(width, height))
+        self._use_geometry(geometry_for(width, height))
 
     # ----------------------------------------------------------------- creation
     @classmethod
@@ -599,10 +461,10 @@ class ConnectFour(Game[int]):
         if not (cross_threats or nought_threats):
             return 0
         geometry = self._geometry
-        odd_rows = _odd_row_mask(geometry.width, geometry.height)  # rows 1, 3, 5 from the bottom
+        odd_rows = odd_row_mask(geometry.width, geometry.height)  # rows 1, 3, 5 from the bottom
         # A threat above any threat of the opponent in its column is never reached first.
-        cross_live = cross_threats & ~_cells_above(nought_threats, geometry)
-        nought_live = nought_threats & ~_cells_above(cross_threats, geometry)
+        cross_live = cross_threats & ~cells_above(nought_threats, geometry)
+        nought_live = nought_threats & ~cells_above(cross_threats, geometry)
         good, other = self.GOOD_THREAT_POINTS, self.OTHER_THREAT_POINTS
         total = (
             good * (cross_live & odd_rows).bit_count()
@@ -718,20 +580,3 @@ class ConnectFour(Game[int]):
         after = mask | cell
         playable = (after + geometry.bottom_mask) & geometry.board_mask
         return bool(geometry.winning_cells(self._current | cell, after) & playable)
-
-
-@functools.cache
-def _odd_row_mask(width: int, height: int) -> int:
-    """Return the cells of rows 1, 3, 5, ... counted from 1 at the bottom (the first player's
-    rows)."""
-    rows = sum(1 << row for row in range(0, height, 2))
-    return sum(rows << (col * (height + 1)) for col in range(width))
-
-
-def _cells_above(cells: int, geometry: _Geometry) -> int:
-    """Return the cells above any of ``cells`` in the same column (a bit smear up each column)."""
-    board = geometry.board_mask
-    above = (cells << 1) & board
-    for _ in range(geometry.height - 2):
-        above |= (above << 1) & board  # one row at a time: the empty bit atop each column stops it
-    return above
