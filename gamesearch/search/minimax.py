@@ -15,7 +15,7 @@ maximises, the second minimises (Russell & Norvig, *AIMA*, section 5.2).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any, ClassVar
 
 import attrs
@@ -36,6 +36,8 @@ from gamesearch.search.base import (
 
 #: the results of moves not known before they are played (paired with the moves)
 NO_RESULTS = itertools.repeat(None)
+#: the core's ``expand(ply, maximizing, again)``, handed itself to search the children
+Expand = Callable[[int, bool, "Expand"], int]
 
 
 @attrs.frozen(kw_only=True)
@@ -72,8 +74,11 @@ class Minimax(Searcher):
         deepest = root_ply + 1  # the root is unfinished: it has children
         horizon_reached = False
 
-        def expand(ply: int, maximizing: bool) -> int:
-            """Return the value of the unfinished position at ``ply`` (before the horizon)."""
+        # ``expand`` recurses through its argument ``again`` (itself), not through a closure
+        # cell naming it: no reference cycle, so the search is freed as soon as it returns
+        def expand(ply: int, maximizing: bool, again: Expand) -> int:
+            """Return the value of the unfinished position at ``ply`` (before the horizon);
+            ``again`` is ``expand`` itself, for the children."""
             nonlocal nodes, expanded, horizon_reached, deepest, next_look
             child_ply = ply + 1
             if child_ply > deepest:
@@ -106,7 +111,7 @@ class Minimax(Searcher):
                             horizon_reached = True
                             child = evaluate()
                         else:
-                            child = expand(child_ply, not maximizing)  # noqa: F821
+                            child = again(child_ply, not maximizing, again)
                         if tracer is not None:
                             tracer.leave(child)
                     except BaseException:
@@ -131,7 +136,7 @@ class Minimax(Searcher):
             if ply == horizon_ply:
                 horizon_reached = True
                 return evaluate()
-            return expand(ply, maximizing)  # noqa: F821
+            return expand(ply, maximizing, expand)
 
         if tracer is not None:
             tracer.enter(None, root_ply, NEGATIVE_INFINITY, INFINITY)
@@ -139,18 +144,15 @@ class Minimax(Searcher):
         maximizing = to_move() == first
         moves = legal_moves()
         nodes = 1 + len(moves)  # the root and its children
-        try:
-            for move in moves:
-                push(move)
-                if tracer is not None:
-                    tracer.enter(move, root_ply + 1, NEGATIVE_INFINITY, INFINITY)
-                child = settle(root_ply + 1, not maximizing)
-                if tracer is not None:
-                    tracer.leave(child)
-                undo()
-                root_values.append((move, child))
-        finally:
-            del expand  # it calls itself through its closure cell: a cycle, broken (freed at once)
+        for move in moves:
+            push(move)
+            if tracer is not None:
+                tracer.enter(move, root_ply + 1, NEGATIVE_INFINITY, INFINITY)
+            child = settle(root_ply + 1, not maximizing)
+            if tracer is not None:
+                tracer.leave(child)
+            undo()
+            root_values.append((move, child))
         sign = 1 if maximizing else -1
         best_value = sign * max(sign * child for _, child in root_values)
         if tracer is not None:
