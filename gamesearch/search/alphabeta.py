@@ -26,7 +26,7 @@ the decision and are skipped (Knuth & Moore, 1975; *AIMA* section 5.3). Switches
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from itertools import repeat
 from typing import Any, ClassVar, Literal
 
@@ -54,6 +54,12 @@ from gamesearch.search.table import SearchMemory, TranspositionTable, make_room,
 Ordering = Literal["game", "natural"]
 RootWindow = Literal["shared", "fresh"]
 _FIRST = Player.FIRST
+#: the core ``expand(ply, depth_left, alpha, beta, maximizing, again)``, handed itself
+Expand = Callable[[int, int, int, int, bool, "Expand"], int]
+#: the core for games that offer ``move_results()``, handed its children and itself
+ExpandKnown = Callable[
+    [int, int, int, int, bool, Sequence[tuple[Hashable, int | None]], "ExpandKnown"], int
+]
 
 
 @attrs.frozen(kw_only=True)
@@ -190,11 +196,15 @@ def search_root(
     leaves = expanded = cutoffs = hits = horizon = 0
     deepest = root_ply + 1  # the root is unfinished: it has children
 
-    def expand(ply: int, depth_left: int, alpha: int, beta: int, maximizing: bool) -> int:
+    # The cores recurse through their last argument ``again`` (themselves), not through a
+    # closure cell naming them: no reference cycle, so the search is freed as it returns.
+    def expand(
+        ply: int, depth_left: int, alpha: int, beta: int, maximizing: bool, again: Expand
+    ) -> int:
         """Return the value of the unfinished position at ``ply`` (``depth_left`` >= 1).
 
         ``maximizing`` says whether the first player moves (asked of the game when
-        its turns do not alternate).
+        its turns do not alternate); ``again`` is ``expand`` itself, for the children.
         """
         nonlocal leaves, expanded, cutoffs, hits, horizon, deepest, room
         if probe is not None:
@@ -242,7 +252,7 @@ def search_root(
                         horizon += 1
                         value = evaluate()
                     else:
-                        value = expand(child_ply, depth_left - step_down, alpha, beta, False)  # noqa: F821
+                        value = again(child_ply, depth_left - step_down, alpha, beta, False, again)
                     if tracer is not None:
                         tracer.leave(value)
                 except BaseException:
@@ -273,7 +283,7 @@ def search_root(
                         horizon += 1
                         value = evaluate()
                     else:
-                        value = expand(child_ply, depth_left - step_down, alpha, beta, True)  # noqa: F821
+                        value = again(child_ply, depth_left - step_down, alpha, beta, True, again)
                     if tracer is not None:
                         tracer.leave(value)
                 except BaseException:
@@ -334,12 +344,13 @@ def search_root(
         beta: int,
         maximizing: bool,
         children: Sequence[tuple[Hashable, int | None]],
+        again: ExpandKnown,
     ) -> int:
         """Return :func:`expand`'s value for a game that offers ``move_results()`` (searched
         without a table, a tracer or a budget), given its ``children``: each move with its
         result. A child that ends the game is scored from there, without playing it, and
         counted as a leaf all the same; one that goes on is played with its own children
-        (``advance_results()``, one call)."""
+        (``advance_results()``, one call). ``again`` is ``expand_known`` itself."""
         nonlocal leaves, expanded, cutoffs, horizon, deepest
         expanded += 1
         child_ply = ply + 1
@@ -364,13 +375,14 @@ def search_root(
             else:  # the game goes on: played, and taken back whatever happens
                 grandchildren = descend(move, by_game)
                 try:
-                    value = expand_known(  # noqa: F821
+                    value = again(
                         child_ply,
                         depth_left - step_down,
                         alpha,
                         beta,
                         not maximizing,
                         grandchildren,
+                        again,
                     )
                 finally:
                     retract(move)
@@ -405,7 +417,9 @@ def search_root(
             if depth_left:
                 children = descend(move, by_game)
                 try:
-                    return expand_known(ply, depth_left, alpha, beta, not maximizing, children)  # noqa: F821
+                    return expand_known(
+                        ply, depth_left, alpha, beta, not maximizing, children, expand_known
+                    )
                 finally:
                     retract(move)
         sign = step(move)
@@ -413,7 +427,7 @@ def search_root(
             if tracer is not None:
                 tracer.enter(move, ply, alpha, beta)
             if sign is None and depth_left:
-                value = expand(ply, depth_left, alpha, beta, not maximizing)  # noqa: F821
+                value = expand(ply, depth_left, alpha, beta, not maximizing, expand)
             else:  # a leaf: finished, or at the horizon
                 leaves += 1
                 if sign is None:
@@ -463,10 +477,6 @@ def search_root(
         counters.tt_hits += hits
         if deepest > counters.depth:
             counters.depth = deepest
-        # The cores call themselves through their closure cells, a reference cycle:
-        # emptied here, everything the search built is freed at once instead of
-        # waiting for the garbage collector (it shows in many small searches).
-        del expand, expand_known
     return RootAnswer(
         value=best,
         best_moves=tuple(best_moves),
