@@ -59,6 +59,8 @@ def catalogue() -> Catalogue:
         )
     from importlib.metadata import PackageNotFoundError, version
 
+    from gamesearch.interop.openspiel import PREFIX as EXPORTED
+
     from .game import game_class
 
     kind = pyspiel.GameType
@@ -68,6 +70,7 @@ def catalogue() -> Catalogue:
         if (
             found.dynamics != kind.Dynamics.SEQUENTIAL
             or found.information != kind.Information.PERFECT_INFORMATION
+            or found.short_name.startswith(EXPORTED)  # gamesearch's own, handed to OpenSpiel
         ):
             continue
         try:
