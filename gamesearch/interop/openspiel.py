@@ -25,6 +25,7 @@ Needs the ``openspiel`` extra (``pip install 'gamesearch[openspiel]'``).
 
 from __future__ import annotations
 
+import ctypes
 import functools
 from typing import Any
 
@@ -95,6 +96,10 @@ def register(game: str, *, registry: Registry | None = None) -> str:
         _check(start, game)
         creator = functools.partial(GamesearchGame, game, registry)
         _CREATORS.append(creator)
+        # and never freed: the list itself goes as the interpreter shuts down, which left
+        # the registry's reference the last one when OpenSpiel's own games were loaded too
+        # (the openspiel plugin), and the exit crashed
+        ctypes.pythonapi.Py_IncRef(ctypes.py_object(creator))
         pyspiel.register_game(_game_type(type(start), start.rules.players), creator)
     return name
 
