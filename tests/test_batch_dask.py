@@ -268,9 +268,18 @@ def test_solve_bench_on_dask_reports_what_it_reports_here(
     assert here["positions"] == here["agree"] == len(scores) == 20
 
 
-def test_local_and_dask_executors_yield_each_item_once(cluster: Cluster) -> None:
+def test_local_and_dask_executors_yield_each_item_once() -> None:
     items = list(range(30))
-    with DaskExecutor(cluster.address) as on_dask, LocalExecutor(2) as local:
+    # a scheduler and a worker in this process (the cluster of processes costs seconds to
+    # start; the tests marked slow use it)
+    in_process = distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+    )
+    with (
+        in_process,
+        DaskExecutor(in_process.scheduler_address) as on_dask,
+        LocalExecutor(2) as local,
+    ):
         for executor in (on_dask, local):
             finished = list(executor.map_unordered(abs, [-item for item in items]))
             assert sorted(item.result for item in finished if item.result is not None) == items

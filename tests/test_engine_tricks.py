@@ -176,6 +176,12 @@ def test_without_a_depth_every_trick_gives_minimax_on_4x4_othello(
         assert_exact(engine, position, values)
 
 
+@functools.cache
+def values_from_the_start(name: str, settings: tuple[tuple[str, Any], ...]) -> dict[Hashable, int]:
+    """Return :func:`minimax_values` from the start of a game, worked out once per game."""
+    return minimax_values(default_registry().new_game(name, **dict(settings)))
+
+
 @pytest.mark.parametrize("options", [{}, TRICKS[-1]], ids=["plain", "all"])
 @pytest.mark.parametrize(
     ("name", "settings"),
@@ -187,7 +193,7 @@ def test_without_a_depth_the_engine_gives_minimax_where_a_player_moves_twice_and
 ) -> None:
     start = default_registry().new_game(name, **settings)
     assert not start.rules.alternating and start.rules.largest_margin > 1
-    values = minimax_values(start)
+    values = values_from_the_start(name, tuple(settings.items()))
     for position in [start, *sample_positions(start, 15, seed=1)]:
         assert_exact(Engine(**options), position, values)
 

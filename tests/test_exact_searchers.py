@@ -30,8 +30,27 @@ def test_the_exact_searchers_are_registered() -> None:
         assert searchers[searcher_class.name] is searcher_class
 
 
-@pytest.mark.parametrize("scoring", list(Scoring), ids=lambda scoring: scoring.value)
-@pytest.mark.parametrize("searcher_class", EXACT, ids=lambda cls: cls.name)
+#: the fast tier checks each searcher with one scoring, and each scoring on some searcher
+FAST_PAIRS = {
+    (PrincipalVariationSearch, Scoring.DISTANCE),
+    (MTDf, Scoring.PLAIN),
+    (Solver, Scoring.DISTANCE),
+}
+
+
+@pytest.mark.parametrize(
+    ("searcher_class", "scoring"),
+    [
+        pytest.param(
+            searcher_class,
+            scoring,
+            marks=() if (searcher_class, scoring) in FAST_PAIRS else pytest.mark.slow,
+            id=f"{searcher_class.name}-{scoring.value}",
+        )
+        for searcher_class in EXACT
+        for scoring in Scoring
+    ],
+)
 def test_exact_searchers_agree_with_minimax_on_every_tictactoe_position(
     searcher_class: type[Searcher], scoring: Scoring
 ) -> None:

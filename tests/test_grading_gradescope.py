@@ -145,9 +145,9 @@ def test_a_wrong_assignment_is_a_usage_error_naming_what_is_wrong(
     assert "'student' in question 1 is written FILE.py:Class" in err
 
 
-def test_the_gradescope_package_runs_the_assignment_as_gradescope_would(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def gradescope_package(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[Path, Path]:
+    """Write the Gradescope package of a course's assignment into ``autograder/source``
+    under ``tmp_path`` and check its files; return the autograder folder and a submission."""
     (tmp_path / "course").mkdir()
     assignment, submission = course(tmp_path / "course", student(), student())
     root = tmp_path / "autograder"
@@ -166,6 +166,21 @@ def test_the_gradescope_package_runs_the_assignment_as_gradescope_would(
         assert str(source / name) in out
     assert (source / "requirements.txt").read_text().startswith("gamesearch==")
     assert (source / "assignment" / "suite.toml").read_text() == SUITE
+    return root, submission
+
+
+def test_the_gradescope_package_holds_its_scripts_and_the_assignment(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gradescope_package(tmp_path, capsys)
+
+
+@pytest.mark.slow  # runs the package's script, which starts the grader's processes
+def test_the_gradescope_package_runs_the_assignment_as_gradescope_would(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root, submission = gradescope_package(tmp_path, capsys)
+    source = root / "source"
     (root / "submission").symlink_to(submission)
     environment = {
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.defpath}",

@@ -64,6 +64,12 @@ def nim_positions() -> list[Any]:
     return reachable_positions(default_registry().new_game("nim", heaps="2,3,4"))
 
 
+@pytest.fixture(scope="module")
+def plain_reference() -> Reference:
+    """Minimax with plain scores, searched once per position for every searcher checked."""
+    return Reference(scoring=Scoring.PLAIN)
+
+
 def test_the_example_plugin_is_installed_and_found_through_its_entry_point() -> None:
     found = {point.name: point for point in importlib.metadata.entry_points(group="gamesearch")}
     assert found["nim"].value == "gamesearch_nim"
@@ -158,14 +164,12 @@ def test_the_kit_passes_nim(nim_positions: list[Any]) -> None:
 
 @pytest.mark.parametrize("name", EXACT)
 def test_every_exact_searcher_agrees_with_minimax_and_with_nim_theory(
-    name: str, nim_positions: list[Any]
+    name: str, nim_positions: list[Any], plain_reference: Reference
 ) -> None:
     if name in CHANCE_ONLY:
         pytest.skip(f"{name} searches games of chance only")
     searcher = with_depth(default_registry().searcher_class(name), None, scoring=Scoring.PLAIN)
-    check_searcher(
-        searcher, nim_positions, reference=Reference(scoring=Scoring.PLAIN), move_values=False
-    )
+    check_searcher(searcher, nim_positions, reference=plain_reference, move_values=False)
     for game in nim_positions:
         if game.is_over():
             continue

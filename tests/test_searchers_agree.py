@@ -48,8 +48,20 @@ def test_minimax_agrees_with_the_oracle_on_every_position(scoring: Scoring) -> N
     check_every_position(Minimax(scoring=scoring), scoring)
 
 
+#: the fast tier checks two combinations that between them set every switch both ways
+FAST_SWITCHES = [
+    dict(ordering="game", root_window="shared", table=False),
+    dict(ordering="natural", root_window="fresh", table=True),
+]
+
+
 @pytest.mark.parametrize(
-    "switches", ALPHABETA_SWITCHES, ids=lambda switches: "-".join(map(str, switches.values()))
+    "switches",
+    [
+        pytest.param(switches, marks=() if switches in FAST_SWITCHES else pytest.mark.slow)
+        for switches in ALPHABETA_SWITCHES
+    ],
+    ids=lambda switches: "-".join(map(str, switches.values())),
 )
 def test_alphabeta_agrees_with_minimax_on_every_position(switches: dict[str, object]) -> None:
     check_every_position(AlphaBeta(**switches), Scoring.DISTANCE)

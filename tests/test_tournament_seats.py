@@ -399,6 +399,7 @@ def test_ctrl_c_prints_the_tables_of_the_games_played_so_far(
     )
 
 
+@pytest.mark.slow  # matplotlib's import: tests/test_tournament_cli.py draws in the fast tier
 def test_plot_draws_the_ratings_of_a_three_player_tournament(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
