@@ -29,6 +29,10 @@ SHARED_CONNECT4 := $(abspath ../shared/data/connect4)
 ifneq ($(wildcard $(SHARED_CONNECT4)/Test_L3_R1),)
 export GAMESEARCH_CONNECT4_DATA ?= $(SHARED_CONNECT4)
 endif
+# Python keeps what it compiles (pytest: its rewritten test modules) in the __pycache__
+# folders git ignores; an environment that sets PYTHONDONTWRITEBYTECODE made every run
+# compile them all again, half the CPU of collecting the tests in each worker.
+unexport PYTHONDONTWRITEBYTECODE
 # -qq: no progress lines and no pip warnings about the index set-up; errors still print.
 PIP := $(VENV)/bin/python -m pip install -qq --disable-pip-version-check
 # The main job: the runtime and the command line's extras, nothing for the tests.
