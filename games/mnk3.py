@@ -27,7 +27,7 @@ from gamesearch.game import Option, UtilitiesGame, resolve_options
 from gamesearch.plugins import hookimpl
 from gamesearch.rules import Rules
 
-from .tictactoe import cell_board_view, parse_cell
+from .grid import cell_board_view, parse_cell
 
 EMPTY = "."
 MARKS = ("A", "B", "C")

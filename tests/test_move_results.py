@@ -15,7 +15,7 @@ from gamesearch.game import offers
 from gamesearch.search.alphabeta import search_root
 from gamesearch.search.base import Counters
 from gamesearch.testing import reachable_positions
-from gamesearch_games import tictactoe
+from gamesearch_games import tictactoe_fast
 from gamesearch_games.tictactoe import TicTacToe
 
 POSITIONS = list(reachable_positions(TicTacToe()))
@@ -67,7 +67,7 @@ def test_tictactoe_answers_the_result_of_every_move_of_every_position() -> None:
 def test_a_board_too_large_for_the_flat_table_answers_from_its_memo_also_once_emptied(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(tictactoe, "MOVE_RESULTS_MEMO_SIZE", 8)
+    monkeypatch.setattr(tictactoe_fast, "MOVE_RESULTS_MEMO_SIZE", 8)
     rng = random.Random(5)
     for _ in range(40):
         game = TicTacToe(rows=4, cols=4, k=3)
