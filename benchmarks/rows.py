@@ -42,6 +42,15 @@ from benchmarks.workloads import (
 )
 from gamesearch.plugins import default_registry
 from gamesearch.search.base import SearchStats
+from gamesearch.search.reference.alphabeta import ReferenceAlphaBeta
+
+#: a searcher written as docs/write-a-searcher.md shows (a ``Searcher`` subclass whose
+#: ``root`` walks the tree with ``push``/``undo`` and counts and scores through the public
+#: ``SearchContext``): alpha-beta, the framework's reference twin, against the built-in
+#: ``alphabeta`` set to search the very same tree (equal nodes)
+USER_ALPHABETA = "tic-tac-toe: alpha-beta written as a user's searcher"
+#: the library name of that searcher's contender
+USER = "user searcher"
 
 #: the framework's searcher for each row: the same search the peers run
 #: (win/draw/loss scores, natural move order, the root's moves sharing one window)
@@ -51,6 +60,7 @@ FRAMEWORK_SEARCHERS = {
     TICTACTOE_ALPHABETA: f"alphabeta:{TEXTBOOK}",
     TICTACTOE_TABLE: f"alphabeta:{TEXTBOOK},table=on",
     TICTACTOE_ALL: f"alphabeta:{TEXTBOOK}",
+    USER_ALPHABETA: "alphabeta:ordering=natural,root_window=fresh",
     CONNECT4_DEPTH6: "alphabeta:depth=6,all_best=off",
     CONNECT4_DEPTH8: "alphabeta:depth=8,all_best=off",
     CONNECT4_END_EASY: "alphabeta:table=on,all_best=off",
@@ -93,6 +103,18 @@ def framework_contender(
 def floor_contender(description: str, search: Callable[[], int]) -> Contender:
     """Return the floor's contender: ``search()`` does the work and returns its nodes."""
     return Contender(FLOOR, description, lambda: search)
+
+
+def user_contender() -> Contender:
+    """Return the contender of :data:`USER_ALPHABETA`: the reference alpha-beta, a user's
+    searcher, from the empty tic-tac-toe board (a fresh searcher: it keeps no table)."""
+
+    def prepare() -> Run:
+        searcher = ReferenceAlphaBeta()
+        game = bench_game(default_registry(), "tictactoe", None)
+        return lambda: searcher.search(game).stats.nodes
+
+    return Contender(USER, "reference-alphabeta: push/undo and SearchContext", prepare)
 
 
 def _connect4_floor(depth: int) -> Callable[[], int]:
@@ -196,6 +218,12 @@ ROWS: dict[str, tuple[bool, str]] = {
     TICTACTOE_ALPHABETA: (True, "empty board, natural order, shared root window"),
     TICTACTOE_TABLE: (True, "as full alpha-beta, with a table of bounds (fresh each run)"),
     TICTACTOE_ALL: (False, "alpha-beta once from every reachable position"),
+    USER_ALPHABETA: (
+        True,
+        "empty board, natural order, every root move its own window: the same tree, node "
+        "for node, in the built-in and in a searcher written as docs/write-a-searcher.md "
+        "shows (the reference alpha-beta); the peers and the floor run the other rows",
+    ),
     CONNECT4_DEPTH6: (
         True,
         "empty 7x6 board, each library's own move order, the shared window heuristic",
@@ -265,6 +293,7 @@ def build_rows(
     per_library: list[tuple[str, dict[str, Contender]]] = [
         (FRAMEWORK, {**_framework_searches(), **framework}),
         (FLOOR, {**_floor_searches(), **floor}),
+        (USER, {USER_ALPHABETA: user_contender()}),
     ]
     skipped: list[Skipped] = []
     skipped.extend(Skipped(row, reason) for row, reason in connect4_test_sets()[1].items())
@@ -281,8 +310,11 @@ def build_rows(
         contenders = tuple(found[name] for _, found in per_library if name in found)
         if not contenders:
             continue  # its data is missing: noted among the skipped
-        unable = [library for library, found in per_library if name not in found]
-        if unable:
+        # (the user's searcher runs its own row only, as the peers and the floor run the others)
+        unable = [
+            library for library, found in per_library if name not in found and library != USER
+        ]
+        if unable and name != USER_ALPHABETA:
             note = f"{note}; no such search in {', '.join(unable)}"
         rows.append(Row(name, contenders, is_quick, note))
     return rows, skipped

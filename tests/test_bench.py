@@ -19,6 +19,7 @@ from benchmarks import Contender, Row, build_rows, floors, ratios, run_rows, wor
 from benchmarks.cli import main
 from benchmarks.core import FRAMEWORK, Run
 from benchmarks.peers import load_peers
+from benchmarks.rows import USER, USER_ALPHABETA
 from benchmarks.workloads import (
     bench_game,
     connect4_window_score,
@@ -348,3 +349,11 @@ def test_peer_adapters_search_connect4_to_depth_6_in_left_to_right_order() -> No
     }  # type: ignore[misc]
     # the same tree in every peer: columns left to right, the same heuristic
     assert counts == {"aima-python": 16_597, "OpenSpiel": 16_597, "easyAI": 16_597}
+
+
+def test_the_user_searcher_row_searches_the_builtin_tree_node_for_node() -> None:
+    rows, _ = build_rows(peers=False, only="user's searcher")
+    assert [row.name for row in rows] == [USER_ALPHABETA]
+    contenders = rows[0].contenders
+    assert [contender.library for contender in contenders] == [FRAMEWORK, USER]
+    assert [contender.prepare()() for contender in contenders] == [34_203, 34_203]

@@ -181,8 +181,9 @@ class SearchContext:
         counters.nodes += 1
         if counters.nodes > self._next_look:
             self._next_look = self.budget.check(counters.nodes)
-        if game.ply - self.root_ply > counters.depth:
-            counters.depth = game.ply - self.root_ply
+        depth = game.ply - self.root_ply  # (read once: a game's ply may be worked out)
+        if depth > counters.depth:
+            counters.depth = depth
 
     def completed_depth(
         self,
