@@ -139,11 +139,8 @@ def test_text_in_and_out_is_shared_and_the_pickle_keeps_the_board() -> None:
     assert PlainTicTacToe.from_text("X.O/.X./..O").key() == "X.O.X...O"
     assert pickle.loads(pickle.dumps(fast)).key() == fast.key()
     assert fast.copy().to_text() == fast.to_text() and fast.settings == fast.copy().settings
-    assert TicTacToe.from_text("XXXX/OOO./..../....", k=4).settings == {
-        "rows": 4,
-        "cols": 4,
-        "k": 4,
-    }
+    settings = {"rows": 3, "cols": 4, "k": 3}
+    assert TicTacToe.from_text("XX../OO../....").settings == settings
 
 
 @pytest.mark.slow
