@@ -39,7 +39,7 @@ from gamesearch.game import Game, Option, resolve_options
 from gamesearch.plugins import hookimpl
 from gamesearch.rules import Player, Rules
 
-from .tictactoe import cell_board_view
+from .grid import cell_board_view
 
 EMPTY, BLACK, WHITE = ".", "B", "W"
 #: the pie move: White takes Black's first stone
