@@ -18,6 +18,8 @@ conformance kit against brute force:
 :class:`Chance`               ``chance_outcomes`` (required with ``Rules.chance``)
 :class:`Presentation`         ``render``, ``board_view``, ``player_names``
 :class:`ProblemFiles`         ``read_problems``, ``problem_suites`` (declared)
+:class:`Repetition`           ``repetition_key``, ``repetitions``: a result that
+                              depends on the moves played (repetition draws)
 ============================  =====================================================
 
 A game offers a capability by defining its members in its own class (the ones it
@@ -179,6 +181,19 @@ class ProblemFiles(Protocol):
         raise NotImplementedError  # (a declaring game defines it: the kit checks)
 
 
+@runtime_checkable
+class Repetition(Protocol):
+    """A result that depends on the moves played: a position occurring ``repetitions``
+    times in a game ends it in a draw, which ``result()`` reports from the history
+    (without it, a result depends on the key alone). Searchers score a position repeated
+    on their line as a draw, kept out of tables (:mod:`gamesearch.search.repetition`)."""
+
+    repetitions: int  #: occurrences of one position that end the game in a draw (>= 2)
+
+    def repetition_key(self) -> Hashable:
+        """Return what positions that count as the same share (chess: the key less counters)."""
+
+
 #: the members of each capability, as the kit and :func:`offered` look for them
 MEMBERS: dict[type, tuple[str, ...]] = {
     Heuristic: ("evaluate", "evaluation_bound"),
@@ -197,6 +212,7 @@ MEMBERS: dict[type, tuple[str, ...]] = {
         "forced_win_name",
     ),
     ProblemFiles: ("read_problems", "problem_suites"),
+    Repetition: ("repetition_key", "repetitions"),
 }
 #: every capability protocol, in the order of the guide
 CAPABILITIES = tuple(MEMBERS)
@@ -329,6 +345,16 @@ def null_move(game: Any) -> tuple[Callable[[], None], Callable[[], None]] | None
     or ``None`` when it does not offer both."""
     make, unmake = _own(game, "make_null_move"), _own(game, "unmake_null_move")
     return None if make is None or unmake is None else (make, unmake)
+
+
+def repetition_key(game: Any) -> Callable[[], Hashable] | None:
+    """Return the game's ``repetition_key`` (:class:`Repetition`), ``None`` without one."""
+    return _own(game, "repetition_key")  # type: ignore[no-any-return]
+
+
+def repetitions(game: Any) -> int:
+    """Return the occurrences that draw ``game`` (:class:`Repetition`; 0: no such rule)."""
+    return int(_own(game, "repetitions") or 0) if defines(game, "repetition_key") else 0
 
 
 def _no_null_move(game: Any) -> Callable[[], None]:

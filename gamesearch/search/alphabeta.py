@@ -22,6 +22,9 @@ the decision and are skipped (Knuth & Moore, 1975; *AIMA* section 5.3). Switches
   point wider); off reproduces the textbook node counts but knows only one best move;
 - ``table``: a transposition table of bounds kept across searches of this searcher;
 - ``depth``: a horizon where ``evaluate()`` stands in for the rest of the game.
+
+In a game with repetition draws a position repeated on the line is a draw, and the
+table stores no value that rests on one (:mod:`gamesearch.search.repetition`).
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ from gamesearch.search.base import (
     finished_values,
     heuristic,
 )
+from gamesearch.search.repetition import watch_line
 from gamesearch.search.table import SearchMemory, TranspositionTable, make_room, table_entries_field
 
 Ordering = Literal["game", "natural"]
@@ -163,6 +167,9 @@ def search_root(
     # whatever the root.
     retract, to_move = capabilities.retractor(game), game.to_move
     advance = capabilities.advancer(game)
+    watch = watch_line(game, advance, retract)  # (None: the game has no repetition rule)
+    if watch is not None:
+        advance, retract = watch.advance, watch.retract
     step = advance if budget is None else budget.counting(advance)
     has_horizon = depth is not None
     step_down = 1 if has_horizon else 0
@@ -177,6 +184,7 @@ def search_root(
         table is None
         and tracer is None
         and budget is None
+        and watch is None
         and capabilities.defines(game, "move_results")
     )
     finished = finished_values(game, scoring)  # finished[ply][result]: a look-up, no arithmetic
@@ -228,6 +236,7 @@ def search_root(
                         beta = upper
             window_alpha, window_beta = alpha, beta
             horizon_before = horizon
+            draws_before = 0 if watch is None else watch.draws
         expanded += 1
         child_ply = ply + 1
         if child_ply > deepest:
@@ -300,6 +309,8 @@ def search_root(
                                 tracer.prune(_after(moves, move))
                             break
         if entries is not None:
+            if watch is not None and watch.draws != draws_before:
+                return best  # a value of this path only: not stored
             if entry is None:
                 if room <= 0:  # a new entry would not fit
                     make_room(entries)

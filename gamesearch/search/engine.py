@@ -44,7 +44,9 @@ The table (``table``) holds ``(depth, lower, upper, best move)`` per position, t
 bounds for the side to move. An entry whose subtree met no horizon (and no null-move
 cut-off) holds the game's true bounds and answers at any depth; the others answer
 only at the depth searched, and using one marks the answer heuristic. The best move
-is tried first whatever the depth.
+is tried first whatever the depth. In a game with repetition draws, a position repeated
+on the line is a draw (:mod:`gamesearch.search.repetition`), and an entry whose value
+rests on one keeps only its move.
 
 The search itself (the hot loop, one root at a time, kept across the depths of
 deepening) is :class:`~gamesearch.search.engine_core.EngineCore`.

@@ -26,10 +26,14 @@ from gamesearch.search.base import (
     heuristic,
     leaf_values,
 )
+from gamesearch.search.repetition import watch_line
 from gamesearch.search.table import TranspositionTable, make_room
 
 #: the depth of a table entry that holds true bounds (its subtree met no horizon)
 EXACT_DEPTH = INFINITY
+#: the depth of a table entry whose value rests on a repetition: it answers no probe
+#: (a value of one path, see gamesearch.search.repetition), only its move is tried first
+PATH_DEPTH = -1
 #: moves of a position searched at full depth before late move reductions start
 FULL_DEPTH_MOVES = 3
 #: the shallowest remaining depth at which late moves are reduced
@@ -101,6 +105,9 @@ class EngineCore:
             game.key,
             game.result,
         )
+        watch = watch_line(game, advance, retract)  # (None: the game has no repetition rule)
+        if watch is not None:
+            advance, retract = watch.advance, watch.retract
         ordered, noisy = capabilities.move_order(game), capabilities.noisy_moves(game)
         forcing_of = capabilities.forcing_test(game)
         make_null, unmake_null = capabilities.null_move(game) or (_no_null_move, _no_null_move)
@@ -376,6 +383,7 @@ class EngineCore:
                             beta = upper
                 window_alpha, window_beta = alpha, beta
                 horizon_before = horizon
+                draws_before = 0 if watch is None else watch.draws
             mover = to_move()
             sign = 1 if mover == first else -1
             if (
@@ -443,6 +451,8 @@ class EngineCore:
                 if entry is None and len(entries) >= max_entries:
                     make_room(entries)
                 searched = EXACT_DEPTH if horizon == horizon_before else depth_left
+                if watch is not None and watch.draws != draws_before:
+                    searched = PATH_DEPTH
                 if best <= window_alpha:
                     entries[position] = (searched, -INFINITY, best, hint)
                 elif best >= window_beta:

@@ -8,7 +8,9 @@ view, the fast move pair (``advance``/``retract``), threat hints (``winning_move
 null move) and the presentation (``render``, ``player_names``);
 :func:`gamesearch.testing.protocol.check_position` calls them all. A game that declares
 :class:`~gamesearch.capabilities.ProblemFiles` gets its suites read and every problem's
-position and moves checked, once per game (:func:`check_problem_files`).
+position and moves checked, once per game (:func:`check_problem_files`). A game that
+declares :class:`~gamesearch.capabilities.Repetition` has its repetition draws counted
+from its history (:func:`check_repetition`).
 """
 
 from __future__ import annotations
@@ -390,3 +392,65 @@ def _check_problem(game: Game[Any], suite: str, problem: Any) -> None:
             ) from error
         if move not in legal:
             raise fail(game, problem.position, f"{where}: {move_text!r} is not legal there")
+
+
+def check_repetition(game: Game[Any], before: Snapshot) -> None:
+    """A game that declares :class:`~gamesearch.capabilities.Repetition`: a two-player game
+    of single results with draws; its repetition key is steady and comes back with every
+    move taken back; and its result is a draw exactly when its position occurred
+    ``repetitions`` times in the history, counted by taking the history back one move at a
+    time. Where the text of the position carries no history, the result with fewer
+    occurrences is the result of the position read back from its text."""
+    key_of = capabilities.repetition_key(game)
+    if key_of is None:
+        return
+    text, rules, needed = before.text, game.rules, capabilities.repetitions(game)
+    low, high = rules.result_range
+    if rules.utilities or rules.players != 2 or not low <= 0 <= high:
+        raise fail(
+            game,
+            text,
+            "it declares repetition draws, which need two players, results of one number "
+            f"and a draw (0) among them; its rules say {rules.players} players, utilities "
+            f"{rules.utilities}, results {low}..{high}",
+        )
+    if needed < 2:
+        raise fail(
+            game, text, f"repetitions must be 2 or more (a position occurs once): {needed!r}"
+        )
+    here = key_of()
+    if key_of() != here:
+        raise fail(game, text, f"repetition_key() gave {here!r}, then {key_of()!r}")
+    for move in before.legal_moves:
+        game.push(move)
+        game.undo()
+        if key_of() != here:
+            raise fail(
+                game, text, f"push({game.format_move(move)}) then undo() changed repetition_key()"
+            )
+    occurrences, taken = 1, []
+    try:
+        while game.history:
+            taken.append(game.undo())
+            occurrences += key_of() == here
+    finally:
+        for move in reversed(taken):
+            game.push(move)
+    if occurrences >= needed:
+        if before.result != 0:
+            raise fail(
+                game,
+                text,
+                f"its position occurred {occurrences} times in the game, which draws it "
+                f"(repetitions {needed}), but result() is {before.result!r}",
+            )
+        return
+    rebuilt = type(game).from_text(text, **game.settings)
+    if len(rebuilt.history) < len(before.history) and rebuilt.result() != before.result:
+        raise fail(
+            game,
+            text,
+            f"its position occurred {occurrences} times (fewer than {needed}), yet result() is "
+            f"{before.result!r} where the same position without its history gives "
+            f"{rebuilt.result()!r}",
+        )

@@ -32,6 +32,7 @@ from gamesearch.testing.capability_checks import (
     check_move_results,
     check_presentation,
     check_problem_files,
+    check_repetition,
     check_threat_hints,
 )
 from gamesearch.testing.pickling import check_pickling
@@ -44,6 +45,10 @@ from gamesearch.testing.state_checks import check_state
 NONSENSE_MOVE = "not a move!"
 #: how many moves of other positions are tried as illegal moves in each position
 ILLEGAL_TRIES = 3
+#: games that seek repetitions, played by check_game for a game with repetition draws
+REPEATING_GAMES = 2
+#: the longest of those games, in plies
+REPEATING_PLIES = 60
 
 
 class _NotAMove:
@@ -90,6 +95,7 @@ def check_position(game: Game[Any], *, other_moves: Iterable[Hashable] = ()) -> 
     check_move_results(game, before)
     check_advance_results(game, before)
     check_presentation(game, before)
+    check_repetition(game, before)
     require_unchanged(game, before, "checking it")
 
 
@@ -150,10 +156,13 @@ def _check_text(game: Game[Any], before: Snapshot) -> None:
         raise fail(
             game, text, f"from_text(to_text()) refused the game's own text: {error}"
         ) from error
+    # text carries no history; nor, in a game with repetition draws, the draw that the
+    # history makes (check_repetition counts it)
+    ignored: tuple[str, ...] = ("history ",)
+    if before.result == 0 and capabilities.repetition_key(game) is not None:
+        ignored = ("history ", "legal_moves ", "result ")
     changes = [
-        change
-        for change in before.differences(Snapshot.of(twin))
-        if not change.startswith("history ")  # text carries no history
+        change for change in before.differences(Snapshot.of(twin)) if not change.startswith(ignored)
     ]
     if changes:
         raise fail(game, text, "from_text(to_text()) gives another position: " + "; ".join(changes))
@@ -280,7 +289,10 @@ def check_game(
     the position given) until ``max_positions`` distinct ones are checked; then
     ``playouts`` random games from the start are checked move by move. Across all
     positions, equal keys must mean equal positions and equal positions equal keys.
-    Last, positions of one more random game must survive a pickle round trip
+    A game that declares repetition draws also plays games that seek repetitions (each
+    move goes back to a position met before when one does, else one that lets the reply
+    do so), so that its draws are counted against its history. Last, positions of one
+    more random game must survive a pickle round trip
     (:func:`gamesearch.testing.pickling.check_pickling`: searches in worker processes
     receive their position pickled).
 
@@ -312,6 +324,9 @@ def check_game(
     chooser = random.Random(seed)
     for _ in range(playouts):
         walker.walk_random_game(start.copy(), chooser)
+    if capabilities.repetition_key(start) is not None:
+        for _ in range(REPEATING_GAMES):
+            walker.walk_repeating_game(start.copy(), chooser)
     check_pickling(start, chooser)
     return GameReport(
         game=start.name,
@@ -331,13 +346,16 @@ def identity(game: Game[Any]) -> Hashable:
 
     A game with neither a board view nor a notation of its own (its text is the move
     order) is told apart by what can be observed of it: side to move, ply, result,
-    legal moves and heuristic value.
+    legal moves and heuristic value (the result and the moves left out where
+    repetitions of its history may end it).
     """
     view = capabilities.board_view(game)
     if view is not None:
         return (view.rows, view.cols, view.symbols, view.caption, game.to_move(), game.ply)
     if offers(game, "to_text"):
         return game.to_text()
+    if capabilities.repetition_key(game) is not None:  # (its history may end it: not observed)
+        return (game.to_move(), game.ply, capabilities.heuristic(game)())
     moves = frozenset(game.format_move(move) for move in game.legal_moves())
     return (game.to_move(), game.ply, game.result(), moves, capabilities.heuristic(game)())
 
@@ -348,6 +366,8 @@ class _Walker:
     def __init__(self, start: Game[Any], *, is_new: bool = False) -> None:
         self.start = start
         self.seen_by_key: dict[Hashable, tuple[Hashable, str]] = {}  # key -> (identity, text)
+        # repetition key -> (side to move, legal moves, text) of the first unfinished visit
+        self.seen_by_repetition: dict[Hashable, tuple[int, frozenset[Hashable], str]] = {}
         # identity -> (key, text) of the first visit
         self.keys_by_identity: dict[Hashable, tuple[Hashable, str]] = {}
         self.moves_seen: dict[Hashable, None] = {}  # insertion-ordered set
@@ -376,6 +396,7 @@ class _Walker:
                 f"the same position has two keys, {known_key!r} and {key!r}, by two move "
                 f"orders{reached}",
             )
+        self.check_repetition_key(game, text)
         if known is not None:
             return False
         self.seen_by_key[key] = (position, text)
@@ -387,6 +408,40 @@ class _Walker:
         self.terminal += not moves
         self.longest = max(self.longest, game.ply)
         return True
+
+    def check_repetition_key(self, game: Game[Any], text: str) -> None:
+        """Positions with equal repetition keys count as one: while their game goes on,
+        they have the same side to move and the same legal moves."""
+        key_of = capabilities.repetition_key(game)
+        if key_of is None or game.result() is not None:
+            return
+        repeated = key_of()
+        seen = (game.to_move(), frozenset(game.legal_moves()), text)
+        first = self.seen_by_repetition.setdefault(repeated, seen)
+        if first[:2] != seen[:2]:
+            raise fail(
+                game,
+                text,
+                f"it shares the repetition key {repeated!r} with {first[2]!r}, whose side to "
+                "move or legal moves differ",
+            )
+
+    def walk_repeating_game(self, game: Game[Any], chooser: random.Random) -> None:
+        """Visit every position of one game from ``game`` that seeks repetitions: each move
+        goes back to a position met before in it when one does, else one after which a
+        reply does, else a random one (at most :data:`REPEATING_PLIES` plies)."""
+        key_of = capabilities.repetition_key(game)
+        assert key_of is not None
+        met = {key_of()}
+        self.visit(game)
+        for _ in range(REPEATING_PLIES):
+            moves = list(game.legal_moves())
+            if not moves:
+                return
+            chooser.shuffle(moves)
+            game.apply(_returning(game, moves, met, key_of))
+            met.add(key_of())
+            self.visit(game)
 
     def check_ply(self, game: Game[Any]) -> None:
         """A game's own ``ply`` (an override for speed, or for positions set up without
@@ -441,3 +496,26 @@ class _Walker:
         while moves := game.legal_moves():
             game.apply(chooser.choice(list(moves)))
             self.visit(game)
+
+
+def _returning(game: Game[Any], moves: list[Hashable], met: set[Hashable], key_of: Any) -> Hashable:
+    """Return the first of ``moves`` that reaches a position of ``met``, else the first
+    after which a reply does, else the first move."""
+    for move in moves:
+        game.push(move)
+        back = key_of() in met
+        game.undo()
+        if back:
+            return move
+    for move in moves:
+        game.push(move)
+        try:
+            for reply in game.legal_moves():
+                game.push(reply)
+                back = key_of() in met
+                game.undo()
+                if back:
+                    return move
+        finally:
+            game.undo()
+    return moves[0]

@@ -15,15 +15,20 @@ import attrs
 
 from gamesearch.game import Game
 from gamesearch.search.base import INFINITY, RootAnswer, SearchContext, Searcher
+from gamesearch.search.reference.repetition import repeated_on_line
 from gamesearch.search.reference.root import search_root
 
 
 def alphabeta(game: Game[Any], depth: float, alpha: int, beta: int, context: SearchContext) -> int:
     """Return the value of ``game`` searched ``depth`` plies deep with the window
-    ``(alpha, beta)`` (first player's view; fail-soft, see the module)."""
+    ``(alpha, beta)`` (first player's view; fail-soft, see the module); a position seen
+    before on the line from the root is a draw in a game that declares repetition."""
     context.count_node(game)
     if game.result() is not None:
         return context.finished_value(game)
+    if repeated_on_line(game, context.root_ply):
+        context.counters.leaves += 1
+        return 0
     if depth == 0:
         return context.horizon_value(game)
     maximizing = game.to_move() == 0
