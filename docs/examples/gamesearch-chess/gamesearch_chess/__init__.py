@@ -13,10 +13,15 @@ protocol, and is itself GPL-3.0-or-later for that reason.
   UCI, which does not depend on the position (SAN does: ``Nd2`` needs to know which
   knight), as the protocol asks of a move's text.
 - **The end** (White's point of view: +1 White won, -1 Black won, 0 a draw):
-  checkmate, stalemate, insufficient material (python-chess's definition) and the
-  75-move rule (150 plies without a capture or a pawn move). Repetitions end no
-  game: they depend on the moves before the position, which neither its FEN nor its
-  key carries, while the 75-move rule already bounds every game.
+  checkmate, stalemate, insufficient material (python-chess's definition), the
+  75-move rule (150 plies without a capture or a pawn move) and threefold repetition:
+  the third time one position occurs in the game's history (the same pieces, side to
+  move, castling rights and capturable en passant square, as python-chess compares
+  them), the game is drawn at once, as online play does (over the board a player may
+  claim it). The game declares that rule (:class:`~gamesearch.capabilities.Repetition`):
+  its result depends on the moves played, not on the FEN alone, and searchers score a
+  position repeated on their line as a draw. The fifty-move rule is a claim this
+  plugin does not make; the 75-move rule ends the game.
 - **The longest game**: the 75-move rule allows at most 150 plies between two
   captures or pawn moves; there are at most 30 captures (every piece but the kings)
   and 96 pawn steps (16 pawns, 6 steps each), so no game lasts more than
@@ -39,7 +44,7 @@ from typing import Any
 import chess
 
 from gamesearch.boardview import BoardView
-from gamesearch.capabilities import ProblemFiles
+from gamesearch.capabilities import ProblemFiles, Repetition
 from gamesearch.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
 from gamesearch.game import Game, resolve_options
 from gamesearch.looks import BoardLook
@@ -52,6 +57,8 @@ __all__ = ["MAX_PLIES", "Chess", "plies_left_at_most"]
 
 #: plies of the 75-move rule: a game ends once this many pass without a capture or pawn move
 SEVENTY_FIVE_MOVES = 150
+#: the occurrences of one position that draw the game (threefold repetition)
+THREEFOLD = 3
 #: every piece but the two kings may be captured once, every pawn may step six times
 MOST_EVENTS = 30 + 16 * 6
 #: no game lasts longer (see the module's notes)
@@ -108,7 +115,7 @@ def _status_words(status: chess.Status) -> str:
     )
 
 
-class Chess(Game[chess.Move], ProblemFiles):
+class Chess(Game[chess.Move], ProblemFiles, Repetition):
     """Chess by python-chess: FEN positions, UCI and SAN moves, material and squares heuristic."""
 
     name = "chess"
@@ -118,6 +125,7 @@ class Chess(Game[chess.Move], ProblemFiles):
         "engine:iterative=true,killers=true,history=true,quiescence=true,table=true,seconds=3"
     )
     forced_win_name = "mate"
+    repetitions = THREEFOLD
 
     def __init__(self) -> None:
         self._board = chess.Board()
@@ -127,7 +135,17 @@ class Chess(Game[chess.Move], ProblemFiles):
         self._moves: tuple[chess.Move, ...] | None = None
         self._result: int | None = _UNKNOWN
         self._fen: str | None = None
-        self._saved: list[tuple[tuple[chess.Move, ...] | None, int | None, str | None]] = []
+        self._saved: list[tuple[tuple[chess.Move, ...] | None, int | None, str | None, Any]] = []
+        # Threefold repetition: how often each position (its repetition key) occurred in
+        # the game, and the key of the position now (None after a null move: never counted).
+        self._seen: dict[Hashable, int] = {}
+        self._here: Hashable = None
+        self._count_positions()
+
+    def _count_positions(self) -> None:
+        """Count the position of the board as its first occurrence (the game has no history)."""
+        self._here = self._board._transposition_key()
+        self._seen = {self._here: 1}
 
     # ----------------------------------------------------------------- creation
     @classmethod
@@ -150,6 +168,7 @@ class Chess(Game[chess.Move], ProblemFiles):
         _check_position(board, board.fen())
         game = cls()
         game._board = board
+        game._count_positions()
         return game
 
     @classmethod
@@ -175,6 +194,7 @@ class Chess(Game[chess.Move], ProblemFiles):
             raise InvalidPositionError(f"position {text!r} is not a FEN: {error}") from None
         _check_position(board, text)
         game._board = board
+        game._count_positions()
         return game
 
     def copy(self) -> Chess:
@@ -182,6 +202,7 @@ class Chess(Game[chess.Move], ProblemFiles):
         twin._board = self._board.copy()
         twin._moves, twin._result, twin._fen = self._moves, self._result, self._fen
         twin._saved = self._saved.copy()
+        twin._seen, twin._here = self._seen.copy(), self._here
         twin._history = self._history.copy()
         return twin
 
@@ -230,7 +251,11 @@ class Chess(Game[chess.Move], ProblemFiles):
         )
         if not has_moves:
             result = (-1 if board.turn else 1) if board.is_check() else 0
-        elif board.halfmove_clock >= SEVENTY_FIVE_MOVES or board.is_insufficient_material():
+        elif (
+            board.halfmove_clock >= SEVENTY_FIVE_MOVES
+            or self._seen.get(self._here, 0) >= THREEFOLD
+            or board.is_insufficient_material()
+        ):
             result = 0
         else:
             result = None
@@ -242,32 +267,54 @@ class Chess(Game[chess.Move], ProblemFiles):
         rights, a capturable en passant square) with the two move counters.
 
         python-chess's own repetition check uses the same identity; it costs well
-        under a microsecond where a Zobrist hash computed afresh costs about ten.
+        under a microsecond where a Zobrist hash computed afresh costs about ten. Two
+        positions with equal keys may still differ in their result: threefold
+        repetition looks at the history (:meth:`repetition_key`).
         """
         board = self._board
-        return (board._transposition_key(), board.halfmove_clock, board.fullmove_number)
+        here = self._here  # (the repetition key, kept from the move that reached the position)
+        if here is None:
+            here = board._transposition_key()
+        return (here, board.halfmove_clock, board.fullmove_number)
+
+    def repetition_key(self) -> Hashable:
+        """Return python-chess's identity of the position without the move counters: what
+        threefold repetition compares (kept from the move that reached the position)."""
+        here = self._here
+        return self._board._transposition_key() if here is None else here
 
     # ------------------------------------------------------------------ changes
     def make_move(self, move: chess.Move) -> None:
-        self._saved.append((self._moves, self._result, self._fen))
+        self._saved.append((self._moves, self._result, self._fen, self._here))
         self._moves, self._result, self._fen = None, _UNKNOWN, None
-        self._board.push(move)
+        board = self._board
+        board.push(move)
+        here = self._here = board._transposition_key()
+        seen = self._seen
+        seen[here] = seen.get(here, 0) + 1
 
     def unmake_move(self, move: chess.Move) -> None:
+        self._leave()
         self._board.pop()
-        self._moves, self._result, self._fen = self._saved.pop()
+        self._moves, self._result, self._fen, self._here = self._saved.pop()
+
+    def _leave(self) -> None:
+        """Forget one occurrence of the position now (before its move is taken back)."""
+        seen, here = self._seen, self._here
+        left = seen[here] - 1
+        if left:
+            seen[here] = left
+        else:
+            del seen[here]
 
     def advance(self, move: chess.Move) -> int | None:
         self._history.append(move)
-        self._saved.append((self._moves, self._result, self._fen))
-        self._moves, self._result, self._fen = None, _UNKNOWN, None
-        self._board.push(move)
+        self.make_move(move)
         return self.result()
 
     def retract(self, move: chess.Move) -> None:
-        self._board.pop()
+        self.unmake_move(move)
         self._history.pop()
-        self._moves, self._result, self._fen = self._saved.pop()
 
     def make_null_move(self) -> None:
         """Pass the turn (in a search only; never a legal move, kept in no history).
@@ -278,15 +325,15 @@ class Chess(Game[chess.Move], ProblemFiles):
         board = self._board
         in_check = board.is_check()
         passer = board.turn
-        self._saved.append((self._moves, self._result, self._fen))
+        self._saved.append((self._moves, self._result, self._fen, self._here))
         board.push(chess.Move.null())
-        self._moves, self._fen = None, None
+        self._moves, self._fen, self._here = None, None, None  # (a pass repeats nothing)
         self._result = (-1 if passer else 1) if in_check else _UNKNOWN
 
     def unmake_null_move(self) -> None:
         """Take back the null move just made."""
         self._board.pop()
-        self._moves, self._result, self._fen = self._saved.pop()
+        self._moves, self._result, self._fen, self._here = self._saved.pop()
 
     # ------------------------------------------------------- heuristic, ordering
     def evaluate(self) -> int:
