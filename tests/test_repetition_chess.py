@@ -15,7 +15,7 @@ from gamesearch_chess import Chess  # noqa: E402
 from gamesearch import default_registry  # noqa: E402
 from gamesearch.search.reference.alphabeta import ReferenceAlphaBeta  # noqa: E402
 from gamesearch.search.table import SearchMemory  # noqa: E402
-from gamesearch.testing import check_position  # noqa: E402
+from gamesearch.testing import check_game, check_position  # noqa: E402
 
 REGISTRY = default_registry()
 
@@ -101,6 +101,14 @@ def test_chess_reports_the_third_occurrence_of_a_position_as_a_draw() -> None:
     check_position(game)  # the kit counts the occurrences from the history
     game.undo()
     assert game.result() is None
+
+
+@pytest.mark.slow
+def test_the_kit_meets_threefold_repetitions_in_its_games_that_seek_them() -> None:
+    # a king and a knight walk to and fro: the kit's game that seeks repetitions ends in
+    # one, whose draw it counts from the history
+    report = check_game(Chess.from_text(AHEAD), max_positions=1, playouts=1)
+    assert report.terminal >= 1
 
 
 @pytest.mark.slow

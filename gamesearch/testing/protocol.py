@@ -45,7 +45,7 @@ from gamesearch.testing.state_checks import check_state
 NONSENSE_MOVE = "not a move!"
 #: how many moves of other positions are tried as illegal moves in each position
 ILLEGAL_TRIES = 3
-#: games that seek repetitions, played by check_game for a game with repetition draws
+#: the most games that seek repetitions check_game plays for a game with repetition draws
 REPEATING_GAMES = 2
 #: the longest of those games, in plies
 REPEATING_PLIES = 60
@@ -291,7 +291,8 @@ def check_game(
     positions, equal keys must mean equal positions and equal positions equal keys.
     A game that declares repetition draws also plays games that seek repetitions (each
     move goes back to a position met before when one does, else one that lets the reply
-    do so), so that its draws are counted against its history. Last, positions of one
+    do so; as many as ``playouts``, at most :data:`REPEATING_GAMES`), so that its draws
+    are counted against its history. Last, positions of one
     more random game must survive a pickle round trip
     (:func:`gamesearch.testing.pickling.check_pickling`: searches in worker processes
     receive their position pickled).
@@ -325,7 +326,7 @@ def check_game(
     for _ in range(playouts):
         walker.walk_random_game(start.copy(), chooser)
     if capabilities.repetition_key(start) is not None:
-        for _ in range(REPEATING_GAMES):
+        for _ in range(min(playouts, REPEATING_GAMES)):
             walker.walk_repeating_game(start.copy(), chooser)
     check_pickling(start, chooser)
     return GameReport(
