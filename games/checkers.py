@@ -45,7 +45,7 @@ from itertools import pairwise
 from typing import Any, ClassVar
 
 from gamesearch.boardview import BoardView
-from gamesearch.errors import InvalidMoveError, InvalidPositionError
+from gamesearch.errors import InvalidPositionError
 from gamesearch.game import Game, Option, resolve_options
 from gamesearch.looks import BoardLook
 from gamesearch.plugins import hookimpl
@@ -90,7 +90,7 @@ from .checkers_board import longest_game as longest_game
 from .checkers_board import progress_left as progress_left
 from .checkers_board import row_of as row_of
 from .checkers_board import square_at as square_at
-from .checkers_text import read_pieces
+from .checkers_text import move_text, read_move, read_pieces
 
 
 @functools.cache
@@ -519,47 +519,10 @@ class Checkers(Game[Move]):
         :raises InvalidMoveError: for a square off 1-32, squares no piece could go
             between, or a short capture that is no legal move (or that several are).
         """
-        written = str(text).strip().lower()
-        separator = "x" if "x" in written else "-"
-        words = written.split(separator)
-        if len(words) < 2 or not all(
-            word.strip().isascii() and word.strip().isdigit() for word in words
-        ):
-            raise InvalidMoveError(
-                f"move {text!r} is not a move; write the squares (1 to 32) it stops on, "
-                "like 11-15 or 15x22x29"
-            )
-        numbers = [int(word) for word in words]
-        if not all(1 <= number <= SQUARES for number in numbers):
-            raise InvalidMoveError(
-                f"move {text!r} names a square off the board; squares run from 1 to 32"
-            )
-        move = tuple(number - 1 for number in numbers)
-        if len(move) == 2 and move[1] in (target for _, (_, target) in STEPS[KING][move[0]]):
-            return move
-        if all(JUMPED[a * SQUARES + b] for a, b in pairwise(move)):
-            return move
-        if len(move) == 2:  # the short form of a chain of jumps
-            chains = [
-                m
-                for m in self.legal_moves()
-                if m[0] == move[0] and m[-1] == move[1] and self.is_capture(m)
-            ]
-            if len(chains) == 1:
-                return chains[0]
-            if chains:
-                raise InvalidMoveError(
-                    f"move {text!r} could be {', '.join(self.format_move(m) for m in chains)}; "
-                    "write the squares of the whole chain"
-                )
-        raise InvalidMoveError(
-            f"move {text!r} is not a move: a piece steps to a diagonal neighbour or jumps two "
-            "squares diagonally"
-        )
+        return read_move(text, self.legal_moves)
 
     def format_move(self, move: Move) -> str:
-        separator = "x" if JUMPED[move[0] * SQUARES + move[1]] else "-"
-        return separator.join(str(square + 1) for square in move)
+        return move_text(move)
 
 
 @hookimpl

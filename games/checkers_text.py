@@ -1,14 +1,27 @@
-"""Reading a checkers position's pieces from the PDN form of Portable Draughts Notation:
-each side's squares after its letter, kings after ``K``, ranges like ``1-12``.
+"""Checkers text: a position's pieces in the PDN form of Portable Draughts Notation
+(each side's squares after its letter, kings after ``K``, ranges like ``1-12``), and
+moves written as the squares they stop on (``11-15``, ``15x22x29``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from itertools import pairwise
 
-from gamesearch.errors import InvalidPositionError
+from gamesearch.errors import InvalidMoveError, InvalidPositionError
 
-from .checkers_board import BLACK, CROWN_ROWS, SIDE_LETTERS, SQUARES, WHITE, bits_of
+from .checkers_board import (
+    BLACK,
+    CROWN_ROWS,
+    JUMPED,
+    KING,
+    SIDE_LETTERS,
+    SQUARES,
+    STEPS,
+    WHITE,
+    Move,
+    bits_of,
+)
 
 
 def read_pieces(
@@ -75,3 +88,56 @@ def _read_squares(text: str, word: str) -> list[int]:
             "high"
         )
     return list(range(first - 1, last))
+
+
+def read_move(text: str, legal_moves: Callable[[], Sequence[Move]]) -> Move:
+    """Return the move written ``text``: the squares it stops on, joined by ``-`` (a step)
+    or ``x`` (a capture); a capture may give its first and last squares alone when no
+    other capture of the position (of ``legal_moves()``) joins them.
+
+    :raises InvalidMoveError: for a square off 1-32, squares no piece could go
+        between, or a short capture that is no legal move (or that several are).
+    """
+    written = str(text).strip().lower()
+    separator = "x" if "x" in written else "-"
+    words = written.split(separator)
+    if len(words) < 2 or not all(
+        word.strip().isascii() and word.strip().isdigit() for word in words
+    ):
+        raise InvalidMoveError(
+            f"move {text!r} is not a move; write the squares (1 to 32) it stops on, "
+            "like 11-15 or 15x22x29"
+        )
+    numbers = [int(word) for word in words]
+    if not all(1 <= number <= SQUARES for number in numbers):
+        raise InvalidMoveError(
+            f"move {text!r} names a square off the board; squares run from 1 to 32"
+        )
+    move = tuple(number - 1 for number in numbers)
+    if len(move) == 2 and move[1] in (target for _, (_, target) in STEPS[KING][move[0]]):
+        return move
+    if all(JUMPED[a * SQUARES + b] for a, b in pairwise(move)):
+        return move
+    if len(move) == 2:  # the short form of a chain of jumps
+        chains = [
+            m
+            for m in legal_moves()
+            if m[0] == move[0] and m[-1] == move[1] and JUMPED[m[0] * SQUARES + m[1]] != 0
+        ]
+        if len(chains) == 1:
+            return chains[0]
+        if chains:
+            raise InvalidMoveError(
+                f"move {text!r} could be {', '.join(move_text(m) for m in chains)}; "
+                "write the squares of the whole chain"
+            )
+    raise InvalidMoveError(
+        f"move {text!r} is not a move: a piece steps to a diagonal neighbour or jumps two "
+        "squares diagonally"
+    )
+
+
+def move_text(move: Move) -> str:
+    """Return ``move`` as written: its squares joined by ``x`` for a capture, else ``-``."""
+    separator = "x" if JUMPED[move[0] * SQUARES + move[1]] else "-"
+    return separator.join(str(square + 1) for square in move)
