@@ -30,9 +30,12 @@ order written. Two more statements: ``agents N`` declares the number of agents (
 the most any node or leaf implies, at least 2), and ``at NAME`` makes ``NAME`` the
 current position (:meth:`TreeGame.to_text` writes the tree on one line, then ``at``).
 
-Positions are the nodes. A leaf's utility is the game's result, in the framework's
-scale of values: a finished line always counts more than an evaluation, and the value of
-the tree above is the value with margin 3 (``SearchResult.margin`` is 3).
+Positions are the nodes. A leaf's utility is the game's result, and a tree is scored by
+utility (:attr:`~gamesearch.rules.Scoring.UTILITY`, its rules' scoring): every searcher
+reads the textbook's numbers, the value of the tree above is 3 and an evaluation is
+compared with the utilities as written. A searcher told ``scoring=distance`` uses the
+framework's scale of values instead (a finished line then counts more than any
+evaluation; ``SearchResult.margin`` is still 3).
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from fractions import Fraction
 import attrs
 
 from gamesearch.errors import InvalidPositionError
-from gamesearch.rules import Rules
+from gamesearch.rules import Rules, Scoring
 
 #: evaluations lie strictly inside this bound
 EVALUATION_BOUND = 900
@@ -92,6 +92,7 @@ class Tree:
                 alternating=alternating,
                 chance=chance,
                 result_range=result_range,
+                scoring=Scoring.UTILITY,
             )
         sums = {sum(numbers_of(utility)) for utility in utilities}
         constant = sums.pop() if len(sums) == 1 else None
@@ -101,6 +102,7 @@ class Tree:
             alternating=alternating,
             chance=chance,
             result_range=result_range,
+            scoring=Scoring.UTILITY,
             utilities=True,
             constant_sum=constant,
         )

@@ -62,13 +62,19 @@ class Outcome(enum.Enum):
 class Scoring(enum.Enum):
     """How a finished game is scored.
 
-    ``DISTANCE`` (the default everywhere) prefers, at equal margin, the fastest
-    forced win and the slowest forced loss. ``PLAIN`` ignores the distance, as
-    textbook minimax does (it reproduces the textbook node counts).
+    ``GAME`` (every searcher's default) is the game's own scoring, what its rules
+    declare (:attr:`Rules.scoring`): ``UTILITY`` for an explicit game tree, ``DISTANCE``
+    for the others. ``DISTANCE`` prefers, at equal margin, the fastest forced win and
+    the slowest forced loss. ``PLAIN`` ignores the distance, as textbook minimax does
+    (it reproduces the textbook node counts). ``UTILITY`` is the textbook's numbers: a
+    finished game is worth its result as the game gives it (AIMA Figure 5.2 is worth
+    3), and a position at a horizon its evaluation, on the same scale.
     """
 
+    GAME = "game"
     DISTANCE = "distance"
     PLAIN = "plain"
+    UTILITY = "utility"
 
 
 @attrs.frozen
@@ -101,6 +107,9 @@ class Rules:
     #: true when passing is almost never better than moving (no zugzwang to speak of):
     #: with :meth:`Game.make_null_move`, the engine's null-move pruning may then pass
     zugzwang_rare: bool = False
+    #: how a finished game is scored when a searcher is not told otherwise (its
+    #: ``scoring`` option left at ``game``): an explicit tree says ``UTILITY``
+    scoring: Scoring = Scoring.DISTANCE
     #: the framework's scale of values for these rules (worked out once)
     scale: ValueScale = attrs.field(init=False, eq=False, repr=False)
 
@@ -126,7 +135,10 @@ class Rules:
                     f"{self.players * high} "
                     f"({self.players} utilities in {low}..{high}): {self.constant_sum!r}"
                 )
-        object.__setattr__(self, "scale", ValueScale(self.max_plies, max(1, self.largest_margin)))
+        if self.scoring is Scoring.GAME:
+            raise ValueError("a game's 'scoring' must name one: distance, plain or utility")
+        scale = ValueScale(self.max_plies, max(1, self.largest_margin), self.scoring)
+        object.__setattr__(self, "scale", scale)
 
     @property
     def largest_margin(self) -> int:
@@ -156,11 +168,14 @@ class ValueScale:
     ``stride = max_plies + 1``: a larger margin beats a smaller one whatever the
     plies, and at equal margin the faster win is worth more. Plain scoring drops the
     ``- p``. A draw is 0. Every proven non-draw value lies beyond
-    :attr:`heuristic_bound`, every heuristic value strictly inside it.
+    :attr:`heuristic_bound`, every heuristic value strictly inside it. Utility scoring
+    is the result itself, on the heuristics' scale (:meth:`proven` says which).
     """
 
     max_plies: int
     largest_margin: int
+    #: the game's own scoring, what :attr:`Scoring.GAME` stands for
+    scoring: Scoring = Scoring.DISTANCE
     win: int = attrs.field(init=False)
 
     @win.default
@@ -190,10 +205,17 @@ class ValueScale:
         """Return the largest value a finished game can have."""
         return (self.largest_margin - 1) * self.stride + self.win
 
-    def proven(self, result: int, ply: int, scoring: Scoring = Scoring.DISTANCE) -> int:
-        """Return the value of a game finished at ``ply`` with ``result``."""
-        if result == 0:
-            return 0
+    def resolve(self, scoring: Scoring) -> Scoring:
+        """Return ``scoring``, the game's own scoring in place of :attr:`Scoring.GAME`."""
+        return self.scoring if scoring is Scoring.GAME else scoring
+
+    def proven(self, result: int, ply: int, scoring: Scoring = Scoring.GAME) -> int:
+        """Return the value of a game finished at ``ply`` with ``result`` (with utility
+        scoring: ``result`` itself)."""
+        if scoring is Scoring.GAME:
+            scoring = self.scoring
+        if result == 0 or scoring is Scoring.UTILITY:
+            return result
         magnitude = (abs(result) - 1) * self.stride + self.win
         if scoring is Scoring.DISTANCE:
             magnitude -= ply
@@ -240,6 +262,8 @@ def terminal_value(sign: int, ply: int, win_score: int, scoring: Scoring) -> int
 
     Kept for the textbook pages; a game with margins uses :meth:`ValueScale.proven`.
     """
+    if scoring is Scoring.UTILITY:
+        return sign
     if scoring is Scoring.PLAIN:
         return sign * win_score
     return sign * (win_score - ply)
@@ -308,8 +332,9 @@ def winners(game: Any) -> tuple[int, ...]:
     return tuple(player for player, utility in enumerate(utilities) if utility == best)
 
 
-def proven_value(game: Any, scoring: Scoring = Scoring.DISTANCE) -> int:
-    """Return the search value of the finished ``game``, first player's point of view.
+def proven_value(game: Any, scoring: Scoring = Scoring.GAME) -> int:
+    """Return the search value of the finished ``game``, first player's point of view
+    (scored as ``scoring`` says; by default as the game's rules say).
 
     :raises ValueError: when the game is not over, or gives one utility per player.
     """

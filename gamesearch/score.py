@@ -254,13 +254,15 @@ def score_of(
     names: tuple[str, ...],
     utilities: tuple[int | Fraction, ...] | None = None,
     forced_win: str | None = None,
+    results: bool = False,
 ) -> Score:
     """Return the score a search value stands for, first player's point of view.
 
     ``scale`` is the game's value scale (``None`` for a game with utilities), ``depth``
     the plies searched, ``ply`` the searched position's ply (plies to the end count
-    from it), ``names`` the players' names and ``forced_win`` the game's word for a
-    forced win (``"mate"``), if it has one.
+    from it), ``names`` the players' names, ``forced_win`` the game's word for a
+    forced win (``"mate"``), if it has one, and ``results`` says the value is scored by
+    utility (an exact value is the final result itself).
     """
     if utilities is not None:
         return Utilities(tuple(utilities), is_exact, names=tuple(names))
@@ -268,6 +270,10 @@ def score_of(
         return Expected(value, is_exact)
     assert scale is not None
     has_margins = scale.largest_margin > 1
+    if results:
+        if not is_exact:
+            return Heuristic(value, depth)
+        return Proven(value, None, names=tuple(names), has_margins=has_margins)
     # a value beyond every heuristic one is proven, even when the search had a horizon
     if value != 0 and scale.is_proven(value) or value == 0 and is_exact:
         margin = scale.margin(value)

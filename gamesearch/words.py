@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from gamesearch.capabilities import forced_win_name, player_names
-from gamesearch.rules import Outcome
+from gamesearch.rules import Outcome, Scoring
 from gamesearch.score import Expected, Proven, number_words
 
 #: a value as text: whole numbers as they are, others with three decimals
@@ -54,6 +54,10 @@ def describe_value(game: Any, value: int | Fraction, *, is_exact: bool = True) -
             return Expected(exact, is_exact).words()
         return f"expected result {signed_fraction(value)} ({float(value):+.3f})"
     assert isinstance(value, int)
+    if is_exact and rules.scoring is Scoring.UTILITY and abs(value) <= rules.largest_margin:
+        # a game scored by utility (a tree): the value is the result itself
+        has_margins = rules.largest_margin > 1
+        return Proven(value, None, names=player_names(game), has_margins=has_margins).words()
     scale = rules.scale
     margin = scale.margin(value) if is_exact or scale.is_proven(value) else None
     if margin is None:

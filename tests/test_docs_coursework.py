@@ -184,17 +184,29 @@ def alphabeta(
 
 
 @pytest.mark.parametrize(
-    ("student", "name", "exercise"),
+    ("student", "name", "exercise", "tests"),
     [
-        ("StudentMinimax", "minimax", "exercise 1: write minimax_value"),
-        ("StudentSearcher", "alphabeta", "exercise 2: write alphabeta_value"),
+        ("StudentMinimax", "minimax", "exercise 1: write minimax_value", 4),
+        ("StudentSearcher", "alphabeta", "exercise 2: write alphabeta_value", 5),
     ],
 )
 def test_the_skeleton_fails_its_suites_naming_the_exercise(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, student: str, name: str, exercise: str
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    student: str,
+    name: str,
+    exercise: str,
+    tests: int,
 ) -> None:
     assert_the_skeleton_fails(
-        capsys, tmp_path, f"my_searcher.py:{student}", name, exercise, 4, 6, "AIMA Figure 5.2"
+        capsys,
+        tmp_path,
+        f"my_searcher.py:{student}",
+        name,
+        exercise,
+        tests,
+        tests + 2,
+        "AIMA Figure 5.2",
     )
 
 
@@ -207,7 +219,33 @@ def test_right_answers_pass_both_suites_node_for_node(skeleton: ModuleType) -> N
     ):
         reference, cases = suite(name)
         report = grade(student, cases, reference)
-        assert (report.score, report.max_score) == (6, 6), report.summary()
+        points = len(cases) + 2  # two tests of two points each
+        assert (report.score, report.max_score) == (points, points), report.summary()
+
+
+#: the alpha-beta suite's test of AIMA Figure 5.5 (one window for the root moves)
+FIGURE_5_5 = "AIMA Figure 5.5: one window shared by the root moves"
+
+
+def test_a_minimax_handed_in_as_alphabeta_scores_0_on_figure_5_5(skeleton: ModuleType) -> None:
+    # exercise 2 answered with exercise 1: no pruning at all
+    skeleton.alphabeta_value = lambda game, alpha, beta, scoring, counters: minimax(
+        game, scoring, counters
+    )
+    reference, cases = suite("alphabeta")
+    report = grade(skeleton.StudentSearcher, cases, reference)
+    result = next(result for result in report.results if result.name == FIGURE_5_5)
+    assert (result.score, result.passed) == (0, False), result.output
+    # C's first leaf (2) is below B's 3: the reference cuts c2 and c3, the minimax does not
+    assert result.output.startswith(
+        "12 positions generated, the reference 10; generated position 7 is after a2 c2, the "
+        "reference's after a3"
+    ), result.output
+    # the right alpha-beta passes it, with the textbook's value
+    skeleton.alphabeta_value = alphabeta
+    right = grade(skeleton.StudentSearcher, cases, reference)
+    passed = next(result for result in right.results if result.name == FIGURE_5_5)
+    assert passed.passed and passed.output.startswith("value 3, move a1"), passed.output
 
 
 def test_an_alphabeta_that_prunes_only_once_alpha_exceeds_beta_is_caught(

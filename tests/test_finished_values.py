@@ -11,13 +11,18 @@ from gamesearch.search.base import FINISHED_TABLE_ENTRIES, finished_values
 
 def expected(result: int, ply: int, max_plies: int, scoring: Scoring) -> int:
     """The documented scale: sign(r) * ((|r| - 1) * (max_plies + 1) + win - ply), win the
-    smallest power of ten from 1000 on with win - max_plies >= win / 2; plain scoring drops ply."""
-    if result == 0:
-        return 0
+    smallest power of ten from 1000 on with win - max_plies >= win / 2; plain scoring drops ply;
+    utility scoring is the result itself; these games' own scoring is distance."""
+    if result == 0 or scoring is Scoring.UTILITY:
+        return result
     win = 1000
     while win - max_plies < win / 2:
         win *= 10
-    size = (abs(result) - 1) * (max_plies + 1) + win - (ply if scoring is Scoring.DISTANCE else 0)
+    size = (
+        (abs(result) - 1) * (max_plies + 1)
+        + win
+        - (ply if scoring in (Scoring.DISTANCE, Scoring.GAME) else 0)
+    )
     return size if result > 0 else -size
 
 

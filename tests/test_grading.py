@@ -175,9 +175,8 @@ def test_the_grader_catches_a_sign_error_and_names_the_first_position_it_shows_i
     report = grade(SignError, suite(), REFERENCE)
     assert [result.passed for result in report.results] == [True, False]
     assert report.first_failure is report.results[1]
-    assert (
-        "value -997, the reference 997 (the opposite sign: values are from the first player's"
-        in (report.results[1].output)
+    assert "value -1, the reference 1 (the opposite sign: values are from the first player's" in (
+        report.results[1].output
     )
     assert report.summary().startswith(
         "2 of 3 points, 1 of 2 tests passed; first difference in 'MIN to move at C'"
@@ -189,7 +188,7 @@ def test_the_grader_names_the_first_position_whose_value_is_wrong() -> None:
     case = Case("MIN's turn inside", TreeGame.from_text(TreeGame().to_text() + "; at B"))
     result = grade(SignError, [case], REFERENCE).results[0]
     assert result.output.startswith(
-        "value -1004, the reference 1004 (the opposite sign: values are from the first player's "
+        "value -3, the reference 3 (the opposite sign: values are from the first player's "
         "point of view, "
         "whoever is to move); the values differ at the position itself (MIN to move); searched "
         "from each of "
@@ -222,8 +221,7 @@ def test_the_grader_follows_the_first_move_whose_value_differs() -> None:
     ]
     # from B, MIN's values are right but C's (searched below B's root) is not
     assert (
-        "the values differ first after a (MIN to move): value 1001, the reference 1013"
-        in result.output
+        "the values differ first after a (MIN to move): value 2, the reference 5" in result.output
     )
 
 

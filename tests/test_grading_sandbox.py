@@ -107,9 +107,8 @@ def assert_zero(report: GradeReport, *fragments: str) -> str:
 def test_a_right_submission_gets_every_point_in_the_sandbox(tmp_path: Path) -> None:
     report = graded(submission(tmp_path))
     assert (report.score, report.max_score) == (3, 3)
-    # the hand-worked minimax value of Figure 5.2 in the default scoring: 3 plus the
-    # distance term the framework adds to a finished game two moves deep
-    assert "value 1004" in report.results[0].output
+    # the hand-worked minimax value of Figure 5.2, the textbook's: a tree is scored by utility
+    assert report.results[0].output.startswith("value 3, move a1"), report.results[0].output
 
 
 def test_a_syntax_error_gets_zero_with_its_line(tmp_path: Path) -> None:
@@ -225,10 +224,10 @@ def test_patching_the_recording_changes_nothing(tmp_path: Path) -> None:
 
         runner = sys.modules["__main__"]
         runner.recording = lambda game, copies=False: (game, [("a1",), ("a1", "b1")])
-        runner.search = lambda *args, **kwargs: {"value": 1004, "move": "a1"}
+        runner.search = lambda *args, **kwargs: {"value": 3, "move": "a1"}
         """
     )
-    root = "return context.answer(game, 1004, ['a1'], [])"  # the answer, and no search
+    root = "return context.answer(game, 3, ['a1'], [])"  # the answer, and no search
     report = graded(submission(tmp_path, top=top, root=root))
     assert "0 positions generated, the reference 12" in report.results[0].output
     assert report.score == 0

@@ -303,7 +303,7 @@ def test_stats_count_nodes_leaves_cutoffs_and_time() -> None:
         ),
         (
             lambda: AlphaBeta(scoring="fast"),
-            r"option 'scoring' must be one of distance, plain: 'fast'",
+            r"option 'scoring' must be one of game, distance, plain, utility: 'fast'",
         ),
         (lambda: IterativeDeepening(seconds=-1), r"'seconds' must be >= 0.001: -1"),
     ],

@@ -115,7 +115,10 @@ def test_the_handshake_names_the_engine_and_its_options_then_says_uciok() -> Non
     assert any(line.startswith("option name Hash type spin default") for line in lines)
     assert "option name quiescence type check default true" in lines
     assert "option name null_move type spin default 0 min 0 max 2147483647" in lines
-    assert "option name scoring type combo default distance var distance var plain" in lines
+    assert (
+        "option name scoring type combo default game var game var distance var plain var utility"
+        in lines
+    )
     assert not any(line.startswith("option name depth ") for line in lines)
     assert lines[-2:] == ["uciok", "readyok"]
 

@@ -61,31 +61,55 @@ def alphabeta_value(
 
 @attrs.frozen(kw_only=True)
 class StudentSearcher(Searcher):
-    """Your searcher: each root move is searched with your function and a full window."""
+    """Your searcher: each root move is searched with your function, with a full window
+    or (``root_window="shared"``) the window the moves before it leave."""
 
     name: ClassVar[str] = "student"
     pruning: bool = attrs.field(
         default=True,
         metadata={"help": "use alphabeta_value (exercise 2), not minimax_value (exercise 1)"},
     )
+    root_window: str = attrs.field(
+        default="fresh",
+        validator=attrs.validators.in_(("fresh", "shared")),
+        metadata={
+            "help": "fresh: a full window for each root move; shared: each root move narrows "
+            "the window for the next, as AIMA's alpha-beta search does"
+        },
+    )
 
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
         context.count_node(game)  # the root
         counters = context.counters
+        first, shared = game.to_move() == Player.FIRST, self.root_window == "shared"
+        alpha, beta = -INFINITY, INFINITY
         values = []
         for move in game.legal_moves():
             game.push(move)
             try:
                 if self.pruning:
-                    value = alphabeta_value(game, -INFINITY, INFINITY, self.scoring, counters)
+                    value = alphabeta_value(game, alpha, beta, self.scoring, counters)
                 else:
                     value = minimax_value(game, self.scoring, counters)
             finally:
                 game.undo()
             values.append((move, value))
-        sign = 1 if game.to_move() == Player.FIRST else -1
+            if shared and first:
+                alpha = max(alpha, value)
+            elif shared:
+                beta = min(beta, value)
+        sign = 1 if first else -1
         best = sign * max(sign * value for _, value in values)
-        return context.answer(game, best, [move for move, value in values if value == best], values)
+        best_moves = [move for move, value in values if value == best]
+        exact = not (shared and self.pruning)  # a shared window gives later moves bounds
+        return context.answer(
+            game,
+            best,
+            best_moves[:1] if not exact else best_moves,
+            values,
+            best_moves_complete=exact,
+            move_values_exact=exact,
+        )
 
 
 @attrs.frozen(kw_only=True)

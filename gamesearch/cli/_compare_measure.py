@@ -93,7 +93,9 @@ def reference_kind(game: Game[Any], searcher: Searcher) -> str:
     that scoring)."""
     if game.rules.utilities:
         return "utilities"
-    return "expected" if game.rules.chance or searcher.expected_values else searcher.scoring.value
+    if game.rules.chance or searcher.expected_values:
+        return "expected"
+    return game.rules.scale.resolve(searcher.scoring).value
 
 
 def reference_rows(
@@ -110,7 +112,9 @@ def reference_rows(
         elif kind == "expected":
             minimax = Expectiminimax(depth=depth)
         else:
-            minimax = Minimax(depth=depth, scoring=Scoring(kind))
+            scoring = Scoring(kind)  # (the game's own is the default: the label stays short)
+            own = game.rules.scale.resolve(Scoring.GAME) is scoring
+            minimax = Minimax(depth=depth, scoring=Scoring.GAME if own else scoring)
         label = searcher_label(minimax)
         reference = next(
             (row for row in rows if row.label == label and row.result is not None), None

@@ -80,7 +80,7 @@ def _scoring(value: Any) -> Scoring:
     return value if isinstance(value, Scoring) else _SCORING.read(value)
 
 
-_SCORING = Option("scoring", Scoring, Scoring.DISTANCE, "how finished games are scored")
+_SCORING = Option("scoring", Scoring, Scoring.GAME, "how finished games are scored")
 
 
 @attrs.frozen(kw_only=True)
@@ -115,11 +115,21 @@ class Searcher(abc.ABC):
     #: work out the principal variation only when a result's ``pv`` is read (it costs
     #: searches); a searcher that reads the line off what it already holds says False
     line_on_demand: ClassVar[bool] = True
+    #: whether the core scores finished games by its context's scoring, utility scoring
+    #: included (through :func:`finished_values` or :meth:`SearchContext.finished_value`);
+    #: a core whose bounds need the framework's scale of wins says False, and with
+    #: utility scoring it searches with plain scoring and its proven values are turned
+    #: into results (the same best moves and positions: the order of values is kept)
+    scores_utilities: ClassVar[bool] = True
 
     scoring: Scoring = attrs.field(
-        default=Scoring.DISTANCE,
+        default=Scoring.GAME,
         converter=_scoring,
-        metadata={"help": "distance: prefer fast wins and slow losses; plain: win/draw/loss"},
+        metadata={
+            "help": "game: the game's own (utility for explicit trees, else distance); "
+            "distance: prefer fast wins and slow losses; plain: win/draw/loss; "
+            "utility: a finished game is worth its result, as in the textbook"
+        },
     )
     seed: int | None = option_field(
         None, "break ties at random from this seed (default: first best move)"
@@ -130,6 +140,10 @@ class Searcher(abc.ABC):
     seconds: float | None = seconds_field()
     simulations: int | None = simulations_field()
     clock: str = clock_field()
+    #: this searcher with each scoring the game's own stands for (made when first needed)
+    _scored: dict[Scoring, Searcher] = attrs.field(
+        factory=dict, init=False, eq=False, repr=False, hash=False
+    )
 
     def __attrs_post_init__(self) -> None:
         check_fields(self)  # every option, however the searcher was made
@@ -213,6 +227,21 @@ class Searcher(abc.ABC):
                     memory=memory,
                     on_iteration=on_iteration,
                 )
+        if self.scoring is Scoring.GAME or (
+            self.scoring is Scoring.UTILITY and not self.scores_utilities
+        ):
+            return self._search_scored(game, move_values, tracer, memory, on_iteration)
+        return self._search_scored_as_asked(game, move_values, tracer, memory, on_iteration)
+
+    def _search_scored_as_asked(
+        self,
+        game: Game[Any],
+        move_values: bool,
+        tracer: Tracer | None,
+        memory: SearchMemory | None,
+        on_iteration: IterationListener | None,
+    ) -> SearchResult:
+        """Return :meth:`search`'s result, this searcher's scoring being one a core takes."""
         started, cpu_started = time.perf_counter(), time.thread_time()
         unmet = self.unmet_needs(game)
         if unmet:
@@ -278,6 +307,49 @@ class Searcher(abc.ABC):
             forced_win=capabilities.forced_win_name(game),
             best_moves_complete=answer.best_moves_complete,
             move_values_exact=answer.move_values_exact,
+            scoring=self.scoring,
+        )
+
+    def _search_scored(
+        self,
+        game: Game[Any],
+        move_values: bool,
+        tracer: Tracer | None,
+        memory: SearchMemory | None,
+        on_iteration: IterationListener | None,
+    ) -> SearchResult:
+        """Return :meth:`search`'s result with the game's own scoring in place of ``game``,
+        or, for a core that does not score utilities, with plain scoring and its proven
+        values turned into results."""
+        scale = game.rules.scale
+        scoring = scale.resolve(self.scoring)
+        if scoring is not Scoring.UTILITY or self.scores_utilities:
+            twin = self._scored.get(scoring)
+            if twin is None:
+                twin = self._scored[scoring] = attrs.evolve(self, scoring=scoring)
+            return twin._search_scored_as_asked(game, move_values, tracer, memory, on_iteration)
+
+        def result_of(value: Value) -> Value:
+            margin = None if isinstance(value, Fraction) else scale.margin(value)
+            return value if margin is None else margin
+
+        listener = on_iteration
+        if on_iteration is not None:
+            told = on_iteration
+
+            def listener(iteration: Iteration) -> None:
+                told(attrs.evolve(iteration, value=result_of(iteration.value)))
+
+        plain = attrs.evolve(self, scoring=Scoring.PLAIN)
+        found = plain._search_scored_as_asked(game, move_values, tracer, memory, listener)
+        values = found.move_values
+        return attrs.evolve(
+            found,
+            value=result_of(found.value),
+            move_values=None
+            if values is None
+            else tuple((move, result_of(value)) for move, value in values),
+            scoring=Scoring.UTILITY,
         )
 
     def _finished_answer(self, game: Game[Any], final: int) -> RootAnswer:

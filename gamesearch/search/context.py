@@ -31,12 +31,14 @@ def leaf_values(
 
     For a win/draw/loss game a result ``r`` at ply ``p`` is worth ``r * (win - distance
     * p)`` and ``proven`` is ``None``; a game with margins is scored by
-    ``proven(r, p)`` (:meth:`ValueScale.proven`).
+    ``proven(r, p)`` (:meth:`ValueScale.proven`). With utility scoring ``win`` is 1
+    and ``distance`` 0: the values are the results.
     """
     scale = game.rules.scale
+    scoring = scale.resolve(scoring)
     distance = 1 if scoring is Scoring.DISTANCE else 0
     if scale.largest_margin <= 1:
-        return scale.win, distance, None
+        return 1 if scoring is Scoring.UTILITY else scale.win, distance, None
     return scale.win, distance, functools.partial(scale.proven, scoring=scoring)
 
 
@@ -44,8 +46,8 @@ def leaf_values(
 FINISHED_TABLE_ENTRIES = 1 << 14
 #: ``values[ply][result]``: the search value of a game finished at ``ply`` with ``result``
 FinishedValues = Sequence[Mapping[int, int]] | Mapping[int, Mapping[int, int]]
-#: the tables of finished values, by (longest game, largest margin, distance scoring)
-_finished_tables: dict[tuple[int, int, int], FinishedValues] = {}
+#: the tables of finished values, by (longest game, largest margin, scoring)
+_finished_tables: dict[tuple[int, int, Scoring], FinishedValues] = {}
 
 
 class _ValuesOfPly(dict[int, int]):
@@ -89,10 +91,11 @@ def finished_values(game: Game[Any], scoring: Scoring) -> FinishedValues:
     names such a game).
     """
     scale = game.rules.scale
+    scoring = scale.resolve(scoring)
     if game.ply > scale.max_plies:
         return _ValuesByPly(scale, scoring)
-    largest, distance = scale.largest_margin, 1 if scoring is Scoring.DISTANCE else 0
-    identity = (scale.max_plies, largest, distance)
+    largest = scale.largest_margin
+    identity = (scale.max_plies, largest, scoring)
     found = _finished_tables.get(identity)
     if found is not None:
         return found

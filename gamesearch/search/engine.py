@@ -127,6 +127,9 @@ class Engine(Searcher):
 
     name: ClassVar[str] = "engine"
 
+    #: its bounds are on the scale of wins: utility scoring searches plain (see Searcher)
+    scores_utilities: ClassVar[bool] = False
+
     depth: int | None = depth_field(
         "plies to search before the horizon (default: to the end, exact)"
     )

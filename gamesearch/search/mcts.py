@@ -149,6 +149,7 @@ class MonteCarlo(Searcher):
     line_on_demand: ClassVar[bool] = False  # the line is read off the tree
     honours_depth: ClassVar[bool] = False
     answers_within_budget: ClassVar[bool] = True
+    scores_utilities: ClassVar[bool] = False  # proven bounds on the scale of wins
     simulations: int | None = simulations_field(
         f"simulation budget (default: {DEFAULT_SIMULATIONS} unless seconds is set)"
     )

@@ -314,6 +314,9 @@ class ProofSearcher(Searcher):
     for the exact negamax searchers.
     """
 
+    #: its bounds are on the scale of wins: utility scoring searches plain (see Searcher)
+    scores_utilities: ClassVar[bool] = False
+
     depth: int | None = depth_field(
         "plies before evaluate(); with a horizon the search is plain alpha-beta (default: to the "
         "end)"

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 import attrs
 
 from gamesearch.game import Game
-from gamesearch.rules import ValueScale
+from gamesearch.rules import Scoring, ValueScale
 from gamesearch.score import Score, json_number, score_of
 from gamesearch.words import describe_utilities, describe_value, number_text
 
@@ -102,6 +102,8 @@ class SearchResult:
     #: true when every value the search found for a root move is exact; false when the
     #: moves that are not best got only bounds (a shared root window) or estimates
     move_values_exact: bool = True
+    #: how the search scored finished games (utility: the values are the results)
+    scoring: Scoring = attrs.field(default=Scoring.DISTANCE, eq=False, repr=False)
 
     @property
     def score(self) -> Score:
@@ -119,6 +121,7 @@ class SearchResult:
                 names=self._names,
                 forced_win=self._forced_win,
                 utilities=self.utilities,
+                results=self.scoring is Scoring.UTILITY,
             )
             object.__setattr__(self, "_score", found)
         return found
@@ -132,7 +135,7 @@ class SearchResult:
         """
         if not self.is_exact or self._scale is None:
             return None
-        if isinstance(self.value, Fraction):
+        if isinstance(self.value, Fraction) or self.scoring is Scoring.UTILITY:
             return self.value
         return self._scale.margin(self.value)
 

@@ -24,7 +24,7 @@ import attrs
 from gamesearch import capabilities
 from gamesearch.errors import ConformanceError, IllegalMoveError, InvalidOptionError
 from gamesearch.game import Game
-from gamesearch.rules import CHANCE, Scoring
+from gamesearch.rules import CHANCE, Rules, Scoring
 from gamesearch.search.base import Searcher, SearchResult, Value
 from gamesearch.search.reference.expectiminimax import ReferenceExpectiminimax
 from gamesearch.search.reference.minimax import ReferenceMinimax
@@ -72,12 +72,22 @@ class Reference:
         """Return the reference for ``searcher``: minimax with its scoring and depth limit."""
         return cls(scoring=searcher.scoring, depth=horizon(searcher))
 
-    def matches(self, searcher: Searcher, *, exact: bool = True) -> bool:
-        """Return whether this reference searches like ``searcher``: the same scoring, and
+    def matches(
+        self, searcher: Searcher, *, exact: bool = True, game: Game[Any] | None = None
+    ) -> bool:
+        """Return whether this reference searches like ``searcher``: the same scoring (the
+        game's own standing for what ``game`` declares, distance without a game), and
         the same depth limit (none for an approximate searcher, whose proofs are exact).
         """
         depth = horizon(searcher) if exact else None
-        same_scoring = searcher.expected_values or self.minimax.scoring is searcher.scoring
+        scale = (game.rules if game is not None else Rules(max_plies=0)).scale
+
+        def resolved(scoring: Scoring) -> Scoring:
+            return scale.resolve(scoring)
+
+        same_scoring = searcher.expected_values or resolved(self.minimax.scoring) is resolved(
+            searcher.scoring
+        )
         return same_scoring and self.minimax.depth == depth
 
     def answer(self, game: Game[Any], *, expected: bool = False) -> SearchResult:
@@ -131,7 +141,7 @@ def check_search(
     """
     if exact and reference is None:
         reference = Reference.like(searcher)
-    if reference is not None and not reference.matches(searcher, exact=exact):
+    if reference is not None and not reference.matches(searcher, exact=exact, game=game):
         raise ConformanceError(
             f"the reference searches with {reference.minimax!r}, unlike {searcher!r}: "
             "compare searchers with the same scoring and depth limit"

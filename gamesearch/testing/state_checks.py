@@ -190,10 +190,12 @@ def _check_finished(game: Game[Any], before: Snapshot, result: int) -> None:
     scale = game.rules.scale
     for scoring in Scoring:
         score = proven_value(game, scoring)
-        if scale.margin(score) != result:
+        # a value scored by utility is the result itself
+        stands = score if scale.resolve(scoring) is Scoring.UTILITY else scale.margin(score)
+        if stands != result:
             raise fail(
                 game,
                 text,
                 f"score({scoring.value}) returned {score!r}, which stands for the result "
-                f"{scale.margin(score)!r}, not result() {result!r}",
+                f"{stands!r}, not result() {result!r}",
             )
