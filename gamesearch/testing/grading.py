@@ -53,6 +53,7 @@ from gamesearch.testing.grading_diagnosis import (
     _utility_problems,
     _value_problems,
     first_difference,
+    pruning_rule,
 )
 from gamesearch.testing.grading_local import (
     InProcessStudent,
@@ -124,9 +125,12 @@ def _reference_run(reference: Reference, case: Case, who: str) -> Run:
     return run
 
 
-def _generated_problems(case: Case, expected: Run, found: Run) -> list[str]:
-    """Return what differs in the positions ``found`` generated on ``case`` from ``expected``'s."""
-    problems = _state_problems(case.position, expected, found, case.states, case.options)
+def _generated_problems(
+    case: Case, expected: Run, found: Run, rule: str | None = None
+) -> list[str]:
+    """Return what differs in the positions ``found`` generated on ``case`` from ``expected``'s
+    (``rule``: how the searcher whose positions they are prunes, see :func:`pruning_rule`)."""
+    problems = _state_problems(case.position, expected, found, case.states, case.options, rule)
     if (
         case.states_reference is not None
         and problems
@@ -154,11 +158,11 @@ def grade_case(
     """
     reference = case.reference if case.reference is not None else reference
     expected = _reference_run(reference, case, "the reference")
-    full = expected
+    full, whose = expected, reference
     if case.states_reference is not None and case.states != "none":
-        full = _reference_run(
-            case.states_reference, case, "the reference of the generated positions"
-        )
+        whose = case.states_reference
+        full = _reference_run(whose, case, "the reference of the generated positions")
+    rule = pruning_rule(configured(whose, case.options, "the reference"))
     if isinstance(student, type):
         student = InProcessStudent(student)
     position = case.position
@@ -202,7 +206,9 @@ def grade_case(
         utility_problems = _utility_problems(position, expected, found)
         values_differ = values_differ or (bool(utility_problems) and found.utilities is not None)
         problems += utility_problems
-    problems += _move_problems(position, expected, found) + _generated_problems(case, full, found)
+    problems += _move_problems(position, expected, found) + _generated_problems(
+        case, full, found, rule
+    )
     if (
         values_differ
         and position.rules.utilities

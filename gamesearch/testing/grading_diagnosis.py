@@ -17,7 +17,7 @@ from gamesearch import capabilities
 from gamesearch.errors import InvalidOptionError
 from gamesearch.game import Game
 from gamesearch.rules import CHANCE
-from gamesearch.search.base import Searcher
+from gamesearch.search.base import Searcher, heuristic
 from gamesearch.testing.grading_local import (
     InProcessStudent,
     StudentSearch,
@@ -73,7 +73,12 @@ def _move_problems(game: Game[Any], expected: Run, found: Run) -> list[str]:
 
 
 def _state_problems(
-    game: Game[Any], expected: Run, found: Run, mode: str, options: Mapping[str, Any] | None = None
+    game: Game[Any],
+    expected: Run,
+    found: Run,
+    mode: str,
+    options: Mapping[str, Any] | None = None,
+    rule: str | None = None,
 ) -> list[str]:
     wanted, got = expected.generated, found.generated
     if mode == "fewer":
@@ -102,7 +107,7 @@ def _state_problems(
             problems.append(
                 f"the search generates {_describe(game, extra[0])}, the reference does not"
             )
-    problems.extend(_hints(game, wanted, got, options))
+    problems.extend(_hints(game, wanted, got, options, rule))
     return problems
 
 
@@ -129,6 +134,50 @@ def _fewer_problems(game: Game[Any], wanted: Sequence[Line], got: Sequence[Line]
 
 #: how the hint at a search that skips positions begins
 PRUNES_ON_EQUALITY = "the search skips positions the reference generates"
+#: how each pruning rule of a reference reads (see :func:`pruning_rule`)
+PRUNING_RULES = ("equality", "strict", "none")
+#: the searchers that never prune, by name
+NEVER_PRUNE = ("minimax", "textbook-minimax", "reference-minimax", "expectiminimax")
+
+
+def pruning_rule(reference: Searcher) -> str | None:
+    """Return when ``reference`` stops trying a position's moves: ``"equality"`` (once alpha
+    >= beta), ``"strict"`` (only once alpha > beta), ``"none"`` (it never prunes), or ``None``
+    when that is not known (the hints then name no rule)."""
+    if reference.name in NEVER_PRUNE or getattr(reference, "pruning", True) is False:
+        return "none"
+    on_equality = getattr(reference, "prune_on_equality", None)
+    if on_equality is not None:
+        return "equality" if on_equality else "strict"
+    return "equality" if reference.name in ("alphabeta", "iterative") else None
+
+
+def _pruning_hint(rule: str | None, skips: bool) -> str:
+    """Return the hint at a search that skips positions the reference generates (``skips``)
+    or generates positions it skips, as the reference's pruning ``rule`` makes likely."""
+    if skips:
+        if rule == "strict":
+            return (
+                f"{PRUNES_ON_EQUALITY}: does it prune on equality (alpha >= beta) where only "
+                "alpha > beta may prune?"
+            )
+        if rule == "none":
+            return f"{PRUNES_ON_EQUALITY}: does it prune? This test searches every move"
+        return (
+            f"{PRUNES_ON_EQUALITY}: does it stop trying a position's moves too early (before "
+            "alpha >= beta), or pass on a window it has not earned?"
+        )
+    if rule == "equality":
+        return (
+            "the search generates positions the reference skips: does it miss cut-offs "
+            "(or prune only once alpha > beta where the reference prunes on equality)?"
+        )
+    if rule == "none":
+        return "the search generates positions the reference does not: does it search past the end?"
+    return (
+        "the search generates positions the reference skips: does it miss cut-offs (is alpha "
+        "raised at the first player's positions and beta lowered at the second's)?"
+    )
 
 
 def _hints(
@@ -136,13 +185,16 @@ def _hints(
     wanted: Sequence[Line],
     got: Sequence[Line],
     options: Mapping[str, Any] | None = None,
+    rule: str | None = None,
 ) -> list[str]:
     """Return the usual cause of a difference in generated positions, when it is recognisable
-    (``options``: the searcher options both were given)."""
+    (``options``: the searcher options both were given; ``rule``: the reference's pruning
+    rule, see :func:`pruning_rule`)."""
     deepest_wanted = max(map(len, wanted), default=0)
     deepest_got = max(map(len, got), default=0)
     players = game.rules.players
     rounds = (options or {}).get("rounds")
+    depth = (options or {}).get("depth")
     if deepest_got != deepest_wanted:
         hint = f"the search goes {deepest_got} moves deep, the reference {deepest_wanted}"
         # a search that takes a round off after every move stops after about `rounds` moves
@@ -152,7 +204,7 @@ def _hints(
                 ": does it count an outcome of chance as a move? "
                 "The depth counts the players' moves only"
             )
-        elif (
+        elif rounds is not None and (
             counts_moves
             or deepest_wanted == deepest_got * players
             or deepest_got == deepest_wanted * players
@@ -161,19 +213,16 @@ def _hints(
                 f": is the depth counted in plies instead of rounds? A round is one move of each "
                 f"of the {players} players"
             )
+        elif isinstance(depth, int) and abs(deepest_got - deepest_wanted) == 1:
+            hint += (
+                f": is the depth off by one? depth={depth} searches {depth} moves below the "
+                "position, and a position there is scored by its evaluation"
+            )
         return [hint]
     if set(got) < set(wanted):
-        return [
-            f"{PRUNES_ON_EQUALITY}: does it prune on equality (alpha >= beta) where only alpha > "
-            "beta may prune?"
-        ]
+        return [_pruning_hint(rule, skips=True)]
     if set(got) > set(wanted):
-        return [
-            (
-                "the search generates positions the reference skips: does it miss cut-offs "
-                "(or prune only once alpha > beta where the reference prunes on equality)?"
-            )
-        ]
+        return [_pruning_hint(rule, skips=False)]
     if set(got) == set(wanted):
         return ["the same positions in another order: are the moves tried in legal_moves() order?"]
     return []
@@ -209,14 +258,19 @@ def first_difference(
     """
     if isinstance(student, type):
         student = InProcessStudent(student)
-    position, path = game.copy(), []
+    position = game.copy()
+    path: list[Hashable] = []
     depth = options.get("depth")
     budget = [MAX_DESCENT_SEARCHES]
     unsearched = False
     agreed: list[Any] = []  # the values of the moves searched from the last position
     while position.result() is None:
         below = _depth_below(position, depth)
-        if below is not None and below < 1:
+        if below is not None and below < 1:  # the moves from here reach the horizon
+            horizon = _at_the_horizon(student, position, _with_depth(options, depth), game, path)
+            if horizon is not None:
+                where = "at the position itself" if not path else _describe(game, tuple(path))
+                return f"the values differ {where} ({_who(position)}); {horizon}"
             break
         follow, unsearched, agreed = None, False, []
         for move in position.legal_moves():
@@ -267,6 +321,41 @@ def first_difference(
         f"{found}, the reference {expected}"
     )
     return text if cause is None else f"{text}: {cause}"
+
+
+def _at_the_horizon(
+    student: StudentSearch,
+    position: Game[Any],
+    options: Mapping[str, Any],
+    game: Game[Any],
+    path: Sequence[Hashable],
+) -> str | None:
+    """Return what differs one move above the horizon: the first move of ``position`` (searched
+    with ``options``, whose depth ends after one move) whose value in the student's search is
+    not the position's evaluation there, as the reference scores it; ``None`` when none."""
+    result = student.search(position, options, STEP_TIME, move_values=True)
+    if result.error is not None:
+        return None
+    for move, found in result.move_values or ():
+        if move not in position.legal_moves():
+            continue
+        position.push(move)
+        try:
+            if position.result() is not None or position.to_move() == CHANCE:
+                continue
+            expected = heuristic(position)()
+            if found == expected:
+                continue
+            estimate = capabilities.heuristic(position)()
+            return (
+                f"{_describe(game, (*path, move))} the depth is spent: the reference scores "
+                f"that position by its evaluation, {estimate} (value {expected}), the search "
+                f"gives it {found}: does the search stop there and score it with "
+                "context.horizon_value?"
+            )
+        finally:
+            position.undo()
+    return None
 
 
 def _depth_below(position: Game[Any], depth: int | None) -> int | None:
