@@ -117,9 +117,16 @@ def _reference_run(reference: Reference, case: Case, who: str) -> Run:
     :raises InvalidOptionError: when the reference does not take the case's options or
         fails on its position.
     """
-    run = record_search(configured(reference, case.options, who), case.position)
+    run = record_search(configured(reference, case.options, who), case.position, every_move=True)
     if run.error is not None:
         raise InvalidOptionError(f"{who} fails on {case.name!r}: {run.error}")
+    if case.states != "none" and run.nodes > 1 and not run.generated:
+        raise InvalidOptionError(
+            f"{who} ({reference_name(reference)}) cannot be graded against on {case.name!r}: "
+            "its search plays no move where the grader sees it, so the positions it generates "
+            'are unknown; compare values and moves only (states = "none"), or take a '
+            "textbook-* reference"
+        )
     if case.utilities and run.utilities is None:
         raise InvalidOptionError(f"{who} gives no utilities to compare on {case.name!r}")
     return run

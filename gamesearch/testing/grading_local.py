@@ -133,7 +133,12 @@ def _import_file(path: Path) -> Any:
 
 # ------------------------------------------------------------ recording a search
 def record_search(
-    searcher: Searcher, game: Game[Any], *, move_values: bool = False, copies: bool = False
+    searcher: Searcher,
+    game: Game[Any],
+    *,
+    move_values: bool = False,
+    copies: bool = False,
+    every_move: bool = False,
 ) -> Run:
     """Return what ``searcher`` answers on ``game`` (left unchanged) and the positions it generated.
 
@@ -142,9 +147,10 @@ def record_search(
     denominator so) generates that line's positions again, in the order a depth-first
     search generates them first. With ``copies``, the positions generated on copies of
     the position count too (a search that plays each move on a copy). An exception of
-    the search is kept in :attr:`Run.error`, not raised.
+    the search is kept in :attr:`Run.error`, not raised. ``every_move``: see
+    :func:`~gamesearch.testing.grading_runner.recording` (for a reference).
     """
-    position, log = recording(game, copies=copies)
+    position, log = recording(game, copies=copies, every_move=every_move)
     started = time.perf_counter()
     try:
         result = (

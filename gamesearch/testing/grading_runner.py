@@ -209,13 +209,21 @@ def confine(limits: dict[str, Any]) -> dict[str, Any]:
 Line = tuple[Hashable, ...]
 
 
-def recording(game: Game[Any], *, copies: bool = False) -> tuple[Game[Any], list[Line]]:
+#: the shortcuts of a game that score a position's children without playing them
+UNPLAYED = ("move_results", "advance_results")
+
+
+def recording(
+    game: Game[Any], *, copies: bool = False, every_move: bool = False
+) -> tuple[Game[Any], list[Line]]:
     """Return a copy of ``game`` that records every position generated on it, and the record.
 
     Each ``push`` (or a game's own ``advance``) appends the moves from ``game`` to the
     new position. With ``copies``, so do the copies taken of the recording position
     (``copy()``) and their own copies: a search that plays its moves on copies is recorded
-    too; else a copy records nothing.
+    too; else a copy records nothing. With ``every_move``, the game's shortcuts that score
+    children without playing them (:data:`UNPLAYED`) are withdrawn, so a fast core (the
+    library's ``alphabeta``) plays every position it looks at where it is recorded.
     """
     log: list[Line] = []
     base = type(game)
@@ -239,6 +247,8 @@ def recording(game: Game[Any], *, copies: bool = False) -> tuple[Game[Any], list
         return twin
 
     members: dict[str, Any] = {"__slots__": (), "push": push, "copy": copy}
+    if every_move:
+        members.update(dict.fromkeys(UNPLAYED))  # (None withdraws a capability's member)
     if original_advance is not None:  # the default advance pushes: it is recorded there
         members["advance"] = advance
     recorder = type(f"Recorded{base.__name__}", (base,), members)
