@@ -8,6 +8,8 @@ A suite is a TOML file: settings for every test, then one ``[[test]]`` table a t
     options = { rounds = 1 }  # searcher options of every test
     states_reference = "maxn:pruning=false"   # whose generated positions (default: the reference's)
     utilities = true          # compare each player's utility too (max^n)
+    partial_credit = true     # a third of a test's points for the value, two for the move too
+    time_factor = 5           # the student may take 5 times the reference's time (at least 1 s)
 
     [[test]]
     name = "AIMA Figure 5.2"

@@ -18,6 +18,8 @@ from gamesearch.errors import InvalidOptionError
 from gamesearch.testing.grading import DEFAULT_TIME_LIMIT, VISIBILITIES, Case
 
 SUITE_SETTINGS = {
+    "partial_credit",
+    "time_factor",
     "reference",
     "time_limit",
     "states",
@@ -29,6 +31,8 @@ SUITE_SETTINGS = {
     "tags",
 }
 TEST_SETTINGS = {
+    "partial_credit",
+    "time_factor",
     "name",
     "game",
     "position",
@@ -118,6 +122,16 @@ def load_suite(path: Path, args: argparse.Namespace | None = None) -> tuple[str,
                 )
                 or "visible",
                 tags=_tags(test.get("tags", suite.get("tags", [])), where),
+                partial_credit=_flag(
+                    test.get("partial_credit", suite.get("partial_credit", False)),
+                    "partial_credit",
+                    where,
+                ),
+                time_factor=None
+                if args.time_limit or "time_factor" not in {**suite, **test}
+                else _number(
+                    test.get("time_factor", suite.get("time_factor")), "time_factor", where
+                ),
             )
         except InvalidOptionError as error:
             raise InvalidOptionError(f"{where}: {error}") from None

@@ -174,10 +174,11 @@ def grade_case(
         student = InProcessStudent(student)
     position = case.position
     session = student
+    limit = case.student_time_limit(expected.seconds)
     found = session.isolated(
-        lambda: session.search(position, case.options, case.time_limit),
-        case.time_limit,
-        failed_run(case.time_limit),
+        lambda: session.search(position, case.options, limit),
+        limit,
+        failed_run(limit),
     )
 
     def result(score: float, output: str) -> CaseResult:
@@ -213,9 +214,11 @@ def grade_case(
         utility_problems = _utility_problems(position, expected, found)
         values_differ = values_differ or (bool(utility_problems) and found.utilities is not None)
         problems += utility_problems
-    problems += _move_problems(position, expected, found) + _generated_problems(
-        case, full, found, rule
-    )
+    # the levels of partial credit: the value (and utilities), then the move, then the
+    # positions generated
+    value_problems = list(problems)
+    move_problems = _move_problems(position, expected, found)
+    problems += move_problems + _generated_problems(case, full, found, rule)
     if (
         values_differ
         and position.rules.utilities
@@ -228,7 +231,11 @@ def grade_case(
             "or the smallest value as it should, of the right player's utility?"
         )
     if problems:
-        return result(0.0, "; ".join(problems))
+        credit = 0.0
+        if case.partial_credit and not value_problems:
+            levels = 2 if case.states == "none" else 3
+            credit = case.max_score * (1 if move_problems else 2) / levels
+        return result(credit, "; ".join(problems))
     move = "none" if found.move is None else position.format_move(found.move)
     utilities = (
         ""

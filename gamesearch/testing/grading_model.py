@@ -20,6 +20,9 @@ from gamesearch.search.base import Searcher
 STATES_MODES = ("sequence", "set", "fewer", "none")
 #: the time limit of a case when none is given, in seconds
 DEFAULT_TIME_LIMIT = 10.0
+#: the shortest time limit a ``time_factor`` gives, in seconds (starting a search in the
+#: sandbox costs some)
+SHORTEST_STUDENT_LIMIT = 1.0
 #: when Gradescope shows a student a test (or the grader's output): Gradescope's words
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
 
@@ -63,6 +66,21 @@ class Case:
     visibility: str = attrs.field(default="visible")
     #: Gradescope's labels of the test (the concepts it tests)
     tags: tuple[str, ...] = attrs.field(default=(), converter=_as_tuple)
+    #: give part of the points to a search that is right only in part: a third for the
+    #: value, two thirds for the value and the move, all for the generated positions too
+    #: (halves when the test compares no positions); off: all or nothing
+    partial_credit: bool = False
+    #: the student's time limit as a multiple of the reference's time on the test (at
+    #: least :data:`SHORTEST_STUDENT_LIMIT`, at most ``time_limit``); ``None``: ``time_limit``
+    time_factor: float | None = None
+
+    def student_time_limit(self, reference_seconds: float) -> float:
+        """Return the seconds the student's search may take, the reference having taken
+        ``reference_seconds``."""
+        if self.time_factor is None:
+            return self.time_limit
+        relative = max(SHORTEST_STUDENT_LIMIT, self.time_factor * reference_seconds)
+        return round(min(self.time_limit, relative), 3)
 
     @visibility.validator
     def _check_visibility(self, attribute: Any, value: str) -> None:
@@ -79,6 +97,8 @@ class Case:
             )
 
     def __attrs_post_init__(self) -> None:
+        if self.time_factor is not None and not self.time_factor > 0:
+            raise InvalidOptionError(f"'time_factor' must be > 0: {self.time_factor!r}")
         if not self.time_limit > 0:
             raise InvalidOptionError(f"'time_limit' must be > 0 seconds: {self.time_limit!r}")
         if self.max_score < 0:
