@@ -1,8 +1,10 @@
 """The checks of the coursework: run ``pytest docs/coursework/check_my_searcher.py``.
 
 Each test names the exercise it checks. The conformance kit compares your searcher
-with the reference minimax in every reachable position of tic-tac-toe and of a
-small Nim, and the node counts tell whether your alpha-beta really prunes.
+with the reference minimax in every reachable position of tic-tac-toe, of a small
+Kalah (where a player may move twice in a row) and of the textbook's trees (scored by
+their utilities), and the node counts tell whether your alpha-beta really prunes. It
+needs nothing but ``pip install gamesearch``.
 """
 
 from __future__ import annotations
@@ -53,10 +55,22 @@ def test_exercise_2_alphabeta_agrees_with_the_reference_in_every_tictactoe_posit
     check_searcher(StudentSearcher(), positions("tictactoe"), reference=reference(Scoring.DISTANCE))
 
 
-def test_exercise_2_alphabeta_agrees_with_the_reference_in_every_nim_position() -> None:
+def test_exercise_2_alphabeta_agrees_with_the_reference_in_every_small_kalah_position() -> None:
     check_searcher(
-        StudentSearcher(), positions("nim", heaps="2,3,4"), reference=reference(Scoring.DISTANCE)
+        StudentSearcher(),
+        positions("kalah", pits=2, seeds=3),
+        reference=reference(Scoring.DISTANCE),
     )
+
+
+def test_exercise_2_alphabeta_agrees_with_the_reference_in_every_node_of_the_trees() -> None:
+    for name in ("aima-figure-5-2.txt", "two-rounds.txt"):
+        text = (Path(__file__).parent / "trees" / name).read_text()
+        tree = default_registry().new_game("tree", text)
+        # a tree's own scoring is its utilities: the reference scores them so too
+        check_searcher(
+            StudentSearcher(), reachable_positions(tree), reference=reference(Scoring.GAME)
+        )
 
 
 def test_exercise_2_alphabeta_visits_exactly_the_nodes_of_the_reference_alphabeta() -> None:
