@@ -195,14 +195,15 @@ def bridge(short_name: str, parameters: tuple[tuple[str, Any], ...]) -> Bridge:
 
 
 def _seen(state: Any) -> tuple[Any, ...]:
-    """Return what a position shows of a state: its drawing, history, player, moves and
-    their texts, and whether it is over."""
+    """Return what a position shows of a state: its drawing, history, returns so far,
+    player, moves and their texts."""
     if state.is_terminal():
-        return (str(state), state.history(), True)
+        return (str(state), state.history(), state.returns())
     player = state.current_player()
     actions = state.legal_actions()
     texts = [state.action_to_string(player, action) for action in actions]
-    return (str(state), state.history(), player, actions, texts)
+    # (the returns so far too: morpion solitaire's undo kept the points of undone moves)
+    return (str(state), state.history(), state.returns(), player, actions, texts)
 
 
 @functools.cache
