@@ -18,30 +18,25 @@ One simulation walks down the tree, at each position taking the child with the b
 score (Kocsis & Szepesvári, 2006): its mean result for the player to move plus
 ``exploration * sqrt(ln(parent visits) / visits)``. The first position it reaches outside
 the tree is expanded (all its children at once); from one new child, random moves are played
-to the end of the game, and the result is added to every position on the path. The position
-is walked with the game's move pair (``advance``/``retract``, the history kept whole);
-nothing is copied per simulation.
+to the end of the game, and the result is added to every position on the path. Nothing is
+copied per simulation.
 
 Proofs, MCTS-Solver style (Winands, Björnsson & Saito, 2008) with score bounds (Cazenave &
 Saffidine, 2010): every tree node keeps a lower and an upper bound on its minimax value, in
-the game's own scoring. A finished position's bounds are its score; a position still running
-at ply ``p`` can at best end at ply ``p + 1``, so its bounds start at
-``±(win_score - (p + 1))`` (``±win_score`` with plain scoring). An expanded node's bounds
-are the max (first player to move) or min of its children's. When the bounds meet, the node
-is proven and its value is exactly the one minimax gives, distance to the end included.
-Selection skips children that cannot change their parent's value. Once the root is proven,
-the simulations go on only below root moves that might equal its value, and the search stops
-when each root move is proven or proven worse: the best moves are then exactly minimax's (if
-the budget runs out first, the value is still exact but the best moves are only those proven
-so far).
+the game's own scoring: a finished position's score, else at ply ``p`` at most
+``±(win_score - (p + 1))`` (``±win_score`` with plain scoring); an expanded node's are the
+max (first player to move) or min of its children's. Bounds that meet prove the node:
+minimax's value, distance to the end included. Selection skips children that cannot change
+their parent's value. Once the root is proven, simulations go on only below root moves that
+might equal it, until each is proven or proven worse: the best moves are then exactly
+minimax's (a budget spent first leaves the value exact, the best moves those proven so far).
 
 Statistics: ``nodes`` counts tree nodes (the root included), ``leaves`` simulations (each
 scores one finished game or one proven node), ``depth`` is the deepest tree node below the
-root, ``playout_plies`` the random moves played; no cut-offs or table hits.
-
-The reported value is exact when the root is proven. Otherwise it is the chosen move's mean
-result scaled to the heuristic range (``mean * (eval_bound - 1)``) and clipped to the root's
-proven bounds, so it never contradicts a proof.
+root, ``playout_plies`` the random moves played; no cut-offs or table hits. The reported
+value is exact when the root is proven. Otherwise it is the chosen move's mean result scaled
+to the heuristic range (``mean * (eval_bound - 1)``) and clipped to the root's proven
+bounds, so it never contradicts a proof.
 
 Games of chance (results +1/0/-1): at a chance position the simulation draws an outcome with
 its probability, in the tree and in the playouts alike; a chance position is never proven.
@@ -49,13 +44,12 @@ The value is then the expected result, estimated as the chosen move's mean resul
 fraction of the simulations), or the proven one.
 
 Games with utilities (:class:`gamesearch.game.UtilitiesGame`): the entries are
-``2 * utility - (lowest + highest)`` (exact, in ``[-spread, spread]`` for
-``spread = highest - lowest``), the exploration constant scaled by ``spread`` to rank as
-means in [-1, 1] would. The value is the root mover's utility, ``utilities`` every player's
-(exact fractions: the chosen move's means, or the proven ones). A node is proven when all
-its children are, by the best for its mover (the first in legal-move order on a tie, as
-max^n), or once a proven child gives the mover the highest utility and every child before it
-is proven.
+``2 * utility - (lowest + highest)``, in ``[-spread, spread]`` for ``spread = highest -
+lowest``, the exploration constant scaled by ``spread``. The value is the root mover's
+utility, ``utilities`` every player's, exact fractions: the chosen move's means or the
+proven ones. A node is proven when all its children are, by the best for its mover (the
+first in legal-move order on a tie, as max^n), or once a proven child gives the mover the
+highest utility and every child before it is proven; a proven child stays a choice.
 """
 
 from __future__ import annotations
@@ -212,14 +206,10 @@ class MonteCarlo(Searcher):
 def _answer(
     game: Game[Any], root: _Node, sums: dict[int, list[int]] | None, move_values: bool, depth: int
 ) -> _TreeAnswer:
-    """Return the root answer read off the finished tree (moves in legal-move order).
-
-    Values are in the game's scoring; in a game of chance the expected results, exact
-    fractions (every outcome is a best move at a chance root); in a game with utilities
-    the root mover's utility, with every player's in ``utilities`` (``sums``: each root
-    move's summed results, every player's entry, the root's under -1), listing the moves
-    visited or proven.
-    """
+    """Return the root answer read off the finished tree (moves in legal-move order): values
+    in the game's scoring, or expected results (chance: exact fractions, every outcome a
+    best move at a chance root), or the root mover's utility with every player's in
+    ``utilities`` (``sums``: each root move's summed results, the root's under -1)."""
     rules = game.rules
     low, high = rules.result_range
     offset, spread = low + high, high - low or 1
@@ -247,7 +237,7 @@ def _answer(
     elif root.is_proven:
         best = [child for child in children if child.is_proven and child.lower == root.lower]
     else:
-        best = [_choose(root)]
+        best = [_choose(root, by_outcome=sums is not None)]
     known = root.odds is not None or root.is_proven
     found = value(root) if known else value(best[0])
     if sums is None and not rules.chance and not known:
@@ -324,7 +314,12 @@ def _choose(node: _Node, by_outcome: bool = False) -> _Node:
     else:
         candidates = [child for child in children if child.lower <= node.upper]
     sign = 1 if node.is_max else -1
-    return max(candidates, key=lambda child: (child.visits, sign * child.mean, -child.index))
+    chosen = max(candidates, key=lambda child: (child.visits, sign * child.mean, -child.index))
+    if by_outcome and not node.is_proven:  # proven moves are not visited again: their value
+        proven = [child for child in children if child.is_proven]
+        best = max(proven, key=lambda child: (child.lower, -child.index), default=chosen)
+        return best if best.lower >= chosen.mean else chosen
+    return chosen
 
 
 class _Simulator:
@@ -372,9 +367,9 @@ class _Simulator:
         self.nodes += 1
         reach = self.win - self.distance * (self.game.ply + 1)
         mover = self.to_move()
-        root = _Node(None, 0, self.all_max or mover == Player.FIRST, -reach, reach, 0)
-        if self.all_max and mover != CHANCE:
-            root.seat = mover  # the root's bounds are its mover's, as its children's are
+        seat = mover if self.all_max and mover != CHANCE else 0  # (utilities: the root's
+        # bounds are its mover's, as its children's are)
+        root = _Node(None, 0, self.all_max or mover == Player.FIRST, -reach, reach, seat)
         root.odds = self._odds()
         return root
 
@@ -392,17 +387,6 @@ class _Simulator:
         if self.root_sums is None:
             return ((final > 0) - (final < 0),)  # type: ignore[operator]
         return tuple(2 * utility - self.offset for utility in final_utilities(self.game) or ())
-
-    def _finish(self, node: _Node, final: int | tuple[int, ...]) -> Returns:
-        """Prove ``node``, the finished current position; return its result vector."""
-        returns = self._returns(final)
-        if self.root_sums is None:
-            assert isinstance(final, int)
-            node.lower = node.upper = self.proven(final, self.game.ply)
-        else:
-            node.outcome = returns
-            node.lower = node.upper = returns[node.seat]
-        return returns
 
     def simulate(self, root: _Node) -> None:
         """Run one simulation from ``root``: select, expand, play out, back up.
@@ -440,8 +424,13 @@ class _Simulator:
                 reach = self.win - self.distance * (self.game.ply + 1)
                 node.lower, node.upper = -reach, reach
                 result = self._playout()
-            else:
-                result = self._finish(node, final)
+            else:  # finished: proven
+                result = self._returns(final)
+                if self.root_sums is None:
+                    node.lower = node.upper = self.proven(final, self.game.ply)
+                else:
+                    node.outcome, node.lower = result, result[node.seat]
+                    node.upper = node.lower
         ply = self.game.ply
         if ply > self.deepest:
             self.deepest = ply
