@@ -221,11 +221,6 @@ def test_the_readme_names_every_runtime_dependency() -> None:
 
 #: the most lines a module of the framework or of the in-tree games may have
 MOST_LINES = 600
-#: modules another change is shrinking, each with the change that brings it under
-#: MOST_LINES: their test is expected to fail until it lands
-BEING_SHRUNK = {
-    "gamesearch/search/multiplayer.py": "one MCTS over utility vectors takes its tree search",
-}
 
 
 def module_lengths(root: Path = ROOT) -> dict[str, int]:
@@ -239,13 +234,9 @@ def module_lengths(root: Path = ROOT) -> dict[str, int]:
 
 
 def too_long(root: Path = ROOT) -> dict[str, int]:
-    """Return the modules under ``root`` over :data:`MOST_LINES` lines (those being shrunk
-    left out), by path, with their lengths."""
-    return {
-        path: lines
-        for path, lines in module_lengths(root).items()
-        if lines > MOST_LINES and path not in BEING_SHRUNK
-    }
+    """Return the modules under ``root`` over :data:`MOST_LINES` lines, by path, with their
+    lengths."""
+    return {path: lines for path, lines in module_lengths(root).items() if lines > MOST_LINES}
 
 
 def test_no_module_of_the_framework_or_the_games_is_over_600_lines() -> None:
@@ -253,18 +244,6 @@ def test_no_module_of_the_framework_or_the_games_is_over_600_lines() -> None:
     assert not found, "modules over 600 lines: " + ", ".join(
         f"{path} ({lines:,} lines)" for path, lines in sorted(found.items())
     )
-
-
-@pytest.mark.parametrize(
-    "path",
-    [
-        pytest.param(path, marks=pytest.mark.xfail(reason=reason, strict=False))
-        for path, reason in BEING_SHRUNK.items()
-    ],
-)
-def test_a_module_being_shrunk_is_600_lines_at_most(path: str) -> None:
-    lines = module_lengths()[path]
-    assert lines <= MOST_LINES, f"{path} has {lines:,} lines"
 
 
 def test_the_length_check_names_a_long_module_of_either_folder(tmp_path: Path) -> None:
