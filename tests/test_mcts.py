@@ -10,6 +10,7 @@ from test_unbeatable import human_wins
 
 from gamesearch import (
     AlphaBeta,
+    BudgetExceededError,
     InvalidOptionError,
     Player,
     Scoring,
@@ -188,6 +189,22 @@ def test_the_default_budget_and_a_time_budget() -> None:
     assert timed.move in game.legal_moves() and timed.stats.leaves > 0
     both = MonteCarlo(seconds=60, simulations=50, seed=1).search(game)
     assert both.stats.leaves == 50
+
+
+@pytest.mark.parametrize("budget", [17, 50, 200])
+def test_a_node_budget_caps_the_tree_whatever_the_random_draws(budget: int) -> None:
+    # A whole position's children are made at once (16 on the empty 4x4 board): a
+    # simulation whose expansion would not fit is not run, the tree stays within budget.
+    game = TicTacToe(rows=4, cols=4, k=4)
+    for seed in range(40):
+        result = MonteCarlo(max_nodes=budget, seed=seed).search(game)
+        assert result.move in game.legal_moves()
+        assert result.stats.nodes <= budget, (seed, result.stats)
+        assert result.stats.leaves > 0
+    # the root and its 16 children do not fit in 16 nodes: nothing to answer with
+    with pytest.raises(BudgetExceededError, match="node budget of 16 exhausted: 17 positions"):
+        MonteCarlo(max_nodes=16, seed=1).search(game)
+    assert game.history == ()
 
 
 def test_an_unproven_value_is_a_heuristic_inside_the_bounds() -> None:

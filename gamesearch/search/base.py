@@ -330,7 +330,10 @@ class Searcher(abc.ABC):
             return twin._search_scored_as_asked(game, move_values, tracer, memory, on_iteration)
 
         def result_of(value: Value) -> Value:
-            margin = None if isinstance(value, Fraction) else scale.margin(value)
+            return value if isinstance(value, Fraction) else proven_result(value)
+
+        def proven_result(value: int) -> int:
+            margin = scale.margin(value)
             return value if margin is None else margin
 
         listener = on_iteration
@@ -342,13 +345,21 @@ class Searcher(abc.ABC):
 
         plain = attrs.evolve(self, scoring=Scoring.PLAIN)
         found = plain._search_scored_as_asked(game, move_values, tracer, memory, listener)
-        values = found.move_values
+        values, visits = found.move_values, found.visits
         return attrs.evolve(
             found,
             value=result_of(found.value),
             move_values=None
             if values is None
             else tuple((move, result_of(value)) for move, value in values),
+            visits=None
+            if visits is None
+            else tuple(
+                entry
+                if entry.proven is None
+                else attrs.evolve(entry, proven=proven_result(entry.proven))
+                for entry in visits
+            ),
             scoring=Scoring.UTILITY,
         )
 

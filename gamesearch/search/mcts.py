@@ -18,8 +18,7 @@ One simulation walks down the tree, at each position taking the child with the b
 score (Kocsis & Szepesvári, 2006): its mean result for the player to move plus
 ``exploration * sqrt(ln(parent visits) / visits)``. The first position it reaches outside
 the tree is expanded (all its children at once); from one new child, random moves are played
-to the end of the game, and the result is added to every position on the path. Nothing is
-copied per simulation.
+to the end, and the result is added to every position on the path (nothing is copied).
 
 Proofs, MCTS-Solver style (Winands, Björnsson & Saito, 2008) with score bounds (Cazenave &
 Saffidine, 2010): every tree node keeps a lower and an upper bound on its minimax value, in
@@ -31,17 +30,14 @@ their parent's value. Once the root is proven, simulations go on only below root
 might equal it, until each is proven or proven worse: the best moves are then exactly
 minimax's (a budget spent first leaves the value exact, the best moves those proven so far).
 
-Statistics: ``nodes`` counts tree nodes (the root included), ``leaves`` simulations (each
-scores one finished game or one proven node), ``depth`` is the deepest tree node below the
-root, ``playout_plies`` the random moves played; no cut-offs or table hits. The reported
-value is exact when the root is proven. Otherwise it is the chosen move's mean result scaled
-to the heuristic range (``mean * (eval_bound - 1)``) and clipped to the root's proven
-bounds, so it never contradicts a proof.
+Statistics: ``nodes`` counts tree nodes (the root included; a node budget caps the tree),
+``leaves`` simulations, ``depth`` the deepest tree node below the root, ``playout_plies``
+the random moves. The value is exact when the root is proven; else the chosen move's mean
+result times ``eval_bound - 1``, clipped to the root's proven bounds.
 
-Games of chance (results +1/0/-1): at a chance position the simulation draws an outcome with
-its probability, in the tree and in the playouts alike; a chance position is never proven.
-The value is then the expected result, estimated as the chosen move's mean result (an exact
-fraction of the simulations), or the proven one.
+Games of chance (results +1/0/-1): a chance position draws an outcome by its probability, in
+the tree and the playouts, and is never proven; the value is the expected result, estimated
+as the chosen move's mean (an exact fraction), or the proven one.
 
 Games with utilities (:class:`gamesearch.game.UtilitiesGame`): the entries are
 ``2 * utility - (lowest + highest)``, in ``[-spread, spread]`` for ``spread = highest -
@@ -70,6 +66,7 @@ from gamesearch.game import Game
 from gamesearch.options import option_field
 from gamesearch.rules import CHANCE, Player, Scoring, final_utilities
 from gamesearch.search.base import (
+    INFINITY,
     MoveVisits,
     RootAnswer,
     SearchContext,
@@ -175,11 +172,15 @@ class MonteCarlo(Searcher):
         budget = context.budget
         limited = budget.is_limited
         done = 0
+        simulator.room = budget.max_nodes - budget.spent
         while not _is_settled(root) and (limit is None or done < limit):
             if limited and budget.is_spent(simulator.nodes + 1):
                 break
-            simulator.simulate(root)
+            if not simulator.simulate(root):
+                break  # the tree is as large as the node budget allows
             done += 1
+        if root.children is None:  # not one simulation fitted: the budget says which ran out
+            budget.check(simulator.nodes + len(game.legal_moves()))
         counters = context.counters
         counters.nodes += simulator.nodes
         counters.leaves += done
@@ -340,6 +341,7 @@ class _Simulator:
         self.has_chance = game.rules.chance
         self.rng = rng
         self.nodes = 0  #: tree nodes created, the root included
+        self.room = INFINITY  #: the most tree nodes allowed (the node budget)
         self.playout_plies = 0
         self.deepest = game.ply  #: ply of the deepest tree node
         #: games with utilities: each root move's summed results, every player's entry
@@ -388,12 +390,13 @@ class _Simulator:
             return ((final > 0) - (final < 0),)  # type: ignore[operator]
         return tuple(2 * utility - self.offset for utility in final_utilities(self.game) or ())
 
-    def simulate(self, root: _Node) -> None:
-        """Run one simulation from ``root``: select, expand, play out, back up.
+    def simulate(self, root: _Node) -> bool:
+        """Run one simulation from ``root`` (select, expand, play out, back up) and return
+        True; return False, running none, when the root's children would not fit :attr:`room`.
 
-        Selection ends at the first child never visited before. A node is expanded
-        the second time a simulation reaches it; a finished position is found (and
-        proven) on its first visit, when it would have been played out.
+        Selection ends at the first child never visited before. A node is expanded the
+        second time a simulation reaches it (played out again if its children would not
+        fit); a finished position is proven on its first visit, when it would be played out.
         """
         advance = self.advance
         node = root
@@ -404,8 +407,10 @@ class _Simulator:
             final = advance(node.move)
             path.append(node)
         while node.visits or node is root:
-            if node.children is None:
-                self._expand(node)
+            if node.children is None and not self._expand(node):
+                if node is root:
+                    return False
+                break  # the tree is full: the node is played out once more
             node = self._select(node)
             final = advance(node.move)
             path.append(node)
@@ -450,6 +455,7 @@ class _Simulator:
         retract = self.retract
         for index in range(len(path) - 1, 0, -1):
             retract(path[index].move)
+        return True
 
     def _select(self, node: _Node, slack: int = 0) -> _Node:
         """Return the child with the best UCT score, an unvisited one first.
@@ -492,24 +498,28 @@ class _Simulator:
         assert best is not None  # an unproven node has a child that can change its value
         return best
 
-    def _expand(self, node: _Node) -> None:
-        """Give ``node`` (the game's current position) its children, in random order.
+    def _expand(self, node: _Node) -> bool:
+        """Give ``node`` (the game's current position) its children, in random order, and
+        return True; return False, giving none, when they would not fit :attr:`room`.
 
         The children start with the widest bounds a position one ply deeper can have;
         whether one is finished is seen when it is first visited, which narrows them
         (``is_max`` is set then too). Their seat: 0, or (utilities) the mover's here.
         """
+        moves = self.legal_moves()
+        if self.nodes + len(moves) > self.room:
+            return False
         reach = self.win - self.distance * (self.game.ply + 1)
         is_max = self.all_max or not node.is_max
         seat = 0 if self.root_sums is None or node.odds is not None else self.to_move()
         children = [
-            _Node(move, index, is_max, -reach, reach, seat)
-            for index, move in enumerate(self.legal_moves())
+            _Node(move, index, is_max, -reach, reach, seat) for index, move in enumerate(moves)
         ]
         if node.odds is None:  # outcomes keep the order of their probabilities
             self.rng.shuffle(children)
         node.children = children
         self.nodes += len(children)
+        return True
 
     def _playout(self) -> Returns:
         """Play random moves from an unfinished position to the end, take them back,
