@@ -27,6 +27,7 @@ pytest.importorskip(
 
 import gamesearch_chess  # noqa: E402
 from test_web_e2e import (  # noqa: E402, F401  (browser and page are fixtures)
+    WAIT_MS,
     BackgroundServer,
     board_symbols,
     browser,
@@ -153,9 +154,18 @@ def test_a_whole_short_game_against_the_computer_through_gamesearch_serve(
     page.locator("#board .cell").nth(cell("h1")).click()
     with page.expect_response("**/api/move") as reply:
         page.locator("#board .cell").nth(cell("h7")).click()
-        wait_for_status(page, "White to move (your turn)")
     assert reply.value.status == 200, reply.value.text()
-    assert board_symbols(page) == expected_symbols("1k6/7R/1K6/8/8/8/8/8")
+    # the computer's reply comes in a request of its own: wait for the board to show it
+    # (the status line read "White to move" before the person's move too)
+    replied = expected_symbols("1k6/7R/1K6/8/8/8/8/8")
+    page.wait_for_function(
+        "symbols => [...document.querySelectorAll('#board .cell')]"
+        ".map(c => c.dataset.symbol).join(',') === symbols.join(',')",
+        arg=replied,
+        timeout=WAIT_MS,
+    )
+    wait_for_status(page, "White to move (your turn)")
+    assert board_symbols(page) == replied
     page.locator("#board .cell").nth(cell("h7")).click()
     page.locator("#board .cell").nth(cell("h8")).click()
     assert wait_for_status(page, "Game over") == "Game over: White wins."

@@ -316,7 +316,7 @@ def test_a_searcher_that_ignores_its_budget_is_stopped_and_its_worker_replaced()
 # ------------------------------------------------------------ memory, tables
 @pytest.mark.slow
 def test_board_size_tables_are_kept_for_a_few_sizes_only(client: TestClient) -> None:
-    from gamesearch_games import tictactoe
+    from gamesearch_games import tictactoe_fast as tictactoe
     from gamesearch_games.connect4 import geometry as connect4
 
     sizes = [(4, 4, k) for k in range(1, 5)] + [(2, 8, k) for k in range(1, 9)]

@@ -61,7 +61,8 @@ class Reference:
     so check the game with :func:`check_game` first.
     """
 
-    def __init__(self, *, scoring: Scoring = Scoring.DISTANCE, depth: int | None = None) -> None:
+    def __init__(self, *, scoring: Scoring = Scoring.GAME, depth: int | None = None) -> None:
+        """``scoring`` defaults to the game's own, as every searcher's does."""
         self.minimax = ReferenceMinimax(scoring=scoring, depth=depth)
         #: the reference of games of chance and of searchers of expected values
         self.expectiminimax = ReferenceExpectiminimax(depth=depth)
