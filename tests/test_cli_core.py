@@ -99,6 +99,21 @@ def test_games_lists_games_and_searchers(capsys: pytest.CaptureFixture[str]) -> 
     }
 
 
+def test_games_lists_only_the_games_and_searchers_named(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, _ = run(capsys, "games", "kalah", "alphabeta", "openspiel.", "--json")
+    data = json.loads(out)
+    assert status == 0
+    bridged = {name for name in default_registry().games if is_bridged(name)}
+    assert set(data["games"]) == {"kalah"} | bridged
+    assert set(data["searchers"]) == {"alphabeta"}
+    status, out, err = run(capsys, "games", "kalah", "nosuch")
+    assert status == 2 and "no game or searcher is called nosuch" in err
+    status, out, _ = run(capsys, "games", "mcts")
+    assert status == 0 and "Searchers" in out and "Games" not in out
+
+
 def test_games_fits_the_terminal_and_names_each_games_default_searcher(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
