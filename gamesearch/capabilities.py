@@ -38,6 +38,7 @@ once, with the protocol's name in the message.
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from fractions import Fraction
@@ -237,9 +238,15 @@ def defines(game: Any, member: str) -> bool:
     inherits it from a class other than the framework's base classes and protocols.
 
     A subclass withdraws a member it inherits by setting it to ``None`` (the default
-    then serves it again), as ``__hash__ = None`` withdraws hashing.
+    then serves it again), as ``__hash__ = None`` withdraws hashing. The answer is worked
+    out once per class and member (searchers ask it at the start of every search).
     """
-    for base in _class_of(game).__mro__:
+    return _defined_by(_class_of(game), member)
+
+
+@functools.cache  # (game classes are made once; a class made on the fly stays in it)
+def _defined_by(cls: type, member: str) -> bool:
+    for base in cls.__mro__:
         found = vars(base)
         if member in found:
             return base.__module__ not in _FRAMEWORK_MODULES and found[member] is not None
@@ -298,7 +305,7 @@ def problem_files_member(cls: type, member: str) -> Callable[..., Any] | None:
 
 def _own(game: Any, member: str) -> Any:
     """Return the game's own ``member``, or ``None`` when it keeps the default."""
-    return getattr(game, member) if defines(game, member) else None
+    return getattr(game, member) if _defined_by(_class_of(game), member) else None
 
 
 def heuristic(game: Any) -> Callable[[], Any]:

@@ -41,7 +41,9 @@ class SearchStats:
     depth: int = 0  #: plies searched below the root (deepest completed iteration)
     seconds: float = 0.0  #: wall-clock time of the search (not of the PV, worked out when read)
     playout_plies: int = 0  #: random moves played in playouts (Monte Carlo searchers)
-    cpu_seconds: float = 0.0  #: processor time the searching thread spent on the search
+    #: processor time the searching thread spent on the search, measured for a searcher
+    #: on the processor clock (``clock="cpu"``; 0 on the wall clock)
+    cpu_seconds: float = 0.0
 
     @property
     def nodes_per_second(self) -> float:
