@@ -31,15 +31,12 @@ import functools
 from collections.abc import Sequence
 from typing import Any
 
-import attrs
-
 from gamesearch.boardview import BoardView
 from gamesearch.errors import InvalidMoveError, InvalidPositionError
 from gamesearch.game import Game, Option, resolve_options
+from gamesearch.looks import BoardLook
 from gamesearch.plugins import hookimpl
 from gamesearch.rules import Player, Rules
-
-from .grid import cell_board_view
 
 EMPTY, BLACK, WHITE = ".", "B", "W"
 #: the pie move: White takes Black's first stone
@@ -282,11 +279,21 @@ class Hex(Game[int]):
         return "\n".join(lines)
 
     def board_view(self) -> BoardView:
-        """Return the grid of cells (row by row, as the rhombus's rows); a click on an
-        empty cell plays it, the swap is a button of its own."""
-        legal = self.legal_moves()
-        view = cell_board_view(self.size, self.size, self._cells(), legal)
-        return attrs.evolve(view, extra_moves=(("Swap", SWAP_TEXT),) if SWAP in legal else ())
+        """Return the cells row by row, as the rhombus's rows from the top (the board
+        page and the notebook draw them as hexagons, each row half a cell right of the
+        one above: :data:`LOOK`); a click on an empty cell plays it (its move text,
+        ``b2``), the swap is a button of its own."""
+        legal = set(self.legal_moves())
+        return BoardView(
+            self.size,
+            self.size,
+            tuple(symbol.replace(EMPTY, "") for symbol in self._cells()),
+            tuple(
+                self.format_move(cell) if cell in legal else None
+                for cell in range(self._geometry.cells)
+            ),
+            (("Swap", SWAP_TEXT),) if SWAP in legal else (),
+        )
 
     def parse_move(self, text: str) -> int:
         """Return the move written as ``text``: ``a1`` (column letter, row number), a cell
@@ -320,7 +327,18 @@ def _rules(size: int, swap: bool) -> Rules:
     return Rules(max_plies=size * size + swap)
 
 
+#: how the board page and the notebook draw Hex: hexagons in a rhombus, Black's sides
+#: (the top and bottom rows) in black, White's (the left and right columns) in white
+LOOK = BoardLook(kind="hexes", edges={"top": 0, "bottom": 0, "left": 1, "right": 1})
+
+
 @hookimpl
 def gamesearch_register_games(registry: Any) -> None:
     """Register Hex."""
     registry.add_game(Hex)
+
+
+@hookimpl
+def gamesearch_register_board_looks(registry: Any) -> None:
+    """Declare Hex's drawing: a rhombus of hexagons with each player's sides coloured."""
+    registry.add_board_look(Hex.name, LOOK)

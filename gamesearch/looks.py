@@ -21,12 +21,14 @@ from typing import Any, Literal
 import attrs
 
 #: the drawings the board page knows
-KINDS = ("grid", "drop", "marks", "discs", "pieces")
-Kind = Literal["grid", "drop", "marks", "discs", "pieces"]
+KINDS = ("grid", "drop", "marks", "discs", "pieces", "hexes")
+Kind = Literal["grid", "drop", "marks", "discs", "pieces", "hexes"]
 #: how a symbol is given to a player: by the player names, or by letter case
 PLAYER_RULES = ("names", "case")
 #: where rows are numbered from when the board has coordinates
 COORDINATES = (None, "from-bottom", "from-top")
+#: the sides of a board an ``edges`` look may give to a player
+SIDES = ("top", "right", "bottom", "left")
 
 
 def _symbol_map(value: Mapping[str, str] | None) -> Mapping[str, str]:
@@ -37,13 +39,23 @@ def _symbols(value: Iterable[str]) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _edges(value: Mapping[str, int] | None) -> Mapping[str, int]:
+    edges = dict(value or {})
+    unknown = sorted(side for side in edges if side not in SIDES)
+    if unknown:
+        raise ValueError(f"board sides {unknown!r} are not among {', '.join(SIDES)}")
+    return edges
+
+
 @attrs.frozen(kw_only=True)
 class BoardLook:
     """How the board page draws one game; every field has a plain default.
 
     - ``kind``: ``"grid"`` (each cell's symbol as text), ``"drop"`` (discs falling into
       columns, one move per column, column numbers above), ``"marks"`` (drawn X and O),
-      ``"discs"`` (round stones) or ``"pieces"`` (a glyph per symbol);
+      ``"discs"`` (round stones), ``"pieces"`` (a glyph per symbol) or ``"hexes"``
+      (stones on hexagonal cells in a rhombus, each row shifted half a cell right of
+      the one above, as on a Hex board);
     - ``checkered``: shade alternate squares (draughts, chess);
     - ``glyphs``: what to draw for a symbol (``{"K": "♔"}``);
     - ``names``: what a screen reader says for a symbol (``{"r": "black rook"}``);
@@ -55,7 +67,9 @@ class BoardLook:
       ``k``), ``win_length`` being its default;
     - ``coordinates``: letters a, b, c... under the columns and numbers beside the rows,
       counted ``"from-bottom"`` (chess) or ``"from-top"`` (Othello); a cell is then
-      named like ``a8``.
+      named like ``a8``;
+    - ``edges``: the player (0 for the first) whose colour each side of the board
+      wears (``{"top": 0, "bottom": 0}``): the sides a player's chain must join.
     """
 
     kind: Kind = attrs.field(default="grid", validator=attrs.validators.in_(KINDS))
@@ -67,6 +81,7 @@ class BoardLook:
     win_length: int | None = None
     win_length_option: str | None = None
     coordinates: str | None = attrs.field(default=None, validator=attrs.validators.in_(COORDINATES))
+    edges: Mapping[str, int] = attrs.field(factory=dict, converter=_edges)
 
     def as_dict(self) -> dict[str, Any]:
         """Return the look as JSON-ready data (the catalogue's ``look`` of a game)."""
@@ -80,6 +95,7 @@ class BoardLook:
             "win_length": self.win_length,
             "win_length_option": self.win_length_option,
             "coordinates": self.coordinates,
+            "edges": dict(self.edges),
         }
 
 

@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import html
 import sys
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from gamesearch import capabilities
 
 if TYPE_CHECKING:
+    from gamesearch.boardview import BoardView
     from gamesearch.game import Game
+    from gamesearch.looks import BoardLook
     from gamesearch.search.base import SearchResult
     from gamesearch.trace import TreeTracer
 
@@ -70,6 +72,9 @@ def load_ipython_extension(shell: Any) -> None:
 def board_svg(game: Game[Any]) -> str | None:
     """Return an SVG drawing of ``game``'s board, or ``None`` when the game has no grid view.
 
+    A game whose plugin declares the ``hexes`` look (Hex) is drawn as its rhombus of
+    hexagons with each player's sides in its colour (:func:`hexes_geometry`).
+
     Each cell shows its mark (the first player's in red, the second's in blue). Where
     one move may fill several cells (a column of Connect Four), the marks are drawn
     as discs and the move's text is written once, in the last free cell it names (the
@@ -79,6 +84,9 @@ def board_svg(game: Game[Any]) -> str | None:
     view = capabilities.board_view(game)
     if view is None:
         return None
+    look = _look(game)
+    if look.kind == "hexes":
+        return _hexes_svg(game, view, look)
     width, height = view.cols * CELL, view.rows * CELL
     outer = max(width, MIN_WIDTH)  # room for the caption under a small board
     parts = [
@@ -122,6 +130,105 @@ def board_svg(game: Game[Any]) -> str | None:
             )
     parts.append(
         f'<text x="{width // 2}" y="{height + 17}" font-size="14" text-anchor="middle">'
+        f"{html.escape(status_line(game))}</text>"
+    )
+    parts.append("</g></svg>")
+    return "".join(parts)
+
+
+def _look(game: Game[Any]) -> BoardLook:
+    """Return the look ``game``'s plugin declares (the plain grid for an unregistered game)."""
+    from gamesearch.plugins import default_registry
+
+    return default_registry().board_look(type(game).name)
+
+
+def hexes_geometry(rows: int, cols: int, width: float) -> list[list[tuple[float, float]]]:
+    """Return the corners of each cell of a rhombus of pointed-top hexagons ``width``
+    across, row by row, each row half a cell right of the one above (the ``hexes`` look;
+    the board page's ``hexes.js`` draws the same shape): for each cell its top, upper
+    right, lower right, bottom, lower left and upper left corners, from the drawing's top
+    left."""
+    radius = width / 3**0.5  # centre to corner
+    cells = []
+    for index in range(rows * cols):
+        row, col = divmod(index, cols)
+        x, y = width / 2 + (col + row / 2) * width, radius + 1.5 * radius * row
+        half, quarter = width / 2, radius / 2
+        cells.append(
+            [
+                (x, y - radius),
+                (x + half, y - quarter),
+                (x + half, y + quarter),
+                (x, y + radius),
+                (x - half, y + quarter),
+                (x - half, y - quarter),
+            ]
+        )
+    return cells
+
+
+#: for each side of a ``hexes`` board: which cells lie along it (from rows and columns)
+#: and which of their corners (indexes into :func:`hexes_geometry`'s) the side runs through
+HEX_SIDES: dict[str, tuple[Callable[[int, int], range], tuple[int, ...]]] = {
+    "top": (lambda rows, cols: range(cols), (5, 0, 1)),
+    "bottom": (lambda rows, cols: range((rows - 1) * cols, rows * cols), (4, 3, 2)),
+    "left": (lambda rows, cols: range(0, rows * cols, cols), (5, 4)),
+    "right": (lambda rows, cols: range(cols - 1, rows * cols, cols), (1, 2)),
+}
+#: the colours of a ``hexes`` board: the first player's stones and sides, the second's
+HEX_COLOURS = ("#151515", "#fafafa")
+
+
+def _hexes_svg(game: Game[Any], view: BoardView, look: BoardLook) -> str:
+    """Return the SVG of a ``hexes`` board: hexagons, the stones, each free cell's move
+    text in grey, the sides in their players' colours and the status line under it."""
+    margin = 8
+    cells = hexes_geometry(view.rows, view.cols, CELL)
+    width = (view.cols + (view.rows - 1) / 2) * CELL + 2 * margin
+    height = cells[-1][3][1] + 2 * margin
+    outer = max(width, MIN_WIDTH)
+    names = list(capabilities.player_names(game))
+
+    def points(corners: Iterable[tuple[float, float]]) -> str:
+        return " ".join(f"{x + margin:.1f},{y + margin:.1f}" for x, y in corners)
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{outer + 2:.0f}" '
+        f'height="{height + 26:.0f}" viewBox="-1 -1 {outer + 2:.0f} {height + 26:.0f}" '
+        'font-family="sans-serif">',
+        f'<g transform="translate({(outer - width) / 2:.1f},0)">',
+        f'<rect x="0" y="0" width="{width:.1f}" height="{height:.1f}" fill="#c9a66b" rx="6"/>',
+    ]
+    for index, (symbol, move) in enumerate(zip(view.symbols, view.moves, strict=True)):
+        corners = cells[index]
+        parts.append(f'<polygon points="{points(corners)}" fill="#f1dfb5" stroke="#8a7350"/>')
+        centre_x, centre_y = corners[0][0] + margin, (corners[0][1] + corners[3][1]) / 2 + margin
+        player = next((at for at, name in enumerate(names) if symbol and name[0] == symbol), -1)
+        if player >= 0:
+            parts.append(
+                f'<circle cx="{centre_x:.1f}" cy="{centre_y:.1f}" r="{CELL * 0.36:.1f}" '
+                f'fill="{HEX_COLOURS[player % 2]}" stroke="#555"/>'
+            )
+        elif move is not None:
+            parts.append(
+                f'<text x="{centre_x:.1f}" y="{centre_y:.1f}" font-size="{CELL * 0.25:.0f}" '
+                'fill="#8a7350" text-anchor="middle" '
+                f'dominant-baseline="central">{html.escape(move)}</text>'
+            )
+    for side, player in look.edges.items():
+        along, corners_on_side = HEX_SIDES[side]
+        line = [
+            cells[index][corner]
+            for index in along(view.rows, view.cols)
+            for corner in corners_on_side
+        ]
+        parts.append(
+            f'<polyline points="{points(line)}" fill="none" stroke="{HEX_COLOURS[player % 2]}" '
+            f'stroke-width="5" stroke-linejoin="round" stroke-linecap="round" data-side="{side}"/>'
+        )
+    parts.append(
+        f'<text x="{width / 2:.1f}" y="{height + 17:.1f}" font-size="14" text-anchor="middle">'
         f"{html.escape(status_line(game))}</text>"
     )
     parts.append("</g></svg>")

@@ -4,14 +4,25 @@ an independent memoised minimax finds them."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from oracle import solve_all
 
 from gamesearch.errors import InvalidMoveError, InvalidPositionError
+from gamesearch.notebook import board_svg, hexes_geometry
 from gamesearch.plugins import default_registry
 from gamesearch.search.nullwindow import Solver
 from gamesearch.testing import check_game
 from gamesearch_games.hex import SWAP, Hex
+
+
+def touching(size: int, first: int, second: int) -> bool:
+    """Return whether two cells touch by the rule of the game's page: (r, c) touches
+    (r, c-1), (r, c+1), (r-1, c), (r+1, c), (r-1, c+1) and (r+1, c-1)."""
+    (row, col), (other_row, other_col) = divmod(first, size), divmod(second, size)
+    steps = {(0, -1), (0, 1), (-1, 0), (1, 0), (-1, 1), (1, -1)}
+    return (other_row - row, other_col - col) in steps
 
 
 def winning_first_moves(game: Hex) -> list[str]:
@@ -51,7 +62,7 @@ def test_the_swap_takes_black_s_stone_reflected_and_black_moves_next() -> None:
     assert game.format_move(SWAP) in [game.format_move(move) for move in game.legal_moves()]
     view = game.board_view()  # the board page: the cells, and the swap as a button
     assert view.extra_moves == (("Swap", "swap"),) and view.symbols[1] == "B"
-    assert view.moves[1] is None and view.moves[0] == "0"
+    assert view.moves[1] is None and view.moves[0] == "a1"
     game.push(SWAP)
     assert game.to_text() == ".../W../... swapped"  # White's stone on row 2, column a
     assert game.to_move() == 0 and game.ply == 2 and SWAP not in game.legal_moves()
@@ -103,3 +114,44 @@ def test_with_the_swap_the_second_player_wins_3x3() -> None:
     game = Hex.new(size=3, swap=True)
     assert Solver().search(game).margin == -1  # every winning first move is taken
     assert winning_first_moves(game) == []
+
+
+def test_the_board_view_names_each_free_cell_by_its_move_and_shows_the_stones() -> None:
+    game = Hex.from_text("B../.W./...")
+    view = game.board_view()
+    assert (view.rows, view.cols) == (3, 3)
+    assert view.symbols == ("B", "", "", "", "W", "", "", "", "")
+    assert view.moves == (None, "b1", "c1", "a2", None, "c2", "a3", "b3", "c3")
+    for index, move in enumerate(view.moves):  # a click plays the cell it is drawn on
+        assert move is None or game.parse_move(move) == index
+    assert Hex.from_text("B../.../...", swap=True).board_view().extra_moves == (("Swap", "swap"),)
+
+
+def test_hex_declares_the_hexagons_look_with_each_players_sides() -> None:
+    look = default_registry().board_look("hex")
+    assert look.kind == "hexes"
+    assert look.as_dict()["edges"] == {"top": 0, "bottom": 0, "left": 1, "right": 1}
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 5])
+def test_the_drawn_hexagons_share_a_side_exactly_where_the_cells_touch(size: int) -> None:
+    corners = hexes_geometry(size, size, 48.0)
+    rounded = [{(round(x, 6), round(y, 6)) for x, y in cell} for cell in corners]
+    for first in range(size * size):
+        for second in range(first + 1, size * size):
+            shared = len(rounded[first] & rounded[second])
+            assert shared == (2 if touching(size, first, second) else 0), (first, second)
+
+
+def test_the_notebook_draws_hexagons_stones_and_the_four_coloured_sides() -> None:
+    svg = board_svg(Hex.from_text("B../.W./...")) or ""
+    assert svg.count("<polygon") == 9 and svg.count("<circle") == 2
+    black, white = "#151515", "#fafafa"
+    colours = {
+        side: colour
+        for colour, side in re.findall(
+            r'<polyline[^>]*stroke="(#[0-9a-f]+)"[^>]*data-side="(\w+)"', svg
+        )
+    }
+    assert colours == {"top": black, "bottom": black, "left": white, "right": white}
+    assert ">b1</text>" in svg and "Black to move" in svg

@@ -5,6 +5,7 @@
 import {
   cellLabel,
   columnLabel,
+  drawsDiscs,
   hasColourKey,
   lastMoveCells,
   lookFor,
@@ -14,6 +15,7 @@ import {
   winLength,
   winningLines,
 } from "./looks.js";
+import { drawEdges } from "./hexes.js";
 import { cellClicked, columnClicked, playMove } from "./play.js";
 import { renderRecord } from "./record.js";
 import { isComputer, isHumanTurn } from "./setup.js";
@@ -40,6 +42,7 @@ function buildBoard(state, look) {
     button.dataset.index = index;
     const row = Math.floor(index / board.cols), col = index % board.cols;
     if (look.checkered && (row + col) % 2 === 1) button.classList.add("dark");
+    button.style.setProperty("--row", row); // a "hexes" look shifts each row (board.css)
     button.addEventListener("click", () => cellClicked(index));
     button.addEventListener("keydown", (event) => moveFocus(event, index));
     element.append(button);
@@ -249,7 +252,7 @@ function renderBoard(state, look, overlay) {
     symbol.className = "symbol";
     symbol.textContent = cell.symbol;
     if (look.kind === "marks" && player >= 0) button.append(markSvg(player));
-    else if ((look.kind === "drop" || look.kind === "discs") && cell.symbol !== "") {
+    else if (drawsDiscs(look) && cell.symbol !== "") {
       const disc = document.createElement("span");
       disc.className = "disc";
       disc.classList.toggle("crowned", look.crowned.includes(cell.symbol));
@@ -302,6 +305,7 @@ function renderBoard(state, look, overlay) {
   if (look.kind === "drop") renderColumns(state, overlay, playable);
   page.drawn = { shape, symbols: board.cells.map((cell) => cell.symbol) };
   drawLines(lines);
+  if (look.kind === "hexes") drawEdges($("board-lines"), $("board-area"), cells, board, look);
 }
 
 function renderColumns(state, overlay, playable) {

@@ -3,8 +3,9 @@
 // without a declared look is a grid of its board view's symbols.
 //
 // A look's fields (see gamesearch.looks.BoardLook): kind ("grid", "drop", "marks",
-// "discs", "pieces"), checkered, glyphs, names, crowned, player_of ("names" or "case"),
-// win_length and win_length_option, coordinates ("from-bottom", "from-top" or null).
+// "discs", "pieces", "hexes"), checkered, glyphs, names, crowned, player_of ("names" or
+// "case"), win_length and win_length_option, coordinates ("from-bottom", "from-top" or
+// null), edges (the player whose colour each side of the board wears).
 
 import { gameEntry, svgElement } from "./state.js";
 
@@ -18,6 +19,7 @@ const PLAIN = {
   win_length: null,
   win_length_option: null,
   coordinates: null,
+  edges: {},
 };
 
 export function lookFor(state) {
@@ -125,5 +127,10 @@ export function markSvg(player) {
 
 // Whether the look draws a player's pieces in colours a person must tell apart.
 export function hasColourKey(look) {
-  return look.kind === "drop" || look.kind === "discs";
+  return drawsDiscs(look);
+}
+
+// Whether the look draws a player's pieces as round stones of the player's colour.
+export function drawsDiscs(look) {
+  return look.kind === "drop" || look.kind === "discs" || look.kind === "hexes";
 }

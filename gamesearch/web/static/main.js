@@ -8,6 +8,7 @@
 //   setup.js     the set-up form: game, options, searcher, who plays
 //   looks.js     a game's declared look, read for drawing
 //   board.js     the board, the move values, the status line
+//   hexes.js     the coloured sides of a board of hexagons (the "hexes" look)
 //   play.js      moves, the computer's moves, undo, analysis and hint
 //   record.js    the game record and the link to a position
 //   explorer.js  the search explorer's tree
