@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Callable, Sequence
 from operator import attrgetter
+from pathlib import Path
 from typing import Any
 
 from benchmarks import checkers, floors
@@ -41,16 +43,19 @@ from benchmarks.workloads import (
     tictactoe_positions,
 )
 from gamesearch.plugins import default_registry
-from gamesearch.search.base import SearchStats
-from gamesearch.search.reference.alphabeta import ReferenceAlphaBeta
+from gamesearch.search.base import Searcher, SearchStats
 
 #: a searcher written as docs/write-a-searcher.md shows (a ``Searcher`` subclass whose
-#: ``root`` walks the tree with ``push``/``undo`` and counts and scores through the public
-#: ``SearchContext``): alpha-beta, the framework's reference twin, against the built-in
-#: ``alphabeta`` set to search the very same tree (equal nodes)
+#: ``root`` walks the tree through the public ``SearchContext``: its ``children`` play,
+#: count and score the moves): the page's alpha-beta, against the built-in ``alphabeta``
+#: set to search the very same tree (equal nodes)
 USER_ALPHABETA = "tic-tac-toe: alpha-beta written as a user's searcher"
 #: the library name of that searcher's contender
 USER = "user searcher"
+#: the file that searcher lives in: the page lists it, the row runs it
+USER_SEARCHER_FILE = (
+    Path(__file__).resolve().parent.parent / "docs" / "examples" / "searcher" / "user_alphabeta.py"
+)
 
 #: the framework's searcher for each row: the same search the peers run
 #: (win/draw/loss scores, natural move order, the root's moves sharing one window)
@@ -105,16 +110,31 @@ def floor_contender(description: str, search: Callable[[], int]) -> Contender:
     return Contender(FLOOR, description, lambda: search)
 
 
+def user_searcher() -> type[Searcher]:
+    """Return the searcher class of :data:`USER_SEARCHER_FILE` (``UserAlphaBeta``), loaded
+    from that file as a user's own module would be.
+
+    :raises FileNotFoundError: when the file is missing (a tree without its docs).
+    """
+    spec = importlib.util.spec_from_file_location("user_alphabeta", USER_SEARCHER_FILE)
+    if spec is None or spec.loader is None:
+        raise FileNotFoundError(USER_SEARCHER_FILE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    searcher: type[Searcher] = module.UserAlphaBeta
+    return searcher
+
+
 def user_contender() -> Contender:
-    """Return the contender of :data:`USER_ALPHABETA`: the reference alpha-beta, a user's
-    searcher, from the empty tic-tac-toe board (a fresh searcher: it keeps no table)."""
+    """Return the contender of :data:`USER_ALPHABETA`: the alpha-beta of
+    docs/write-a-searcher.md, a user's searcher, from the empty tic-tac-toe board."""
 
     def prepare() -> Run:
-        searcher = ReferenceAlphaBeta()
+        searcher = user_searcher()()
         game = bench_game(default_registry(), "tictactoe", None)
         return lambda: searcher.search(game).stats.nodes
 
-    return Contender(USER, "reference-alphabeta: push/undo and SearchContext", prepare)
+    return Contender(USER, "user-alphabeta: SearchContext.children", prepare)
 
 
 def _connect4_floor(depth: int) -> Callable[[], int]:
@@ -221,8 +241,8 @@ ROWS: dict[str, tuple[bool, str]] = {
     USER_ALPHABETA: (
         True,
         "empty board, natural order, every root move its own window: the same tree, node "
-        "for node, in the built-in and in a searcher written as docs/write-a-searcher.md "
-        "shows (the reference alpha-beta); the peers and the floor run the other rows",
+        "for node, in the built-in and in the alpha-beta docs/write-a-searcher.md lists "
+        "(a user's searcher); the peers and the floor run the other rows",
     ),
     CONNECT4_DEPTH6: (
         True,

@@ -3,14 +3,15 @@ what was asked, the budget), the :class:`Counters`, and how leaves are scored.
 
 :func:`finished_values` and :func:`heuristic` are how a core scores a finished position
 and a position at its horizon; a searcher of your own uses the context's helpers
-(:meth:`SearchContext.count_node`, :meth:`SearchContext.finished_value`, ...).
+(:meth:`SearchContext.children`, :meth:`SearchContext.count_node`,
+:meth:`SearchContext.finished_value`, ...).
 """
 
 from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -144,7 +145,8 @@ class SearchContext:
     The helpers keep the statistics of a searcher of your own right: call
     :meth:`count_node` for every position entered (the root included),
     :meth:`finished_value` and :meth:`horizon_value` to score a leaf, and
-    :meth:`answer` to build the result.
+    :meth:`answer` to build the result. :meth:`children` plays a position's moves
+    and counts and scores them for you, the fastest way the game offers.
     """
 
     scoring: Scoring
@@ -161,6 +163,9 @@ class SearchContext:
     on_iteration: IterationListener | None = None
     started: float = attrs.field(factory=time.perf_counter)  #: when the search began
     _next_look: int = attrs.field(init=False)
+    #: the game :meth:`children` last walked, with its moves and results, its move pair
+    #: and its table of finished values (looked up once per game, not once per position)
+    _walker: _Walker | None = attrs.field(init=False, default=None)
 
     def __attrs_post_init__(self) -> None:
         self._next_look = self.budget.first_look
@@ -188,6 +193,48 @@ class SearchContext:
         if depth > counters.depth:
             counters.depth = depth
 
+    def children(self, game: Game[Any]) -> Iterator[tuple[Hashable, int | None]]:
+        """Yield each legal move of the unfinished ``game`` with the value of the position
+        it leads to when that position ends the game, else with ``None``.
+
+        A move that ends the game is not played: its value is the finished position's
+        (as :meth:`finished_value` gives it). A move after which the game goes on is
+        played for the loop's body, which searches ``game`` there, and taken back when
+        the loop moves on or is left (``break``, ``return``, an exception). Each move
+        counts as a position entered (:meth:`count_node`: the node and time budget are
+        checked before it is played), a finished one as a leaf. A game that offers
+        :class:`~gamesearch.capabilities.FastMoves` gives its results and fused move
+        pair (``move_results``, ``advance``/``retract``); any other is played with
+        ``push``/``undo`` to find them.
+
+        :raises BudgetExceededError: once the search's node or time budget is spent.
+        """
+        walker = self._walker
+        if walker is None or walker.game is not game:
+            walker = self._walker = _Walker(game, self.scoring)
+        counters, budget = self.counters, self.budget
+        ply = game.ply + 1  # of the children
+        if ply - self.root_ply > counters.depth:
+            counters.depth = ply - self.root_ply
+        finished = walker.finished[ply]
+        advance, retract = walker.advance, walker.retract
+        for move, result in walker.move_results():
+            nodes = counters.nodes = counters.nodes + 1
+            if nodes > self._next_look:
+                self._next_look = budget.check(nodes)
+            if result is not None:
+                counters.leaves += 1
+                yield move, finished[result]
+            else:
+                advance(move)
+                try:  # (free in CPython 3.11+ until something raises)
+                    yield move, None
+                except BaseException:  # the loop was left in the position after ``move``
+                    if game.ply == ply:  # (not once the driver has put the position back)
+                        retract(move)
+                    raise
+                retract(move)
+
     def completed_depth(
         self,
         depth: int,
@@ -209,9 +256,20 @@ class SearchContext:
         self.counters.cutoffs += 1
 
     def finished_value(self, game: Game[Any]) -> int:
-        """Return the proven value of the finished ``game`` (a leaf)."""
+        """Return the proven value of the finished ``game`` (a leaf), looked up in the
+        table of :func:`finished_values` where the game's rules declare its result.
+
+        :raises ValueError: when ``game`` is not over, or gives one utility per player.
+        """
         self.counters.leaves += 1
-        return proven_value(game, self.scoring)
+        walker = self._walker
+        if walker is None or walker.game is not game:
+            walker = self._walker = _Walker(game, self.scoring)
+        result = game.result()
+        try:
+            return walker.finished[game.ply][result]  # type: ignore[index]
+        except (KeyError, IndexError, TypeError):  # not over, utilities, or undeclared
+            return proven_value(game, self.scoring)
 
     def horizon_value(self, game: Game[Any]) -> int:
         """Return the heuristic value of ``game`` at the horizon (a leaf; the answer is then
@@ -246,3 +304,16 @@ class SearchContext:
             best_moves_complete=best_moves_complete,
             move_values_exact=move_values_exact,
         )
+
+
+class _Walker:
+    """How :meth:`SearchContext.children` walks one game: its moves with their results,
+    its move pair (fused when it offers them) and its table of finished values."""
+
+    __slots__ = ("advance", "finished", "game", "move_results", "retract")
+
+    def __init__(self, game: Game[Any], scoring: Scoring) -> None:
+        self.game = game
+        self.move_results = capabilities.move_results(game)
+        self.advance, self.retract = capabilities.advancer(game), capabilities.retractor(game)
+        self.finished = finished_values(game, scoring)
