@@ -85,13 +85,16 @@ coverage: $(TEST_STAMP)
 docs: $(TEST_STAMP)
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/python -m mkdocs build --strict
 
-# The peers come from the bench extra, except aima3 and aima (aima-python's newer package,
-# with expect_minmax): they install only without their deps (aima declares Python < 3.11).
+# The peers come from the bench extra, except aima3, aima (aima-python's newer package, with
+# expect_minmax) and sunfish: they install only without their deps (aima declares Python < 3.11).
 $(BENCH_STAMP): $(TEST_STAMP) pyproject.toml
 	@echo "installing the benchmark's peer libraries into $(VENV) ..."
 	@$(PIP) -e '.[cli,test,bench,plot]'
 	@$(PIP) --no-deps aima3
 	@$(PIP) --no-deps --ignore-requires-python aima==2024.9.28
+	@# sunfish (benchmarks strength chess) pins python-chess 1.9.4, which the chess plugin is
+	@# too new for; its UCI engine (sunfish-uci) does not import python-chess at all
+	@$(PIP) --no-deps 'sunfish>=2026.1'
 	@touch $@
 
 bench: $(BENCH_STAMP)

@@ -44,7 +44,9 @@ def build_parser() -> argparse.ArgumentParser:
         "under the table (pip install 'gamesearch[bench]' adds easyAI and OpenSpiel; "
         "aima-python needs pip install --no-deps aima3). Compare ratios within one run: the "
         "machine's load changes between runs.",
-        epilog="examples:\n  python -m benchmarks --quick\n"
+        epilog="playing strength at equal CPU time (its own options: see 'python -m benchmarks "
+        "strength --help'):\n  python -m benchmarks strength GAME\n"
+        "examples:\n  python -m benchmarks --quick\n"
         "  python -m benchmarks --repeat 7 --json > bench.json\n"
         "  python -m benchmarks --only minimax --plot minimax.png",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -103,14 +105,20 @@ def run(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark with the options ``argv`` (default: ``sys.argv[1:]``); return the exit
     status."""
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    prog, parser, handler = PROG, build_parser(), run
+    if argv[:1] == ["strength"]:  # matches at equal CPU time: a command of its own
+        from benchmarks import strength
+
+        prog, parser, handler, argv = strength.PROG, strength.build_parser(), strength.run, argv[1:]
+    args = parser.parse_args(argv)
     try:
-        return run(args)
+        return handler(args)
     except GameSearchError as error:
-        print(f"{PROG}: error: {error}", file=sys.stderr)
+        print(f"{prog}: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
+        print(f"{prog}: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         # the reader went away (`... --json | head`): stop quietly, as Unix tools do

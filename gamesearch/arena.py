@@ -136,6 +136,7 @@ def play_game(
     seed: int | None = None,
     labels: tuple[str, ...] | None = None,
     on_move: Callable[[MoveRecord], None] | None = None,
+    max_plies: int | None = None,
 ) -> GameRecord:
     """Play ``game`` (a copy; the argument is not changed) to the end and return the record.
 
@@ -143,7 +144,9 @@ def play_game(
     ``others`` for the third player on in a game of more. The first
     ``opening_plies`` moves are drawn at random from ``seed``. ``labels`` name the
     searchers in the record (default: :func:`searcher_label`); ``on_move`` is called
-    after every move.
+    after every move. ``max_plies`` bounds the game: after that many moves in all
+    (the opening's included) a game not yet over stops and is scored a draw, as match
+    testers adjudicate a game at a move cap.
 
     :raises ValueError: when the searchers are not one a player.
     """
@@ -160,7 +163,11 @@ def play_game(
     chooser = random.Random(seed)
     start = board.to_text()
     moves: list[MoveRecord] = []
+    capped = False
     while not board.is_over():
+        if max_plies is not None and len(moves) >= max_plies:
+            capped = True
+            break
         if board.to_move() == CHANCE:
             move = draw_outcome(board, chooser)
             record = MoveRecord(board.ply, None, board.format_move(move), is_random=True)
@@ -189,9 +196,12 @@ def play_game(
         moves.append(record)
         if on_move is not None:
             on_move(record)
-    outcome = outcome_of(board)
-    assert outcome is not None  # the loop ends when the game is over
-    utilities = final_utilities(board) if board.rules.utilities else None
+    # a capped game is adjudicated a draw, every player's utility equal
+    outcome = Outcome.DRAW if capped else outcome_of(board)
+    assert outcome is not None  # the loop ends when the game is over (or at the cap)
+    utilities = None
+    if board.rules.utilities:
+        utilities = (0,) * seats if capped else final_utilities(board)
     return GameRecord(board.name, start, names, tuple(moves), outcome, board.to_text(), utilities)
 
 

@@ -305,6 +305,7 @@ def run_tournament(
     on_game: Callable[[PlayedGame], None] | None = None,
     executor: Executor | None = None,
     done: Mapping[int, PlayedGame] | None = None,
+    max_plies: int | None = None,
 ) -> Tournament:
     """Play a round robin between the searcher specs ``players`` from ``game``'s position
     and return it.
@@ -317,7 +318,7 @@ def run_tournament(
     called as each game ends, in the order they finish; the result lists them in schedule
     order. ``done`` holds games of this same schedule already played (by number, e.g. read
     back from a results store): they are not played again, and ``on_game`` is not called
-    for them.
+    for them. ``max_plies`` caps every game (see :func:`~gamesearch.arena.play_game`).
 
     :raises InvalidOptionError: for a bad spec, a repeated player, a bad count, or fewer
         players than the game has seats.
@@ -372,7 +373,8 @@ def run_tournament(
     # the workers get the caller's registry (searchers of its own included); on an
     # error or Ctrl-C, games not yet started are dropped, not waited for
     with running if own else contextlib.nullcontext(running):
-        for job in running.map_unordered(functools.partial(_play_job, registry=registry), jobs):
+        play = functools.partial(_play_job, registry=registry, max_plies=max_plies)
+        for job in running.map_unordered(play, jobs):
             if job.result is None:
                 raise GameSearchError(
                     f"game {job.item[3].number} of the schedule was lost: {job.error}"
@@ -391,10 +393,12 @@ def run_tournament(
 
 
 def _play_job(
-    job: tuple[Game[Any], tuple[str, ...], int, ScheduledGame], registry: Registry | None = None
+    job: tuple[Game[Any], tuple[str, ...], int, ScheduledGame],
+    registry: Registry | None = None,
+    max_plies: int | None = None,
 ) -> PlayedGame:
     """Play the scheduled game ``job`` describes (see :func:`_play`)."""
-    return _play(*job, registry=registry)
+    return _play(*job, registry=registry, max_plies=max_plies)
 
 
 def _play(
@@ -403,6 +407,7 @@ def _play(
     opening_plies: int,
     scheduled: ScheduledGame,
     registry: Registry | None = None,
+    max_plies: int | None = None,
 ) -> PlayedGame:
     """Play one scheduled game with fresh searchers from ``registry`` (in a worker process)."""
     assert registry is not None  # run_tournament always passes its registry
@@ -424,5 +429,6 @@ def _play(
         opening_plies=opening_plies,
         seed=scheduled.opening_seed,
         labels=tuple(labels[player] for player in scheduled.seats),
+        max_plies=max_plies,
     )
     return PlayedGame(scheduled, record)

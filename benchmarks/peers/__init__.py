@@ -4,6 +4,10 @@ Each adapter module names its ``LIBRARY``, the module it needs (``REQUIRES``) an
 offers ``contenders()``: a contender per row it can run, keyed by row name. The
 peers are optional (``make bench`` installs them); a missing one is skipped with
 a note, never an error.
+
+``players``, ``uci`` and ``bots`` are no adapters of rows: they make other programs
+(sunfish, Stockfish, OpenSpiel's and easyAI's searchers) players of the matches of
+``python -m benchmarks strength`` (:mod:`benchmarks.strength`).
 """
 
 from __future__ import annotations

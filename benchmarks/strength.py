@@ -1,0 +1,474 @@
+"""``python -m benchmarks strength GAME``: playing strength at equal CPU time per move.
+
+The command (its parser and :func:`run`) is reached through :func:`benchmarks.cli.main`.
+
+Each *match* is a two-player tournament of :func:`gamesearch.tournament.run_tournament`
+(games in pairs from one random opening, each side moving first once; the Elo fit of
+:mod:`gamesearch.rating`), bounded by a number of games and, if asked, a cap on a game's
+plies (a game that reaches it is a draw). Every player has the same time per move on the
+same clock: processor time by default, so that the machine's load does not decide; the
+outside programs (:mod:`benchmarks.peers.uci`, :mod:`benchmarks.peers.bots`) are held to
+it as their modules say. A match whose opponent is not installed is skipped with the
+reason.
+
+The suites of matches, by game:
+
+- ``peers``: chess against sunfish and Stockfish's ``UCI_Elo`` ladder (with the rating on
+  that scale fitted to the ladder, :func:`anchored_rating`); Connect Four against
+  OpenSpiel's MCTSBot and alpha-beta and easyAI's Negamax; every game: the game's
+  default searcher against this framework's other searchers that play under a time
+  budget (iterative deepening, the engine with every trick the game offers, MCTS);
+- ``tricks``: the engine with every trick the game offers against the plain iterative
+  engine, then with each trick off in turn (an Elo per trick at equal time);
+- ``mcts``: MCTS against OpenSpiel's MCTSBot at equal simulations (Connect Four).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import math
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from benchmarks.peers.players import strength_registry
+from benchmarks.peers.uci import close_engines
+from gamesearch import capabilities
+from gamesearch.cli._output import console, progress, table
+from gamesearch.errors import InvalidOptionError
+from gamesearch.game import Game, allows_null_move, offers
+from gamesearch.plugins import Registry
+from gamesearch.rating import PRIOR_GAMES, Z95, expected_score
+from gamesearch.search.base import parse_searcher_spec
+from gamesearch.tournament import Tournament, run_tournament
+
+PROG = "python -m benchmarks strength"
+#: Stockfish's UCI_Elo ladder (its lowest is 1320 or 1350, by version)
+LADDER = (1350, 1800)
+#: the simulations of the equal-simulations match of MCTS against OpenSpiel's MCTSBot
+MCTS_SIMULATIONS = 1000
+#: the engine's tricks, each as the option that switches it on, and what the game must offer
+TRICKS: tuple[tuple[str, str, Callable[[Game[Any]], bool]], ...] = (
+    ("aspiration", "aspiration=50", lambda game: True),
+    ("killers", "killers=true", lambda game: True),
+    ("history", "history=true", lambda game: True),
+    ("null move", "null_move=2", allows_null_move),
+    ("lmr", "lmr=true", lambda game: True),
+    ("quiescence", "quiescence=true", lambda game: offers(game, "noisy_moves")),
+    ("extensions", "extensions=true", lambda game: offers(game, "is_forcing")),
+    ("table", "table=true", lambda game: True),
+)
+#: the plain iterative engine, against which the tricks are measured
+PLAIN_ENGINE = "engine:iterative=true"
+
+
+@attrs.frozen
+class Match:
+    """One bounded match of the plan: ``player`` against ``opponent``, in ``suite``."""
+
+    suite: str
+    player: str  #: a searcher spec (its time budget is added when played)
+    opponent: str
+    note: str = ""  #: what the match measures, e.g. "all tricks" or "without killers"
+    timed: bool = True  #: whether both get the time per move (else their own budgets)
+
+
+def with_budget(spec: str, seconds: float, clock: str) -> str:
+    """Return ``spec`` searching ``seconds`` a move on ``clock`` (its own time, node and
+    depth limits dropped)."""
+    name, options = parse_searcher_spec(spec)
+    kept = {k: v for k, v in options.items() if k not in {"seconds", "clock", "max_nodes"}}
+    kept |= {"seconds": f"{seconds:g}", "clock": clock}
+    return f"{name}:" + ",".join(f"{key}={value}" for key, value in kept.items())
+
+
+def default_spec(game: Game[Any], registry: Registry) -> str:
+    """Return the spec of the game's default searcher when it answers within a time budget
+    (it deepens), else ``iterative`` (Connect Four's exact solver gives up when the time
+    runs out)."""
+    spec = capabilities.default_searcher(type(game))
+    if not isinstance(spec, str) or not spec.strip():
+        return "iterative"
+    chosen = registry.new_searcher(spec)
+    deepens = chosen.answers_within_budget or getattr(chosen, "iterative", False)
+    return spec if deepens else "iterative"
+
+
+def offered_tricks(game: Game[Any]) -> list[tuple[str, str]]:
+    """Return the engine's tricks ``game`` offers what they need, as (name, option)."""
+    return [(name, option) for name, option, offered in TRICKS if offered(game)]
+
+
+def all_tricks(game: Game[Any], without: str | None = None) -> str:
+    """Return the engine with every trick ``game`` offers (but ``without``), deepening."""
+    chosen = [option for name, option in offered_tricks(game) if name != without]
+    return "engine:" + ",".join(["iterative=true", *chosen])
+
+
+def plan(
+    game: Game[Any],
+    suites: Sequence[str],
+    ladder: Sequence[int] = LADDER,
+    simulations: int = MCTS_SIMULATIONS,
+    player: str | None = None,
+) -> list[Match]:
+    """Return the matches of ``suites`` for ``game`` (see the module's list): Stockfish at the
+    ``ladder``'s levels, MCTS against MCTSBot at ``simulations`` each, ``player`` (default:
+    :func:`default_spec`) against the peers."""
+    name = type(game).name
+    ours = player if player is not None else default_spec(game, strength_registry())
+    matches: list[Match] = []
+    if "peers" in suites:
+        if name == "chess":
+            matches.append(Match("peers", ours, "sunfish"))
+            matches += [Match("peers", ours, f"stockfish:elo={elo}") for elo in ladder]
+        peers = {
+            "connect4": ("openspiel-mcts", "openspiel-alphabeta", "easyai-negamax"),
+            "checkers": ("openspiel-mcts", "openspiel-alphabeta"),
+        }
+        matches += [Match("peers", ours, peer) for peer in peers.get(name, ())]
+        own = ["iterative", all_tricks(game), "mcts"]
+        matches += [Match("peers", ours, other) for other in own if other != ours]
+    if "tricks" in suites:
+        matches.append(Match("tricks", all_tricks(game), PLAIN_ENGINE, "all tricks"))
+        for trick, _ in offered_tricks(game):
+            matches.append(
+                Match("tricks", all_tricks(game, trick), PLAIN_ENGINE, f"all but {trick}")
+            )
+    if "mcts" in suites and name == "connect4":
+        each = f"simulations={simulations}"
+        matches.append(
+            Match(
+                "mcts",
+                f"mcts:{each}",
+                f"openspiel-mcts:{each}",
+                "equal simulations",
+                timed=False,
+            )
+        )
+    return matches
+
+
+@attrs.frozen
+class Outcome:
+    """A played match: the first player's wins, draws and losses, and the Elo fit."""
+
+    match: Match
+    player: str  #: the specs as played (with the time budget)
+    opponent: str
+    wins: int
+    draws: int
+    losses: int
+    elo: float  #: the player's Elo minus the opponent's
+    interval: float  #: half-width of its 95 % interval
+    plies: float  #: mean plies a game
+    player_ms: float  #: mean elapsed milliseconds a searched move, the player's
+    opponent_ms: float
+    capped: int  #: games stopped at the ply cap (scored draws)
+
+    @property
+    def games(self) -> int:
+        """Return the games played."""
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        """Return the player's points (a draw is half a point)."""
+        return self.wins + self.draws / 2
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the outcome as JSON-ready data."""
+        data = attrs.asdict(self, recurse=False)
+        data["match"] = attrs.asdict(self.match)
+        return data | {"games": self.games, "score": self.score}
+
+
+def outcome_of(match: Match, tournament: Tournament, max_plies: int | None) -> Outcome:
+    """Return the outcome of ``match`` from its two-player ``tournament``."""
+    first, second = tournament.standings()
+    rating = tournament.ratings()[0]  # two players: their ratings sum to zero
+    played = tournament.played
+    plies = [len(game.record.moves) for game in played]
+    capped = sum(
+        1
+        for game, count in zip(played, plies, strict=True)
+        if max_plies is not None and count >= max_plies
+    )
+    return Outcome(
+        match,
+        tournament.players[0],
+        tournament.players[1],
+        first.wins,
+        first.draws,
+        first.losses,
+        2 * rating.elo,
+        2 * rating.interval,
+        sum(plies) / len(plies) if plies else 0.0,
+        first.mean_seconds * 1000,
+        second.mean_seconds * 1000,
+        capped,
+    )
+
+
+def anchored_rating(results: Sequence[tuple[float, float, float]]) -> tuple[float, float]:
+    """Return the maximum-likelihood rating, and its 95 % half-interval, of a player who
+    scored ``score`` in ``games`` against opponents of known rating: ``(rating, games,
+    score)`` each.
+
+    Each opponent also counts one virtual draw (``PRIOR_GAMES``), as :mod:`gamesearch.rating`
+    adds against its anchor, so that all wins or all losses still give a finite rating.
+
+    :raises ValueError: for no results.
+    """
+    if not results:
+        raise ValueError("a rating needs at least one result")
+    games = [
+        (rating, count + PRIOR_GAMES, score + PRIOR_GAMES / 2) for rating, count, score in results
+    ]
+    elo = sum(rating for rating, _, _ in games) / len(games)
+    scale = math.log(10) / 400
+    information = 0.0
+    for _ in range(100):
+        gradient = information = 0.0
+        for rating, count, score in games:
+            expected = expected_score(elo, rating)
+            gradient += (score - count * expected) * scale
+            information += count * expected * (1 - expected) * scale * scale
+        step = gradient / information
+        elo += max(-400.0, min(400.0, step))
+        if abs(step) < 1e-9:
+            break
+    return elo, Z95 / math.sqrt(information)
+
+
+def play(
+    game: Game[Any],
+    match: Match,
+    *,
+    registry: Registry,
+    seconds: float,
+    clock: str,
+    games: int,
+    seed: int,
+    opening_plies: int,
+    max_plies: int | None,
+    advance: Callable[[str], None],
+) -> Outcome:
+    """Play ``match`` and return its outcome."""
+    players = [match.player, match.opponent]
+    if match.timed:
+        players = [with_budget(spec, seconds, clock) for spec in players]
+    tournament = run_tournament(
+        game,
+        players,
+        games=games,
+        seed=seed,
+        opening_plies=opening_plies,
+        registry=registry,
+        on_game=lambda done: advance(f"{match.opponent}: {done.record.winner or 'draw'}"),
+        max_plies=max_plies,
+    )
+    return outcome_of(match, tournament, max_plies)
+
+
+def missing(game: Game[Any], match: Match, registry: Registry) -> str | None:
+    """Return why ``match`` cannot be played here (an opponent not installed), or ``None``."""
+    for spec in (match.player, match.opponent):
+        unmet = registry.new_searcher(spec).unmet_needs(game)
+        if unmet:
+            return f"{spec}: {'; '.join(unmet)}"
+    return None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the argument parser of ``python -m benchmarks strength``."""
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Play bounded matches at equal time per move (processor time by default) "
+        "through gamesearch's tournament code and print, for each, the player's score and its "
+        "Elo difference with a 95% interval. Suites: peers (chess: sunfish and Stockfish's "
+        "UCI_Elo ladder; Connect Four: OpenSpiel's MCTSBot and alpha-beta, easyAI's Negamax; "
+        "every game: the default searcher against the framework's other searchers), tricks "
+        "(the engine with every trick against the plain iterative engine, then each trick "
+        "off in turn) and mcts (MCTS against OpenSpiel's MCTSBot at equal simulations). "
+        "An opponent that is not installed is skipped with a message.",
+        epilog="examples:\n"
+        "  python -m benchmarks strength connect4 --suite tricks --games 20\n"
+        "  python -m benchmarks strength chess --seconds 0.2 --games 10 --save chess.json\n"
+        "  python -m benchmarks strength checkers --only mcts --games 2 --max-plies 20",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("game", help="the game, e.g. chess, checkers, connect4")
+    parser.add_argument(
+        "--suite",
+        nargs="+",
+        choices=("peers", "tricks", "mcts"),
+        default=["peers"],
+        help="the suites of matches to play (default: peers)",
+    )
+    parser.add_argument(
+        "--seconds", type=float, default=0.1, help="time per move of every player (default: 0.1)"
+    )
+    parser.add_argument(
+        "--clock",
+        choices=("cpu", "wall"),
+        default="cpu",
+        help="cpu: processor time of each player's own process (the default); wall: elapsed",
+    )
+    parser.add_argument(
+        "-n", "--games", type=int, default=10, help="games a match, an even number (default: 10)"
+    )
+    parser.add_argument(
+        "--max-plies", type=int, metavar="N", help="stop a game after N plies, scored a draw"
+    )
+    parser.add_argument(
+        "--opening-plies",
+        type=int,
+        default=2,
+        metavar="N",
+        help="random opening plies (default: 2)",
+    )
+    parser.add_argument("--seed", type=int, default=1, help="seed of the openings (default: 1)")
+    parser.add_argument(
+        "--ladder",
+        type=lambda text: tuple(int(part) for part in text.split(",")),
+        default=LADDER,
+        metavar="ELO,ELO,...",
+        help=f"Stockfish's UCI_Elo levels for chess (default: {','.join(map(str, LADDER))})",
+    )
+    parser.add_argument(
+        "--simulations",
+        type=int,
+        default=MCTS_SIMULATIONS,
+        help=f"simulations a move of both sides in the mcts suite (default: {MCTS_SIMULATIONS})",
+    )
+    parser.add_argument(
+        "--player",
+        metavar="SPEC",
+        help="the searcher that meets the peers (default: the game's default searcher when it "
+        "answers within a time budget, else iterative)",
+    )
+    parser.add_argument(
+        "--only", metavar="TEXT", help="only the matches whose players contain TEXT"
+    )
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--save", type=Path, metavar="FILE.json", help="also write the JSON here")
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the matches ``args`` select, print the table (or JSON) and return 0.
+
+    :raises InvalidOptionError: for a bad count or time, or an ``--only`` matching nothing.
+    """
+    if args.games < 2 or args.games % 2:
+        raise InvalidOptionError(f"--games must be an even number >= 2: {args.games}")
+    if not args.seconds > 0:
+        raise InvalidOptionError(f"--seconds must be above 0: {args.seconds}")
+    if args.max_plies is not None and args.max_plies < 1:
+        raise InvalidOptionError(f"--max-plies must be >= 1: {args.max_plies}")
+    registry = strength_registry()
+    game = registry.new_game(args.game)
+    matches = plan(game, args.suite, args.ladder, args.simulations, args.player)
+    if args.only:
+        matches = [m for m in matches if args.only in m.player or args.only in m.opponent]
+    if not matches:
+        raise InvalidOptionError(f"no match of {args.game!r} is selected")
+    skipped, todo = [], []
+    for match in matches:
+        reason = missing(game, match, registry)
+        (todo.append(match) if reason is None else skipped.append((match, reason)))
+    outcomes = []
+    with progress("strength", len(todo) * args.games) as advance, _engines_closed():
+        for match in todo:
+            outcomes.append(
+                play(
+                    game,
+                    match,
+                    registry=registry,
+                    seconds=args.seconds,
+                    clock=args.clock,
+                    games=args.games,
+                    seed=args.seed,
+                    opening_plies=args.opening_plies,
+                    max_plies=args.max_plies,
+                    advance=advance,
+                )
+            )
+    data = as_data(args, outcomes, skipped)
+    if args.save is not None:
+        args.save.write_text(json.dumps(data, indent=2) + "\n")
+    if args.json:
+        print(json.dumps(data, indent=2))
+    else:
+        print_table(data)
+    return 0
+
+
+@contextlib.contextmanager
+def _engines_closed() -> Iterator[None]:
+    """Stop the outside engines' processes when the body ends, however it ends."""
+    try:
+        yield
+    finally:
+        close_engines()
+
+
+def as_data(
+    args: argparse.Namespace, outcomes: Sequence[Outcome], skipped: Sequence[tuple[Match, str]]
+) -> dict[str, Any]:
+    """Return the settings, each match's outcome, the ladder rating and the skipped matches."""
+    ladder = [
+        (float(o.match.opponent.split("elo=")[1]), float(o.games), o.score)
+        for o in outcomes
+        if o.match.opponent.startswith("stockfish:elo=")
+    ]
+    rating = anchored_rating(ladder) if ladder else None
+    return {
+        "game": args.game,
+        "seconds": args.seconds,
+        "clock": args.clock,
+        "games": args.games,
+        "max_plies": args.max_plies,
+        "opening_plies": args.opening_plies,
+        "seed": args.seed,
+        "matches": [outcome.as_dict() for outcome in outcomes],
+        "stockfish_scale": None if rating is None else {"elo": rating[0], "interval95": rating[1]},
+        "skipped": [{"match": attrs.asdict(m), "reason": reason} for m, reason in skipped],
+    }
+
+
+def print_table(data: dict[str, Any]) -> None:
+    """Print the matches of ``data`` (see :func:`as_data`) as a table, then the skipped ones."""
+    out = console()
+    grid = table(
+        f"{data['game']}: {data['games']} games a match, {data['seconds']:g} s of "
+        f"{'processor' if data['clock'] == 'cpu' else 'elapsed'} time a move, seed {data['seed']}",
+        ["suite", "player", "opponent", "score", "W-D-L", "Elo", "±95%", "plies", "ms/move"],
+        numeric_from=3,
+    )
+    for item in data["matches"]:
+        match = item["match"]
+        grid.add_row(
+            match["suite"],
+            match["note"] or item["player"],
+            match["opponent"],
+            f"{item['score']:g}/{item['games']}",
+            f"{item['wins']}-{item['draws']}-{item['losses']}",
+            f"{item['elo']:+.0f}",
+            f"{item['interval']:.0f}",
+            f"{item['plies']:.0f}",
+            f"{item['player_ms']:.0f} / {item['opponent_ms']:.0f}",
+        )
+    out.print(grid)
+    scale = data["stockfish_scale"]
+    if scale is not None:
+        out.print(
+            f"on Stockfish's UCI_Elo scale: {scale['elo']:.0f} ± {scale['interval95']:.0f} (95%)"
+        )
+    for item in data["skipped"]:
+        out.print(f"skipped {item['match']['opponent']}: {item['reason']}")

@@ -1,0 +1,212 @@
+"""``python -m benchmarks strength``: bounded matches at equal CPU time, rated by Elo."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmarks import cli, strength
+from benchmarks.peers import players, uci
+from gamesearch.arena import play_game
+from gamesearch.plugins import default_registry
+from gamesearch.rules import Outcome
+
+
+def test_a_game_capped_at_max_plies_stops_there_and_is_scored_a_draw() -> None:
+    registry = default_registry()
+    game = registry.new_game("connect4")
+    searcher = registry.new_searcher("alphabeta:depth=1")
+    record = play_game(game, searcher, searcher, max_plies=5)
+    assert len(record.moves) == 5
+    assert record.outcome is Outcome.DRAW and record.winner is None
+    final = registry.new_game("connect4", record.final)
+    assert not final.is_over() and final.ply == 5
+
+
+def _likelihood(elo: float, results: list[tuple[float, float, float]]) -> float:
+    """The log likelihood of ``elo``, each opponent with one virtual draw more, written out."""
+    total = 0.0
+    for rating, games, score in results:
+        p = 1 / (1 + 10 ** ((rating - elo) / 400))
+        wins, losses = score + 0.5, games + 1 - score - 0.5
+        total += wins * math.log(p) + losses * math.log(1 - p)
+    return total
+
+
+@pytest.mark.parametrize(
+    ("results", "near_parabola"),
+    [
+        ([(1350.0, 20.0, 15.5), (1800.0, 20.0, 4.5)], True),
+        ([(1500.0, 10.0, 10.0)], False),  # all wins: still finite, far from a parabola
+        ([(1320.0, 8.0, 0.0), (1600.0, 6.0, 3.0), (2000.0, 4.0, 1.0)], True),
+    ],
+)
+def test_the_ladder_rating_is_where_the_likelihood_peaks(
+    results: list[tuple[float, float, float]], near_parabola: bool
+) -> None:
+    elo, interval = strength.anchored_rating(results)
+    grid = [1000 + step * 0.5 for step in range(3000)]
+    best = max(grid, key=lambda candidate: _likelihood(candidate, results))
+    assert abs(elo - best) <= 0.5
+    # the interval from the curvature: the likelihood falls by z^2/2 at its ends where it is
+    # near a parabola
+    drop = _likelihood(elo, results) - _likelihood(elo + interval, results)
+    if near_parabola:
+        assert drop == pytest.approx(1.959964**2 / 2, rel=0.15)
+    else:
+        assert drop > 0
+
+
+def test_an_even_score_against_one_opponent_rates_the_player_at_its_rating() -> None:
+    elo, _ = strength.anchored_rating([(1700.0, 10.0, 5.0)])
+    assert elo == pytest.approx(1700.0)
+
+
+def test_deepening_stops_before_a_depth_expected_to_overrun_the_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clock = [0.0]
+    monkeypatch.setattr(players, "process_seconds", lambda _clock: clock[0])
+    searched = []
+
+    def search(depth: int) -> str:
+        searched.append(depth)
+        clock[0] += 0.01 * 4 ** (depth - 1)  # 0.01, 0.04, 0.16, ...
+        return f"move at depth {depth}"
+
+    answer, depth = players.deepen_within(0.1, "cpu", search, 10)
+    # depth 2 was expected to end at 0.01 + 0.01 * 4 = 0.05; depth 3 at 0.05 + 0.04 * 4 > 0.1
+    assert (answer, depth, searched) == ("move at depth 2", 2, [1, 2])
+    clock[0] = 0.0
+    assert players.deepen_within(0.0001, "cpu", search, 10)[1] == 1  # depth 1 always
+    assert players.deepen_within(100.0, "cpu", search, 3)[1] == 3  # never past the deepest
+
+
+def test_the_processor_time_of_a_process_is_read_from_proc() -> None:
+    if not Path("/proc/self/stat").exists():
+        pytest.skip("no /proc here")
+    sum(range(3_000_000))  # use some time
+    before = os.times()
+    read = uci.process_cpu_seconds(os.getpid())
+    after = os.times()
+    assert read is not None
+    tick = 1 / uci.TICKS
+    assert before.user + before.system - tick <= read <= after.user + after.system + tick
+
+
+def test_the_tricks_suite_turns_each_offered_trick_off_in_turn() -> None:
+    game = default_registry().new_game("connect4")
+    matches = strength.plan(game, ["tricks"])
+    offered = [name for name, _ in strength.offered_tricks(game)]
+    assert "null move" not in offered  # Connect Four declares zugzwang decisive
+    assert [m.note for m in matches] == ["all tricks", *(f"all but {t}" for t in offered)]
+    assert {m.opponent for m in matches} == {strength.PLAIN_ENGINE}
+    everything = matches[0].player
+    for match, (_, option) in zip(matches[1:], strength.offered_tricks(game), strict=True):
+        assert option not in match.player.split(":")[1].split(",")
+        assert set(match.player.split(",")) | {option} == set(everything.split(","))
+
+
+def test_a_budget_replaces_the_specs_own_limits() -> None:
+    spec = "engine:iterative=true,seconds=3,max_nodes=100,table=true"
+    assert strength.with_budget(spec, 0.2, "cpu") == (
+        "engine:iterative=true,table=true,seconds=0.2,clock=cpu"
+    )
+    assert strength.with_budget("iterative", 0.1, "wall") == "iterative:seconds=0.1,clock=wall"
+
+
+def test_the_benchmark_command_hands_strength_to_its_own_parser(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        cli.main(["strength", "--help"])
+    assert stopped.value.code == 0
+    assert "equal time per move" in capsys.readouterr().out
+    assert cli.main(["strength", "connect4", "--games", "3"]) == cli.EXIT_USAGE
+    assert "even number" in capsys.readouterr().err
+
+
+def test_an_opponent_that_is_not_installed_is_skipped_with_the_reason(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(uci, "find_program", lambda name: None)
+    assert cli.main(["strength", "chess", "--only", "sunfish", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["matches"] == []
+    (skipped,) = data["skipped"]
+    assert skipped["match"]["opponent"] == "sunfish"
+    assert "'sunfish-uci' is not installed" in skipped["reason"]
+
+
+def _check_bounded(data: dict[str, Any], max_plies: int) -> None:
+    """Every match played its two games within the cap, and its numbers add up."""
+    assert data["matches"], data
+    for item in data["matches"]:
+        assert item["wins"] + item["draws"] + item["losses"] == item["games"] == 2
+        assert item["score"] == item["wins"] + item["draws"] / 2
+        assert item["plies"] <= max_plies
+        # the Elo difference has the sign of the score's lead
+        assert math.copysign(1, item["elo"]) == math.copysign(1, item["score"] - 1) or (
+            item["score"] == 1 and abs(item["elo"]) < 1e-6
+        )
+
+
+@pytest.mark.slow
+def test_tiny_matches_against_every_connect_four_opponent(tmp_path: Path) -> None:
+    pytest.importorskip("pyspiel")
+    pytest.importorskip("easyAI")
+    saved = tmp_path / "connect4.json"
+    argv = ["connect4", "--suite", "peers", "mcts", "--games", "2", "--max-plies", "6"]
+    argv += ["--seconds", "0.02", "--simulations", "30", "--save", str(saved)]
+    assert cli.main(["strength", *argv]) == 0
+    data = json.loads(saved.read_text())
+    _check_bounded(data, 6)
+    opponents = {item["match"]["opponent"] for item in data["matches"]}
+    assert {"openspiel-mcts", "openspiel-alphabeta", "easyai-negamax", "mcts"} <= opponents
+    assert "openspiel-mcts:simulations=30" in opponents
+    assert data["skipped"] == []
+
+
+@pytest.mark.slow
+def test_tiny_matches_against_the_chess_engines_or_a_reason_each(tmp_path: Path) -> None:
+    pytest.importorskip("chess")
+    saved = tmp_path / "chess.json"
+    argv = ["chess", "--games", "2", "--max-plies", "4", "--seconds", "0.05", "--ladder", "1350"]
+    assert cli.main(["strength", *argv, "--only", "fish", "--save", str(saved)]) == 0
+    data = json.loads(saved.read_text())
+    played = {item["match"]["opponent"] for item in data["matches"]}
+    skipped = {item["match"]["opponent"] for item in data["skipped"]}
+    assert played | skipped == {"sunfish", "stockfish:elo=1350"} and not played & skipped
+    if played:
+        _check_bounded(data, 4)
+    assert (data["stockfish_scale"] is not None) == ("stockfish:elo=1350" in played)
+
+
+def test_openspiels_checkers_has_the_same_moves_as_ours_along_random_games() -> None:
+    pytest.importorskip("pyspiel")
+    import random
+
+    from benchmarks.peers import bots
+
+    registry = default_registry()
+    chooser = random.Random(3)
+    for _ in range(2):
+        game = registry.new_game("checkers")
+        while not game.is_over():
+            _, state = bots.spiel_state(game)
+            ours = {bots._steps(move)[0] for move in game.legal_moves()}
+            theirs = {state.action_to_string(action) for action in state.legal_actions()}
+            assert ours == theirs, game.to_text()
+            move = chooser.choice(list(game.legal_moves()))
+            # the peer's choice, jump by jump, comes back as the same move of ours
+            steps = iter(bots._steps(move))
+            chosen = bots.spiel_move(
+                game, state, lambda s, steps=steps: bots._spiel_action(s, next(steps))
+            )
+            assert chosen == move
+            game.push(move)
