@@ -186,9 +186,9 @@ class SearchContext:
             given to the search); the driver puts the position back.
         """
         counters = self.counters
-        counters.nodes += 1
-        if counters.nodes > self._next_look:
-            self._next_look = self.budget.check(counters.nodes)
+        nodes = counters.nodes = counters.nodes + 1
+        if nodes > self._next_look:  # (the budget says when it is next due: one comparison)
+            self._next_look = self.budget.check(nodes)
         depth = game.ply - self.root_ply  # (read once: a game's ply may be worked out)
         if depth > counters.depth:
             counters.depth = depth
@@ -212,16 +212,17 @@ class SearchContext:
         walker = self._walker
         if walker is None or walker.game is not game:
             walker = self._walker = _Walker(game, self.scoring)
-        counters, budget = self.counters, self.budget
+        counters = self.counters
         ply = game.ply + 1  # of the children
-        if ply - self.root_ply > counters.depth:
-            counters.depth = ply - self.root_ply
+        depth = ply - self.root_ply
+        if depth > counters.depth:
+            counters.depth = depth
         finished = walker.finished[ply]
         advance, retract = walker.advance, walker.retract
         for move, result in walker.move_results():
             nodes = counters.nodes = counters.nodes + 1
-            if nodes > self._next_look:
-                self._next_look = budget.check(nodes)
+            if nodes > self._next_look:  # (as in count_node)
+                self._next_look = self.budget.check(nodes)
             if result is not None:
                 counters.leaves += 1
                 yield move, finished[result]
