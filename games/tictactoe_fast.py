@@ -30,6 +30,9 @@ from gamesearch.rules import Player, Rules
 
 from .grid import CROSS, EMPTY, NOUGHT
 
+#: the players, read once: to_move() is asked at every position of a search written
+#: over the public API, and CPython 3.11 reads an enum member from its class slowly
+_FIRST, _SECOND = Player.FIRST, Player.SECOND
 #: boards with at most this many cells get full lookup tables (2**cells entries)
 TABLE_CELLS = 16
 #: the bit of each cell (a look-up is faster than a shift on the hot path)
@@ -277,7 +280,7 @@ class Bitboards(Game[int]):
         return (self._mover | self._other).bit_count()
 
     def to_move(self) -> Player:
-        return Player.FIRST if self._mover.bit_count() == self._other.bit_count() else Player.SECOND
+        return _FIRST if self._mover.bit_count() == self._other.bit_count() else _SECOND
 
     def marks(self) -> tuple[int, int]:
         """Return the bitboards of X's and O's marks (cell ``i`` is bit ``i``)."""
