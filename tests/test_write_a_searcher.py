@@ -175,3 +175,14 @@ def test_finished_value_is_what_the_scale_works_out(name: str, scoring: Scoring)
     assert context.counters.leaves == 1
     with pytest.raises(ValueError, match="not over"):
         context.finished_value(REGISTRY.new_game(name))
+
+
+def test_children_refuse_to_score_a_game_with_utilities() -> None:
+    game = REGISTRY.new_game("mnk3")
+    rng = random.Random(3)
+    while all(result is None for _, result in capabilities.move_results(game)()):
+        game.push(rng.choice(list(game.legal_moves())))
+    before = game.to_text(), game.history
+    with pytest.raises(ValueError, match="utilities"):
+        list(context_for(game).children(game))
+    assert (game.to_text(), game.history) == before

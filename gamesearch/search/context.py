@@ -208,6 +208,8 @@ class SearchContext:
         ``push``/``undo`` to find them.
 
         :raises BudgetExceededError: once the search's node or time budget is spent.
+        :raises ValueError: at a move that ends a game which gives one utility per player
+            (such a position has no single value).
         """
         walker = self._walker
         if walker is None or walker.game is not game:
@@ -225,7 +227,15 @@ class SearchContext:
                 self._next_look = self.budget.check(nodes)
             if result is not None:
                 counters.leaves += 1
-                yield move, finished[result]
+                try:
+                    value = finished[result]
+                except (KeyError, TypeError):  # not in the table: scored where it is
+                    advance(move)
+                    try:
+                        value = proven_value(game, self.scoring)
+                    finally:
+                        retract(move)
+                yield move, value
             else:
                 advance(move)
                 try:  # (free in CPython 3.11+ until something raises)
@@ -266,9 +276,9 @@ class SearchContext:
         walker = self._walker
         if walker is None or walker.game is not game:
             walker = self._walker = _Walker(game, self.scoring)
-        result = game.result()
+        result, ply = game.result(), game.ply
         try:
-            return walker.finished[game.ply][result]  # type: ignore[index]
+            return walker.finished[ply][result]  # type: ignore[index]
         except (KeyError, IndexError, TypeError):  # not over, utilities, or undeclared
             return proven_value(game, self.scoring)
 
