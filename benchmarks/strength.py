@@ -356,7 +356,16 @@ def build_parser() -> argparse.ArgumentParser:
         "--only", metavar="TEXT", help="only the matches whose players contain TEXT"
     )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument(
+        "--markdown", action="store_true", help="print the table as Markdown (for the docs)"
+    )
     parser.add_argument("--save", type=Path, metavar="FILE.json", help="also write the JSON here")
+    parser.add_argument(
+        "--load",
+        type=Path,
+        metavar="FILE.json",
+        help="play nothing: print the results --save wrote (as a table, --json or --markdown)",
+    )
     return parser
 
 
@@ -371,6 +380,13 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidOptionError(f"--seconds must be above 0: {args.seconds}")
     if args.max_plies is not None and args.max_plies < 1:
         raise InvalidOptionError(f"--max-plies must be >= 1: {args.max_plies}")
+    if args.load is not None:
+        try:
+            return show(args, json.loads(args.load.read_text()))
+        except (OSError, ValueError) as error:
+            raise InvalidOptionError(
+                f"cannot read the results {str(args.load)!r}: {error}"
+            ) from None
     registry = strength_registry()
     game = registry.new_game(args.game)
     matches = plan(game, args.suite, args.ladder, args.simulations, args.player)
@@ -402,8 +418,15 @@ def run(args: argparse.Namespace) -> int:
     data = as_data(args, outcomes, skipped)
     if args.save is not None:
         args.save.write_text(json.dumps(data, indent=2) + "\n")
+    return show(args, data)
+
+
+def show(args: argparse.Namespace, data: dict[str, Any]) -> int:
+    """Print ``data`` (see :func:`as_data`) as ``args`` ask: JSON, Markdown or a table; return 0."""
     if args.json:
         print(json.dumps(data, indent=2))
+    elif args.markdown:
+        print(markdown(data))
     else:
         print_table(data)
     return 0
@@ -442,33 +465,69 @@ def as_data(
     }
 
 
+COLUMNS = ("suite", "player", "opponent", "score", "W-D-L", "Elo", "±95%", "plies", "ms/move")
+
+
+def rows(data: dict[str, Any]) -> list[tuple[str, ...]]:
+    """Return the table's rows of ``data`` (see :func:`as_data`), as :data:`COLUMNS`."""
+    found: list[tuple[str, ...]] = []
+    for item in data["matches"]:
+        match = item["match"]
+        found.append(
+            (
+                match["suite"],
+                match["note"] or item["player"],
+                match["opponent"],
+                f"{item['score']:g}/{item['games']}",
+                f"{item['wins']}-{item['draws']}-{item['losses']}",
+                f"{item['elo']:+.0f}",
+                f"{item['interval']:.0f}",
+                f"{item['plies']:.0f}",
+                f"{item['player_ms']:.0f} / {item['opponent_ms']:.0f}",
+            )
+        )
+    return found
+
+
+def title(data: dict[str, Any]) -> str:
+    """Return the line that says how the matches of ``data`` were played."""
+    clock = "processor" if data["clock"] == "cpu" else "elapsed"
+    cap = "" if data["max_plies"] is None else f", games stopped at {data['max_plies']} plies"
+    return (
+        f"{data['game']}: {data['games']} games a match, {data['seconds']:g} s of {clock} "
+        f"time a move{cap}, seed {data['seed']}"
+    )
+
+
+def notes(data: dict[str, Any]) -> list[str]:
+    """Return the lines under the table: the ladder rating and the skipped matches."""
+    lines = []
+    scale = data["stockfish_scale"]
+    if scale is not None:
+        lines.append(
+            f"on Stockfish's UCI_Elo scale: {scale['elo']:.0f} ± {scale['interval95']:.0f} (95%)"
+        )
+    lines += [f"skipped {item['match']['opponent']}: {item['reason']}" for item in data["skipped"]]
+    return lines
+
+
+def markdown(data: dict[str, Any]) -> str:
+    """Return the table of ``data`` as Markdown, its title and notes around it."""
+    lines = [f"{title(data)}:", "", "| " + " | ".join(COLUMNS) + " |"]
+    lines.append("|" + "---|" * 3 + "---:|" * (len(COLUMNS) - 3))
+    lines += [
+        "| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows(data)
+    ]
+    extra = notes(data)
+    return "\n".join(lines + ([""] + extra if extra else []))
+
+
 def print_table(data: dict[str, Any]) -> None:
     """Print the matches of ``data`` (see :func:`as_data`) as a table, then the skipped ones."""
     out = console()
-    grid = table(
-        f"{data['game']}: {data['games']} games a match, {data['seconds']:g} s of "
-        f"{'processor' if data['clock'] == 'cpu' else 'elapsed'} time a move, seed {data['seed']}",
-        ["suite", "player", "opponent", "score", "W-D-L", "Elo", "±95%", "plies", "ms/move"],
-        numeric_from=3,
-    )
-    for item in data["matches"]:
-        match = item["match"]
-        grid.add_row(
-            match["suite"],
-            match["note"] or item["player"],
-            match["opponent"],
-            f"{item['score']:g}/{item['games']}",
-            f"{item['wins']}-{item['draws']}-{item['losses']}",
-            f"{item['elo']:+.0f}",
-            f"{item['interval']:.0f}",
-            f"{item['plies']:.0f}",
-            f"{item['player_ms']:.0f} / {item['opponent_ms']:.0f}",
-        )
+    grid = table(title(data), COLUMNS, numeric_from=3)
+    for row in rows(data):
+        grid.add_row(*row)
     out.print(grid)
-    scale = data["stockfish_scale"]
-    if scale is not None:
-        out.print(
-            f"on Stockfish's UCI_Elo scale: {scale['elo']:.0f} ± {scale['interval95']:.0f} (95%)"
-        )
-    for item in data["skipped"]:
-        out.print(f"skipped {item['match']['opponent']}: {item['reason']}")
+    for line in notes(data):
+        out.print(line)

@@ -210,3 +210,54 @@ def test_openspiels_checkers_has_the_same_moves_as_ours_along_random_games() -> 
             )
             assert chosen == move
             game.push(move)
+
+
+def test_saved_results_print_again_as_markdown_without_playing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    match = strength.Match("tricks", "engine:iterative=true,killers=true", "engine", "all | one")
+    data = {
+        "game": "connect4",
+        "seconds": 0.1,
+        "clock": "cpu",
+        "games": 4,
+        "max_plies": None,
+        "opening_plies": 2,
+        "seed": 1,
+        "matches": [
+            {
+                "match": {
+                    "suite": "tricks",
+                    "player": match.player,
+                    "opponent": "engine",
+                    "note": match.note,
+                    "timed": True,
+                },
+                "player": match.player,
+                "opponent": "engine",
+                "wins": 2,
+                "draws": 1,
+                "losses": 1,
+                "elo": 88.2,
+                "interval": 301.4,
+                "plies": 35.5,
+                "player_ms": 120.0,
+                "opponent_ms": 110.0,
+                "capped": 0,
+                "games": 4,
+                "score": 2.5,
+            }
+        ],
+        "stockfish_scale": None,
+        "skipped": [],
+    }
+    saved = tmp_path / "saved.json"
+    saved.write_text(json.dumps(data))
+    assert cli.main(["strength", "connect4", "--load", str(saved), "--markdown"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "connect4: 4 games a match, 0.1 s of processor time a move, seed 1:"
+    assert lines[-1] == (
+        "| tricks | all \\| one | engine | 2.5/4 | 2-1-1 | +88 | 301 | 36 | 120 / 110 |"
+    )
+    assert cli.main(["strength", "connect4", "--load", str(tmp_path / "none.json")]) == 2
+    assert "cannot read the results" in capsys.readouterr().err
