@@ -42,7 +42,7 @@ from gamesearch.cli._output import console, progress, table
 from gamesearch.errors import InvalidOptionError
 from gamesearch.game import Game, allows_null_move, offers
 from gamesearch.plugins import Registry
-from gamesearch.rating import PRIOR_GAMES, Z95, expected_score
+from gamesearch.rating import PRIOR_GAMES, Z95, Result, expected_score, fit_ratings
 from gamesearch.search.base import parse_searcher_spec
 from gamesearch.tournament import Tournament, run_tournament
 
@@ -363,8 +363,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--load",
         type=Path,
+        nargs="+",
         metavar="FILE.json",
-        help="play nothing: print the results --save wrote (as a table, --json or --markdown)",
+        help="play nothing: print the results --save wrote (as a table, --json or --markdown); "
+        "the same match in several files (other seeds) counts all their games, its Elo refitted",
     )
     return parser
 
@@ -381,12 +383,15 @@ def run(args: argparse.Namespace) -> int:
     if args.max_plies is not None and args.max_plies < 1:
         raise InvalidOptionError(f"--max-plies must be >= 1: {args.max_plies}")
     if args.load is not None:
-        try:
-            return show(args, json.loads(args.load.read_text()))
-        except (OSError, ValueError) as error:
-            raise InvalidOptionError(
-                f"cannot read the results {str(args.load)!r}: {error}"
-            ) from None
+        saved = []
+        for path in args.load:
+            try:
+                saved.append(json.loads(path.read_text()))
+            except (OSError, ValueError) as error:
+                raise InvalidOptionError(
+                    f"cannot read the results {str(path)!r}: {error}"
+                ) from None
+        return show(args, merged(saved))
     registry = strength_registry()
     game = registry.new_game(args.game)
     matches = plan(game, args.suite, args.ladder, args.simulations, args.player)
@@ -421,6 +426,60 @@ def run(args: argparse.Namespace) -> int:
     return show(args, data)
 
 
+def ladder_rating(matches: Sequence[dict[str, Any]]) -> dict[str, float] | None:
+    """Return the rating on Stockfish's ``UCI_Elo`` scale fitted to the ``matches`` (as
+    :func:`as_data` writes them) against Stockfish at a ``UCI_Elo`` (``None``: there are none)."""
+    ladder = [
+        (
+            float(item["opponent"].split("elo=")[1].split(",")[0]),
+            float(item["games"]),
+            item["score"],
+        )
+        for item in matches
+        if item["opponent"].startswith("stockfish:elo=")
+    ]
+    if not ladder:
+        return None
+    elo, interval = anchored_rating(ladder)
+    return {"elo": elo, "interval95": interval}
+
+
+def merged(saved: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Return the results ``saved`` (see :func:`as_data`) as one: a match played in several
+    (same suite, player and opponent) counts all their games, its Elo and interval fitted
+    again to the sum (:func:`gamesearch.rating.fit_ratings`, as a tournament does), its
+    means weighted by games; the seeds are listed, the ladder rating fitted again."""
+    first, *others = saved
+    if not others:
+        return first
+    if any(data["game"] != first["game"] for data in others):
+        raise InvalidOptionError("the results to merge are of different games")
+    by_match: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for data in saved:
+        for item in data["matches"]:
+            key = (item["match"]["suite"], item["player"], item["opponent"])
+            total = by_match.get(key)
+            if total is None:
+                by_match[key] = dict(item)
+                continue
+            games = total["games"] + item["games"]
+            for mean in ("plies", "player_ms", "opponent_ms"):
+                total[mean] = (total[mean] * total["games"] + item[mean] * item["games"]) / games
+            for count in ("wins", "draws", "losses", "capped", "games", "score"):
+                total[count] += item[count]
+    for total in by_match.values():
+        rating = fit_ratings(["a", "b"], [Result(0, 1, total["games"], total["score"])])[0]
+        total["elo"], total["interval"] = 2 * rating.elo, 2 * rating.interval
+    matches = list(by_match.values())
+    return first | {
+        "seed": ", ".join(str(data["seed"]) for data in saved),
+        "games": sum(data["games"] for data in saved),
+        "matches": matches,
+        "stockfish_scale": ladder_rating(matches),
+        "skipped": [item for data in saved for item in data["skipped"]],
+    }
+
+
 def show(args: argparse.Namespace, data: dict[str, Any]) -> int:
     """Print ``data`` (see :func:`as_data`) as ``args`` ask: JSON, Markdown or a table; return 0."""
     if args.json:
@@ -445,12 +504,7 @@ def as_data(
     args: argparse.Namespace, outcomes: Sequence[Outcome], skipped: Sequence[tuple[Match, str]]
 ) -> dict[str, Any]:
     """Return the settings, each match's outcome, the ladder rating and the skipped matches."""
-    ladder = [
-        (float(o.match.opponent.split("elo=")[1]), float(o.games), o.score)
-        for o in outcomes
-        if o.match.opponent.startswith("stockfish:elo=")
-    ]
-    rating = anchored_rating(ladder) if ladder else None
+    matches = [outcome.as_dict() for outcome in outcomes]
     return {
         "game": args.game,
         "seconds": args.seconds,
@@ -459,8 +513,8 @@ def as_data(
         "max_plies": args.max_plies,
         "opening_plies": args.opening_plies,
         "seed": args.seed,
-        "matches": [outcome.as_dict() for outcome in outcomes],
-        "stockfish_scale": None if rating is None else {"elo": rating[0], "interval95": rating[1]},
+        "matches": matches,
+        "stockfish_scale": ladder_rating(matches),
         "skipped": [{"match": attrs.asdict(m), "reason": reason} for m, reason in skipped],
     }
 

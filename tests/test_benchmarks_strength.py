@@ -261,3 +261,10 @@ def test_saved_results_print_again_as_markdown_without_playing(
     )
     assert cli.main(["strength", "connect4", "--load", str(tmp_path / "none.json")]) == 2
     assert "cannot read the results" in capsys.readouterr().err
+    # the same match saved twice (two seeds): the games add up, the interval narrows
+    assert cli.main(["strength", "connect4", "--load", str(saved), str(saved), "--json"]) == 0
+    both = json.loads(capsys.readouterr().out)
+    (item,) = both["matches"]
+    assert (item["wins"], item["draws"], item["losses"], item["score"]) == (4, 2, 2, 5.0)
+    assert item["games"] == both["games"] == 8
+    assert item["elo"] > 0 and item["interval"] < 301.4
