@@ -35,7 +35,7 @@ from typing import Any
 
 import attrs
 
-from benchmarks.peers.players import strength_registry
+from benchmarks.peers.players import SPENT, strength_registry
 from benchmarks.peers.uci import close_engines
 from gamesearch import capabilities
 from gamesearch.cli._output import console, progress, table
@@ -169,6 +169,8 @@ class Outcome:
     player_ms: float  #: mean elapsed milliseconds a searched move, the player's
     opponent_ms: float
     capped: int  #: games stopped at the ply cap (scored draws)
+    #: mean processor milliseconds a move of an outside opponent (``None``: one of ours)
+    opponent_cpu_ms: float | None = None
 
     @property
     def games(self) -> int:
@@ -262,6 +264,8 @@ def play(
     players = [match.player, match.opponent]
     if match.timed:
         players = [with_budget(spec, seconds, clock) for spec in players]
+    outside = parse_searcher_spec(match.opponent)[0]
+    before = list(SPENT.get(outside, (0.0, 0)))
     tournament = run_tournament(
         game,
         players,
@@ -272,7 +276,12 @@ def play(
         on_game=lambda done: advance(f"{match.opponent}: {done.record.winner or 'draw'}"),
         max_plies=max_plies,
     )
-    return outcome_of(match, tournament, max_plies)
+    outcome = outcome_of(match, tournament, max_plies)
+    after = SPENT.get(outside, (0.0, 0))
+    if after[1] > before[1]:
+        cpu = (after[0] - before[0]) / (after[1] - before[1]) * 1000
+        outcome = attrs.evolve(outcome, opponent_cpu_ms=cpu)
+    return outcome
 
 
 def missing(game: Game[Any], match: Match, registry: Registry) -> str | None:
@@ -353,7 +362,9 @@ def build_parser() -> argparse.ArgumentParser:
         "answers within a time budget, else iterative)",
     )
     parser.add_argument(
-        "--only", metavar="TEXT", help="only the matches whose players contain TEXT"
+        "--only",
+        metavar="TEXT",
+        help='only the matches whose players or note (e.g. "all tricks") contain TEXT',
     )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument(
@@ -396,7 +407,7 @@ def run(args: argparse.Namespace) -> int:
     game = registry.new_game(args.game)
     matches = plan(game, args.suite, args.ladder, args.simulations, args.player)
     if args.only:
-        matches = [m for m in matches if args.only in m.player or args.only in m.opponent]
+        matches = [m for m in matches if args.only in f"{m.player} {m.opponent} {m.note}"]
     if not matches:
         raise InvalidOptionError(f"no match of {args.game!r} is selected")
     skipped, todo = [], []
@@ -463,7 +474,10 @@ def merged(saved: Sequence[dict[str, Any]]) -> dict[str, Any]:
                 by_match[key] = dict(item)
                 continue
             games = total["games"] + item["games"]
-            for mean in ("plies", "player_ms", "opponent_ms"):
+            for mean in ("plies", "player_ms", "opponent_ms", "opponent_cpu_ms"):
+                if total.get(mean) is None or item.get(mean) is None:
+                    total[mean] = total.get(mean) if item.get(mean) is None else item[mean]
+                    continue
                 total[mean] = (total[mean] * total["games"] + item[mean] * item["games"]) / games
             for count in ("wins", "draws", "losses", "capped", "games", "score"):
                 total[count] += item[count]
@@ -519,7 +533,18 @@ def as_data(
     }
 
 
-COLUMNS = ("suite", "player", "opponent", "score", "W-D-L", "Elo", "±95%", "plies", "ms/move")
+COLUMNS = (
+    "suite",
+    "player",
+    "opponent",
+    "score",
+    "W-D-L",
+    "Elo",
+    "±95%",
+    "plies",
+    "elapsed ms/move",
+    "opponent's CPU ms/move",
+)
 
 
 def rows(data: dict[str, Any]) -> list[tuple[str, ...]]:
@@ -538,6 +563,7 @@ def rows(data: dict[str, Any]) -> list[tuple[str, ...]]:
                 f"{item['interval']:.0f}",
                 f"{item['plies']:.0f}",
                 f"{item['player_ms']:.0f} / {item['opponent_ms']:.0f}",
+                "-" if item.get("opponent_cpu_ms") is None else f"{item['opponent_cpu_ms']:.0f}",
             )
         )
     return found

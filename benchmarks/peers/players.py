@@ -37,6 +37,17 @@ DEFAULT_SECONDS = 0.1
 FIRST_GROWTH = 4.0
 
 
+#: by player name: the processor time its moves took (seconds) and their number, in this process
+SPENT: dict[str, list[float]] = {}
+
+
+def spent(name: str, seconds: float) -> None:
+    """Count a move of the outside player ``name`` that took ``seconds`` of processor time."""
+    total = SPENT.setdefault(name, [0.0, 0])
+    total[0] += seconds
+    total[1] += 1
+
+
 def process_seconds(clock: str) -> float:
     """Return this process's time on ``clock``: processor time (``cpu``) or elapsed (``wall``)."""
     return time.process_time() if clock == "cpu" else time.perf_counter()
@@ -70,9 +81,15 @@ class OutsidePlayer(Searcher):
         """Return the program's move in the unfinished position ``game`` (a move of ``game``)
         and the nodes it reports (0 when it reports none); ``game`` is left as it was."""
 
+    #: whether :meth:`choose` runs in this process (its processor time is counted here)
+    in_process: ClassVar[bool] = True
+
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
         """Return the program's move as the only best move, with a value of 0 (not exact)."""
+        began = time.process_time()
         move, nodes = self.choose(game)
+        if self.in_process:
+            spent(self.name, time.process_time() - began)
         context.counters.nodes += nodes
         return RootAnswer(0, (move,), None, False, 0)
 

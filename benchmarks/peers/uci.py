@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 
 import attrs
 
-from benchmarks.peers.players import OutsidePlayer
+from benchmarks.peers.players import OutsidePlayer, spent
 from gamesearch.game import Game
 from gamesearch.options import option_field
 
@@ -35,6 +35,8 @@ POLL_SECONDS = 0.002
 TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 #: the engine processes started so far, by command and strength
 _ENGINES: dict[tuple[str, int | None], Any] = {}
+#: by program: the processor time its searches ran on after the stop was due, and their number
+_LATE: dict[str, list[float]] = {}
 
 
 def find_program(name: str) -> str | None:
@@ -78,6 +80,7 @@ class UciEngine(OutsidePlayer):
 
     name: ClassVar[str] = "uci"
     plays: ClassVar[tuple[str, ...]] = ("chess",)
+    in_process: ClassVar[bool] = False  # the engine's own process: counted from /proc
     #: the program to run and how to install it
     program: ClassVar[str] = ""
     install: ClassVar[str] = ""
@@ -120,15 +123,26 @@ class UciEngine(OutsidePlayer):
             played = engine.play(board, chess.engine.Limit(time=seconds), game=id(self))
             move, nodes = played.move, int(played.info.get("nodes", 0))
         else:
+            # an engine that reads "stop" only between its iterations (sunfish) runs on after
+            # it: it is stopped early by the mean time it ran on so far, so that its mean time
+            # a move is the budget
+            late = _LATE.setdefault(self.program, [0.0, 0])
+            stop_at = seconds - (late[0] / late[1] if late[1] else 0.0)
             with engine.analysis(board, game=id(self)) as analysis:
                 while not _ended(analysis):
                     used = process_cpu_seconds(pid)
-                    if used is None or used - start >= seconds:
+                    if used is None or used - start >= stop_at:
                         break
                     time.sleep(POLL_SECONDS)
+                stopped = process_cpu_seconds(pid)
                 analysis.stop()
                 best = analysis.wait()
                 move, nodes = best.move, int(analysis.info.get("nodes", 0))
+            ended = process_cpu_seconds(pid)
+            if stopped is not None and ended is not None:
+                late[0] += ended - stopped
+                late[1] += 1
+                spent(self.name, ended - start)
         if move is None:
             raise RuntimeError(f"{self.program} gave no move in {board.fen()}")
         return _legal(game, move.uci()), nodes
