@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from clirun import run_cli
 
-from gamesearch import AlphaBeta, Game, Player, Rules, Scoring, default_registry
+from gamesearch import AlphaBeta, Game, IterativeDeepening, Player, Rules, Scoring, default_registry
 from gamesearch.errors import BudgetExceededError, ConformanceError, InvalidOptionError
 from gamesearch.game import allows_null_move
 from gamesearch.search.engine import Engine
@@ -35,6 +35,8 @@ TRICKS: list[dict[str, Any]] = [
     {"lmr": True},
     {"quiescence": True},
     {"extensions": True},
+    {"iterative": True, "follow": "root", "table": True},
+    {"iterative": True, "follow": "root", "history": True, "table": True},
     {
         "iterative": True,
         "aspiration": 50,
@@ -56,6 +58,9 @@ ORDERING_TRICKS: list[dict[str, Any]] = [
     {"killers": True},
     {"history": True},
     {"iterative": True, "aspiration": 3, "killers": True, "history": True},
+    # only the last best move first: plain alpha-beta's loops, then the engine's core
+    {"iterative": True, "follow": "root", "table": True},
+    {"iterative": True, "follow": "root", "killers": True, "table": True},
 ]
 
 
@@ -541,6 +546,47 @@ def test_the_kit_refuses_noisy_moves_that_are_not_legal() -> None:
         ConformanceError, match="noisy_moves\\(\\) lists '4', which is not a legal move"
     ):
         check_game(Loud(), max_positions=20, playouts=0)
+
+
+@pytest.mark.parametrize("depth", [None, 5])
+def test_iterative_is_the_engine_deepening_with_the_last_best_move_first(
+    depth: int | None,
+) -> None:
+    # the preset searches the same tree as the engine with those switches, and the value
+    # and best moves at the depth are plain alpha-beta's
+    game = TicTacToe.from_text("XO.......") if depth is None else ConnectFour.from_text("4433")
+    preset = IterativeDeepening(depth=depth).search(game)
+    engine = Engine(depth=depth, iterative=True, follow="root", table=True).search(game)
+    plain = AlphaBeta(depth=depth).search(game)
+    assert (preset.value, preset.best_moves, preset.stats.nodes, preset.is_exact) == (
+        engine.value,
+        engine.best_moves,
+        engine.stats.nodes,
+        engine.is_exact,
+    )
+    assert (preset.value, set(preset.best_moves)) == (plain.value, set(plain.best_moves))
+    assert preset.pv == engine.pv and len(preset.pv) >= 1
+
+
+def test_iterative_keeps_its_own_options_and_defaults() -> None:
+    options = IterativeDeepening.option_specs()
+    assert {"depth", "max_nodes", "seconds", "table", "table_entries"} <= set(options)
+    assert not {"killers", "follow", "iterative"} & set(options)
+    assert IterativeDeepening().table and IterativeDeepening().engine.table_entries == 1 << 20
+    assert default_registry().new_searcher("iterative:table=false,depth=3") == IterativeDeepening(
+        table=False, depth=3
+    )
+
+
+def test_following_only_the_root_changes_the_order_not_the_answer_at_a_depth() -> None:
+    # follow=root with a trick on is searched by the engine's core: another tree than the
+    # best line's, the same value
+    game = ConnectFour.from_text("4433")
+    line = Engine(depth=6, iterative=True, killers=True, table=True).search(game)
+    root = Engine(depth=6, iterative=True, killers=True, table=True, follow="root").search(game)
+    plain = AlphaBeta(depth=6).search(game)
+    assert line.value == root.value == plain.value
+    assert line.stats.nodes != root.stats.nodes
 
 
 # ------------------------------------------------------------------ options

@@ -12,6 +12,9 @@ option adds one trick and is off by default:
 
 - ``iterative``: deepen one ply at a time, the previous depth's best line tried first
   (with a node or time budget, the last completed depth answers);
+- ``follow``: what a search remembers of the one before to try first: ``line`` (the
+  default: the previous depth's best line at every ply, and the table's best move) or
+  ``root`` (the last best move at the root only);
 - ``aspiration=N``: search each new depth in the window ``value ± N`` around the last
   depth's value, and again with that side opened when the value falls outside
   (it needs a previous depth, so it deepens iteratively too);
@@ -49,7 +52,10 @@ on the line is a draw (:mod:`gamesearch.search.repetition`), and an entry whose 
 rests on one keeps only its move.
 
 The search itself (the hot loop, one root at a time, kept across the depths of
-deepening) is :class:`~gamesearch.search.engine_core.EngineCore`.
+deepening) is :class:`~gamesearch.search.engine_core.EngineCore`. With ``follow=root``
+and no trick but deepening, or with every trick and the table off, the engine is plain
+alpha-beta and searches with :func:`gamesearch.search.alphabeta.search_root`'s loops
+(the same tree, faster); ``iterative`` is that engine with deepening and a table.
 """
 
 from __future__ import annotations
@@ -62,6 +68,7 @@ import attrs
 from gamesearch.game import Game, allows_null_move, offers
 from gamesearch.options import option_field
 from gamesearch.rules import Player
+from gamesearch.search.alphabeta import search_root
 from gamesearch.search.base import (
     Budget,
     Counters,
@@ -141,6 +148,12 @@ class Engine(Searcher):
         "up)"
     )
     iterative: bool = _switch("deepen one ply at a time, the previous depth's best line first")
+    follow: str = option_field(
+        "line",
+        "line: the previous depth's best line and the table's best move first at every ply; "
+        "root: the last best move first at the root only",
+        choices=("line", "root"),
+    )
     aspiration: int = _amount(
         "search each new depth in a window this wide around the last value, re-searched when "
         "it fails (0: off; deepens iteratively)"
@@ -186,15 +199,26 @@ class Engine(Searcher):
             "extensions": self.extensions and offers(game, "is_forcing"),
         }
 
+    def plain(self, game: Game[Any]) -> bool:
+        """Return whether the search of ``game`` is plain alpha-beta: no trick on but
+        deepening, and nothing remembered but the last best move at the root."""
+        tricks = self.tricks_for(game)
+        if tricks.pop("iterative") and self.follow != "root":
+            return False
+        return not any(tricks.values()) and (self.follow == "root" or not self.table)
+
     def _table_kind(self) -> str:
         # The tricks change what a depth-limited entry means: each configuration has
         # its own table (ordering tricks too, since late move reductions follow the order).
         return (
             f"engine:{self.deepens},{self.aspiration},{self.killers},{self.history},"
             f"{self.null_move},{self.lmr},{self.quiescence},{self.extensions},{self.scoring.value}"
+            f",{self.follow}"
         )
 
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
+        if self.plain(game):
+            return self._plain_root(game, context)
         table = (
             context.memory.table(self._table_kind(), game, self.table_entries)
             if self.table
@@ -246,8 +270,56 @@ class Engine(Searcher):
             depth_limit=completed,
         )
 
+    def _plain_root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
+        """Return the answer of plain alpha-beta (see :meth:`plain`), each depth searched by
+        :func:`~gamesearch.search.alphabeta.search_root` with the game's move order, every
+        best root move and the last depth's best move first."""
+        counters = context.counters
+        table = context.memory.table("bounds", game, self.table_entries) if self.table else None
+
+        def search_depth(
+            depth: int | None, rest: Budget | None, last: RootAnswer | None
+        ) -> RootAnswer:
+            return search_root(
+                game,
+                depth=depth,
+                scoring=self.scoring,
+                ordering="game",
+                fresh_window=context.move_values,
+                all_best=True,
+                table=table,
+                counters=counters,
+                tracer=context.tracer,
+                move_values=context.move_values,
+                budget=rest,
+                first_moves=last.best_moves[:1] if last is not None else (),
+            )
+
+        if not self.deepens:
+            budget = context.budget
+            return search_depth(self.depth, budget if budget.is_limited else None, None)
+
+        def completed(depth: int, answer: RootAnswer) -> None:
+            context.completed_depth(
+                depth,
+                answer.value,
+                answer.best_moves,
+                nodes=counters.nodes,
+                is_exact=answer.is_exact,
+            )
+
+        answer, _ = deepen(
+            search_depth, context.budget, lambda: counters.nodes, self.depth, completed
+        )
+        return answer
+
     def _follow_up(self, game: Game[Any], depth: int | None, memory: SearchMemory) -> Hashable:
         """Return the first best move of ``game`` searched ``depth`` plies deep (for the
         principal variation, read after the search: no budget)."""
-        searcher = attrs.evolve(self, depth=depth, max_nodes=None, seconds=None)
+        # (plain alpha-beta searches the line's positions at their depth at once, its
+        # table holding the last search's bounds: no deepening again)
+        iterative = self.iterative and not self.plain(game)
+        searcher = attrs.evolve(
+            self, depth=depth, max_nodes=None, seconds=None, iterative=iterative
+        )
         return searcher.root(game, searcher._context(game, Counters(), memory=memory)).best_moves[0]

@@ -64,6 +64,11 @@ class EngineSettings(Protocol):
         """Return the null move's depth reduction (0: off)."""
 
     @property
+    def follow(self) -> str:
+        """Return what is tried first: ``line`` (the previous best line at every ply and the
+        table's move) or ``root`` (the last best move at the root only)."""
+
+    @property
     def aspiration(self) -> int:
         """Return the aspiration window's width (0: off)."""
 
@@ -130,6 +135,7 @@ class EngineCore:
         # quiescence asks only of the moves that reach the horizon
         asks_forcing_last = offers(game, "is_forcing") and quiesces
         has_noisy = offers(game, "noisy_moves")
+        follows_line = engine.follow == "line"  # else only the last best move at the root
         arranges = keeps_lines or use_killers or use_history or table is not None
         entries = cast(
             dict[Hashable, tuple[float, int, int, Hashable]] | None,
@@ -163,11 +169,12 @@ class EngineCore:
             moves: Sequence[Hashable], offset: int, follow: bool, hint: Hashable
         ) -> Sequence[Hashable]:
             """Return ``moves`` in the order the tricks ask: the previous best line's move,
-            the table's move, the killers, then the rest (by history score when asked)."""
+            the table's move (with ``follow=line``), the killers, then the rest (by history
+            score when asked)."""
             front: list[Hashable] = []
             if follow and offset < len(previous_line) and previous_line[offset] in moves:
                 front.append(previous_line[offset])
-            if hint is not None and hint not in front and hint in moves:
+            if hint is not None and follows_line and hint not in front and hint in moves:
                 front.append(hint)
             if use_killers:
                 for killer in killer_slots[offset]:
@@ -471,7 +478,7 @@ class EngineCore:
             depth_left = math.inf if depth is None else depth
             # the plies played plus the plies left grow by one with each extension
             extension_reach = 0 if depth is None else depth + max(1, depth // EXTENSION_SHARE)
-            previous_line = last.line if last is not None else ()
+            previous_line = () if last is None else last.line if follows_line else last.line[:1]
             window = engine.aspiration
             if window and last is not None and not move_values and abs(last.value) < proof:
                 alpha, beta = last.value - window, last.value + window

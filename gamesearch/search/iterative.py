@@ -1,9 +1,16 @@
-"""Iterative deepening: alpha-beta at depth 1, 2, 3, ... until a budget runs out.
+"""Iterative deepening: the engine with deepening and a table, and no other trick.
+
+``iterative`` is a preset of :class:`~gamesearch.search.engine.Engine`:
+``iterative:depth=6`` searches as ``engine:depth=6,iterative=true,follow=root,table=true``
+does (``table=false`` leaves the table out), which is plain alpha-beta's loops
+(:func:`gamesearch.search.alphabeta.search_root`) under the one deepening driver
+(:mod:`gamesearch.search.deepening`).
 
 Twin: :mod:`gamesearch.search.reference.alphabeta` at the deepest completed depth,
 with the same values and best moves there. Differences: the depths one after another,
 each trying the last one's best move first; under a budget the last completed depth
-answers; it stops once a depth reaches the end of every line.
+answers; it stops once a depth reaches the end of every line; and alpha-beta's own
+differences (:mod:`gamesearch.search.alphabeta`).
 
 Each completed depth replaces the answer, and its best move is tried first at the
 next depth. When the budget (nodes or seconds) runs out mid-depth, that depth is
@@ -20,10 +27,7 @@ from typing import Any, ClassVar
 import attrs
 
 from gamesearch.game import Game
-from gamesearch.search.alphabeta import search_root
 from gamesearch.search.base import (
-    Budget,
-    Counters,
     RootAnswer,
     SearchContext,
     Searcher,
@@ -31,13 +35,14 @@ from gamesearch.search.base import (
     node_budget_field,
     seconds_field,
 )
-from gamesearch.search.deepening import deepen
+from gamesearch.search.engine import Engine
 from gamesearch.search.table import SearchMemory, table_entries_field
 
 
 @attrs.frozen(kw_only=True)
 class IterativeDeepening(Searcher):
-    """Iterative-deepening alpha-beta under a node or time budget; always answers."""
+    """Iterative-deepening alpha-beta under a node or time budget; always answers (the
+    engine with deepening and a table of bounds)."""
 
     name: ClassVar[str] = "iterative"
     answers_within_budget: ClassVar[bool] = True
@@ -53,52 +58,28 @@ class IterativeDeepening(Searcher):
     )
     table_entries: int = table_entries_field(1 << 20)
 
-    def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
-        counters = context.counters
-        table = context.memory.table("bounds", game, self.table_entries) if self.table else None
-
-        def search_depth(depth: int, rest: Budget | None, last: RootAnswer | None) -> RootAnswer:
-            return search_root(
-                game,
-                depth=depth,
-                scoring=self.scoring,
-                ordering="game",
-                fresh_window=context.move_values,
-                all_best=True,
-                table=table,
-                counters=counters,
-                tracer=context.tracer,
-                move_values=context.move_values,
-                budget=rest,
-                first_moves=last.best_moves[:1] if last is not None else (),
-            )
-
-        def completed(depth: int, answer: RootAnswer) -> None:
-            context.completed_depth(
-                depth,
-                answer.value,
-                answer.best_moves,
-                nodes=counters.nodes,
-                is_exact=answer.is_exact,
-            )
-
-        answer, _ = deepen(
-            search_depth, context.budget, lambda: counters.nodes, self.depth, completed
+    @property
+    def engine(self) -> Engine:
+        """Return the engine this preset searches with: deepening with the last best move
+        first, the table as asked, the same scoring, seed and limits, and no other trick."""
+        return Engine(
+            scoring=self.scoring,
+            seed=self.seed,
+            depth=self.depth,
+            max_nodes=self.max_nodes,
+            seconds=self.seconds,
+            clock=self.clock,
+            iterative=True,
+            follow="root",
+            table=self.table,
+            table_entries=self.table_entries,
         )
-        return answer
+
+    def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
+        return self.engine.root(game, context)
 
     def _follow_up(self, game: Game[Any], depth: int | None, memory: SearchMemory) -> Hashable:
         # The principal variation's follow-up searches reuse the iterations' table: the
         # last iteration stored these very positions at these depths, so they are mostly
         # table hits and the answer does not overrun a time budget.
-        table = memory.table("bounds", game, self.table_entries) if self.table else None
-        return search_root(
-            game,
-            depth=depth,
-            scoring=self.scoring,
-            ordering="game",
-            fresh_window=False,
-            all_best=False,
-            table=table,
-            counters=Counters(),
-        ).best_moves[0]
+        return self.engine._follow_up(game, depth, memory)
