@@ -9,7 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracle import best_moves, solve_all
 
-from gamesearch import AlphaBeta
+from gamesearch import AlphaBeta, IterativeDeepening
+from gamesearch.search.engine import Engine
+from gamesearch.search.table import BOUNDS, SearchMemory
 from gamesearch_games.tictactoe import TicTacToe
 
 SWITCHES = [
@@ -46,3 +48,22 @@ def test_every_alphabeta_switch_combination_equals_minimax(game: TicTacToe) -> N
             assert sorted(result.best_moves) == best, searcher
         else:
             assert set(result.best_moves) <= set(best), searcher
+
+
+def test_each_kind_of_search_keeps_its_own_typed_entries_in_a_memory() -> None:
+    # alphabeta and iterative share the tables of bounds, (depth, lower, upper); the
+    # engine's tables, (depth, lower, upper, best move), are its own
+    game = TicTacToe.from_text("XO.......")
+    memory = SearchMemory()
+    AlphaBeta(table=True).search(game, memory=memory)
+    IterativeDeepening().search(game, memory=memory)
+    Engine(iterative=True, table=True).search(game, memory=memory)
+    bounds = memory.table(BOUNDS, game, 1)
+    assert bounds is memory.table("bounds", game, 1) and len(memory.tables) == 2
+    assert all(
+        len(entry) == 3 and all(isinstance(part, int) for part in entry)
+        for entry in bounds.entries.values()
+    )
+    (engine_table,) = (table for table in memory.tables.values() if table is not bounds)
+    assert all(len(entry) == 4 for entry in engine_table.entries.values())
+    assert len(bounds) > 0 and len(engine_table) > 0

@@ -53,7 +53,14 @@ from gamesearch.search.base import (
     heuristic,
 )
 from gamesearch.search.repetition import watch_line
-from gamesearch.search.table import SearchMemory, TranspositionTable, make_room, table_entries_field
+from gamesearch.search.table import (
+    BOUNDS,
+    BoundsEntry,
+    SearchMemory,
+    TranspositionTable,
+    make_room,
+    table_entries_field,
+)
 
 Ordering = Literal["game", "natural"]
 RootWindow = Literal["shared", "fresh"]
@@ -113,7 +120,7 @@ class AlphaBeta(Searcher):
             ordering=self.ordering,
             fresh_window=self.root_window == "fresh",
             all_best=self.all_best,
-            table=memory.table("bounds", game, self.table_entries),
+            table=memory.table(BOUNDS, game, self.table_entries),
             counters=Counters(),
         )
         return answer.best_moves[0]
@@ -126,7 +133,7 @@ class AlphaBeta(Searcher):
             ordering=self.ordering,
             fresh_window=self.root_window == "fresh" or context.move_values,
             all_best=self.all_best,
-            table=context.memory.table("bounds", game, self.table_entries) if self.table else None,
+            table=context.memory.table(BOUNDS, game, self.table_entries) if self.table else None,
             counters=context.counters,
             tracer=context.tracer,
             move_values=context.move_values,
@@ -141,7 +148,7 @@ def search_root(
     ordering: str,
     fresh_window: bool,
     all_best: bool,
-    table: TranspositionTable | None,
+    table: TranspositionTable[BoundsEntry] | None,
     counters: Counters,
     tracer: Tracer | None = None,
     move_values: bool = False,
@@ -195,9 +202,9 @@ def search_root(
     room = max_entries - len(entries) if entries is not None else 0
     # the entries of a search without a horizon, by value: upper bounds, lower bounds, exact values
     shares_entries = table is not None and not has_horizon
-    upper_entries: dict[int, tuple[int, int, int]] = {}
-    lower_entries: dict[int, tuple[int, int, int]] = {}
-    exact_entries: dict[int, tuple[int, int, int]] = {}
+    upper_entries: dict[int, BoundsEntry] = {}
+    lower_entries: dict[int, BoundsEntry] = {}
+    exact_entries: dict[int, BoundsEntry] = {}
     root_ply = game.ply
     # every position entered but the root is expanded, a table hit or a leaf (finished
     # or at the horizon): leaves are counted, and the nodes are the sum

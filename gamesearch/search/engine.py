@@ -88,7 +88,14 @@ from gamesearch.search.engine_core import EXTENSION_SHARE as EXTENSION_SHARE
 from gamesearch.search.engine_core import FULL_DEPTH_MOVES as FULL_DEPTH_MOVES
 from gamesearch.search.engine_core import REDUCTION_DEPTH as REDUCTION_DEPTH
 from gamesearch.search.engine_core import DepthAnswer, EngineCore
-from gamesearch.search.table import SearchMemory, table_entries_field
+from gamesearch.search.table import (
+    BOUNDS,
+    EngineEntry,
+    SearchMemory,
+    TableKind,
+    engine_kind,
+    table_entries_field,
+)
 
 #: each trick's option as ``gamesearch compare --tricks`` and the docs switch it on
 TRICK_OPTIONS: tuple[str, ...] = (
@@ -207,11 +214,11 @@ class Engine(Searcher):
             return False
         return not any(tricks.values()) and (self.follow == "root" or not self.table)
 
-    def _table_kind(self) -> str:
+    def _table_kind(self) -> TableKind[EngineEntry]:
         # The tricks change what a depth-limited entry means: each configuration has
         # its own table (ordering tricks too, since late move reductions follow the order).
-        return (
-            f"engine:{self.deepens},{self.aspiration},{self.killers},{self.history},"
+        return engine_kind(
+            f"{self.deepens},{self.aspiration},{self.killers},{self.history},"
             f"{self.null_move},{self.lmr},{self.quiescence},{self.extensions},{self.scoring.value}"
             f",{self.follow}"
         )
@@ -275,7 +282,7 @@ class Engine(Searcher):
         :func:`~gamesearch.search.alphabeta.search_root` with the game's move order, every
         best root move and the last depth's best move first."""
         counters = context.counters
-        table = context.memory.table("bounds", game, self.table_entries) if self.table else None
+        table = context.memory.table(BOUNDS, game, self.table_entries) if self.table else None
 
         def search_depth(
             depth: int | None, rest: Budget | None, last: RootAnswer | None

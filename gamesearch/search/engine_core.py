@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
 import attrs
 
@@ -27,7 +27,7 @@ from gamesearch.search.base import (
     leaf_values,
 )
 from gamesearch.search.repetition import watch_line
-from gamesearch.search.table import TranspositionTable, make_room
+from gamesearch.search.table import EngineEntry, TranspositionTable, make_room
 
 #: the depth of a table entry that holds true bounds (its subtree met no horizon)
 EXACT_DEPTH = INFINITY
@@ -97,7 +97,7 @@ class EngineCore:
         engine: EngineSettings,
         game: Game[Any],
         tracer: Tracer | None,
-        table: TranspositionTable | None,
+        table: TranspositionTable[EngineEntry] | None,
     ) -> None:
         # Hot loop: bound methods and settings in locals, counters in closure cells. A
         # trick that is off costs one test of a local per node or per move. Moves are
@@ -137,10 +137,7 @@ class EngineCore:
         has_noisy = offers(game, "noisy_moves")
         follows_line = engine.follow == "line"  # else only the last best move at the root
         arranges = keeps_lines or use_killers or use_history or table is not None
-        entries = cast(
-            dict[Hashable, tuple[float, int, int, Hashable]] | None,
-            None if table is None else table.entries,
-        )
+        entries = None if table is None else table.entries
         probe = None if entries is None else entries.get
         max_entries = 0 if table is None else table.max_entries
         lines: list[tuple[Hashable, ...]] = [()] * (offsets + 1)

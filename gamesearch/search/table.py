@@ -11,29 +11,53 @@ The exact searchers (:mod:`gamesearch.search.negamax`) search only to the end of
 the game, so their entries need no depth: ``(lower, upper, best_move)`` with
 ``lower``/``upper`` from the side to move's point of view and the move that last
 proved a lower bound (``None`` if none did), tried first when the position comes back.
+
+Each kind of search has its entry type, and a table says which it holds
+(``TranspositionTable[BoundsEntry]``): :data:`BoundsEntry` (``alphabeta``,
+``iterative``), :data:`EngineEntry` (``engine``) and :data:`ExactEntry` (``pvs``,
+``mtdf``, ``solver``). A memory hands out a table by its :class:`TableKind`, which
+carries the entry type: ``memory.table(BOUNDS, game, entries)`` is a table of bounds.
 """
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Hashable
-from typing import Any
+from typing import TYPE_CHECKING, Any, Generic, overload
 
 import attrs
 
 from gamesearch.options import option_field
 
+if TYPE_CHECKING:  # (a default for the entry type: a table named without one holds Any)
+    from typing_extensions import TypeVar
+
+    Entry = TypeVar("Entry", default=Any)
+else:
+    from typing import TypeVar
+
+    Entry = TypeVar("Entry")
+
+#: alpha-beta's entry: ``(depth, lower, upper)``, bounds on the first player's value of a
+#: search ``depth`` plies deep; the depth is negated when the subtree met a horizon
+BoundsEntry = tuple[int, int, int]
+#: the engine's entry: ``(depth, lower, upper, best move)``, bounds for the side to move;
+#: the depth is ``inf`` for the game's true bounds and ``-1`` for a value of one path
+EngineEntry = tuple[float, int, int, Hashable]
+#: the exact searchers' entry: ``(lower, upper, best move or None)`` for the side to move
+ExactEntry = tuple[int, int, Hashable | None]
+
 
 @attrs.define
-class TranspositionTable:
-    """A bounded map from position keys to bounds (see the module docstring for the layouts).
+class TranspositionTable(Generic[Entry]):
+    """A bounded map from position keys to entries of one type (see the module docstring).
 
     When it holds ``max_entries``, the older half of its entries is dropped before the
     next store (:func:`make_room`): never wrong, because an entry only ever saves work.
     """
 
     max_entries: int = 1 << 22
-    entries: dict[Hashable, tuple[float, int, int]] = attrs.field(factory=dict)
+    entries: dict[Hashable, Entry] = attrs.field(factory=dict)
     stores: int = 0
 
     def __len__(self) -> int:
@@ -69,6 +93,25 @@ def table_identity(game: Any) -> tuple[Any, ...]:
     return (type(game), tuple(sorted(game.settings.items())))
 
 
+@attrs.frozen
+class TableKind(Generic[Entry]):
+    """A kind of table in a :class:`SearchMemory`: its name, and the type of its entries."""
+
+    name: str
+
+
+#: the tables of bounds of ``alphabeta`` and ``iterative``
+BOUNDS: TableKind[BoundsEntry] = TableKind("bounds")
+#: the tables of the exact searchers (``pvs``, ``mtdf``, ``solver``)
+EXACT: TableKind[ExactEntry] = TableKind("exact")
+
+
+def engine_kind(settings: str) -> TableKind[EngineEntry]:
+    """Return the kind of the engine's tables for ``settings`` (its tricks: each set of
+    tricks has tables of its own)."""
+    return TableKind(f"engine:{settings}")
+
+
 @attrs.define
 class SearchMemory:
     """What lives across searches: transposition tables, one per kind of table, game and size.
@@ -79,12 +122,23 @@ class SearchMemory:
     Without one, every search starts from an empty memory.
     """
 
-    tables: dict[tuple[Any, ...], TranspositionTable] = attrs.field(factory=dict)
+    tables: dict[tuple[Any, ...], TranspositionTable[Any]] = attrs.field(factory=dict)
 
-    def table(self, kind: str, game: Any, max_entries: int) -> TranspositionTable:
-        """Return the table of ``kind`` (``"bounds"``, ``"exact"``, ...) for ``game``'s kind
-        and size, made with ``max_entries`` when it is new."""
-        identity = (kind, *table_identity(game))
+    @overload
+    def table(
+        self, kind: TableKind[Entry], game: Any, max_entries: int
+    ) -> TranspositionTable[Entry]: ...
+
+    @overload
+    def table(self, kind: str, game: Any, max_entries: int) -> TranspositionTable[Any]: ...
+
+    def table(
+        self, kind: TableKind[Any] | str, game: Any, max_entries: int
+    ) -> TranspositionTable[Any]:
+        """Return the table of ``kind`` (:data:`BOUNDS`, :data:`EXACT`, ...; or its name) for
+        ``game``'s kind and size, made with ``max_entries`` when it is new."""
+        name = kind if isinstance(kind, str) else kind.name
+        identity = (name, *table_identity(game))
         table = self.tables.get(identity)
         if table is None:
             table = self.tables[identity] = TranspositionTable(max_entries=max_entries)
