@@ -56,14 +56,11 @@ from gamesearch.testing.grading_diagnosis import (
     pruning_rule,
 )
 from gamesearch.testing.grading_local import (
-    InProcessStudent,
-    StudentSearch,
     configured,
     failed_run,
     load_searcher_class,
     record_search,
     reference_name,
-    run_with_time_limit,
 )
 from gamesearch.testing.grading_model import (
     DEFAULT_TIME_LIMIT,
@@ -88,7 +85,6 @@ __all__ = [
     "Case",
     "CaseResult",
     "GradeReport",
-    "InProcessStudent",
     "Limits",
     "Line",
     "Reference",
@@ -102,8 +98,10 @@ __all__ = [
     "load_searcher_class",
     "record_search",
     "recording",
-    "run_with_time_limit",
 ]
+
+#: the student's searcher as the grader asks it (a file in the sandbox, or a trusted class)
+StudentSearch = SandboxedStudent
 
 #: the note on a report graded where the student's process kept the network
 NETWORK_NOT_ISOLATED = (
@@ -152,17 +150,23 @@ def _generated_problems(
 
 
 def grade_case(
-    case: Case, student: StudentSearch | type[Searcher], reference: Reference
+    case: Case, student: SandboxedStudent | type[Searcher], reference: Reference
 ) -> CaseResult:
-    """Return how ``student`` (a searcher class, or a :class:`StudentSearch` such as the
-    sandbox) does on ``case`` against ``reference`` (the case's own reference instead,
-    when it has one).
+    """Return how ``student`` (a trusted searcher class, searched with in a child forked for
+    it, or a :class:`SandboxedStudent`) does on ``case`` against ``reference`` (the case's
+    own reference instead, when it has one).
 
     Both get the case's options (a spec's own options stay, the case's are added).
 
     :raises InvalidOptionError: when the reference does not take the case's options, or
         fails on its position.
     """
+    if isinstance(student, type):
+        session = SandboxedStudent(student)
+        try:
+            return grade_case(case, session, reference)
+        finally:
+            session.close()
     reference = case.reference if case.reference is not None else reference
     expected = _reference_run(reference, case, "the reference")
     full, whose = expected, reference
@@ -170,8 +174,6 @@ def grade_case(
         whose = case.states_reference
         full = _reference_run(whose, case, "the reference of the generated positions")
     rule = pruning_rule(configured(whose, case.options, "the reference"))
-    if isinstance(student, type):
-        student = InProcessStudent(student)
     position = case.position
     session = student
     limit = case.student_time_limit(expected.seconds)
@@ -263,7 +265,7 @@ def grade(
 ) -> GradeReport:
     """Return the report of ``student`` against ``reference`` on every case.
 
-    ``student`` is a trusted searcher class, searched with in forked children, or a
+    ``student`` is a trusted searcher class, searched with in a child forked for it, or a
     student's file (:class:`StudentFile`), graded in the sandbox with ``limits`` (the
     defaults of :class:`Limits` without): a file that cannot be imported fails every
     case with the reason, and the report notes a network that could not be taken away.
@@ -271,8 +273,6 @@ def grade(
     :raises InvalidOptionError: when the reference cannot search a case.
     """
     cases = list(cases)
-    if isinstance(student, type):
-        return GradeReport(tuple(grade_case(case, student, reference) for case in cases))
     sandbox = SandboxedStudent(
         student,
         limits or Limits(),

@@ -18,12 +18,9 @@ from gamesearch.errors import InvalidOptionError
 from gamesearch.game import Game
 from gamesearch.rules import CHANCE
 from gamesearch.search.base import Searcher, heuristic
-from gamesearch.testing.grading_local import (
-    InProcessStudent,
-    StudentSearch,
-    configured,
-)
+from gamesearch.testing.grading_local import configured
 from gamesearch.testing.grading_model import Line, Reference, Run
+from gamesearch.testing.grading_sandbox import SandboxedStudent
 
 
 # ------------------------------------------------------------------ comparing
@@ -235,7 +232,7 @@ STEP_TIME = 10.0
 
 
 def first_difference(
-    student: StudentSearch | type[Searcher],
+    student: SandboxedStudent | type[Searcher],
     reference: Reference,
     game: Game[Any],
     options: Mapping[str, Any],
@@ -254,10 +251,25 @@ def first_difference(
     mean or their smallest value, a player taking the other player's choice). A
     position one of the two cannot search from is skipped. ``None`` when no such
     position is found within :data:`MAX_DESCENT_SEARCHES` searches. ``student`` is a
-    searcher class (searched with in this process) or a :class:`StudentSearch`.
+    searcher class (searched with in a child forked for it) or a :class:`SandboxedStudent`.
     """
-    if isinstance(student, type):
-        student = InProcessStudent(student)
+    if not isinstance(student, type):
+        return _first_difference(student, reference, game, options, values)
+    session = SandboxedStudent(student)
+    try:
+        return _first_difference(session, reference, game, options, values)
+    finally:
+        session.close()
+
+
+def _first_difference(
+    student: SandboxedStudent,
+    reference: Reference,
+    game: Game[Any],
+    options: Mapping[str, Any],
+    values: tuple[Any, Any] | None,
+) -> str | None:
+    """Return :func:`first_difference`'s answer, the student's searches asked of ``student``."""
     position = game.copy()
     path: list[Hashable] = []
     depth = options.get("depth")
@@ -324,7 +336,7 @@ def first_difference(
 
 
 def _at_the_horizon(
-    student: StudentSearch,
+    student: SandboxedStudent,
     position: Game[Any],
     options: Mapping[str, Any],
     game: Game[Any],
@@ -381,7 +393,7 @@ def _who_after(position: Game[Any], move: Hashable) -> str:
 
 
 def _inside_the_search(
-    student: StudentSearch,
+    student: SandboxedStudent,
     reference: Reference,
     position: Game[Any],
     options: Mapping[str, Any],
@@ -426,7 +438,7 @@ def _inside_the_search(
 
 
 def _values_of_both(
-    student: StudentSearch,
+    student: SandboxedStudent,
     reference: Reference,
     position: Game[Any],
     options: Mapping[str, Any],

@@ -15,194 +15,38 @@ grader runs as root), and the guard: the framework's own searchers, the referenc
 searches and the grader are disabled in place and cannot be imported again, so a
 submission cannot hand in their answers. Then the student's module is imported.
 Every later request is one search: a position, the searcher options, and whether to
-give the value of each move; the answer is what :func:`record_search` found.
+give the value of each move; the answer is what :func:`run_recorded`, the grader's one
+search path (the reference's too), found. A trusted class's child, forked from the
+grader, serves the same requests (:func:`serve_trusted`).
 """
 
 from __future__ import annotations
 
-import ctypes
+import copy
 import errno
+import functools
 import importlib
 import importlib.abc
 import importlib.util
 import json
 import os
 import pickle
-import resource
-import signal
 import struct
 import sys
 import time
 import traceback
-import types
 from collections.abc import Hashable, Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 import gamesearch
-from gamesearch.errors import GameSearchError
+from gamesearch.errors import GameSearchError, SearchTooDeepError
 from gamesearch.game import Game, offers
+from gamesearch.testing.grading_confine import confine, guard
 
-#: what a disabled function says when a submission calls it
-NOT_ALLOWED = "gamesearch's own searchers and grader are not allowed in a graded submission"
-#: the modules a submission may not import or call: the searchers, the reference searches,
-#: the conformance kit's references and the grader
-GUARDED_PREFIXES = (
-    "gamesearch.search.",
-    "gamesearch.testing.",
-    "gamesearch.cli",
-    "gamesearch.web",
-    "gamesearch.batch",
-    "gamesearch.arena",
-    "gamesearch.tournament",
-)
-#: the modules a searcher is written with, left alone
-ALLOWED_MODULES = frozenset(
-    {
-        "gamesearch.search.base",
-        "gamesearch.search.context",
-        "gamesearch.search.limits",
-        "gamesearch.search.result",
-        "gamesearch.search.table",
-    }
-)
-#: Linux's flags of unshare(2)
-CLONE_NEWNET = 0x40000000
-CLONE_NEWUSER = 0x10000000
-#: the user a root grader runs the submission as (nobody)
-NOBODY = 65534
-#: Linux's capabilities interface: prctl's keep-capabilities option, capset's version,
-#: and the capability to read any file
-PR_SET_KEEPCAPS = 8
-CAPABILITY_VERSION_3 = 0x20080522
-CAP_DAC_READ_SEARCH = 2
 #: the length of a message, before it
 HEADER = struct.Struct(">I")
-
-
-# -------------------------------------------------------------------- the guard
-def is_guarded(name: str) -> bool:
-    """Return whether a submission may not import the module ``name``."""
-    if name in ALLOWED_MODULES:
-        return False
-    return any(name == prefix.rstrip(".") or name.startswith(prefix) for prefix in GUARDED_PREFIXES)
-
-
-class _Refuse(importlib.abc.MetaPathFinder):
-    """Refuse to import a guarded module, with a message the student understands."""
-
-    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> None:
-        if is_guarded(fullname):
-            raise ImportError(f"{fullname} is not allowed in a graded submission", name=fullname)
-        return None
-
-
-def _refusing_code(freevars: int) -> types.CodeType:
-    """Return the code of a function that refuses to run, with ``freevars`` free variables
-    (a function's code may only be replaced by code with as many)."""
-    names = [f"v{index}" for index in range(freevars)]
-    body = f"        ({', '.join(names)},)\n" if names else ""
-    source = (
-        "def outer():\n"
-        + "".join(f"    {name} = None\n" for name in names)
-        + "    def refused(*args, **kwargs):\n"
-        + body
-        + f"        raise ImportError({NOT_ALLOWED!r})\n"
-        + "    return refused\n"
-    )
-    space: dict[str, Any] = {}
-    exec(compile(source, "<not allowed>", "exec"), space)  # noqa: S102 - our own text
-    code: types.CodeType = space["outer"]().__code__
-    return code
-
-
-def _disable(function: Any) -> None:
-    """Make ``function`` (wherever it is referred to from) refuse to run."""
-    function = getattr(function, "__func__", function)  # a classmethod or staticmethod
-    if isinstance(function, property):
-        for part in (function.fget, function.fset, function.fdel):
-            if part is not None:
-                _disable(part)
-        return
-    if isinstance(function, types.FunctionType):
-        function.__code__ = _refusing_code(len(function.__code__.co_freevars))
-
-
-def guard() -> None:
-    """Disable every function and method of the guarded modules imported so far, forget
-    the modules, and refuse to import them again."""
-    guarded = [name for name in list(sys.modules) if is_guarded(name)]
-    for name in guarded:
-        module = sys.modules[name]
-        for value in list(vars(module).values()):
-            if getattr(value, "__module__", None) != name:
-                continue
-            if isinstance(value, type):
-                for member in list(vars(value).values()):
-                    _disable(member)
-            else:
-                _disable(value)
-    for name in guarded:
-        del sys.modules[name]
-    sys.meta_path.insert(0, _Refuse())
-
-
-# ---------------------------------------------------------------- the sandbox
-def _unshare_network() -> bool:
-    """Return whether this process now has a network of its own (none: only loopback, down)."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-    except OSError:
-        return False
-    flags = CLONE_NEWNET if os.geteuid() == 0 else CLONE_NEWUSER | CLONE_NEWNET
-    return bool(libc.unshare(flags) == 0)
-
-
-def _become_nobody() -> bool:
-    """Become the user nobody, keeping one capability: reading any file (so Python and
-    gamesearch, wherever installed, can still be imported), never writing one; return
-    whether that worked (it needs Linux and root)."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        if libc.prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) != 0:
-            return False
-        os.setgroups([])
-        os.setgid(NOBODY)
-        os.setuid(NOBODY)
-        header = (ctypes.c_uint32 * 2)(CAPABILITY_VERSION_3, 0)
-        reading = 1 << CAP_DAC_READ_SEARCH
-        # effective, permitted, inheritable, for capabilities 0-31 and 32-63
-        data = (ctypes.c_uint32 * 6)(reading, reading, 0, 0, 0, 0)
-        libc.capset(header, data)
-        libc.prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0)
-    except (OSError, AttributeError):
-        return os.geteuid() == NOBODY
-    return os.geteuid() == NOBODY
-
-
-def confine(limits: dict[str, Any]) -> dict[str, Any]:
-    """Apply the resource limits, take the network away where possible and, for a root
-    grader, become the user nobody; return what was done
-    (``network`` isolated or not, ``user``: ``nobody`` or ``grader``)."""
-    memory = int(limits["memory_bytes"])
-    cpu = int(limits["cpu_seconds"])
-    output = int(limits["output_bytes"])
-    for which, value in (
-        (resource.RLIMIT_AS, memory),
-        (resource.RLIMIT_FSIZE, output),
-        (resource.RLIMIT_CORE, 0),
-    ):
-        resource.setrlimit(which, (value, value))
-    # SIGXCPU at the limit (the grader reports it as such), SIGKILL a second later
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-    # a file over the limit is an error to report, not a signal that ends the process
-    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-    network = _unshare_network()
-    user = "nobody" if os.geteuid() == 0 and _become_nobody() else "grader"
-    # no new processes: none could outlive the grader, outside this process's group
-    resource.setrlimit(resource.RLIMIT_NPROC, (0, 0))
-    return {"network": network, "user": user}
 
 
 # ---------------------------------------------------------------- recording a search
@@ -213,8 +57,54 @@ Line = tuple[Hashable, ...]
 UNPLAYED = ("move_results", "advance_results")
 
 
+class MisplayedError(Exception):
+    """A searcher that does not leave its positions as it found them (a push() without its
+    undo(), or an undo() too many)."""
+
+
+def _line_text(game: Game[Any], moves: Sequence[Hashable]) -> str:
+    """Return where ``moves`` lead from ``game``: ``after a1 b2`` (the position itself: none)."""
+    if not moves:
+        return "at the position itself"
+    return "after " + " ".join(str(game._safe_format(move)) for move in moves)
+
+
+def _position_text(game: Game[Any]) -> str:
+    try:
+        return repr(game.to_text())
+    except Exception:  # a position with no text: its moves say where it is
+        return "(a position with no text)"
+
+
+#: the most moves of a line a message shows
+SHOWN_MOVES = 8
+
+
+def left_changed(given: Game[Any], searched: Game[Any]) -> str | None:
+    """Return what a student reads when a search of ``given`` leaves ``searched`` (its copy)
+    another position: where it was left, by which moves; ``None`` when it is the same."""
+    start = len(given.history)
+    if tuple(searched.history) == tuple(given.history):
+        return None
+    extra = tuple(searched.history[start:])
+    lost = tuple(given.history[len(searched.history) :])
+    if lost or len(searched.history) < start:
+        return (
+            f"the search leaves the position it was given ({_position_text(given)}) with "
+            f"{len(lost)} of its moves taken back: is there one undo() too many?"
+        )
+    moves = " ".join(str(given._safe_format(move)) for move in extra[:SHOWN_MOVES])
+    if len(extra) > SHOWN_MOVES:
+        moves += f" ... ({len(extra)} moves)"
+    return (
+        f"the search leaves the position it was given ({_position_text(given)}) changed: it "
+        f"ends at {_position_text(searched)}, with {moves} still played: a push() without "
+        "its undo()? Each push(move) needs a game.undo() once that move is searched"
+    )
+
+
 def recording(
-    game: Game[Any], *, copies: bool = False, every_move: bool = False
+    game: Game[Any], *, copies: bool = False, every_move: bool = False, checked: bool = False
 ) -> tuple[Game[Any], list[Line]]:
     """Return a copy of ``game`` that records every position generated on it, and the record.
 
@@ -224,16 +114,38 @@ def recording(
     too; else a copy records nothing. With ``every_move``, the game's shortcuts that score
     children without playing them (:data:`UNPLAYED`) are withdrawn, so a fast core (the
     library's ``alphabeta``) plays every position it looks at where it is recorded.
+    With ``checked`` (a student's search), an ``undo()`` at the position given and a move
+    the game fails to play raise :class:`MisplayedError` naming the position and the move.
     """
     log: list[Line] = []
     base = type(game)
     start = len(game.history)
-    original_push, original_copy = base.push, base.copy
+    original_push, original_copy, original_undo = base.push, base.copy, base.undo
     original_advance = cast(Any, base).advance if offers(base, "advance") else None
 
     def push(self: Game[Any], move: Hashable) -> None:
-        original_push(self, move)
+        if not checked:
+            original_push(self, move)
+        else:
+            before = tuple(self.history[start:])
+            try:
+                original_push(self, move)
+            except Exception as error:
+                raise MisplayedError(
+                    f"the game cannot play {game._safe_format(move)} "
+                    f"{_line_text(game, before)} ({type(error).__name__}: {error}): is it "
+                    "a legal move there? A push() without its undo() leaves the search in "
+                    "another position than it thinks"
+                ) from None
         log.append(tuple(self.history[start:]))
+
+    def undo(self: Game[Any]) -> Hashable:
+        if len(self.history) <= start:
+            raise MisplayedError(
+                f"undo() at the position the search was given ({_position_text(game)}): "
+                "one undo() too many, or an undo() without its push()"
+            )
+        return original_undo(self)  # type: ignore[no-any-return]
 
     def advance(self: Game[Any], move: Hashable) -> int | None:
         assert original_advance is not None
@@ -247,6 +159,8 @@ def recording(
         return twin
 
     members: dict[str, Any] = {"__slots__": (), "push": push, "copy": copy}
+    if checked:
+        members["undo"] = undo
     if every_move:
         members.update(dict.fromkeys(UNPLAYED))  # (None withdraws a capability's member)
     if original_advance is not None:  # the default advance pushes: it is recorded there
@@ -273,13 +187,30 @@ def encode(value: Any) -> Any:
     raise TypeError(f"cannot send back a {type(value).__name__}: {value!r}")
 
 
-def _where(error: BaseException, student_file: str | None) -> str:
-    """Return ``at line N of FILE``: the student's own line, where the error passed through it."""
+def _framework_folders() -> tuple[str, ...]:
+    """Return the folders of the framework's own code, its games' and Python's."""
+    packages = (gamesearch, sys.modules.get("gamesearch_games"), os)
+    return tuple(
+        str(Path(package.__file__).parent) + os.sep
+        for package in packages
+        if package is not None and package.__file__ is not None
+    )
+
+
+def _where(error: BaseException, student_file: str | None, anywhere: bool = True) -> str:
+    """Return `` (line N of FILE)``: the student's own line, where the error passed through
+    it (in ``student_file``, else the last outside the framework and Python; else, when
+    ``anywhere``, the last line of all)."""
     frames = traceback.extract_tb(error.__traceback__)
     mine = [frame for frame in frames if student_file and frame.filename == student_file]
-    if not (mine or frames):
+    if not mine:
+        framework = _framework_folders()
+        mine = [frame for frame in frames if not frame.filename.startswith(framework)]
+    if not mine and anywhere:
+        mine = frames
+    if not mine:
         return ""
-    frame = (mine or frames)[-1]
+    frame = mine[-1]
     return f" (line {frame.lineno} of {Path(frame.filename).name})"
 
 
@@ -290,6 +221,8 @@ def describe_error(error: BaseException, student_file: str | None, output_bytes:
             f"the submission wrote more than {output_bytes} bytes (printed output or a file): "
             "take out the prints inside the search"
         )
+    if isinstance(error, MisplayedError):
+        return f"{error}{_where(error, student_file, anywhere=False)}"
     if isinstance(error, MemoryError):
         return "the submission ran out of memory (MemoryError): does it store every position?"
     if isinstance(error, SystemExit):
@@ -303,48 +236,137 @@ def describe_error(error: BaseException, student_file: str | None, output_bytes:
     return reason
 
 
+class Searched(NamedTuple):
+    """What one recorded search did: its result (``None`` when it failed), the positions it
+    generated (each once, where first generated), its seconds, and why it failed."""
+
+    result: Any
+    generated: tuple[Line, ...]
+    seconds: float
+    error: str | None
+
+
+#: the most moves below the position given at which a search too deep for Python cannot
+#: be for its positions' sake (it plays and takes back moves out of step)
+RECURSING = 200
+
+
+def _checking_root(searcher: Any, given: Game[Any]) -> Any:
+    """Return ``searcher`` with a root that, once it has answered, raises
+    :class:`MisplayedError` when it left the position it was given (a copy of ``given``)
+    changed: before the framework reads the answer off a position that is not the root's."""
+    base = type(searcher)
+
+    def root(self: Any, position: Game[Any], context: Any) -> Any:
+        answer = base.root(self, position, context)
+        changed = left_changed(given, position)
+        if changed is not None:
+            raise MisplayedError(changed)
+        return answer
+
+    twin = copy.copy(searcher)
+    object.__setattr__(
+        twin, "__class__", type(base.__name__, (base,), {"__slots__": (), "root": root})
+    )
+    return twin
+
+
+def run_recorded(
+    searcher: Any,
+    game: Game[Any],
+    *,
+    move_values: bool = False,
+    copies: bool = False,
+    every_move: bool = False,
+    student_file: str | None = None,
+    output_bytes: int = 0,
+    checked: bool = False,
+    catch: type[BaseException] = BaseException,
+    record: Any = recording,
+) -> Searched:
+    """Return what ``searcher`` does on ``game`` (left unchanged), recorded (``copies`` and
+    ``every_move``: see :func:`recording`): the one search path of the grader, for the
+    reference, a trusted class and the sandbox's child alike.
+
+    An exception of the search that is a ``catch`` is kept as its description
+    (:func:`describe_error`, at ``student_file``'s line), not raised. ``checked`` (a
+    student's search): its moves are checked as :func:`recording` says, and a search that
+    leaves the position changed fails, with :func:`left_changed`'s description.
+    """
+    position, log = record(game, copies=copies, every_move=every_move, checked=checked)
+    if checked:
+        searcher = _checking_root(searcher, game)
+    started = time.perf_counter()
+    try:
+        if move_values:
+            result = searcher.search(position, move_values=True)
+        else:
+            result = searcher.search(position)
+    except catch as error:  # the student's code may raise anything: report it
+        reason = describe_error(error, student_file, output_bytes)
+        deepest = max(map(len, log), default=0)
+        if checked and isinstance(error, SearchTooDeepError) and deepest < RECURSING:
+            reason = (
+                f"the search recursed deeper than Python allows, though no position it played "
+                f"is more than {deepest} moves below the position given: does it take back more "
+                "moves than it plays (an undo() too many), or search a position again from "
+                "itself?"
+            )
+        return Searched(None, (), time.perf_counter() - started, reason)
+    seconds = time.perf_counter() - started
+    changed = left_changed(game, position) if checked else None
+    if changed is not None:
+        return Searched(None, (), seconds, changed)
+    return Searched(result, tuple(dict.fromkeys(log)), seconds, None)
+
+
 def search(
     searcher_class: type[Any],
     request: dict[str, Any],
     student_file: str | None,
     output_bytes: int,
     record: Any = recording,
+    run: Any = run_recorded,
+    encoded: Any = encode,
 ) -> dict[str, Any]:
-    """Return the answer to one search request, as JSON data (``record``: the recording,
-    bound here before any of the student's code runs)."""
+    """Return the answer to one search request, as JSON data (``record`` and ``run``: the
+    recording and the search path, bound here before any of the student's code runs;
+    ``encoded``: how a value is written, :func:`encode` unless the answer is pickled)."""
     try:
         searcher = searcher_class.configured(request["options"])
     except Exception as error:
         return {"error": f"the student's searcher does not take the test's options: {error}"}
-    position, log = record(request["position"], copies=True)
-    started = time.perf_counter()
+    searched = run(
+        searcher,
+        request["position"],
+        move_values=bool(request.get("move_values")),
+        copies=True,
+        checked=True,
+        student_file=student_file,
+        output_bytes=output_bytes,
+        record=record,
+    )
+    result = searched.result
+    if searched.error is not None:
+        return {"error": searched.error, "generated": [], "seconds": searched.seconds}
     try:
-        if request.get("move_values"):
-            result = searcher.search(position, move_values=True)
-        else:
-            result = searcher.search(position)
-        seconds = time.perf_counter() - started
-        answer = {
-            "value": encode(result.value),
-            "move": encode(result.move),
-            "best_moves": [encode(move) for move in result.best_moves],
-            "generated": [encode(line) for line in dict.fromkeys(log)],
+        return {
+            "value": encoded(result.value),
+            "move": encoded(result.move),
+            "best_moves": [encoded(move) for move in result.best_moves],
+            "generated": [encoded(line) for line in searched.generated],
             "nodes": int(result.stats.nodes),
-            "seconds": seconds,
+            "seconds": searched.seconds,
             "utilities": None
             if result.utilities is None
-            else [encode(utility) for utility in result.utilities],
+            else [encoded(utility) for utility in result.utilities],
             "move_values": None
             if result.move_values is None
-            else [[encode(move), encode(value)] for move, value in result.move_values],
+            else [[encoded(move), encoded(value)] for move, value in result.move_values],
         }
-    except BaseException as error:  # the student's code may raise anything: report it
-        return {
-            "error": describe_error(error, student_file, output_bytes),
-            "generated": [],
-            "seconds": time.perf_counter() - started,
-        }
-    return answer
+    except BaseException as error:  # a student's answer may hold anything: report it
+        reason = describe_error(error, student_file, output_bytes)
+        return {"error": reason, "generated": [], "seconds": searched.seconds}
 
 
 # ---------------------------------------------------------------- loading the student
@@ -404,6 +426,11 @@ def _write(fd: int, message: dict[str, Any]) -> None:
     os.write(fd, HEADER.pack(len(data)) + data)
 
 
+def _write_pickle(fd: int, message: dict[str, Any]) -> None:
+    data = pickle.dumps(message)
+    os.write(fd, HEADER.pack(len(data)) + data)
+
+
 def _flush() -> None:
     for stream in (sys.stdout, sys.stderr):
         try:
@@ -412,12 +439,54 @@ def _flush() -> None:
             pass
 
 
+def _same(value: Any) -> Any:
+    return value
+
+
+def serve(
+    student: type[Any],
+    requests: Any,
+    reply: int,
+    where: str | None,
+    output_bytes: int,
+    *,
+    write: Any = _write,
+    read: Any = _read,
+    flush: Any = _flush,
+    answer_to: Any = search,
+) -> int:
+    """Answer the search requests read from ``requests`` with ``student``'s class, each
+    written to the file descriptor ``reply``, until the requests end; return the exit
+    status (``where``: the student's file, whose lines errors are reported at)."""
+    while (request := read(requests)) is not None:
+        answer = answer_to(student, request, where, output_bytes)
+        flush()
+        write(reply, answer)
+    return 0
+
+
+def serve_trusted(student: type[Any], requests: int, reply: int, where: str | None) -> int:
+    """Serve a trusted class's searches in a process forked from the grader: the same
+    requests and searches as the sandbox's, with no limits or guard, and the answers
+    pickled (a trusted class may have moves JSON cannot write); return the exit status."""
+    with os.fdopen(requests, "rb") as stream:
+        return serve(
+            student,
+            stream,
+            reply,
+            where,
+            0,
+            write=_write_pickle,
+            answer_to=functools.partial(search, encoded=_same),
+        )
+
+
 def main(argv: Sequence[str]) -> int:
     """Serve the parent's requests until it closes standard input; return the exit status."""
     reply = int(argv[0])
     requests = sys.stdin.buffer
     # kept here, before the student's code runs: patching the module's names changes nothing
-    write, flush, read, answer_to = _write, _flush, _read, search
+    write, flush, read, answer_to, served = _write, _flush, _read, search, serve
     setup = read(requests)
     if setup is None:
         return 0
@@ -436,11 +505,17 @@ def main(argv: Sequence[str]) -> int:
         return 0
     output_bytes = int(setup["limits"]["output_bytes"])
     where = setup["where"] if setup["where"].endswith(".py") else None
-    while (request := read(requests)) is not None:
-        answer = answer_to(student, request, where, output_bytes)
-        flush()
-        write(reply, answer)
-    return 0
+    return served(
+        student,
+        requests,
+        reply,
+        where,
+        output_bytes,
+        write=write,
+        read=read,
+        flush=flush,
+        answer_to=answer_to,
+    )
 
 
 if __name__ == "__main__":

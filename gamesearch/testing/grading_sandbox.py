@@ -12,7 +12,7 @@ its own and asks it for one search at a time. The child:
   up); elsewhere :attr:`SandboxedStudent.network_isolated` is false and the report
   says so; and runs as the user ``nobody`` when the grader runs as root;
 - imports the student's module only after all of that, and cannot import or call the
-  framework's searchers or the grader (:func:`~gamesearch.testing.grading_runner.guard`);
+  framework's searchers or the grader (:func:`~gamesearch.testing.grading_confine.guard`);
 - is sent positions and options, never the reference's answers, and answers in JSON,
   which the grader reads as data.
 
@@ -20,10 +20,18 @@ A search that overruns its time limit, or a child that dies, is answered with a
 :class:`~gamesearch.testing.grading_model.Run` whose ``error`` says what happened, and
 the next search starts a new child; a file that cannot be imported fails every test
 with the same message.
+
+A trusted searcher class (an instructor's, or one of the framework's, given as a
+class) is a mode of the same runner: its child is forked from the grader
+(:func:`~gamesearch.testing.grading_runner.serve_trusted`), is asked the same requests,
+searches the same way and has its output captured per test the same way, with no
+limits but each search's time, nothing taken away, and its answers pickled. Both need
+a system that forks processes (Linux, macOS).
 """
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import pickle
@@ -43,8 +51,10 @@ import attrs
 
 from gamesearch.errors import InvalidOptionError
 from gamesearch.game import Game
+from gamesearch.search.base import Searcher
+from gamesearch.testing.grading_confine import NOBODY
 from gamesearch.testing.grading_model import Run
-from gamesearch.testing.grading_runner import HEADER, NOBODY
+from gamesearch.testing.grading_runner import HEADER, serve_trusted
 
 T = TypeVar("T")
 
@@ -119,8 +129,15 @@ def _decode(data: Any) -> Any:
     raise ValueError(f"not an answer: {data!r}"[:200])
 
 
-def decode_run(answer: Mapping[str, Any], printed: str) -> Run:
-    """Return the :class:`Run` the child's JSON ``answer`` describes.
+def _same(value: Any) -> Any:
+    return value
+
+
+def decode_run(
+    answer: Mapping[str, Any], printed: str, decode: Callable[[Any], Any] = _decode
+) -> Run:
+    """Return the :class:`Run` the child's JSON ``answer`` describes (``decode``: how a
+    value of it reads; :func:`_same` for the pickled answer of a trusted class's child).
 
     :raises ValueError: for an answer the runner cannot have written.
     """
@@ -135,22 +152,22 @@ def decode_run(answer: Mapping[str, Any], printed: str) -> Run:
             str(answer["error"]),
             printed=printed,
         )
-    generated = tuple(_decode(line) for line in answer["generated"])
+    generated = tuple(decode(line) for line in answer["generated"])
     if not all(isinstance(line, tuple) for line in generated):
         raise ValueError("a generated position is not a line of moves")
     utilities = answer.get("utilities")
     move_values = answer.get("move_values")
     return Run(
-        _decode(answer["value"]),
-        _decode(answer["move"]),
-        tuple(_decode(move) for move in answer["best_moves"]),
+        decode(answer["value"]),
+        decode(answer["move"]),
+        tuple(decode(move) for move in answer["best_moves"]),
         generated,
         int(answer["nodes"]),
         float(answer["seconds"]),
-        utilities=None if utilities is None else tuple(_decode(item) for item in utilities),
+        utilities=None if utilities is None else tuple(decode(item) for item in utilities),
         move_values=None
         if move_values is None
-        else tuple((_decode(move), _decode(value)) for move, value in move_values),
+        else tuple((decode(move), decode(value)) for move, value in move_values),
         printed=printed,
     )
 
@@ -177,10 +194,37 @@ def _copy_files(student: StudentFile, folder: Path) -> str:
 
 
 @attrs.define
-class SandboxedStudent:
-    """The student's searcher in a child process of its own (see the module's notes)."""
+class Forked:
+    """A child forked from the grader, waited for as :class:`subprocess.Popen` is."""
 
-    student: StudentFile
+    pid: int
+    stdin: Any  #: where the child's requests are written
+    returncode: int | None = None
+
+    def wait(self, timeout: float | None = None) -> int:
+        """Return the child's exit status (minus the signal that ended it), once it ends.
+
+        :raises subprocess.TimeoutExpired: when it has not ended after ``timeout`` seconds.
+        """
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while self.returncode is None:
+            done, status = os.waitpid(self.pid, 0 if deadline is None else os.WNOHANG)
+            if done:
+                self.returncode = os.waitstatus_to_exitcode(status)
+            elif deadline is not None and time.monotonic() >= deadline:
+                raise subprocess.TimeoutExpired(f"process {self.pid}", timeout or 0.0)
+            else:
+                time.sleep(0.005)
+        return self.returncode
+
+
+@attrs.define
+class SandboxedStudent:
+    """The student's searcher in a child process of its own (see the module's notes): a
+    student's file in the sandbox, or a trusted searcher class in a child forked from the
+    grader (with no limits but each search's time, and nothing taken away)."""
+
+    student: StudentFile | type[Searcher]
     limits: Limits = attrs.field(factory=Limits)
     #: the modules of the games graded, imported in the child before the student's code
     preload: tuple[str, ...] = ()
@@ -188,16 +232,46 @@ class SandboxedStudent:
     cpu_seconds: float = 60.0
     network_isolated: bool | None = None  #: whether the child had no network (once known)
     load_error: str | None = None  #: why the student's file cannot be graded (once known)
-    _process: subprocess.Popen[bytes] | None = None
+    _process: subprocess.Popen[bytes] | Forked | None = None
     _answers: int = -1
     _folder: Path | None = None
     _output: Any = None
     _deadline: float | None = None
 
     # ------------------------------------------------------------ the child's life
+    def _fork(self, searcher_class: type[Searcher]) -> None:
+        """Fork a child that serves ``searcher_class``'s searches (a trusted class)."""
+        self._output = tempfile.TemporaryFile()
+        requests, ask = os.pipe()
+        receive, send = os.pipe()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:  # the child: answers until the requests end, then leaves at once
+            status = 1
+            try:
+                os.setsid()  # a process group of its own, killed with it
+                os.close(ask)
+                os.close(receive)
+                os.dup2(self._output.fileno(), 1)
+                os.dup2(self._output.fileno(), 2)
+                # (the grader's own streams may write elsewhere: a test runner's, for one)
+                sys.stdout = open(1, "w", closefd=False)  # noqa: SIM115 - the child's for good
+                sys.stderr = open(2, "w", closefd=False)  # noqa: SIM115
+                status = serve_trusted(searcher_class, requests, send, None)
+            finally:
+                os._exit(status)
+        os.close(requests)
+        os.close(send)
+        self._answers = receive
+        self._process = Forked(pid, os.fdopen(ask, "wb"))
+
     def _start(self) -> str | None:
         """Start a child and load the student's class in it; return why that failed."""
         self.close()
+        if isinstance(self.student, type):
+            self._fork(self.student)
+            return None
         folder = Path(tempfile.mkdtemp(prefix="gamesearch-grade-"))
         self._folder = folder
         where = _copy_files(self.student, folder)
@@ -287,6 +361,11 @@ class SandboxedStudent:
                 pass
             self._process.wait()
 
+    @property
+    def trusted(self) -> bool:
+        """Return whether the student is a trusted class (forked, not sandboxed)."""
+        return isinstance(self.student, type)
+
     # ------------------------------------------------------------ one question
     def _ask(
         self, request: Mapping[str, Any], seconds: float, shown: float | None = None
@@ -321,7 +400,8 @@ class SandboxedStudent:
         if body is None:
             return f"timed out after {seconds:g} s"
         try:
-            answer = __import__("json").loads(body)
+            # a trusted class's child pickles its answers; the sandbox's child is read as data
+            answer = pickle.loads(body) if self.trusted else json.loads(body)  # noqa: S301
         except ValueError:
             return "the answer could not be read"
         return answer if isinstance(answer, dict) else "the answer could not be read"
@@ -391,7 +471,7 @@ class SandboxedStudent:
         if isinstance(answer, str):
             return Run(None, None, (), (), 0, left, answer, printed=printed)
         try:
-            return decode_run(answer, printed)
+            return decode_run(answer, printed, _same if self.trusted else _decode)
         except (KeyError, TypeError, ValueError) as error:
             self.close()
             return Run(None, None, (), (), 0, 0.0, f"the answer could not be read: {error}")
