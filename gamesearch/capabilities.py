@@ -238,13 +238,12 @@ def defines(game: Any, member: str) -> bool:
     inherits it from a class other than the framework's base classes and protocols.
 
     A subclass withdraws a member it inherits by setting it to ``None`` (the default
-    then serves it again), as ``__hash__ = None`` withdraws hashing. The answer is worked
-    out once per class and member (searchers ask it at the start of every search).
+    then serves it again), as ``__hash__ = None`` withdraws hashing.
     """
     return _defined_by(_class_of(game), member)
 
 
-@functools.cache  # (game classes are made once; a class made on the fly stays in it)
+@functools.cache  # (once per class and member: searchers ask at every search)
 def _defined_by(cls: type, member: str) -> bool:
     for base in cls.__mro__:
         found = vars(base)
@@ -272,29 +271,6 @@ def capability_words(capability: type) -> str:
     """Return ``capability`` in words, with its members:
     ``"the NullMove capability (make_null_move, unmake_null_move)"``."""
     return f"the {capability.__name__} capability ({', '.join(MEMBERS[capability])})"
-
-
-def problem_files_member(cls: type, member: str) -> Callable[..., Any] | None:
-    """Return the class method ``member`` (``read_problems`` or ``problem_suites``) of a
-    game class that declares :class:`ProblemFiles`, ``None`` when it does not.
-
-    For one release a class that defines the method without the declaration (the old
-    protocol's way) is still served, with a :class:`DeprecationWarning`.
-    """
-    if declares(cls, ProblemFiles):
-        found: Callable[..., Any] = getattr(cls, member)
-        return found
-    undeclared: Callable[..., Any] | None = getattr(cls, member, None)  # the old way
-    if not callable(undeclared):
-        return None
-    warnings.warn(
-        f"{cls.__name__}.{member} is found by its name only; declare the capability "
-        f"(class {cls.__name__}(Game[...], gamesearch.capabilities.ProblemFiles)): the next "
-        "release reads problem files of declaring games only",
-        DeprecationWarning,
-        stacklevel=3,
-    )
-    return undeclared
 
 
 # ---------------------------------------------------------------------------------------

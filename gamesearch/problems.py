@@ -18,15 +18,39 @@ moves to avoid) within the budget it is given.
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 import attrs
 
-from gamesearch.capabilities import problem_files_member
+from gamesearch.capabilities import ProblemFiles, declares
 from gamesearch.errors import BudgetExceededError, GameSearchError, InvalidPositionError
 from gamesearch.game import Game
 from gamesearch.search.base import Limit, Searcher
+
+
+def problem_files_member(cls: type, member: str) -> Callable[..., Any] | None:
+    """Return the class method ``member`` (``read_problems`` or ``problem_suites``) of a
+    game class that declares :class:`ProblemFiles`, ``None`` when it does not.
+
+    For one release a class that defines the method without the declaration (the old
+    protocol's way) is still served, with a :class:`DeprecationWarning`.
+    """
+    if declares(cls, ProblemFiles):
+        found: Callable[..., Any] = getattr(cls, member)
+        return found
+    undeclared: Callable[..., Any] | None = getattr(cls, member, None)  # the old way
+    if not callable(undeclared):
+        return None
+    warnings.warn(
+        f"{cls.__name__}.{member} is found by its name only; declare the capability "
+        f"(class {cls.__name__}(Game[...], gamesearch.capabilities.ProblemFiles)): the next "
+        "release reads problem files of declaring games only",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    return undeclared
 
 
 @attrs.frozen

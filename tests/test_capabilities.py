@@ -26,10 +26,9 @@ from gamesearch.capabilities import (
     ThreatHints,
     declares,
     offered,
-    problem_files_member,
 )
 from gamesearch.errors import ConformanceError, UnsupportedGameError
-from gamesearch.problems import Problem, read_problems
+from gamesearch.problems import Problem, problem_files_member, read_problems
 from gamesearch.testing import check_game
 from gamesearch_games.mnk3 import ThreePlayerMNK
 from gamesearch_games.pig import Pig

@@ -240,4 +240,4 @@ def test_the_catalogue_carries_each_games_look() -> None:
 
 def test_a_look_of_an_unknown_kind_is_refused() -> None:
     with pytest.raises(ValueError, match=r"'kind' must be in"):
-        BoardLook(kind="hexes")  # type: ignore[arg-type]
+        BoardLook(kind="spirals")  # type: ignore[arg-type]

@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 from gamesearch import capabilities
-from gamesearch.capabilities import problem_files_member
 from gamesearch.cli._common import (
     add_clock_argument,
     add_game_arguments,
@@ -21,7 +20,13 @@ from gamesearch.cli._output import check_at_least, console, print_table, progres
 from gamesearch.cli._progress import interruptible, report_interruption
 from gamesearch.errors import InvalidOptionError
 from gamesearch.game import Game
-from gamesearch.problems import Problem, SuiteResult, read_problems, run_suite
+from gamesearch.problems import (
+    Problem,
+    SuiteResult,
+    problem_files_member,
+    read_problems,
+    run_suite,
+)
 from gamesearch.search.base import Limit
 
 #: nodes each searcher may spend on one position unless told otherwise
