@@ -1,6 +1,6 @@
 """The sample assignment in docs/coursework/assignment/, graded end to end as Gradescope would.
 
-A submission is the starter file ``docs/coursework/my_searcher.py`` with its two
+A submission is the starter file ``docs/coursework/my_searcher.py`` with its three
 exercises written here: rightly (every point), with one planted bug (points lost on
 that bug's question, the other question's kept), or hostile (0 on the question it is
 in, the grader and the other question unharmed).
@@ -24,7 +24,7 @@ ASSIGNMENT = ROOT / "docs" / "coursework" / "assignment" / "assignment.toml"
 MINIMAX = """\
     counters.nodes += 1
     if game.is_over():
-        return game.score(scoring)
+        return proven_value(game, scoring)
     values = []
     for move in list(game.legal_moves()):
         game.push(move)
@@ -37,7 +37,7 @@ MINIMAX = """\
 ALPHABETA = """\
     counters.nodes += 1
     if game.is_over():
-        return game.score(scoring)
+        return proven_value(game, scoring)
     first = game.to_move() == Player.FIRST
     best = -INFINITY if first else INFINITY
     for move in list(game.legal_moves()):
@@ -55,9 +55,29 @@ ALPHABETA = """\
     return best
 """
 
+#: the order a depth-limited search looks at a position in, and the same order reversed
+#: (a finished game at the horizon is then evaluated instead of scored)
+HORIZON = """\
+    if game.is_over():
+        return proven_value(game, scoring)
+    if depth == 0:
+        return evaluation(game)
+"""
+EVALUATED_FIRST = """\
+    if depth == 0:
+        return evaluation(game)
+    if game.is_over():
+        return proven_value(game, scoring)
+"""
+#: exercise 3, written rightly: exercise 2 with a horizon
+DEPTH_LIMITED = ALPHABETA.replace(
+    "    if game.is_over():\n        return proven_value(game, scoring)\n", HORIZON
+).replace("alphabeta_value(game, alpha, beta,", "depth_limited_value(game, depth - 1, alpha, beta,")
+MOVERS_EVALUATION = "return evaluation(game) * (1 if game.to_move() == Player.FIRST else -1)"
+
 LOOP = "for move in list(game.legal_moves()):"
-SCORE = "return game.score(scoring)"
-MOVERS = "return game.score(scoring) * (1 if game.to_move() == Player.FIRST else -1)"
+SCORE = "return proven_value(game, scoring)"
+MOVERS = "return proven_value(game, scoring) * (1 if game.to_move() == Player.FIRST else -1)"
 NO_UNDO = ("        game.undo()\n    return max", "        pass\n    return max")
 AB_LOOP = LOOP + "\n        game.push(move)\n        value"
 
@@ -76,20 +96,41 @@ BUGS = [
     ("beta never lowered", 2, "beta = min(beta, best)", "beta = beta"),
     ("alpha-beta's moves reversed", 2, AB_LOOP, AB_LOOP.replace("()):", "())[::-1]:")),
     ("the window passed swapped", 2, "(game, alpha, beta,", "(game, beta, alpha,"),
+    ("the depth off by one", 3, "if depth == 0:", "if depth == 1:"),
+    ("the evaluation from the mover's side", 3, "return evaluation(game)", MOVERS_EVALUATION),
+    ("a finished game evaluated at the horizon", 3, HORIZON, EVALUATED_FIRST),
 ]
+#: the question of each exercise, and its points
+EXERCISES = {1: MINIMAX, 2: ALPHABETA, 3: DEPTH_LIMITED}
+POINTS = {1: 4.0, 2: 6.0, 3: 5.0}
 
 
-def written(minimax: str = MINIMAX, alphabeta: str = ALPHABETA, top: str = "") -> str:
-    """Return the starter file with its exercises written as ``minimax`` and ``alphabeta``."""
+def written(
+    minimax: str = MINIMAX,
+    alphabeta: str = ALPHABETA,
+    top: str = "",
+    depth_limited: str = DEPTH_LIMITED,
+) -> str:
+    """Return the starter file with its exercises written as ``minimax``, ``alphabeta`` and
+    ``depth_limited``."""
     text = STARTER.read_text()
     raising = (
         "    counters.nodes += 1\n"
         '    raise NotImplementedError("exercise {}: write {} in my_searcher.py")\n'
     )
-    first, second = raising.format(1, "minimax_value"), raising.format(2, "alphabeta_value")
-    assert first in text and second in text
-    text = text.replace(first, minimax).replace(second, alphabeta)
-    return text.replace("\n\ndef minimax_value", f"\n{top}\n\ndef minimax_value", 1)
+    names = ("minimax_value", "alphabeta_value", "depth_limited_value")
+    for number, (name, body) in enumerate(
+        zip(names, (minimax, alphabeta, depth_limited), strict=True), 1
+    ):
+        exercise = raising.format(number, name)
+        assert exercise in text, name
+        text = text.replace(exercise, body)
+    text = text.replace(
+        "\nfrom gamesearch.search.base",
+        "\nfrom gamesearch.rules import proven_value\nfrom gamesearch.search.base",
+        1,
+    )
+    return text.replace("\n\ndef evaluation", f"\n{top}\n\ndef evaluation", 1)
 
 
 def grade_submission(
@@ -130,8 +171,12 @@ def test_the_right_solution_gets_every_point(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     tests = grade_submission(tmp_path, capsys, written())
-    assert points(tests, 1) == (4.0, 4.0) and points(tests, 2) == (6.0, 6.0)
-    assert [test["visibility"] for test in tests].count("after_due_date") == 3
+    assert [points(tests, question) for question in (1, 2, 3)] == [
+        (4.0, 4.0),
+        (6.0, 6.0),
+        (5.0, 5.0),
+    ]
+    assert [test["visibility"] for test in tests].count("after_due_date") == 6
 
 
 @pytest.mark.slow
@@ -144,18 +189,18 @@ def test_each_planted_bug_loses_points_on_its_question_only(
     line: str,
     changed: str,
 ) -> None:
-    exercise = MINIMAX if question == 1 else ALPHABETA
+    exercise = EXERCISES[question]
     assert line in exercise and line != changed, bug
     mistaken = exercise.replace(line, changed, 1)
-    text = written(minimax=mistaken) if question == 1 else written(alphabeta=mistaken)
-    tests = grade_submission(tmp_path, capsys, text)
+    name = {1: "minimax", 2: "alphabeta", 3: "depth_limited"}[question]
+    tests = grade_submission(tmp_path, capsys, written(**{name: mistaken}))
     scored, most = points(tests, question)
     assert scored < most, (bug, tests)
-    other = 3 - question
-    assert points(tests, other)[0] == points(tests, other)[1], (bug, tests)
+    for other in {1, 2, 3} - {question}:
+        assert points(tests, other) == (POINTS[other], POINTS[other]), (bug, tests)
 
 
-#: hostile code put in exercise 1 only: question 1 gets 0, question 2 every point
+#: hostile code put in exercise 1 only: question 1 gets 0, the others every point
 HOSTILE = {
     "os._exit in the search": "    import os\n    os._exit(3)\n",
     "sys.exit in the search": "    import sys\n    sys.exit(0)\n",
@@ -177,7 +222,7 @@ def test_hostile_code_in_one_question_costs_that_question_only(
     minimax = HOSTILE[hostile] + MINIMAX
     tests = grade_submission(tmp_path, capsys, written(minimax=minimax))
     assert points(tests, 1) == (0.0, 4.0), tests
-    assert points(tests, 2) == (6.0, 6.0), tests
+    assert points(tests, 2) == (6.0, 6.0) and points(tests, 3) == (5.0, 5.0), tests
     assert all(test["output"] for test in tests)
 
 
@@ -192,5 +237,9 @@ def test_an_exit_at_import_gets_zero_everywhere_and_results_are_written(
         """
     )
     tests = grade_submission(tmp_path, capsys, written(top=top))
-    assert points(tests, 1) == (0.0, 4.0) and points(tests, 2) == (0.0, 6.0)
+    assert [points(tests, question) for question in (1, 2, 3)] == [
+        (0.0, 4.0),
+        (0.0, 6.0),
+        (0.0, 5.0),
+    ]
     assert all("exit status 3" in str(test["output"]) for test in tests)

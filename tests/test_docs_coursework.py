@@ -184,10 +184,17 @@ def alphabeta(
 
 
 @pytest.mark.parametrize(
-    ("student", "name", "exercise", "tests"),
+    ("student", "name", "exercise", "tests", "first"),
     [
-        ("StudentMinimax", "minimax", "exercise 1: write minimax_value", 4),
-        ("StudentSearcher", "alphabeta", "exercise 2: write alphabeta_value", 5),
+        ("StudentMinimax", "minimax", "exercise 1: write minimax_value", 4, "AIMA Figure 5.2"),
+        ("StudentSearcher", "alphabeta", "exercise 2: write alphabeta_value", 5, "AIMA Figure 5.2"),
+        (
+            "StudentDepthLimited",
+            "depth-limited",
+            "exercise 3: write depth_limited_value",
+            5,
+            "a tree, one move deep",
+        ),
     ],
 )
 def test_the_skeleton_fails_its_suites_naming_the_exercise(
@@ -197,16 +204,10 @@ def test_the_skeleton_fails_its_suites_naming_the_exercise(
     name: str,
     exercise: str,
     tests: int,
+    first: str,
 ) -> None:
     assert_the_skeleton_fails(
-        capsys,
-        tmp_path,
-        f"my_searcher.py:{student}",
-        name,
-        exercise,
-        tests,
-        tests + 2,
-        "AIMA Figure 5.2",
+        capsys, tmp_path, f"my_searcher.py:{student}", name, exercise, tests, tests + 2, first
     )
 
 

@@ -165,7 +165,7 @@ def test_the_grader_catches_a_depth_counted_in_plies_instead_of_rounds() -> None
     assert "value 4, the reference 3" in result.output
     assert "move r is not among the reference's best moves (l)" in result.output
     assert (
-        "the search goes 1 moves deep, the reference 2: is the depth counted in plies instead of "
+        "the search goes 1 move deep, the reference 2: is the depth counted in plies instead of "
         "rounds? "
         "A round is one move of each of the 2 players"
     ) in result.output
@@ -656,7 +656,7 @@ def test_the_grader_catches_a_depth_in_plies_among_three_agents() -> None:
         "value 0, the reference 3; move l is not among the reference's best moves (r); 2 positions "
         "generated, "
         "the reference 10; generated position 2 is after r, the reference's after l x; the search "
-        "goes 1 moves "
+        "goes 1 move "
         "deep, the reference 3: is the depth counted in plies instead of rounds? A round is one "
         "move of each "
         "of the 3 players"
@@ -901,7 +901,7 @@ def test_the_generated_positions_may_be_another_searchers() -> None:
     assert grade(GhostMinimax, [case], "paranoid").results[0].passed
     result = grade(GhostPlies, [case], "paranoid").results[0]
     assert (
-        "the search goes 1 moves deep, the reference 3: is the depth counted in plies instead of "
+        "the search goes 1 move deep, the reference 3: is the depth counted in plies instead of "
         "rounds?" in (result.output)
     )
 

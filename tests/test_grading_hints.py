@@ -148,7 +148,8 @@ def test_a_horizon_worth_0_is_named_with_the_position_and_its_evaluation() -> No
     assert (
         "the values differ at the position itself (MAX to move); after l the depth is spent: "
         "the reference scores that position by its evaluation, 2 (value 2), the search gives "
-        "it 0: does the search stop there and score it with context.horizon_value?"
+        "it 0: does the search stop there and score it by its evaluation "
+        "(context.horizon_value(game), or evaluation(game) in the starter file)?"
     ) in found, found
     two = Case("two moves deep", TreeGame.from_text(TREE), {"depth": 2})
     found = output(student(horizon_zero=True), "textbook-alphabeta", two)

@@ -1,13 +1,15 @@
-"""Coursework skeleton: write minimax and alpha-beta yourself, then prove them with the kit.
+"""Coursework skeleton: write minimax, alpha-beta and alpha-beta to a depth yourself, then
+prove them with the kit.
 
-Fill in the two functions marked EXERCISE, then grade each exercise (from the folder
+Fill in the three functions marked EXERCISE, then grade each exercise (from the folder
 this file is in)::
 
     gamesearch grade my_searcher.py:StudentMinimax --suite grading/minimax.toml
     gamesearch grade my_searcher.py:StudentSearcher --suite grading/alphabeta.toml
+    gamesearch grade my_searcher.py:StudentDepthLimited --suite grading/depth-limited.toml
 
 and run the checks, which compare your searcher with the reference in every
-reachable position of tic-tac-toe and of a small Nim::
+reachable position of tic-tac-toe, of a small Kalah and of the textbook's trees::
 
     pytest docs/coursework/check_my_searcher.py
 
@@ -23,17 +25,28 @@ Rules of the game API you need (see the Game reference):
 - ``game.to_move()`` is ``Player.FIRST`` (who maximises) or ``Player.SECOND`` (who
   minimises);
 - ``game.legal_moves()`` lists the moves; ``game.push(move)`` plays one and
-  ``game.undo()`` takes it back. Leave the position as you found it.
+  ``game.undo()`` takes it back. Leave the position as you found it;
+- ``evaluation(game)`` (below, given) estimates a position that is not finished, from
+  the first player's point of view like every value.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any, ClassVar
 
 import attrs
 
 from gamesearch import Game, Player, Scoring, Searcher
-from gamesearch.search.base import INFINITY, Counters, RootAnswer, SearchContext
+from gamesearch.search.base import INFINITY, Counters, RootAnswer, SearchContext, heuristic
+
+
+def evaluation(game: Game[Any]) -> int:
+    """Return the game's estimate of ``game``, a position that is not finished: positive
+    when it looks good for the first player, whoever is to move, and always between the
+    values of a lost and of a won game. Given: do not change it (the grader's reference
+    scores its horizon with the same estimate)."""
+    return heuristic(game)()
 
 
 def minimax_value(game: Game[Any], scoring: Scoring, counters: Counters) -> int:
@@ -59,6 +72,22 @@ def alphabeta_value(
     raise NotImplementedError("exercise 2: write alphabeta_value in my_searcher.py")
 
 
+def depth_limited_value(
+    game: Game[Any], depth: float, alpha: int, beta: int, scoring: Scoring, counters: Counters
+) -> int:
+    """EXERCISE 3: return the value of ``game`` as exercise 2 does, looking ``depth`` moves
+    ahead only.
+
+    A finished game is scored as in exercise 2, whatever the depth left. A position
+    that is not finished, reached with no depth left (``depth == 0``), is worth its
+    ``evaluation(game)``, not searched further. Any other position searches each of its
+    moves with one less depth (``depth - 1``), pruning as in exercise 2. Count nodes as
+    in exercise 1.
+    """
+    counters.nodes += 1
+    raise NotImplementedError("exercise 3: write depth_limited_value in my_searcher.py")
+
+
 @attrs.frozen(kw_only=True)
 class StudentSearcher(Searcher):
     """Your searcher: each root move is searched with your function, with a full window
@@ -78,6 +107,12 @@ class StudentSearcher(Searcher):
         },
     )
 
+    def child_value(self, game: Game[Any], alpha: int, beta: int, counters: Counters) -> int:
+        """Return the value of ``game``, a root move's position, with your function."""
+        if self.pruning:
+            return alphabeta_value(game, alpha, beta, self.scoring, counters)
+        return minimax_value(game, self.scoring, counters)
+
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
         context.count_node(game)  # the root
         counters = context.counters
@@ -87,10 +122,7 @@ class StudentSearcher(Searcher):
         for move in game.legal_moves():
             game.push(move)
             try:
-                if self.pruning:
-                    value = alphabeta_value(game, alpha, beta, self.scoring, counters)
-                else:
-                    value = minimax_value(game, self.scoring, counters)
+                value = self.child_value(game, alpha, beta, counters)
             finally:
                 game.undo()
             values.append((move, value))
@@ -121,3 +153,17 @@ class StudentMinimax(StudentSearcher):
         default=False,
         metadata={"help": "use alphabeta_value (exercise 2), not minimax_value (exercise 1)"},
     )
+
+
+@attrs.frozen(kw_only=True)
+class StudentDepthLimited(StudentSearcher):
+    """Exercise 3: your searcher with depth_limited_value, ``depth`` moves deep (the
+    whole game without a depth)."""
+
+    name: ClassVar[str] = "student-depth-limited"
+
+    def child_value(self, game: Game[Any], alpha: int, beta: int, counters: Counters) -> int:
+        """Return the value of ``game``, a root move's position, with depth_limited_value
+        (the root's move spent one move of the depth)."""
+        depth = math.inf if self.depth is None else self.depth
+        return depth_limited_value(game, depth - 1, alpha, beta, self.scoring, counters)

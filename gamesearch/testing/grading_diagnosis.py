@@ -193,7 +193,8 @@ def _hints(
     rounds = (options or {}).get("rounds")
     depth = (options or {}).get("depth")
     if deepest_got != deepest_wanted:
-        hint = f"the search goes {deepest_got} moves deep, the reference {deepest_wanted}"
+        plies = "move" if deepest_got == 1 else "moves"
+        hint = f"the search goes {deepest_got} {plies} deep, the reference {deepest_wanted}"
         # a search that takes a round off after every move stops after about `rounds` moves
         counts_moves = isinstance(rounds, int) and deepest_got <= rounds + 1 < deepest_wanted
         if game.rules.chance and "depth" in (options or {}) and deepest_got < deepest_wanted:
@@ -279,7 +280,9 @@ def _first_difference(
     while position.result() is None:
         below = _depth_below(position, depth)
         if below is not None and below < 1:  # the moves from here reach the horizon
-            horizon = _at_the_horizon(student, position, _with_depth(options, depth), game, path)
+            horizon = _at_the_horizon(
+                student, reference, position, _with_depth(options, depth), game, path
+            )
             if horizon is not None:
                 where = "at the position itself" if not path else _describe(game, tuple(path))
                 return f"the values differ {where} ({_who(position)}); {horizon}"
@@ -337,6 +340,7 @@ def _first_difference(
 
 def _at_the_horizon(
     student: SandboxedStudent,
+    reference: Reference,
     position: Game[Any],
     options: Mapping[str, Any],
     game: Game[Any],
@@ -344,7 +348,8 @@ def _at_the_horizon(
 ) -> str | None:
     """Return what differs one move above the horizon: the first move of ``position`` (searched
     with ``options``, whose depth ends after one move) whose value in the student's search is
-    not the position's evaluation there, as the reference scores it; ``None`` when none."""
+    not the reference's there (a finished game's score, else the position's evaluation);
+    ``None`` when none."""
     result = student.search(position, options, STEP_TIME, move_values=True)
     if result.error is not None:
         return None
@@ -353,17 +358,40 @@ def _at_the_horizon(
             continue
         position.push(move)
         try:
-            if position.result() is not None or position.to_move() == CHANCE:
+            if position.to_move() == CHANCE:
                 continue
+            estimate = capabilities.heuristic(position)()
+            where = _describe(game, (*path, move))
+            if position.result() is not None:
+                expected = configured(reference, options, "the reference").search(position).value
+                if found == expected:
+                    continue
+                evaluated = found == heuristic(position)()
+                return (
+                    f"{where} the game is over: the reference scores it as a finished game "
+                    f"(value {expected}), the search gives it {found}"
+                    + (
+                        f", its evaluation ({estimate}): does the search look at the depth "
+                        "before it looks whether the game is over? A finished game is scored, "
+                        "whatever the depth left"
+                        if evaluated
+                        else ": score a finished game with context.finished_value"
+                    )
+                )
             expected = heuristic(position)()
             if found == expected:
                 continue
-            estimate = capabilities.heuristic(position)()
+            side = (
+                " (the opposite sign: an evaluation is from the first player's point of view, "
+                "whoever is to move)"
+                if expected and found == -expected
+                else ""
+            )
             return (
-                f"{_describe(game, (*path, move))} the depth is spent: the reference scores "
-                f"that position by its evaluation, {estimate} (value {expected}), the search "
-                f"gives it {found}: does the search stop there and score it with "
-                "context.horizon_value?"
+                f"{where} the depth is spent: the reference scores that position by its "
+                f"evaluation, {estimate} (value {expected}), the search gives it {found}{side}: "
+                "does the search stop there and score it by its evaluation "
+                "(context.horizon_value(game), or evaluation(game) in the starter file)?"
             )
         finally:
             position.undo()
