@@ -10,6 +10,7 @@ import pytest
 from oracle import solve_all
 
 from gamesearch.errors import InvalidMoveError, InvalidPositionError
+from gamesearch.looks import BoardLook
 from gamesearch.notebook import board_svg, hexes_geometry
 from gamesearch.plugins import default_registry
 from gamesearch.search.nullwindow import Solver
@@ -155,3 +156,8 @@ def test_the_notebook_draws_hexagons_stones_and_the_four_coloured_sides() -> Non
     }
     assert colours == {"top": black, "bottom": black, "left": white, "right": white}
     assert ">b1</text>" in svg and "Black to move" in svg
+
+
+def test_a_look_giving_a_colour_to_no_side_of_the_board_is_refused() -> None:
+    with pytest.raises(ValueError, match=r"board sides \['north'\] are not among top, right"):
+        BoardLook(kind="hexes", edges={"north": 0})
