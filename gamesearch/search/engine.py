@@ -60,7 +60,8 @@ alpha-beta and searches with :func:`gamesearch.search.alphabeta.search_root`'s l
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+import contextlib
+from collections.abc import Callable, Hashable, Iterator
 from typing import Any, ClassVar
 
 import attrs
@@ -96,6 +97,9 @@ from gamesearch.search.table import (
     engine_kind,
     table_entries_field,
 )
+
+#: the search of one depth: ``(depth, the budget left or None, the last depth's answer)``
+SearchDepth = Callable[[int | None, Budget | None, RootAnswer | None], RootAnswer]
 
 #: each trick's option as ``gamesearch compare --tricks`` and the docs switch it on
 TRICK_OPTIONS: tuple[str, ...] = (
@@ -224,63 +228,31 @@ class Engine(Searcher):
         )
 
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
-        if self.plain(game):
-            return self._plain_root(game, context)
-        table = (
-            context.memory.table(self._table_kind(), game, self.table_entries)
-            if self.table
-            else None
-        )
-        core = EngineCore(self, game, context.tracer, table)
+        # One driver: each depth searched by alpha-beta's loops (plain) or the engine's core.
         budget = context.budget
-        move_values = context.move_values
-
-        def search_depth(depth: int, rest: Budget | None, last: DepthAnswer | None) -> DepthAnswer:
-            if rest is not None:  # (the core counts every depth's positions: the whole budget)
-                core.set_budget(budget)
-            return core.search_depth(depth, move_values, last)
-
-        completed = self.depth  # the horizon of the answer (the deepest completed depth)
-        sign = 1 if game.to_move() == Player.FIRST else -1  # (values are the mover's)
-        try:
+        searching = self._plain_depths if self.plain(game) else self._core_depths
+        with searching(game, context) as (search_depth, node_count):
             if not self.deepens:
-                core.set_budget(budget)
-                found = core.search_depth(self.depth, move_values)
-            else:
+                return search_depth(self.depth, budget if budget.is_limited else None, None)
 
-                def completed_depth(depth: int, found: DepthAnswer) -> None:
-                    context.completed_depth(
-                        depth,
-                        sign * found.value,
-                        found.best_moves,
-                        nodes=core.node_count(),
-                        is_exact=found.is_exact,
-                    )
-
-                found, completed = deepen(
-                    search_depth, budget, core.node_count, self.depth, completed_depth
+            def completed(depth: int, answer: RootAnswer) -> None:
+                context.completed_depth(
+                    depth,
+                    answer.value,
+                    answer.best_moves,
+                    nodes=node_count(),
+                    is_exact=answer.is_exact,
                 )
-        finally:
-            core.flush(context.counters)
-            core.close()
-        return RootAnswer(
-            value=sign * found.value,
-            best_moves=tuple(found.best_moves),
-            move_values=tuple((move, sign * value) for move, value in found.values)
-            if move_values
-            else None,
-            is_exact=found.is_exact,
-            depth=context.counters.depth,
-            move_values_exact=move_values,  # (else the moves not best got bounds)
-            # the line is read to the horizon of the depth that answered: a budget that
-            # stopped the deepening must not leave the line's searches unlimited
-            depth_limit=completed,
-        )
 
-    def _plain_root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
-        """Return the answer of plain alpha-beta (see :meth:`plain`), each depth searched by
+            return deepen(search_depth, budget, node_count, self.depth, completed)[0]
+
+    @contextlib.contextmanager
+    def _plain_depths(
+        self, game: Game[Any], context: SearchContext
+    ) -> Iterator[tuple[SearchDepth, Callable[[], int]]]:
+        """Yield the search of one depth by plain alpha-beta (see :meth:`plain`):
         :func:`~gamesearch.search.alphabeta.search_root` with the game's move order, every
-        best root move and the last depth's best move first."""
+        best root move and the last depth's best move first; and the positions entered."""
         counters = context.counters
         table = context.memory.table(BOUNDS, game, self.table_entries) if self.table else None
 
@@ -302,23 +274,52 @@ class Engine(Searcher):
                 first_moves=last.best_moves[:1] if last is not None else (),
             )
 
-        if not self.deepens:
-            budget = context.budget
-            return search_depth(self.depth, budget if budget.is_limited else None, None)
+        yield search_depth, lambda: counters.nodes
 
-        def completed(depth: int, answer: RootAnswer) -> None:
-            context.completed_depth(
-                depth,
-                answer.value,
-                answer.best_moves,
-                nodes=counters.nodes,
-                is_exact=answer.is_exact,
+    @contextlib.contextmanager
+    def _core_depths(
+        self, game: Game[Any], context: SearchContext
+    ) -> Iterator[tuple[SearchDepth, Callable[[], int]]]:
+        """Yield the search of one depth by the engine's core, which counts every depth's
+        positions against the whole budget, and the positions entered; the core's counts
+        go to the context's counters at the end."""
+        table = (
+            context.memory.table(self._table_kind(), game, self.table_entries)
+            if self.table
+            else None
+        )
+        core = EngineCore(self, game, context.tracer, table)
+        move_values = context.move_values
+        sign = 1 if game.to_move() == Player.FIRST else -1  # (the core's values are the mover's)
+        previous: DepthAnswer | None = None
+
+        def search_depth(
+            depth: int | None, rest: Budget | None, last: RootAnswer | None
+        ) -> RootAnswer:
+            nonlocal previous
+            if rest is not None:
+                core.set_budget(context.budget)
+            found = core.search_depth(depth, move_values, previous if last is not None else None)
+            previous = found
+            return RootAnswer(
+                value=sign * found.value,
+                best_moves=tuple(found.best_moves),
+                move_values=tuple((move, sign * value) for move, value in found.values)
+                if move_values
+                else None,
+                is_exact=found.is_exact,
+                depth=max(context.counters.depth, core.reached()),
+                move_values_exact=move_values,  # (else the moves not best got bounds)
+                # the line is read to the horizon of the depth that answered: a budget that
+                # stopped the deepening must not leave the line's searches unlimited
+                depth_limit=depth,
             )
 
-        answer, _ = deepen(
-            search_depth, context.budget, lambda: counters.nodes, self.depth, completed
-        )
-        return answer
+        try:
+            yield search_depth, core.node_count
+        finally:
+            core.flush(context.counters)
+            core.close()
 
     def _follow_up(self, game: Game[Any], depth: int | None, memory: SearchMemory) -> Hashable:
         """Return the first best move of ``game`` searched ``depth`` plies deep (for the

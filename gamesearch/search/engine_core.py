@@ -544,6 +544,9 @@ class EngineCore:
         def node_count() -> int:
             return nodes
 
+        def reached() -> int:
+            return deepest
+
         def close() -> None:
             """Empty the cells through which ``visit`` and ``node`` call each other and
             themselves: without those cycles the search is freed at once, not left to
@@ -556,6 +559,7 @@ class EngineCore:
         self.flush = flush
         self.close = close
         self.node_count = node_count
+        self.reached = reached
 
     search_depth: Callable[..., DepthAnswer]
     set_budget: Callable[[Budget], None]
@@ -564,3 +568,5 @@ class EngineCore:
     close: Callable[[], None]
     #: the positions entered so far
     node_count: Callable[[], int]
+    #: the most plies below the root that the search has gone so far
+    reached: Callable[[], int]
