@@ -43,11 +43,12 @@ def divide(total: Num, unit: int) -> Num:
 
 
 class ChanceWalk:
-    """One search of one position: its settings, its counters and its ``child``.
+    """One search of one position: its settings and its counters.
 
-    ``mode`` is :data:`PLAIN` (no window), :data:`STAR1` or :data:`STAR2`; ``child``
-    (from ``walker``: :mod:`gamesearch.search.expectimax`'s plain walker, or the
-    pruning walker of :mod:`gamesearch.search.star_pruning`) returns values from the
+    ``mode`` is :data:`PLAIN` (no window), :data:`STAR1` or :data:`STAR2`. A
+    :data:`Walker` (:mod:`gamesearch.search.expectimax`'s plain walker, or the pruning
+    walker of :mod:`gamesearch.search.star_pruning`) builds the walk's ``child`` from
+    it, and the walk holds no reference back to it. ``child`` returns values from the
     first player's point of view, in multiples of ``1 / scale``, fail-soft: a value at
     or below the window's ``alpha`` is an upper bound of the true value, one at or
     above ``beta`` a lower bound, one strictly inside it exact. Values are whole
@@ -64,7 +65,6 @@ class ChanceWalk:
         budget: Budget,
         first_line: tuple[int, int],
         table: dict[tuple[Hashable, float], tuple[Num, int]] | None,
-        walker: Walker,
     ) -> None:
         rules, bound = game.rules, capabilities.heuristic_bound(game)
         self.game = game
@@ -105,19 +105,6 @@ class ChanceWalk:
         self.deepest = game.ply
         self.horizon_reached = False
         self.nodes = 1  # the root
-        # the walk itself: ``child`` searches below one move, ``flush`` writes the counters
-        # here, ``_close_walker`` breaks the walker's cycles (see :meth:`close`)
-        self.child, self.flush, self._close_walker = walker(self)
-
-    def close(self) -> None:
-        """Free the walk at once (it cannot search again).
-
-        The walker's functions call each other through their closure cells and hold
-        this walk, which holds them: reference cycles. Closing empties the cells and
-        drops the walk's hold, so nothing is left to the garbage collector.
-        """
-        self._close_walker()
-        del self.child, self.flush, self._close_walker
 
     def exact(self, value: Num) -> Value:
         """Return a value as the fraction it stands for (an open window end as the
@@ -159,6 +146,6 @@ class ChanceWalk:
 Child = Callable[..., Num]
 
 
-#: what builds a walk's ``child``: given the walk, its ``child``, the function that writes
-#: the counters back to the walk and the one that breaks the cycles through ``child``
-Walker = Callable[[ChanceWalk], tuple[Child, Callable[[], None], Callable[[], None]]]
+#: what builds a walk's ``child``: given the walk, its ``child`` and the function that
+#: writes the counters back to the walk (which holds neither: no reference cycle)
+Walker = Callable[[ChanceWalk], tuple[Child, Callable[[], None]]]

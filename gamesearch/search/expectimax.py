@@ -94,17 +94,21 @@ from gamesearch.search.chance_walk import Probe as Probe
 from gamesearch.search.deepening import deepen
 from gamesearch.search.star_pruning import pruning_walker
 
+#: plain expectiminimax's ``expand(depth, ply, mover, again, root_move)``, handed itself
+Expand = Callable[[float, int, int, "Expand", Hashable | None], Num]
 
-def _plain_walker(walk: ChanceWalk) -> tuple[Child, Callable[[], None], Callable[[], None]]:
+
+def _plain_walker(walk: ChanceWalk) -> tuple[Child, Callable[[], None]]:
     """Return plain expectiminimax's ``child`` for ``walk`` (the window is ignored: every
-    position is searched in full), the function that writes the counters back to it and
-    the one that breaks the cycles through ``expand`` (the walk is done).
+    position is searched in full) and the function that writes the counters back to it.
 
     Hot loop: bound methods, settings and counters in closure cells; the nodes are
     counted per expanded position (every child of one is entered) and the leaves worked
     out from them; a finished child or one at the horizon is scored in its parent's
     loop, without a call. The values of a position's children go into one list, whose
-    maximum, minimum or weighted sum is its value.
+    maximum, minimum or weighted sum is its value. ``expand`` is handed itself
+    (``again``) rather than naming itself: no closure cell refers back to it, so a
+    search is freed as it returns, without the collector.
     """
     advance, retract, to_move, moves_of, key = (
         walk.advance,
@@ -142,25 +146,26 @@ def _plain_walker(walk: ChanceWalk) -> tuple[Child, Callable[[], None], Callable
             raise
         look_at = walk.look_at
 
-    def value_of(depth: float, ply: int) -> Num:
+    def value_of(depth: float, ply: int, again: Expand) -> Num:
         """Return the value of the unfinished position just entered at ``ply`` (``depth``
-        >= 1 players' moves left), from the table when there is one and it knows."""
+        >= 1 players' moves left), from the table when it knows (``again``: ``expand``)."""
         nonlocal hits
-        if table is None:
-            return expand(depth, ply, to_move())
+        assert table is not None
         known = table.get((key(), depth))
         if known is not None:
             hits += 1
             return known[0]
-        value = expand(depth, ply, to_move())
+        value = again(depth, ply, to_move(), again, None)
         table[(key(), depth)] = (value, EXACT)
         return value
 
-    def expand(depth: float, ply: int, mover: int, root_move: Hashable | None = None) -> Num:
+    def expand(
+        depth: float, ply: int, mover: int, again: Expand, root_move: Hashable | None
+    ) -> Num:
         """Return the value of the unfinished position at ``ply`` (``depth`` >= 1
         players' moves left), ``mover`` to move; with ``root_move``, the value of the
         position that move of the root reaches, ``depth`` left there (the root's own
-        loop is :func:`_search_root`)."""
+        loop is :func:`_search_root`). ``again`` is ``expand`` itself."""
         nonlocal nodes, expanded, deepest, horizon_reached
         moves: Sequence[Hashable]
         weights: Sequence[Num] = ()
@@ -193,9 +198,9 @@ def _plain_walker(walk: ChanceWalk) -> tuple[Child, Callable[[], None], Callable
                     horizon_reached = True
                     value = offset + slope * estimate()
                 elif table is None:
-                    value = expand(child_depth, child_ply, to_move())
+                    value = again(child_depth, child_ply, to_move(), again, None)
                 else:
-                    value = value_of(child_depth, child_ply)
+                    value = value_of(child_depth, child_ply, again)
                 if tracer is not None:
                     tracer.leave(exact(value))
             except BaseException:
@@ -221,13 +226,9 @@ def _plain_walker(walk: ChanceWalk) -> tuple[Child, Callable[[], None], Callable
         beta: Num = 0,
         probe: Probe | None = None,
     ) -> Num:
-        return expand(depth, ply - 1, first, move)
+        return expand(depth, ply - 1, first, expand, move)
 
-    def close() -> None:
-        nonlocal expand
-        del expand  # every function here that recurses does so through ``expand``
-
-    return child, flush, close
+    return child, flush
 
 
 @attrs.frozen(kw_only=True)
@@ -279,23 +280,16 @@ def search_chance_root(
     :raises BudgetExceededError: when ``context``'s budget is spent.
     """
     first_line = _first_line(game, math.inf if depth is None else depth)
-    walk = ChanceWalk(
-        game,
-        mode,
-        context.tracer,
-        context.budget,
-        first_line,
-        {} if table else None,
-        _plain_walker if mode == PLAIN else pruning_walker,
-    )
+    walk = ChanceWalk(game, mode, context.tracer, context.budget, first_line, {} if table else None)
+    # (the walk holds nothing of its walker's: no cycle, freed as the search returns)
+    child, flush = (_plain_walker if mode == PLAIN else pruning_walker)(walk)
     if context.tracer is not None:
         context.tracer.enter(None, game.ply, *map(walk.exact, walk.full))
     try:
-        return _search_root(game, walk, depth, context)
+        return _search_root(game, walk, child, flush, depth, context)
     finally:  # a search stopped by its budget counts what it entered
-        walk.flush()
+        flush()
         _count(context.counters, walk)
-        walk.close()
 
 
 def _count(counters: Counters, walk: ChanceWalk) -> None:
@@ -328,8 +322,15 @@ def _first_line(game: Game[Any], depth: float) -> tuple[int, int]:
 
 
 def _search_root(
-    game: Game[Any], walk: ChanceWalk, depth: int | None, context: SearchContext
+    game: Game[Any],
+    walk: ChanceWalk,
+    child_value: Child,
+    flush: Callable[[], None],
+    depth: int | None,
+    context: SearchContext,
 ) -> RootAnswer:
+    """Return the root answer of ``walk``'s search, each root move's value from
+    ``child_value`` (the walker's ``child``; ``flush`` writes its counters to ``walk``)."""
     tracer = context.tracer
     low, high = walk.full
     remaining = math.inf if depth is None else depth
@@ -339,7 +340,7 @@ def _search_root(
     if mover == CHANCE:
         moves, weights, _ = walk.outcomes()
         for move in moves:
-            values.append((move, walk.child(move, remaining, ply, low, high)))
+            values.append((move, child_value(move, remaining, ply, low, high)))
         value = divide(
             sum(weight * child for weight, (_, child) in zip(weights, values, strict=True)),
             walk.unit,
@@ -350,13 +351,13 @@ def _search_root(
         best: Num | None = None
         for move in capabilities.move_order(game)():
             if best is None or context.move_values or walk.mode == PLAIN:
-                child = walk.child(move, remaining - 1, ply, low, high)
+                child = child_value(move, remaining - 1, ply, low, high)
             else:
                 # Is the move as good as the best so far? A window that stops one unit
                 # short of the best value answers exactly for every move that ties or
                 # beats it, and proves the others worse, with one search each.
                 short = best - sign
-                child = walk.child(
+                child = child_value(
                     move, remaining - 1, ply, *((short, high) if sign > 0 else (low, short))
                 )
                 if sign * child <= sign * short:
@@ -373,7 +374,7 @@ def _search_root(
         best_moves = tuple(move for move, _ in values if move in exact_best)
     if tracer is not None:
         tracer.leave(walk.exact(value))
-    walk.flush()
+    flush()
     context.horizon_reached = walk.horizon_reached
     return RootAnswer(
         value=Fraction(value, walk.scale),

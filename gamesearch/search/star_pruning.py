@@ -26,14 +26,18 @@ from gamesearch.search.chance_walk import (
     divide,
 )
 
+#: the pruning core ``core(move, depth, ply, alpha, beta, probe, again)``, handed itself
+Core = Callable[[Hashable, float, int, Num, Num, "Probe | None", "Core"], Num]
 
-def pruning_walker(walk: ChanceWalk) -> tuple[Child, Callable[[], None], Callable[[], None]]:
-    """Return Star1's or Star2's ``child`` for ``walk``, the function that writes the
-    counters back to it and the one that breaks the cycles through ``child`` (the walk
-    is done).
+
+def pruning_walker(walk: ChanceWalk) -> tuple[Child, Callable[[], None]]:
+    """Return Star1's or Star2's ``child`` for ``walk`` and the function that writes the
+    counters back to it.
 
     Hot loop: bound methods, settings and counters in closure cells (no attribute
-    lookups per position), the table consulted only when there is one.
+    lookups per position), the table consulted only when there is one. The functions
+    that recurse are handed the core (``again``) rather than naming it: no closure
+    cell refers back to it, so a search is freed as it returns, without the collector.
     """
     advance, retract, to_move, moves_of, key = (
         walk.advance,
@@ -76,9 +80,17 @@ def pruning_walker(walk: ChanceWalk) -> tuple[Child, Callable[[], None], Callabl
             raise
         look_at = walk.look_at
 
-    def child(
-        move: Hashable, depth: float, ply: int, alpha: Num, beta: Num, probe: Probe | None = None
+    def core(
+        move: Hashable,
+        depth: float,
+        ply: int,
+        alpha: Num,
+        beta: Num,
+        probe: Probe | None,
+        again: Core,
     ) -> Num:
+        """Play ``move``, return the value of the position it reaches, take it back (see
+        :data:`~gamesearch.search.chance_walk.Child`); ``again`` is ``core`` itself."""
         nonlocal nodes, leaves, deepest, horizon_reached
         nodes += 1
         if nodes > look_at:
@@ -101,11 +113,11 @@ def pruning_walker(walk: ChanceWalk) -> tuple[Child, Callable[[], None], Callabl
             else:
                 mover = to_move()
                 if mover != CHANCE:
-                    value = decide(depth, ply, mover == first, alpha, beta, probe)
+                    value = decide(depth, ply, mover == first, alpha, beta, probe, again)
                 elif star2_mode:
-                    value = star2(depth, ply, alpha, beta)
+                    value = star2(depth, ply, alpha, beta, again)
                 else:
-                    value = star1(depth, ply, alpha, beta)
+                    value = star1(depth, ply, alpha, beta, again)
                 if table is not None:
                     table[(key(), depth)] = (
                         value,
@@ -140,7 +152,13 @@ def pruning_walker(walk: ChanceWalk) -> tuple[Child, Callable[[], None], Callabl
                 tracer.prune(moves)
 
     def decide(
-        depth: float, ply: int, maximizing: bool, alpha: Num, beta: Num, probe: Probe | None
+        depth: float,
+        ply: int,
+        maximizing: bool,
+        alpha: Num,
+        beta: Num,
+        probe: Probe | None,
+        again: Core,
     ) -> Num:
         """Return the value of a position where a player chooses (fail-soft alpha-beta)."""
         moves = moves_of()
@@ -153,8 +171,14 @@ def pruning_walker(walk: ChanceWalk) -> tuple[Child, Callable[[], None], Callabl
                 if index == 0 and reused is not None:
                     value = reused
                 else:
-                    value = child(
-                        move, child_depth, child_ply, best if best > alpha else alpha, beta
+                    value = again(
+                        move,
+                        child_depth,
+                        child_ply,
+                        best if best > alpha else alpha,
+                        beta,
+                        None,
+                        again,
                     )
                 if value > best:
                     best = value
@@ -167,8 +191,14 @@ def pruning_walker(walk: ChanceWalk) -> tuple[Child, Callable[[], None], Callabl
                 if index == 0 and reused is not None:
                     value = reused
                 else:
-                    value = child(
-                        move, child_depth, child_ply, alpha, best if best < beta else beta
+                    value = again(
+                        move,
+                        child_depth,
+                        child_ply,
+                        alpha,
+                        best if best < beta else beta,
+                        None,
+                        again,
                     )
                 if value < best:
                     best = value
@@ -177,16 +207,18 @@ def pruning_walker(walk: ChanceWalk) -> tuple[Child, Callable[[], None], Callabl
                         break
         return best
 
-    def star1(depth: float, ply: int, alpha: Num, beta: Num) -> Num:
+    def star1(depth: float, ply: int, alpha: Num, beta: Num, again: Core) -> Num:
         """Return the value of a chance position, skipping the outcomes that cannot
         bring it back inside ``(alpha, beta)`` (Star1)."""
         moves, weights, _ = outcomes()
         count = len(moves)
+        lower: list[Num] = [low] * count
+        upper: list[Num] = [high] * count
         return search_outcomes(
-            moves, weights, depth, ply, alpha, beta, [low] * count, [high] * count, [None] * count
+            moves, weights, depth, ply, alpha, beta, lower, upper, [None] * count, again
         )
 
-    def star2(depth: float, ply: int, alpha: Num, beta: Num) -> Num:
+    def star2(depth: float, ply: int, alpha: Num, beta: Num, again: Core) -> Num:
         """Return the value of a chance position: probe every outcome with one move of
         the player who moves next, cut off when the probes' bounds decide, else search
         the outcomes as :func:`star1` does within the bounds found (Star2).
@@ -201,7 +233,9 @@ def pruning_walker(walk: ChanceWalk) -> tuple[Child, Callable[[], None], Callabl
         upper: list[Num] = [high] * count
         probes: list[Probe | None] = [None] * count
         if alpha <= low and beta >= high:  # no probe can cut a full window off
-            return search_outcomes(moves, weights, depth, ply, alpha, beta, lower, upper, probes)
+            return search_outcomes(
+                moves, weights, depth, ply, alpha, beta, lower, upper, probes, again
+            )
         alpha_q, beta_q = alpha * unit, beta * unit
         floor: Num = low * unit  # the sums of weight * bound (the weights sum to q)
         ceiling: Num = high * unit
@@ -227,7 +261,9 @@ def pruning_walker(walk: ChanceWalk) -> tuple[Child, Callable[[], None], Callabl
                     if tracer is not None:
                         tracer.enter(move, outcome_ply, exact(window_low), exact(window_high))
                     nodes += 1  # the outcome's position is entered for the probe
-                    value = child(replies[0], depth - 1, outcome_ply + 1, window_low, window_high)
+                    value = again(
+                        replies[0], depth - 1, outcome_ply + 1, window_low, window_high, None, again
+                    )
                     if tracer is not None:
                         tracer.leave(exact(value))
                     probes[index] = (value, window_low, window_high)
@@ -251,7 +287,7 @@ def pruning_walker(walk: ChanceWalk) -> tuple[Child, Callable[[], None], Callabl
             if ceiling <= alpha_q:
                 cutoffs += 1
                 return divide(ceiling, unit)
-        return search_outcomes(moves, weights, depth, ply, alpha, beta, lower, upper, probes)
+        return search_outcomes(moves, weights, depth, ply, alpha, beta, lower, upper, probes, again)
 
     def search_outcomes(
         moves: Sequence[Hashable],
@@ -263,6 +299,7 @@ def pruning_walker(walk: ChanceWalk) -> tuple[Child, Callable[[], None], Callabl
         lower: list[Num],
         upper: list[Num],
         probes: Sequence[Probe | None],
+        again: Core,
     ) -> Num:
         """Search the outcomes in order, each with the window that would still let the
         chance position's value land inside ``(alpha, beta)``, given the exact values of
@@ -294,13 +331,14 @@ def pruning_walker(walk: ChanceWalk) -> tuple[Child, Callable[[], None], Callabl
             # verdict: as whole numbers, rounded down (up)
             fail_low = (alpha_q - known - later_upper) // weight
             fail_high = -((known + later_lower - beta_q) // weight)
-            value = child(
+            value = again(
                 move,
                 depth,
                 child_ply,
                 fail_low if fail_low > least else least,
                 fail_high if fail_high < most else most,
                 probes[index],
+                again,
             )
             share = weight * value
             if value <= fail_low:
@@ -312,11 +350,12 @@ def pruning_walker(walk: ChanceWalk) -> tuple[Child, Callable[[], None], Callabl
             known += share
         return divide(known, unit)
 
-    def close() -> None:
-        nonlocal child
-        del child  # every function here that recurses does so through ``child``
+    def child(
+        move: Hashable, depth: float, ply: int, alpha: Num, beta: Num, probe: Probe | None = None
+    ) -> Num:
+        return core(move, depth, ply, alpha, beta, probe, core)
 
-    return child, flush, close
+    return child, flush
 
 
 def _reuse(probe: Probe, alpha: Num, beta: Num) -> Num | None:
