@@ -4,8 +4,9 @@ Twin: :mod:`gamesearch.search.reference.uct`, plain UCT with random playouts. Di
 proofs (MCTS-Solver with score bounds), so a proven root has minimax's value and, once
 settled, minimax's best-move set (the result says when its set is complete); chance
 positions drawn by their odds; games with utilities, each player credited with its own; the
-moves played by ``advance``/``retract``; the value clipped to the proven bounds; node and
-time budgets that answer with what they have.
+moves played by ``advance``/``retract``, a position repeated on the line a draw (as in
+:mod:`~gamesearch.search.repetition`; a tree node is one line: its proof holds); the value
+clipped to the proven bounds; node and time budgets that answer with what they have.
 
 One core serves every game, as OpenSpiel's ``MCTSBot`` does with its vector of returns: a
 simulation's result is a vector, and a tree node sums the entry of its ``seat``. It is
@@ -76,6 +77,7 @@ from gamesearch.search.base import (
     simulations_field,
 )
 from gamesearch.search.multiplayer import result_units
+from gamesearch.search.repetition import line_moves
 from gamesearch.search.table import SearchMemory
 
 #: simulations of a search given neither a simulation nor a time budget
@@ -146,8 +148,7 @@ class MonteCarlo(Searcher):
     )
     seconds: float | None = seconds_field("time budget in seconds (answers with what it has)")
     max_nodes: int | None = node_budget_field("largest tree, in nodes (answers with what it has)")
-    # (no depth option: the playouts go to the end of the game)
-    depth: int | None = attrs.field(default=None, init=False)
+    depth: int | None = attrs.field(default=None, init=False)  # (none: playouts end the game)
     exploration: float = option_field(
         1.4, "UCT exploration constant c (results are in [-1, 1])", minimum=0
     )
@@ -334,9 +335,8 @@ class _Simulator:
     def __init__(
         self, game: Game[Any], scoring: Scoring, exploration: float, rng: random.Random
     ) -> None:
-        self.advance, self.retract = capabilities.advancer(game), capabilities.retractor(game)
-        self.legal_moves, self.to_move = game.legal_moves, game.to_move
-        self.game = game
+        self.advance, self.retract = line_moves(game)  # (a repeated position: a draw)
+        self.legal_moves, self.to_move, self.game = game.legal_moves, game.to_move, game
         self.chance_outcomes = capabilities.outcomes_of(game)
         self.has_chance = game.rules.chance
         self.rng = rng

@@ -28,7 +28,9 @@ makes exact solving of a game like Connect Four feasible, none of it tied to a g
 
 The core searches to the end of every line. With a ``depth`` the searchers hand the
 search to the framework's depth-limited alpha-beta (``evaluate()`` at the horizon):
-threat pruning and the parity bounds hold only for exact values.
+threat pruning and the parity bounds hold only for exact values. In a game with
+repetition draws a position repeated on the line is a draw, and the table stores no
+value that rests on one (:mod:`gamesearch.search.repetition`).
 """
 
 from __future__ import annotations
@@ -56,6 +58,7 @@ from gamesearch.search.base import (
     depth_field,
     leaf_values,
 )
+from gamesearch.search.repetition import entering_moves, watch_line
 from gamesearch.search.table import SearchMemory, TranspositionTable, make_room, table_entries_field
 
 
@@ -77,6 +80,8 @@ def is_threat_aware(game: Game[Any]) -> bool:
 class ExactCore:
     """The negamax search of one position and its counters (built by :func:`make_exact_core`).
 
+    ``play(move)`` and ``take_back(move)`` are how its drivers play a root move and take
+    it back (in a game with repetition draws, on the line the core watches).
     ``search(ply, alpha, beta)`` searches the current position (``ply`` plies from
     the start) with the open window ``(alpha, beta)`` and returns a fail-soft value
     for the side to move; a threat-aware game's player to move must not be able to
@@ -100,6 +105,8 @@ class ExactCore:
     flush: Callable[[Counters], None]
     nodes: Callable[[], int]
     close: Callable[[], None]
+    play: Callable[[Hashable], None]
+    take_back: Callable[[Hashable], None]
 
     def __enter__(self) -> ExactCore:
         """Return the core itself (closed on leaving the ``with`` block)."""
@@ -221,6 +228,7 @@ def make_exact_core(
     """Return the negamax core over ``game`` (walked in place) storing into ``table``."""
     # Hot loop: bound methods and tables in locals, counters in closure cells, the
     # tracer behind one test of a local; the only allocation is the table entry.
+    push: Callable[[Any], None]  # (in a game with repetition draws: on the watched line)
     push, retract, key, terminal, to_move = (
         game.push,
         capabilities.retractor(game),
@@ -231,6 +239,12 @@ def make_exact_core(
     ordered, non_losing = capabilities.move_order(game), capabilities.non_losing_moves(game)
     winning = capabilities.winning_moves(game)
     threat_aware = is_threat_aware(game)
+    watch = watch_line(game, capabilities.advancer(game), retract)
+    if watch is not None:  # a repeated position is a draw; the threat hints know no history
+        threat_aware = False
+        push, retract, terminal = entering_moves(watch, terminal())
+        if not watch.shares_values:  # its values hold for this history only: a table of its own
+            table = TranspositionTable(max_entries=table.max_entries)
     first = Player.FIRST
     alternating = game.rules.alternating
     scale = game.rules.scale
@@ -313,6 +327,7 @@ def make_exact_core(
             if hint is not None and hint != moves[0]:
                 moves = [hint, *[move for move in moves if move != hint]]
         window_alpha = alpha
+        draws_before = 0 if watch is None else watch.draws
         best, best_move = NEGATIVE_INFINITY, None
         child = ply + 1
         mover = None if alternating else to_move()
@@ -346,7 +361,11 @@ def make_exact_core(
                         break
         if len(entries) >= max_entries:
             make_room(entries)
-        if best <= window_alpha:
+        if watch is not None and watch.draws != draws_before:
+            # a value that rests on a repetition holds for this path only: the entry keeps
+            # its bounds from before and takes the best move, which orders, never decides
+            entries[position] = (lower, upper, best_move)
+        elif best <= window_alpha:
             entries[position] = (lower, best if best < upper else upper, hint)
         elif best >= beta:
             entries[position] = (best if best > lower else lower, upper, best_move)
@@ -387,6 +406,8 @@ def make_exact_core(
         flush=flush,
         nodes=lambda: nodes,
         close=close,
+        play=push,
+        take_back=retract,
     )
 
 
@@ -489,10 +510,10 @@ class ExactSearcher(Searcher):
             if move_values:
                 mover = game.to_move()
                 for move in capabilities.move_order(game)():
-                    game.push(move)
+                    core.play(move)
                     child_value = self._solve(core, game)
                     values.append((move, child_value if game.to_move() == mover else -child_value))
-                    game.undo()
+                    core.take_back(move)
                 best = tuple(move for move, child in values if child == value)
             else:
                 best = self._best_moves(core, game, value, first_only=not self.all_best)
@@ -527,12 +548,12 @@ class ExactSearcher(Searcher):
         best = []
         mover = game.to_move()
         for move in moves:
-            game.push(move)
+            core.play(move)
             if game.to_move() == mover:  # the same side moves again
                 is_best = core.enter(game, value - 1, value) >= value
             else:
                 is_best = core.enter(game, -value, -value + 1) <= -value
-            game.undo()
+            core.take_back(move)
             if is_best:  # the move is worth at least ``value``
                 best.append(move)
                 if first_only:

@@ -47,12 +47,15 @@ copy nothing but also use no table (the twin of pns builds a plain tree of node
 objects; the twin of dfpn keeps its numbers in a dict without a size limit), start
 every leaf at 1/1, ignore threat hints, ask about final results only (plain
 scoring) and count no nodes. ``tests/test_proof_reference.py`` ties each twin to its core.
+
+In a game with repetition draws a position repeated on the line is a draw, and the
+table is keyed by the line as well as the position (see :func:`line_moves`).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, ClassVar
 
 import attrs
@@ -64,6 +67,7 @@ from gamesearch.rules import Player, Scoring
 from gamesearch.search.alphabeta import search_root
 from gamesearch.search.base import RootAnswer, SearchContext, Searcher, depth_field
 from gamesearch.search.negamax import _candidate_values, is_threat_aware
+from gamesearch.search.repetition import LineWatch, watch_line
 
 #: an infinite proof or disproof number (the question is settled the other way)
 PROOF_INFINITY = 1 << 62
@@ -94,10 +98,14 @@ class ProofQuestion:
     threats: bool = True
     table: dict[Hashable, Entry] = attrs.field(factory=dict)
     scoring: Scoring = Scoring.PLAIN
+    #: the line of a game with repetition draws (see :func:`line_moves`), else ``None``
+    watch: LineWatch | None = None
     _threat_aware: bool = attrs.field(init=False, default=False)
+    _result: Callable[[], int | None] = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
         self._threat_aware = self.threats and is_threat_aware(self.game)
+        self._result = self.game.result if self.watch is None else self.watch.result
 
     def settled(self, result: int, ply: int) -> tuple[int, int]:
         """Return the numbers of a game that ends at ``ply`` with ``result`` (first
@@ -112,7 +120,7 @@ class ProofQuestion:
         ``moves`` are the ones worth searching (empty once the numbers settle it).
         """
         game = self.game
-        result = game.result()
+        result = self._result()  # (a draw for a position repeated on the line)
         if result is not None:
             self.context.counters.leaves += 1
             return (*self.settled(result, game.ply), ())
@@ -135,6 +143,25 @@ class ProofQuestion:
     def is_or_node(self) -> bool:
         """Return whether the attacker moves in the current position."""
         return self.game.to_move() == self.attacker
+
+
+def line_moves(
+    game: Game[Any], watch: LineWatch | None
+) -> tuple[Callable[[Any], Any], Callable[[Any], None], Callable[[], Hashable]]:
+    """Return how a proof search plays a move, takes it back and names a position in its
+    table: the game's own ``push``, ``retract`` and ``key``, or in a game with
+    repetition draws ``watch``'s, whose key holds the line (see below).
+
+    A proof search's table is its tree: a position's numbers cannot be left out of it
+    as an alpha-beta table leaves out a value that rests on a repetition. So in a game
+    with repetition draws its entries are keyed by the position and the line above it
+    (:attr:`LineWatch.path_key`): positions reached by different lines never share
+    numbers, and the graph-history interaction cannot arise (Kishimoto & Müller,
+    2004, study the finer remedy that shares them where the history does not matter).
+    """
+    if watch is None:
+        return game.push, capabilities.retractor(game), game.key
+    return watch.advance, watch.retract, watch.path_key
 
 
 def _combine(is_or: bool, children: Sequence[Entry]) -> tuple[int, int]:
@@ -162,7 +189,7 @@ def best_first_proof(question: ProofQuestion) -> str:
     # where children is None until expanded, then a list of (move, key).
     game, table, count = question.game, question.table, question.context.count_node
     counters = question.context.counters
-    push, retract, key = game.push, capabilities.retractor(game), game.key
+    push, retract, key = line_moves(game, question.watch)
     root_key = key()
     root = table.get(root_key)
     if root is None:
@@ -220,7 +247,7 @@ def depth_first_proof(question: ProofQuestion, epsilon: float = 0.25) -> str:
     # worked out once per visit and their entries read back after each child's search.
     game, table, count = question.game, question.table, question.context.count_node
     counters = question.context.counters
-    push, retract, key = game.push, capabilities.retractor(game), game.key
+    push, retract, key = line_moves(game, question.watch)
     growth = 1.0 + epsilon
 
     def widen(second: int) -> int:
@@ -336,16 +363,19 @@ class ProofSearcher(Searcher):
         target: int,
         context: SearchContext,
         tables: dict[int, dict[Hashable, Entry]],
+        watch: LineWatch | None = None,
     ) -> bool:
         """Return whether ``attacker`` can force a value of at least ``target`` (its own
         view, this searcher's scoring) from ``game``, keeping each target's table in
-        ``tables``.
+        ``tables`` (``watch``: the line, in a game with repetition draws).
 
         :raises BudgetExceededError: when the budget runs out (the value is unknown;
             the driver puts the position back).
         """
         table = tables.setdefault(target, {})
-        asked = ProofQuestion(game, attacker, target, context, self.threats, table, self.scoring)
+        asked = ProofQuestion(
+            game, attacker, target, context, self.threats, table, self.scoring, watch
+        )
         if self.name == "pns":
             found = best_first_proof(asked)
         else:
@@ -358,6 +388,7 @@ class ProofSearcher(Searcher):
         attacker: int,
         context: SearchContext,
         tables: dict[int, dict[Hashable, Entry]],
+        watch: LineWatch | None = None,
     ) -> int:
         """Return the best value ``attacker`` can force from ``game``, its own view: the
         win question first, then the draw question, then binary search over the values
@@ -381,7 +412,7 @@ class ProofSearcher(Searcher):
         zero = len(values) // 2  # (the list is symmetric around the draw)
         test = zero + 1 if low < zero + 1 <= high else (low + high + 1) // 2
         while low < high:
-            if self.question(game, attacker, values[test], context, tables):
+            if self.question(game, attacker, values[test], context, tables, watch):
                 low = test
             else:
                 high = test - 1
@@ -409,20 +440,22 @@ class ProofSearcher(Searcher):
             )
         mover = game.to_move()
         tables: dict[int, dict[Hashable, Entry]] = {}
-        best = self.best_value(game, mover, context, tables)
+        # (None: the game has no repetition rule; else the root's moves are on the line)
+        watch = watch_line(game, capabilities.advancer(game), capabilities.retractor(game))
+        play, take_back, _ = line_moves(game, watch)
+        best = self.best_value(game, mover, context, tables, watch)
         values: list[tuple[Hashable, int]] = []
         best_moves = []
+        # (a budget that runs out leaves moves played: Searcher.search puts the game back)
         for move in capabilities.move_order(game)():
-            game.push(move)
-            try:
-                if context.move_values:
-                    child = self.best_value(game, mover, context, tables)
-                    values.append((move, child))
-                    is_best = child == best
-                else:
-                    is_best = self.question(game, mover, best, context, tables)
-            finally:
-                game.undo()
+            play(move)
+            if context.move_values:
+                child = self.best_value(game, mover, context, tables, watch)
+                values.append((move, child))
+                is_best = child == best
+            else:
+                is_best = self.question(game, mover, best, context, tables, watch)
+            take_back(move)
             if is_best:
                 best_moves.append(move)
         sign = 1 if mover == Player.FIRST else -1

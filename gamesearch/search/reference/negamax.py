@@ -16,6 +16,7 @@ import attrs
 
 from gamesearch.game import Game
 from gamesearch.search.base import INFINITY, RootAnswer, SearchContext, Searcher
+from gamesearch.search.reference.repetition import repeated_on_line
 from gamesearch.search.reference.root import search_root
 
 
@@ -27,6 +28,9 @@ def pvs(game: Game[Any], depth: float, alpha: int, beta: int, context: SearchCon
     sign = 1 if mover == 0 else -1
     if game.result() is not None:
         return sign * context.finished_value(game)
+    if repeated_on_line(game, context.root_ply):  # a draw (reference.repetition)
+        context.counters.leaves += 1
+        return 0
     if depth == 0:
         return sign * context.horizon_value(game)
     best = -INFINITY
