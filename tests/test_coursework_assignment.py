@@ -9,6 +9,7 @@ in, the grader and the other question unharmed).
 from __future__ import annotations
 
 import json
+import shutil
 import textwrap
 from pathlib import Path
 
@@ -134,9 +135,10 @@ def written(
 
 
 def grade_submission(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, assignment: Path = ASSIGNMENT
 ) -> list[dict[str, object]]:
-    """Return the tests of results.json for a submission of ``text`` as my_searcher.py."""
+    """Return the tests of results.json for a submission of ``text`` as my_searcher.py,
+    graded on ``assignment`` (default: the sample's)."""
     submission = tmp_path / "submission"
     submission.mkdir()
     (submission / "my_searcher.py").write_text(text)
@@ -145,7 +147,7 @@ def grade_submission(
         capsys,
         "grade",
         "--assignment",
-        str(ASSIGNMENT),
+        str(assignment),
         "--submission",
         str(submission),
         "--results",
@@ -220,7 +222,14 @@ def test_hostile_code_in_one_question_costs_that_question_only(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], hostile: str
 ) -> None:
     minimax = HOSTILE[hostile] + MINIMAX
-    tests = grade_submission(tmp_path, capsys, written(minimax=minimax))
+    # code that never returns makes each of question 1's tests wait out its time limit:
+    # a copy of the assignment gives them 2 s instead of 10 (question 2 keeps its 10)
+    copy = tmp_path / "assignment"
+    shutil.copytree(ASSIGNMENT.parent, copy)
+    suite = copy / "q1-minimax.toml"
+    assert "\ntime_limit = 10\n" in suite.read_text()
+    suite.write_text(suite.read_text().replace("\ntime_limit = 10\n", "\ntime_limit = 2\n"))
+    tests = grade_submission(tmp_path, capsys, written(minimax=minimax), copy / ASSIGNMENT.name)
     assert points(tests, 1) == (0.0, 4.0), tests
     assert points(tests, 2) == (6.0, 6.0) and points(tests, 3) == (5.0, 5.0), tests
     assert all(test["output"] for test in tests)
