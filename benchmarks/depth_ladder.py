@@ -14,14 +14,12 @@ with its 95% interval, and each side's mean time per move. Usage::
 from __future__ import annotations
 
 import argparse
-import math
 import time
 from typing import Any
 
 from gamesearch.plugins import default_registry
+from gamesearch.rating import score_interval
 from gamesearch.tournament import run_tournament
-
-Z95 = 1.959964  #: the normal quantile of a two-sided 95% interval
 
 
 def depth_range(text: str) -> range:
@@ -44,17 +42,6 @@ def option(text: str) -> tuple[str, Any]:
     if not sep or not key:
         raise argparse.ArgumentTypeError(f"a game option looks like key=value: {text!r}")
     return key, int(value) if value.lstrip("-").isdigit() else value
-
-
-def score_interval(points: list[float]) -> tuple[float, float, float]:
-    """Return the mean of ``points`` and the ends of its 95% interval, clipped to [0, 1]."""
-    count = len(points)
-    mean = sum(points) / count
-    spread = (
-        math.sqrt(sum((point - mean) ** 2 for point in points) / (count - 1)) if count > 1 else 0.0
-    )
-    half = Z95 * spread / math.sqrt(count)
-    return mean, max(0.0, mean - half), min(1.0, mean + half)
 
 
 def main() -> None:

@@ -49,6 +49,23 @@ class Result:
     score: float  #: points of ``a`` (win 1, draw 1/2)
 
 
+def score_interval(points: Sequence[float]) -> tuple[float, float, float]:
+    """Return the mean of ``points`` (each game's: 1 a win, 1/2 a draw, 0 a loss) and the
+    ends of its 95% interval (the normal approximation), clipped to [0, 1].
+
+    :raises ValueError: when ``points`` is empty.
+    """
+    if not points:
+        raise ValueError("no games, no score")
+    count = len(points)
+    mean = sum(points) / count
+    spread = (
+        math.sqrt(sum((point - mean) ** 2 for point in points) / (count - 1)) if count > 1 else 0.0
+    )
+    half = Z95 * spread / math.sqrt(count)
+    return mean, max(0.0, mean - half), min(1.0, mean + half)
+
+
 def expected_score(elo: float, opponent: float) -> float:
     """Return the mean score of a player rated ``elo`` against one rated ``opponent``."""
     return 1.0 / (1.0 + math.pow(10.0, (opponent - elo) / 400.0))

@@ -1,0 +1,100 @@
+"""A match of two chess searchers from a fixed list of openings, each opening played twice.
+
+Each opening of :data:`OPENINGS` (a few moves of a well-known line, both sides) is
+played once with each searcher as White, so neither gains from an opening that suits
+one colour; the match is the plugin's engine against another UCI engine when the
+second searcher is ``uci:...`` (:mod:`gamesearch_chess.opponent`). Usage::
+
+    python -m gamesearch_chess.versus --seconds 0.2 \\
+        --first engine:iterative=true,killers=true,history=true,quiescence=true,table=true \\
+        --second uci:command=sunfish-uci
+
+Both searchers get ``seconds`` of processor time a move (``clock=cpu``). The score of
+the first searcher is printed with its 95 % interval (the normal approximation over the
+games' points: 1 a win, 1/2 a draw).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from gamesearch.arena import GameRecord, play_match
+from gamesearch.plugins import default_registry
+from gamesearch.rating import score_interval
+from gamesearch_chess import Chess
+
+__all__ = ["OPENINGS", "main"]
+
+#: short lines of well-known openings (SAN from the start), ten of them: open, semi-open,
+#: closed and flank games
+OPENINGS: tuple[tuple[str, str], ...] = (
+    ("Ruy Lopez", "e4 e5 Nf3 Nc6 Bb5 a6"),
+    ("Italian Game", "e4 e5 Nf3 Nc6 Bc4 Bc5"),
+    ("Sicilian, Najdorf", "e4 c5 Nf3 d6 d4 cxd4 Nxd4 Nf6 Nc3 a6"),
+    ("French, Winawer", "e4 e6 d4 d5 Nc3 Bb4"),
+    ("Caro-Kann", "e4 c6 d4 d5 Nc3 dxe4 Nxe4 Bf5"),
+    ("Queen's Gambit Declined", "d4 d5 c4 e6 Nc3 Nf6"),
+    ("Slav", "d4 d5 c4 c6 Nf3 Nf6"),
+    ("King's Indian", "d4 Nf6 c4 g6 Nc3 Bg7 e4 d6"),
+    ("Nimzo-Indian", "d4 Nf6 c4 e6 Nc3 Bb4"),
+    ("English", "c4 e5 Nc3 Nf6 g3 d5"),
+)
+
+
+def _points(record: GameRecord, player: int) -> float:
+    return {"win": 1.0, "draw": 0.5, "loss": 0.0}[record.result_of(player)]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Play the match the command line asks for and print the games and the score.
+
+    Returns the exit status (0).
+    """
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--first", required=True, help="the searcher scored (a spec)")
+    parser.add_argument("--second", default="uci:command=sunfish-uci", help="its opponent")
+    parser.add_argument("--seconds", type=float, default=0.2, help="CPU seconds a move each")
+    parser.add_argument(
+        "--openings", type=int, default=len(OPENINGS), help="how many of the openings to play"
+    )
+    parser.add_argument("--json", metavar="FILE", help="also write the games to this file")
+    args = parser.parse_args(argv)
+    registry = default_registry()
+    budget = f"seconds={args.seconds},clock=cpu"
+    first, second = (
+        registry.new_searcher(f"{spec}{',' if ':' in spec else ':'}{budget}")
+        for spec in (args.first, args.second)
+    )
+    points: list[float] = []
+    games: list[dict[str, object]] = []
+    for name, line in OPENINGS[: args.openings]:
+        record = play_match(
+            Chess.from_text(line), first, second, games=2, swap=True, opening_plies=0
+        )
+        for number, played in enumerate(record.games):
+            ours = record.seat_of(0, number)
+            points.append(_points(played, ours))
+            colour = "White" if ours == 0 else "Black"
+            print(
+                f"{name:<24} first as {colour}: {played.result_of(ours):<4} "
+                f"in {len(played.moves)} plies",
+                flush=True,
+            )
+            games.append({"opening": name, "first_as": colour, **played.as_dict()})
+    mean, low, high = score_interval(points)
+    print(
+        f"score of {args.first} against {args.second} at {args.seconds} CPU-s a move: "
+        f"{sum(points):g}/{len(points)} = {100 * mean:.1f} % (95 % interval "
+        f"{100 * low:.1f}-{100 * high:.1f} %)"
+    )
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump({"points": points, "games": games}, out, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
