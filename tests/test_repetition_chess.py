@@ -23,12 +23,12 @@ REGISTRY = default_registry()
 #: Qe8+ Kh7 Qh5+ Kg8 checks for ever (no black piece can block the checks on f8 or h6)
 PERPETUAL = "6k1/6p1/8/7Q/8/8/rqr2PPP/1b4K1 w - - 0 1"
 PERPETUAL_CHECK = "h5e8"
-#: White is a knight up; Nd4, the engine's move here when the position has no history,
+#: White is a knight up; Kf1, the engine's move here when the position has no history,
 #: would be the third occurrence of the position it reaches (a draw): see SHUFFLE
-AHEAD = "6k1/5pp1/7p/8/3N4/8/5PPP/6K1 b - - 1 1"
-#: from AHEAD: the black king and the white knight walk away and back, twice
-SHUFFLE = ("g8h8", "d4f3", "h8g8", "f3d4", "g8h8", "d4f3", "h8g8")
-REPEATING = "f3d4"
+AHEAD = "6k1/5pp1/7p/8/8/3N4/5PPP/5K2 b - - 1 1"
+#: from AHEAD: the two kings walk away and back, twice
+SHUFFLE = ("g8h8", "f1g1", "h8g8", "g1f1", "g8h8", "f1g1", "h8g8")
+REPEATING = "g1f1"
 #: centipawns by piece, for the material count (the oracle of who is ahead)
 PIECE_VALUES = {chess.PAWN: 100, chess.KNIGHT: 300, chess.BISHOP: 300, chess.ROOK: 500}
 PIECE_VALUES[chess.QUEEN] = 900
@@ -74,7 +74,7 @@ def white_forces_repetition(board: Any, plies: int) -> bool:
 
 
 def shuffled() -> Chess:
-    """Return AHEAD after the shuffle, White to move (Nd4 would repeat a third time)."""
+    """Return AHEAD after the shuffle, White to move (Kf1 would repeat a third time)."""
     game = Chess.from_text(AHEAD)
     for move in SHUFFLE:
         game.play(move)
@@ -166,7 +166,7 @@ def test_the_side_ahead_picks_a_winning_move_that_does_not_repeat(spec: str) -> 
     for move in SHUFFLE:
         board.push_uci(move)
     board.push_uci(REPEATING)
-    assert board.is_repetition(3)  # python-chess: Nd4 would draw
+    assert board.is_repetition(3)  # python-chess: Kf1 would draw
     board.pop()
     board.push(result.move)
     assert not board.is_repetition(3) and white_material_lead(board) >= 300

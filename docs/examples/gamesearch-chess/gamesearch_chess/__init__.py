@@ -27,7 +27,7 @@ protocol, and is itself GPL-3.0-or-later for that reason.
   and 96 pawn steps (16 pawns, 6 steps each), so no game lasts more than
   ``150 * (30 + 96 + 1) = 19,050`` plies. A FEN whose move number leaves less room
   than its pieces and pawns could still use is refused.
-- **The heuristic** is material plus piece-square points in centipawns
+- **The heuristic** is PeSTO's tapered piece-square evaluation in centipawns
   (:mod:`gamesearch_chess.evaluation`); captures are ordered most valuable victim,
   least valuable attacker first (MVV-LVA); the noisy moves are the captures and
   promotions, the forcing moves the checks; the null move passes the turn in search
@@ -116,7 +116,7 @@ def _status_words(status: chess.Status) -> str:
 
 
 class Chess(Game[chess.Move], ProblemFiles, Repetition):
-    """Chess by python-chess: FEN positions, UCI and SAN moves, material and squares heuristic."""
+    """Chess by python-chess: FEN positions, UCI and SAN moves, a piece-square heuristic."""
 
     name = "chess"
     player_names = ("White", "Black")
@@ -337,7 +337,7 @@ class Chess(Game[chess.Move], ProblemFiles, Repetition):
 
     # ------------------------------------------------------- heuristic, ordering
     def evaluate(self) -> int:
-        """Return material plus piece-square points in centipawns, White's point of view."""
+        """Return PeSTO's tapered piece-square evaluation in centipawns, White's point of view."""
         value = evaluate(self._board)
         return max(-EVALUATION_BOUND + 1, min(EVALUATION_BOUND - 1, value))
 

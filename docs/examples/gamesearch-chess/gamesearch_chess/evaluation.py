@@ -1,105 +1,65 @@
-"""The chess heuristic: material plus piece-square points, in centipawns, White's view.
+"""The chess heuristic: PeSTO's tapered piece-square evaluation, in centipawns, White's view.
 
-Each piece is worth its material value plus points for the square it stands on. The
-square tables are worked out here from a few plain ideas rather than typed in:
+Each piece is worth points for its kind and its square twice over, once as the
+middlegame values it and once as the endgame does (:mod:`gamesearch_chess.pesto`, the
+published figures); the two sums are blended by the *phase*, the pieces left (a knight
+or bishop 1, a rook 2, a queen 4: 24 at the start, where the middlegame's sum counts
+alone, 0 with only kings and pawns, where the endgame's does).
 
-- knights, bishops and queens like the centre (points fall with the distance to it);
-- pawns gain as they advance, the d and e pawns most in the centre;
-- rooks like the seventh rank and the central files;
-- the king hides near a back-rank corner while queens and many pieces are on the
-  board, and walks to the centre in the endgame; the two are blended by how much
-  material is left (the *phase*).
-
-The tables are for White with square 0 = a1 (python-chess's numbering); Black's are
-the same tables mirrored top to bottom.
+The two points of a piece on a square are kept in one integer (the middlegame's
+times 2**20 plus the endgame's), so a position's two sums cost one addition a piece;
+they are taken apart once at the end.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import chess
 
-#: material in centipawns, by python-chess piece type (index 0 unused)
+from gamesearch_chess.pesto import (
+    ENDGAME,
+    ENDGAME_MATERIAL,
+    MIDDLEGAME,
+    MIDDLEGAME_MATERIAL,
+    PHASE_WEIGHTS,
+)
+
+#: material in centipawns, by python-chess piece type (index 0 unused): the order of captures
 PIECE_VALUES = (0, 100, 320, 330, 500, 900, 0)
-#: the non-pawn material of both sides at the start (the phase is 1 there, 0 without it)
-OPENING_MATERIAL = 2 * (2 * 320 + 2 * 330 + 2 * 500 + 900)
+#: the phase with every piece on the board (a larger count, promotions', is cut to it)
+FULL_PHASE = 24
+#: what a minor piece, a rook and a queen add to the phase (a bishop counts as a knight)
+_MINOR, _ROOK, _QUEEN = (PHASE_WEIGHTS[kind] for kind in (chess.KNIGHT, chess.ROOK, chess.QUEEN))
+assert PHASE_WEIGHTS[chess.BISHOP] == _MINOR and not PHASE_WEIGHTS[chess.PAWN]
+#: the shift that packs a piece's middlegame points above its endgame points
+_SHIFT = 20
+_HALF = 1 << (_SHIFT - 1)
+_LOW = (1 << _SHIFT) - 1
 
 
-def _distance_to_centre(square: int) -> int:
-    """Return 0 for the four centre squares up to 6 for a corner (file plus rank steps)."""
-    file, rank = chess.square_file(square), chess.square_rank(square)
-    return max(3 - file, file - 4) + max(3 - rank, rank - 4)
+def _packed(kind: int, white: bool) -> tuple[int, ...]:
+    """Return the packed points of a piece of ``kind`` on each square (python-chess's
+    numbering, a1 = 0), White's pieces or Black's (mirrored)."""
+    packed = []
+    for square in chess.SQUARES:
+        mine = square if not white else chess.square_mirror(square)  # (the tables start at a8)
+        middle = MIDDLEGAME_MATERIAL[kind] + MIDDLEGAME[kind][mine]
+        end = ENDGAME_MATERIAL[kind] + ENDGAME[kind][mine]
+        packed.append((middle << _SHIFT) + end)
+    return tuple(packed)
 
 
-def _pawn(square: int) -> int:
-    rank, file = chess.square_rank(square), chess.square_file(square)
-    advance = (0, 0, 4, 8, 16, 30, 55, 0)[rank]
-    if 3 <= file <= 4 and 3 <= rank <= 4:  # d and e pawns holding the centre
-        return advance + 20
-    if 2 <= file <= 5 and 3 <= rank <= 4:
-        return advance + 4
-    return advance
+#: by piece type: (White's, Black's) packed points on each square
+PACKED = {kind: (_packed(kind, True), _packed(kind, False)) for kind in chess.PIECE_TYPES}
 
 
-def _knight(square: int) -> int:
-    return 12 - 5 * _distance_to_centre(square)
-
-
-def _bishop(square: int) -> int:
-    return 8 - 3 * _distance_to_centre(square)
-
-
-def _rook(square: int) -> int:
-    rank, file = chess.square_rank(square), chess.square_file(square)
-    return (15 if rank == 6 else 0) + (5 if 2 <= file <= 5 else 0)
-
-
-def _queen(square: int) -> int:
-    return 4 - 2 * _distance_to_centre(square)
-
-
-def _king_sheltered(square: int) -> int:
-    rank, file = chess.square_rank(square), chess.square_file(square)
-    if rank == 0:
-        return (20, 30, 10, 0, 0, 10, 30, 20)[file]
-    return -15 * rank
-
-
-def _king_active(square: int) -> int:
-    return 24 - 8 * _distance_to_centre(square)
-
-
-def _table(points: Callable[[int], int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Return the square points for White and for Black (mirrored) of one piece kind."""
-    white = tuple(int(points(square)) for square in chess.SQUARES)
-    black = tuple(white[chess.square_mirror(square)] for square in chess.SQUARES)
-    return white, black
-
-
-def _with_material(kind: int, table: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(PIECE_VALUES[kind] + points for points in table)
-
-
-_TABLES = {
-    chess.PAWN: _table(_pawn),
-    chess.KNIGHT: _table(_knight),
-    chess.BISHOP: _table(_bishop),
-    chess.ROOK: _table(_rook),
-    chess.QUEEN: _table(_queen),
-}
-#: by piece type: (White's, Black's) material plus square points, for every piece but the king
-PIECE_SQUARE = {
-    kind: (_with_material(kind, white), _with_material(kind, black))
-    for kind, (white, black) in _TABLES.items()
-}
-#: the king's square points while sheltering (White's, Black's) and in the endgame
-KING_SHELTERED = _table(_king_sheltered)
-KING_ACTIVE = _table(_king_active)
+def unpack(total: int) -> tuple[int, int]:
+    """Return the middlegame and endgame sums held in a sum of packed points."""
+    end = ((total + _HALF) & _LOW) - _HALF
+    return (total - end) >> _SHIFT, end
 
 
 def evaluate(board: chess.Board) -> int:
-    """Return material plus square points of ``board`` from White's point of view.
+    """Return PeSTO's tapered evaluation of ``board`` from White's point of view.
 
     The result lies within about ±11,000 for any position with at most 16 pieces a
     side (nine queens cannot reach more).
@@ -108,40 +68,35 @@ def evaluate(board: chess.Board) -> int:
     first, without building square lists.
     """
     white = board.occupied_co[chess.WHITE]
-    score = 0
-    material = 0
+    total = 0
     for kind, pieces in (
         (chess.PAWN, board.pawns),
         (chess.KNIGHT, board.knights),
         (chess.BISHOP, board.bishops),
         (chess.ROOK, board.rooks),
         (chess.QUEEN, board.queens),
+        (chess.KING, board.kings),
     ):
-        white_table, black_table = PIECE_SQUARE[kind]
+        white_table, black_table = PACKED[kind]
         ours, theirs = pieces & white, pieces & ~white
         while ours:
             lowest = ours & -ours
-            score += white_table[lowest.bit_length() - 1]
+            total += white_table[lowest.bit_length() - 1]
             ours ^= lowest
         while theirs:
             lowest = theirs & -theirs
-            score -= black_table[lowest.bit_length() - 1]
+            total -= black_table[lowest.bit_length() - 1]
             theirs ^= lowest
-        if kind != chess.PAWN:
-            material += PIECE_VALUES[kind] * chess.popcount(pieces)
-    phase = min(material, OPENING_MATERIAL)  # out of OPENING_MATERIAL
-    for color, sign in ((chess.WHITE, 1), (chess.BLACK, -1)):
-        king = board.king(color)
-        if king is None:
-            continue
-        sheltered, active = (
-            KING_SHELTERED[0 if color else 1][king],
-            KING_ACTIVE[0 if color else 1][king],
-        )
-        score += (
-            sign * (sheltered * phase + active * (OPENING_MATERIAL - phase)) // OPENING_MATERIAL
-        )
-    return score
+    phase = min(
+        FULL_PHASE,
+        _MINOR * chess.popcount(board.knights | board.bishops)
+        + _ROOK * chess.popcount(board.rooks)
+        + _QUEEN * chess.popcount(board.queens),
+    )
+    middle, end = unpack(total)
+    blend = middle * phase + end * (FULL_PHASE - phase)
+    # rounded toward zero, so that a position and its colours swapped are worth opposite values
+    return blend // FULL_PHASE if blend >= 0 else -(-blend // FULL_PHASE)
 
 
 def capture_order(board: chess.Board, move: chess.Move) -> int:

@@ -1,9 +1,11 @@
-"""The chess plugin's playing parts: another engine as a searcher over UCI (a scripted
-engine written here, and sunfish when it is installed) and the match score."""
+"""The chess plugin's playing parts: PeSTO's tapered evaluation (checked against the
+published tables read square by square here), another engine as a searcher over UCI (a
+scripted engine written here, and sunfish when it is installed) and the match score."""
 
 from __future__ import annotations
 
 import math
+import random
 import shutil
 import sys
 import textwrap
@@ -16,12 +18,86 @@ pytest.importorskip(
     reason="the chess plugin is not installed: pip install -e docs/examples/gamesearch-chess",
 )
 
+import chess  # noqa: E402
 from gamesearch_chess import Chess  # noqa: E402
+from gamesearch_chess.evaluation import evaluate  # noqa: E402
 from gamesearch_chess.opponent import UciPlayer, child_cpu_seconds  # noqa: E402
+from gamesearch_chess.pesto import (  # noqa: E402
+    ENDGAME,
+    ENDGAME_MATERIAL,
+    MIDDLEGAME,
+    MIDDLEGAME_MATERIAL,
+    PHASE_WEIGHTS,
+)
 from gamesearch_chess.versus import OPENINGS  # noqa: E402
 
 from gamesearch import default_registry  # noqa: E402
 from gamesearch.rating import score_interval  # noqa: E402
+
+
+def pesto_by_hand(board: chess.Board) -> float:
+    """Return PeSTO's value of ``board`` for White, as the page describes it: each piece's
+    row of the table read from rank 8 down (Black's from rank 1 up), the two phases
+    blended by the phase weights, cut at 24."""
+    middle = end = 0.0
+    phase = 0
+    for square, piece in board.piece_map().items():
+        rank, file = chess.square_rank(square), chess.square_file(square)
+        row = 7 - rank if piece.color == chess.WHITE else rank
+        index = row * 8 + file
+        sign = 1 if piece.color == chess.WHITE else -1
+        kind = piece.piece_type
+        middle += sign * (MIDDLEGAME_MATERIAL[kind] + MIDDLEGAME[kind][index])
+        end += sign * (ENDGAME_MATERIAL[kind] + ENDGAME[kind][index])
+        phase += PHASE_WEIGHTS[kind]
+    phase = min(phase, 24)
+    return (middle * phase + end * (24 - phase)) / 24
+
+
+def random_boards(count: int, seed: int) -> list[chess.Board]:
+    """Return ``count`` positions of random games (10 to 120 plies in)."""
+    chooser = random.Random(seed)
+    boards = []
+    while len(boards) < count:
+        board = chess.Board()
+        for _ in range(chooser.randrange(10, 120)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(chooser.choice(moves))
+        boards.append(board)
+    return boards
+
+
+def test_the_evaluation_is_pesto_read_square_by_square() -> None:
+    for board in random_boards(200, seed=3):
+        expected = pesto_by_hand(board)
+        assert evaluate(board) == math.trunc(expected), board.fen()
+
+
+def test_the_tables_are_the_published_size_and_a_known_square() -> None:
+    assert all(len(MIDDLEGAME[kind]) == len(ENDGAME[kind]) == 64 for kind in range(1, 7))
+    # the published middlegame knight table starts -167 on a8 and its e4 square is 28
+    assert MIDDLEGAME[chess.KNIGHT][0] == -167
+    assert MIDDLEGAME[chess.KNIGHT][4 * 8 + 4] == 28
+
+
+def test_the_start_is_level_and_colours_swapped_give_the_opposite_value() -> None:
+    assert evaluate(chess.Board()) == 0
+    for board in random_boards(50, seed=5):
+        assert evaluate(board.mirror()) == -evaluate(board)
+
+
+def test_a_queen_up_in_the_middlegame_is_worth_about_a_queen() -> None:
+    board = chess.Board("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+    assert 900 < evaluate(board) < 1100
+
+
+def test_the_king_walks_to_the_centre_in_the_endgame() -> None:
+    corner = chess.Board("8/8/8/8/8/8/4P3/K6k w - - 0 1")
+    centre = chess.Board("8/8/8/8/3K4/8/4P3/7k w - - 0 1")
+    assert evaluate(centre) > evaluate(corner)
+
 
 # -------------------------------------------------------------- another engine over UCI
 #: a scripted UCI engine: plays the first legal move python-chess lists; under ``go
