@@ -30,8 +30,9 @@ protocol, and is itself GPL-3.0-or-later for that reason.
 - **The heuristic** is PeSTO's tapered piece-square evaluation in centipawns
   (:mod:`gamesearch_chess.evaluation`); captures are ordered most valuable victim,
   least valuable attacker first (MVV-LVA); the noisy moves are the captures and
-  promotions, the forcing moves the checks; the null move passes the turn in search
-  (``board.push(chess.Move.null())``), and the rules declare zugzwang rare.
+  promotions but for captures a defender punishes at once, the forcing moves the
+  checks; the null move passes the turn in search (``board.push(chess.Move.null())``),
+  and the rules declare zugzwang rare.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ from gamesearch.looks import BoardLook
 from gamesearch.plugins import Registry, hookimpl
 from gamesearch.problems import Problem
 from gamesearch.rules import Rules
-from gamesearch_chess.evaluation import capture_order, evaluate
+from gamesearch_chess.evaluation import PIECE_VALUES, capture_order, evaluate
 
 __all__ = ["MAX_PLIES", "Chess", "plies_left_at_most"]
 
@@ -65,6 +66,9 @@ MOST_EVENTS = 30 + 16 * 6
 MAX_PLIES = SEVENTY_FIVE_MOVES * (MOST_EVENTS + 1)
 #: heuristic values stay strictly inside this (centipawns; the evaluation stays near ±11,000)
 EVALUATION_BOUND = 20_000
+#: centipawns a capture may give (the piece's value less the victim's) and still be
+#: searched by quiescence when the victim is defended (a bishop may take a knight)
+LOSING_MARGIN = 50
 #: the test suites shipped with the plugin (EPD files)
 SUITES = Path(__file__).with_name("suites")
 
@@ -358,7 +362,10 @@ class Chess(Game[chess.Move], ProblemFiles, Repetition):
         return (*sharp, *(move for move in moves if move not in chosen))
 
     def noisy_moves(self) -> Sequence[chess.Move]:
-        """Return the legal captures and promotions, most valuable victim first."""
+        """Return the legal captures and promotions, most valuable victim first, but for
+        the captures that lose material at once: a piece taking one worth more than
+        :data:`LOSING_MARGIN` less that the other side defends (a queen taking a
+        defended pawn), which quiescence would search only to find them bad."""
         if self.result() is not None:
             return ()
         board = self._board
@@ -370,6 +377,16 @@ class Chess(Game[chess.Move], ProblemFiles, Repetition):
             if pawns:
                 empty_last = _PROMOTING_TO[board.turn] & ~board.occupied
                 noisy += board.generate_legal_moves(pawns, empty_last)
+        kind_at, defends, other = board.piece_type_at, board.is_attacked_by, not board.turn
+        noisy = [
+            move
+            for move in noisy
+            if move.promotion
+            or PIECE_VALUES[kind_at(move.from_square) or chess.PAWN]
+            - PIECE_VALUES[kind_at(move.to_square) or chess.PAWN]
+            <= LOSING_MARGIN
+            or not defends(other, move.to_square)
+        ]
         noisy.sort(key=lambda move: capture_order(board, move), reverse=True)
         return noisy
 

@@ -199,3 +199,15 @@ def test_the_score_interval_is_the_normal_one_over_the_games_points() -> None:
     assert score_interval([1, 1]) == (1.0, 1.0, 1.0)
     with pytest.raises(ValueError):
         score_interval([])
+
+
+# ------------------------------------------------------------------- the noisy moves
+def test_quiescence_leaves_out_a_capture_a_defender_punishes_at_once() -> None:
+    # d5 is defended by the e6 pawn and the f6 knight; b3 by nothing
+    game = Chess.from_text("4k3/8/4pn2/3p4/2P5/1p6/6B1/3QK3 w - - 0 1")
+    board = game.board
+    captures = {move.uci() for move in board.legal_moves if board.is_capture(move)}
+    assert captures == {"d1d5", "g2d5", "c4d5", "d1b3"}
+    # the queen or the bishop for a defended pawn is left out; a pawn for a pawn, and
+    # the queen for an undefended one, are searched
+    assert {game.format_move(move) for move in game.noisy_moves()} == {"c4d5", "d1b3"}
