@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from benchmarks import cli, strength
+from benchmarks import cli, strength, strength_report
 from benchmarks.peers import players, uci
 from gamesearch.arena import play_game
 from gamesearch.plugins import default_registry
@@ -49,7 +49,7 @@ def _likelihood(elo: float, results: list[tuple[float, float, float]]) -> float:
 def test_the_ladder_rating_is_where_the_likelihood_peaks(
     results: list[tuple[float, float, float]], near_parabola: bool
 ) -> None:
-    elo, interval = strength.anchored_rating(results)
+    elo, interval = strength_report.anchored_rating(results)
     grid = [1000 + step * 0.5 for step in range(3000)]
     best = max(grid, key=lambda candidate: _likelihood(candidate, results))
     assert abs(elo - best) <= 0.5
@@ -63,7 +63,7 @@ def test_the_ladder_rating_is_where_the_likelihood_peaks(
 
 
 def test_an_even_score_against_one_opponent_rates_the_player_at_its_rating() -> None:
-    elo, _ = strength.anchored_rating([(1700.0, 10.0, 5.0)])
+    elo, _ = strength_report.anchored_rating([(1700.0, 10.0, 5.0)])
     assert elo == pytest.approx(1700.0)
 
 
