@@ -566,14 +566,6 @@ def gamesearch_register_games(registry: Registry) -> None:
 
 
 @hookimpl
-def gamesearch_register_searchers(registry: Registry) -> None:
-    """Register ``uci``: another chess engine as a searcher (:mod:`gamesearch_chess.opponent`)."""
-    from gamesearch_chess.opponent import UciPlayer
-
-    registry.add_searcher(UciPlayer)
-
-
-@hookimpl
 def gamesearch_register_commands(registry: Registry) -> None:
     """Register ``gamesearch uci``, the chess engine for GUIs (:mod:`gamesearch_chess.uci`)."""
     registry.add_command("uci", _register_uci)

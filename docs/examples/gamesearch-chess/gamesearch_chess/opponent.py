@@ -1,8 +1,10 @@
 """``uci``: another chess engine as a searcher, driven over the Universal Chess Interface.
 
-``uci:command=sunfish-uci,seconds=0.2,clock=cpu`` plays the moves sunfish chooses, so
-``gamesearch match chess --first engine:... --second uci:...`` pits the plugin's own
-engine against it. The engine is a child process, started at its first search and kept
+``UciPlayer(command="sunfish-uci", seconds=0.2, clock="cpu")`` plays the moves sunfish
+chooses, so ``python -m gamesearch_chess.versus --second uci:command=sunfish-uci`` pits
+the plugin's own engine against it. It is not a registered searcher (it plays chess
+only, and searches nothing itself, so the checks every searcher passes do not apply).
+The engine is a child process, started at its first search and kept
 for the rest of the process (one per command line), sent the game from its start
 (``position fen ... moves ...``, so it sees the repetitions) and asked for one move:
 

@@ -22,11 +22,13 @@ import sys
 from collections.abc import Sequence
 
 from gamesearch.arena import GameRecord, play_match
-from gamesearch.plugins import default_registry
+from gamesearch.plugins import Registry, default_registry
 from gamesearch.rating import score_interval
+from gamesearch.search.base import Searcher, parse_searcher_spec
 from gamesearch_chess import Chess
+from gamesearch_chess.opponent import UciPlayer
 
-__all__ = ["OPENINGS", "main"]
+__all__ = ["OPENINGS", "main", "searcher_of"]
 
 #: short lines of well-known openings (SAN from the start), ten of them: open, semi-open,
 #: closed and flank games
@@ -42,6 +44,20 @@ OPENINGS: tuple[tuple[str, str], ...] = (
     ("Nimzo-Indian", "d4 Nf6 c4 e6 Nc3 Bb4"),
     ("English", "c4 e5 Nc3 Nf6 g3 d5"),
 )
+
+
+def searcher_of(spec: str, registry: Registry) -> Searcher:
+    """Return the searcher of ``spec``: ``uci:...`` another engine
+    (:class:`~gamesearch_chess.opponent.UciPlayer`, which is not registered: it plays
+    chess only, and is no search), else a registered searcher.
+
+    :raises UnknownSearcherError: for an unregistered name.
+    :raises InvalidOptionError: for a malformed spec or a bad option.
+    """
+    name, options = parse_searcher_spec(spec)
+    if name == UciPlayer.name:
+        return UciPlayer.configured(options)
+    return registry.new_searcher(spec)
 
 
 def _points(record: GameRecord, player: int) -> float:
@@ -65,7 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     registry = default_registry()
     budget = f"seconds={args.seconds},clock=cpu"
     first, second = (
-        registry.new_searcher(f"{spec}{',' if ':' in spec else ':'}{budget}")
+        searcher_of(f"{spec}{',' if ':' in spec else ':'}{budget}", registry)
         for spec in (args.first, args.second)
     )
     points: list[float] = []

@@ -29,7 +29,7 @@ from gamesearch_chess.pesto import (  # noqa: E402
     MIDDLEGAME_MATERIAL,
     PHASE_WEIGHTS,
 )
-from gamesearch_chess.versus import OPENINGS  # noqa: E402
+from gamesearch_chess.versus import OPENINGS, searcher_of  # noqa: E402
 
 from gamesearch import default_registry  # noqa: E402
 from gamesearch.rating import score_interval  # noqa: E402
@@ -167,9 +167,13 @@ def test_a_cpu_budget_stops_the_engine_once_its_processor_time_is_spent(scripted
     assert result.value == -37  # 37 for Black, who moves
 
 
-def test_the_uci_searcher_is_registered_with_sunfish_as_its_default() -> None:
-    player = default_registry().new_searcher("uci:seconds=0.1,clock=cpu")
+def test_the_match_reads_uci_specs_with_sunfish_as_the_default_command() -> None:
+    registry = default_registry()
+    player = searcher_of("uci:seconds=0.1,clock=cpu", registry)
     assert isinstance(player, UciPlayer) and player.command == "sunfish-uci"
+    assert player.seconds == 0.1 and player.clock == "cpu"
+    assert "uci" not in registry.searchers  # (it plays chess only: not registered)
+    assert searcher_of("engine:depth=2", registry).name == "engine"
 
 
 @pytest.mark.slow
