@@ -91,10 +91,9 @@ $(BENCH_STAMP): $(TEST_STAMP) pyproject.toml
 	@echo "installing the benchmark's peer libraries into $(VENV) ..."
 	@$(PIP) -e '.[cli,test,bench,plot]'
 	@$(PIP) --no-deps aima3
-	@$(PIP) --no-deps 'sunfish>=2026.1'
 	@$(PIP) --no-deps --ignore-requires-python aima==2024.9.28
-	@# sunfish (benchmarks strength chess) pins python-chess 1.9.4, which the chess plugin is
-	@# too new for; its UCI engine (sunfish-uci) does not import python-chess at all
+	@# sunfish (benchmarks strength chess, gamesearch_chess.versus) pins python-chess 1.9.4,
+	@# which the chess plugin is too new for; its UCI engine (sunfish-uci) does not import it
 	@$(PIP) --no-deps 'sunfish>=2026.1'
 	@touch $@
 
