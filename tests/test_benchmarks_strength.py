@@ -257,7 +257,7 @@ def test_saved_results_print_again_as_markdown_without_playing(
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "connect4: 4 games a match, 0.1 s of processor time a move, seed 1:"
     assert lines[-1] == (
-        "| tricks | all \\| one | engine | 2.5/4 | 2-1-1 | +88 | 301 | 36 | 120 / 110 | - |"
+        "| tricks | all \\| one | engine | 2.5/4 (2-1-1) | +88 ± 301 | 36 | 120 / 110 | - |"
     )
     assert cli.main(["strength", "connect4", "--load", str(tmp_path / "none.json")]) == 2
     assert "cannot read the results" in capsys.readouterr().err
