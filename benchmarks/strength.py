@@ -5,11 +5,14 @@ The command (its parser and :func:`run`) is reached through :func:`benchmarks.cl
 Each *match* is a two-player tournament of :func:`gamesearch.tournament.run_tournament`
 (games in pairs from one random opening, each side moving first once; the Elo fit of
 :mod:`gamesearch.rating`), bounded by a number of games and, if asked, a cap on a game's
-plies (a game that reaches it is a draw). Every player has the same time per move on the
-same clock: processor time by default, so that the machine's load does not decide; the
-outside programs (:mod:`benchmarks.peers.uci`, :mod:`benchmarks.peers.bots`) are held to
-it as their modules say. A match whose opponent is not installed is skipped with the
-reason.
+plies (a game that reaches it is a draw). With ``--sprt ELO0,ELO1`` a match also stops
+after the pair of games where the sequential test of
+:func:`benchmarks.strength_report.sprt_verdict` decides; Ctrl-C (or SIGTERM) stops it after
+the games already played, which are kept, saved and shown like a finished match's. Every player has
+the same time per move on the same clock: processor time by default, so that the machine's
+load does not decide; the outside programs (:mod:`benchmarks.peers.uci`,
+:mod:`benchmarks.peers.bots`) are held to it as their modules say. A match whose opponent
+is not installed is skipped with the reason.
 
 The suites of matches, by game:
 
@@ -29,6 +32,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import signal
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -37,14 +41,21 @@ import attrs
 
 from benchmarks.peers.players import SPENT, strength_registry
 from benchmarks.peers.uci import close_engines
-from benchmarks.strength_report import ladder_rating, markdown, merged, print_table
+from benchmarks.strength_report import (
+    ladder_rating,
+    markdown,
+    merged,
+    print_table,
+    sprt_llr,
+    sprt_verdict,
+)
 from gamesearch import capabilities
 from gamesearch.cli._output import progress
 from gamesearch.errors import InvalidOptionError
 from gamesearch.game import Game, allows_null_move, offers
 from gamesearch.plugins import Registry
 from gamesearch.search.base import parse_searcher_spec
-from gamesearch.tournament import Tournament, run_tournament
+from gamesearch.tournament import PlayedGame, Tournament, run_tournament
 
 PROG = "python -m benchmarks strength"
 #: Stockfish's UCI_Elo ladder (its lowest is 1320 or 1350, by version)
@@ -171,6 +182,11 @@ class Outcome:
     capped: int  #: games stopped at the ply cap (scored draws)
     #: mean processor milliseconds a move of an outside opponent (``None``: one of ours)
     opponent_cpu_ms: float | None = None
+    #: why it ended before its games: ``"H1"`` or ``"H0"`` (the sequential test accepted
+    #: it), ``"stopped"`` (Ctrl-C or SIGTERM); ``""``: it played them all
+    ended: str = ""
+    sprt: tuple[float, float] | None = None  #: the test's Elo differences of H0 and H1
+    llr: float | None = None  #: the test's log-likelihood ratio at the end
 
     @property
     def games(self) -> int:
@@ -216,6 +232,20 @@ def outcome_of(match: Match, tournament: Tournament, max_plies: int | None) -> O
     )
 
 
+class _Decided(Exception):
+    """Raised after a game when the sequential test has decided the match."""
+
+
+def pair_points(played: Sequence[PlayedGame]) -> list[float]:
+    """Return the first player's points in each whole pair of ``played`` (in schedule order:
+    games ``2k`` and ``2k + 1`` share an opening)."""
+    ordered = sorted(played, key=lambda each: each.scheduled.number)
+    return [
+        ordered[index].score(0) + ordered[index + 1].score(0)
+        for index in range(0, len(ordered) - 1, 2)
+    ]
+
+
 def play(
     game: Game[Any],
     match: Match,
@@ -228,24 +258,59 @@ def play(
     opening_plies: int,
     max_plies: int | None,
     advance: Callable[[str], None],
+    sprt: tuple[float, float] | None = None,
 ) -> Outcome:
-    """Play ``match`` and return its outcome."""
+    """Play ``match`` and return its outcome: ``games`` games, fewer when the sequential test
+    at ``sprt`` (the Elo differences of H0 and H1) decides after a pair, or when Ctrl-C
+    stops it (the outcome of the games played then, ``ended="stopped"``; the caller plays no
+    further match)."""
     players = [match.player, match.opponent]
     if match.timed:
         players = [with_budget(spec, seconds, clock) for spec in players]
     outside = parse_searcher_spec(match.opponent)[0]
     before = list(SPENT.get(outside, (0.0, 0)))
-    tournament = run_tournament(
-        game,
-        players,
-        games=games,
-        seed=seed,
-        opening_plies=opening_plies,
-        registry=registry,
-        on_game=lambda done: advance(f"{match.opponent}: {done.record.winner or 'draw'}"),
-        max_plies=max_plies,
-    )
+    played: list[PlayedGame] = []
+
+    def finished(done: PlayedGame) -> None:
+        played.append(done)
+        advance(f"{match.opponent}: {done.record.winner or 'draw'}")
+        if sprt is not None and len(played) % 2 == 0 and sprt_verdict(pair_points(played), *sprt):
+            raise _Decided
+
+    ended = ""
+    try:
+        tournament = run_tournament(
+            game,
+            players,
+            games=games,
+            seed=seed,
+            opening_plies=opening_plies,
+            registry=registry,
+            on_game=finished,
+            max_plies=max_plies,
+        )
+    except (_Decided, KeyboardInterrupt) as stop:
+        if not played:
+            raise
+        if isinstance(stop, KeyboardInterrupt) or sprt is None:
+            ended = "stopped"
+        else:
+            ended = sprt_verdict(pair_points(played), *sprt) or ""
+        tournament = Tournament(
+            game=game.name,
+            start=game.to_text(),
+            players=tuple(spec.strip() for spec in players),
+            games_per_pair=len(played),
+            opening_plies=opening_plies,
+            seed=seed,
+            played=tuple(sorted(played, key=lambda each: each.scheduled.number)),
+        )
     outcome = outcome_of(match, tournament, max_plies)
+    if sprt is not None:
+        llr = sprt_llr(pair_points(played), *sprt)
+        outcome = attrs.evolve(outcome, sprt=sprt, llr=llr)
+    if ended:
+        outcome = attrs.evolve(outcome, ended=ended)
     after = SPENT.get(outside, (0.0, 0))
     if after[1] > before[1]:
         cpu = (after[0] - before[0]) / (after[1] - before[1]) * 1000
@@ -304,6 +369,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--max-plies", type=int, metavar="N", help="stop a game after N plies, scored a draw"
     )
     parser.add_argument(
+        "--sprt",
+        type=_elo_pair,
+        metavar="ELO0,ELO1",
+        help="stop a match early, after a pair of games, once the sequential probability "
+        "ratio test decides between 'the player is ELO0 Elo stronger' and 'ELO1 stronger' "
+        "(5%% error each way; --games is then the most a match plays), e.g. 0,50",
+    )
+    parser.add_argument(
         "--opening-plies",
         type=int,
         default=2,
@@ -351,6 +424,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _elo_pair(text: str) -> tuple[float, float]:
+    """Return the two Elo differences ``"ELO0,ELO1"`` names (the first below the second).
+
+    :raises argparse.ArgumentTypeError: for anything else.
+    """
+    parts = text.split(",")
+    try:
+        low, high = (float(part) for part in parts)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected two Elo differences such as 0,50: {text!r}"
+        ) from None
+    if not low < high:
+        raise argparse.ArgumentTypeError(f"the first must be below the second: {text!r}")
+    return low, high
+
+
 def run(args: argparse.Namespace) -> int:
     """Play the matches ``args`` select, print the table (or JSON) and return 0.
 
@@ -383,11 +473,13 @@ def run(args: argparse.Namespace) -> int:
     for match in matches:
         reason = missing(game, match, registry)
         (todo.append(match) if reason is None else skipped.append((match, reason)))
-    outcomes = []
+    outcomes: list[Outcome] = []
     with progress("strength", len(todo) * args.games) as advance, _engines_closed():
         for match in todo:
-            outcomes.append(
-                play(
+            if outcomes and outcomes[-1].ended == "stopped":
+                break  # Ctrl-C: no further match
+            try:
+                outcome = play(
                     game,
                     match,
                     registry=registry,
@@ -398,8 +490,11 @@ def run(args: argparse.Namespace) -> int:
                     opening_plies=args.opening_plies,
                     max_plies=args.max_plies,
                     advance=advance,
+                    sprt=args.sprt,
                 )
-            )
+            except KeyboardInterrupt:
+                break  # (stopped before its first game ended: nothing of it to keep)
+            outcomes.append(outcome)
     data = as_data(args, outcomes, skipped)
     if args.save is not None:
         args.save.write_text(json.dumps(data, indent=2) + "\n")
@@ -419,10 +514,17 @@ def show(args: argparse.Namespace, data: dict[str, Any]) -> int:
 
 @contextlib.contextmanager
 def _engines_closed() -> Iterator[None]:
-    """Stop the outside engines' processes when the body ends, however it ends."""
+    """Stop the outside engines' processes when the body ends, however it ends; in the body,
+    SIGTERM stops the matches as Ctrl-C does (the games played are kept)."""
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    before = signal.signal(signal.SIGTERM, interrupt)
     try:
         yield
     finally:
+        signal.signal(signal.SIGTERM, before)
         close_engines()
 
 
@@ -439,6 +541,7 @@ def as_data(
         "max_plies": args.max_plies,
         "opening_plies": args.opening_plies,
         "seed": args.seed,
+        "sprt": getattr(args, "sprt", None),
         "matches": matches,
         "stockfish_scale": ladder_rating(matches),
         "skipped": [{"match": attrs.asdict(m), "reason": reason} for m, reason in skipped],

@@ -1,5 +1,6 @@
-"""The results of ``python -m benchmarks strength``: the ladder rating, merging saved runs, the
-table (on the terminal or in Markdown).
+"""The results of ``python -m benchmarks strength``: the ladder rating, the sequential test
+that stops a match once it has decided, merging saved runs, the table (on the terminal or in
+Markdown).
 
 The results are the JSON-ready data :func:`benchmarks.strength.as_data` returns and
 ``--save`` writes: the settings, one entry a match (its outcome) and the skipped matches.
@@ -47,6 +48,47 @@ def anchored_rating(results: Sequence[tuple[float, float, float]]) -> tuple[floa
     return elo, Z95 / math.sqrt(information)
 
 
+#: the sequential test's error rates: of accepting H1 when H0 holds, and H0 when H1 holds
+SPRT_ALPHA = SPRT_BETA = 0.05
+
+
+def sprt_llr(pairs: Sequence[float], elo0: float, elo1: float) -> float:
+    """Return the log-likelihood ratio of H1 (the player is ``elo1`` stronger) against H0
+    (``elo0`` stronger) after ``pairs``: the player's points in each pair of games from one
+    opening (0 to 2, in halves).
+
+    The generalized SPRT's normal approximation over pairs (the pentanomial model, which
+    keeps the two games of an opening together, as engine testers do): with ``n`` pairs of
+    mean score ``x`` a game and variance ``v`` of a pair's mean, ``n (s1 - s0) (2x - s0 - s1)
+    / (2v)``, where ``s0`` and ``s1`` are the scores the two Elo differences expect. It is 0
+    before the pairs vary (no variance, no evidence either way).
+    """
+    count = len(pairs)
+    if count < 2:
+        return 0.0
+    means = [points / 2 for points in pairs]
+    mean = sum(means) / count
+    variance = sum((value - mean) ** 2 for value in means) / count
+    if variance <= 0:
+        return 0.0
+    s0, s1 = expected_score(elo0, 0.0), expected_score(elo1, 0.0)
+    return count * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance)
+
+
+def sprt_bounds(alpha: float = SPRT_ALPHA, beta: float = SPRT_BETA) -> tuple[float, float]:
+    """Return Wald's bounds of the log-likelihood ratio: H0 is accepted at or below the
+    first, H1 at or above the second (about -2.94 and +2.94 at 5 % each)."""
+    return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+
+
+def sprt_verdict(pairs: Sequence[float], elo0: float, elo1: float) -> str | None:
+    """Return ``"H1"`` or ``"H0"`` once :func:`sprt_llr` of ``pairs`` reaches a bound of
+    :func:`sprt_bounds`, else ``None`` (play on)."""
+    llr = sprt_llr(pairs, elo0, elo1)
+    lower, upper = sprt_bounds()
+    return "H1" if llr >= upper else "H0" if llr <= lower else None
+
+
 def ladder_rating(matches: Sequence[dict[str, Any]]) -> dict[str, float] | None:
     """Return the rating on Stockfish's ``UCI_Elo`` scale fitted to the ``matches`` (as
     :func:`as_data` writes them) against Stockfish at a ``UCI_Elo`` (``None``: there are none)."""
@@ -91,6 +133,9 @@ def merged(saved: Sequence[dict[str, Any]]) -> dict[str, Any]:
                 total[mean] = (total[mean] * total["games"] + item[mean] * item["games"]) / games
             for count in ("wins", "draws", "losses", "capped", "games", "score"):
                 total[count] += item[count]
+            # the sequential test's verdicts are of each run alone: listed, not combined
+            ends = [end for end in (total.get("ended"), item.get("ended")) if end]
+            total["ended"], total["llr"] = ", ".join(ends), None
     for total in by_match.values():
         rating = fit_ratings(["a", "b"], [Result(0, 1, total["games"], total["score"])])[0]
         total["elo"], total["interval"] = 2 * rating.elo, 2 * rating.interval
@@ -121,10 +166,12 @@ def rows(data: dict[str, Any]) -> list[tuple[str, ...]]:
     found: list[tuple[str, ...]] = []
     for item in data["matches"]:
         match = item["match"]
+        ended = item.get("ended") or ""  # "H1", "H0" (a sequential test's), "stopped"
+        ended = ended if not ended or ended == "stopped" else f"SPRT: {ended}"
         found.append(
             (
                 match["suite"],
-                match["note"] or item["player"],
+                (match["note"] or item["player"]) + (f" ({ended})" if ended else ""),
                 match["opponent"],
                 f"{item['score']:g}/{item['games']} "
                 f"({item['wins']}-{item['draws']}-{item['losses']})",
@@ -141,9 +188,16 @@ def title(data: dict[str, Any]) -> str:
     """Return the line that says how the matches of ``data`` were played."""
     clock = "processor" if data["clock"] == "cpu" else "elapsed"
     cap = "" if data["max_plies"] is None else f", games stopped at {data['max_plies']} plies"
+    sprt = data.get("sprt")
+    most = "" if sprt is None else "at most "
+    test = (
+        ""
+        if sprt is None
+        else f", stopped once the SPRT of {sprt[0]:+g} against {sprt[1]:+g} Elo decided"
+    )
     return (
-        f"{data['game']}: {data['games']} games a match, {data['seconds']:g} s of {clock} "
-        f"time a move{cap}, seed {data['seed']}"
+        f"{data['game']}: {most}{data['games']} games a match{test}, {data['seconds']:g} s of "
+        f"{clock} time a move{cap}, seed {data['seed']}"
     )
 
 
