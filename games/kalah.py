@@ -20,7 +20,10 @@ player. A position is text: South's houses from house 1, South's store, North's 
 from house 1, North's store, separated by ``/``, then a space, the side to move (``S`` or
 ``N``), a space and the ply: ``"4,4,4,4,4,4/0/4,4,4,4,4,4/0 S 0"`` is the start with 6
 pits of 4 seeds. The ply is part of the position: the same board often comes up after
-different numbers of moves.
+different numbers of moves. What is left of the game does not depend on the ply (no rule
+looks at it: the longest game is a bound that play never passes, not a cap), so the
+future key, by which solution stores keep positions, is the board and the side to move
+alone, one whole number.
 
 The board is one tuple in the order the seeds travel: South's houses, South's store,
 North's houses, North's store. A move builds the next tuple, so taking it back is
@@ -30,6 +33,7 @@ restoring the one before.
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -57,6 +61,15 @@ def _rules(pits: int, seeds: int) -> Rules:
         alternating=False,
         result_range=(-total, total),
     )
+
+
+@functools.cache
+def _future_weights(pits: int, seeds: int) -> tuple[int, ...]:
+    """Return the weight of each slot of the board but North's store (which the seed total
+    tells) in the future key: the board's digits in base ``total + 1``, above the side to
+    move."""
+    base = 2 * pits * seeds + 1
+    return tuple(2 * base**slot for slot in range(2 * pits + 1))
 
 
 @functools.cache
@@ -109,6 +122,7 @@ class Kalah(Game[int]):
         #: the ply of the position the history starts from
         self._origin_ply = 0
         self._paths = _sowing_paths(pits, seeds)
+        self._weights = _future_weights(pits, seeds)
 
     # ----------------------------------------------------------------- creation
     @classmethod
@@ -256,6 +270,12 @@ class Kalah(Game[int]):
 
     def key(self) -> tuple[tuple[int, ...], int, int]:
         return (self._board, self._turn, self._origin_ply + len(self._history))
+
+    def future_key(self) -> int:
+        """Return the board and the side to move as one whole number (no ply: the game
+        never looks at it), the key solution stores keep."""
+        packed: int = sum(map(operator.mul, self._board, self._weights))
+        return packed + self._turn
 
     def make_move(self, move: int) -> None:
         pits, turn, board = self.pits, self._turn, self._board

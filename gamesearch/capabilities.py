@@ -20,6 +20,8 @@ conformance kit against brute force:
 :class:`ProblemFiles`         ``read_problems``, ``problem_suites`` (declared)
 :class:`Repetition`           ``repetition_key``, ``repetitions``: a result that
                               depends on the moves played (repetition draws)
+:class:`FutureKey`            ``future_key``: what positions with the same future
+                              share (solution stores key by it)
 ============================  =====================================================
 
 A game offers a capability by defining its members in its own class (the ones it
@@ -195,6 +197,19 @@ class Repetition(Protocol):
         """Return what positions that count as the same share (chess: the key less counters)."""
 
 
+@runtime_checkable
+class FutureKey(Protocol):
+    """A key for what is left of the game, for solution stores
+    (:mod:`gamesearch.solutions`): equal future keys mean the same side to move, legal
+    moves and results from here on, whatever moves and plies led here (without it, a
+    store keys by ``key()``, which may tell plies apart that nothing in the rules looks
+    at). A whole number keeps a store small."""
+
+    def future_key(self) -> Hashable:
+        """Return what positions with the same future share (Kalah: the board and the
+        side to move, packed into one whole number, without the ply)."""
+
+
 #: the members of each capability, as the kit and :func:`offered` look for them
 MEMBERS: dict[type, tuple[str, ...]] = {
     Heuristic: ("evaluate", "evaluation_bound"),
@@ -214,6 +229,7 @@ MEMBERS: dict[type, tuple[str, ...]] = {
     ),
     ProblemFiles: ("read_problems", "problem_suites"),
     Repetition: ("repetition_key", "repetitions"),
+    FutureKey: ("future_key",),
 }
 #: every capability protocol, in the order of the guide
 CAPABILITIES = tuple(MEMBERS)
@@ -333,6 +349,11 @@ def null_move(game: Any) -> tuple[Callable[[], None], Callable[[], None]] | None
 def repetition_key(game: Any) -> Callable[[], Hashable] | None:
     """Return the game's ``repetition_key`` (:class:`Repetition`), ``None`` without one."""
     return _own(game, "repetition_key")  # type: ignore[no-any-return]
+
+
+def future_key(game: Any) -> Callable[[], Hashable]:
+    """Return the game's ``future_key`` (:class:`FutureKey`), or its ``key`` without one."""
+    return _own(game, "future_key") or game.key  # type: ignore[no-any-return]
 
 
 def repetitions(game: Any) -> int:

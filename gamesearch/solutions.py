@@ -9,12 +9,12 @@ time). The order of values is the framework's (:class:`~gamesearch.rules.ValueSc
 a larger margin first, then the faster win or the slower loss, so a stored
 position's value is exactly what the ``solver`` searcher finds for it.
 
-The store (:class:`SolutionStore`) is one SQLite file keyed by the game's position
-key (whole-number keys as their bytes, any other key as its text), one row of two
-small integers per position, and a table naming the game and its options. A
-position is written only once its value is final, so a run stopped half-way (Ctrl-C,
-a crash) resumes where it stopped: the positions already stored are not searched
-again.
+The store (:class:`SolutionStore`) is one SQLite file keyed by the game's future key
+(:class:`~gamesearch.capabilities.FutureKey`, else its position key: whole-number keys
+as their bytes, any other key as its text), one row of two small integers per
+position, and a table naming the game and its options. A position is written only
+once its value is final, so a run stopped half-way (Ctrl-C, a crash) resumes where it
+stopped: the positions already stored are not searched again.
 
 :class:`TableLookup` is the searcher that answers from a store at once (``gamesearch
 analyze --table``): every move's exact value, no search.
@@ -34,17 +34,20 @@ from typing import Any, ClassVar, Self
 
 import attrs
 
+from gamesearch import capabilities
 from gamesearch.errors import InvalidDataError, UnsupportedGameError
 from gamesearch.game import Game
 from gamesearch.rules import Player, Scoring
 from gamesearch.search.base import RootAnswer, SearchContext, Searcher
 
 #: the layout of a store; a store of another layout is refused
-STORE_FORMAT = 1
+STORE_FORMAT = 2
 #: positions solved between two writes to the store
 FLUSH_EVERY = 20_000
 #: positions solved between two progress reports
 REPORT_EVERY = 2_048
+#: the most memory (KiB) SQLite keeps of the file: a walk writes its keys all over it
+CACHE_KIB = 131_072
 
 
 @attrs.frozen
@@ -196,6 +199,7 @@ class SolutionStore:
             raise InvalidDataError(f"the store {str(self.path)!r} is a folder, not a file")
         try:
             self._db = sqlite3.connect(self.path)
+            self._db.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
             self._check_or_start()
         except sqlite3.DatabaseError as error:
             raise InvalidDataError(
@@ -261,7 +265,9 @@ class SolutionStore:
         return int(self._db.execute("SELECT COUNT(*) FROM positions").fetchone()[0])
 
     def get(self, key: Hashable) -> Solution | None:
-        """Return the solution of the position with ``key``, ``None`` if it is not stored."""
+        """Return the solution of the position whose future key
+        (:func:`~gamesearch.capabilities.future_key`) is ``key``, ``None`` if it is not
+        stored."""
         row = self._db.execute(
             "SELECT result, distance FROM positions WHERE key = ?", (encode_key(key),)
         ).fetchone()
@@ -335,12 +341,18 @@ def solve_game(
     """
     check_solvable(game)
     started = time.perf_counter()
-    stored = {key: Solution(result, distance) for key, result, distance in store.rows()}
+    # one Solution object per (result, distance): the memo holds millions of references
+    # to a few thousand of them
+    shared: dict[tuple[int, int], Solution] = {}
+    stored = {
+        key: shared.setdefault((result, distance), Solution(result, distance))
+        for key, result, distance in store.rows()
+    }
     memo: dict[Hashable, Solution] = {}
     pending: list[tuple[bytes, int, int]] = []
     walked = 0.0
     solved = 0
-    push, undo, key_of, result_of = game.push, game.undo, game.key, game.result
+    push, undo, key_of, result_of = game.push, game.undo, capabilities.future_key(game), game.result
     to_move, legal = game.to_move, game.legal_moves
     final, ranked = _ranking(game)
 
@@ -359,6 +371,7 @@ def solve_game(
         result = result_of()
         if result is not None:
             found = Solution(result if final is None else final(result), 0)
+            found = shared.setdefault((found.result, 0), found)
             walked += share
         else:
             mover, moves = to_move(), legal()
@@ -374,7 +387,7 @@ def solve_game(
                 if best_rank is None or rank > best_rank:
                     best, best_rank = candidate, rank
             assert best is not None
-            found = best
+            found = shared.setdefault((best.result, best.distance), best)
         memo[key] = found
         pending.append((encode_key(key), found.result, found.distance))
         solved += 1
@@ -425,7 +438,7 @@ def stored_solution(game: Game[Any], store: SolutionStore) -> Solution:
 
     :raises InvalidDataError: when it is not in the store.
     """
-    solution = store.get(game.key())
+    solution = store.get(capabilities.future_key(game)())
     if solution is None:
         where = repr(game.to_text()) if game.to_text() else "the starting position"
         complete = "" if store.is_complete else " (the store is not complete: solve again)"

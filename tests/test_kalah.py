@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import random
+from pathlib import Path
 from typing import cast
 
 import pytest
@@ -24,6 +25,7 @@ from gamesearch.errors import InvalidMoveError, InvalidOptionError, InvalidPosit
 from gamesearch.plugins import build_registry, make_plugin_manager
 from gamesearch.search.mcts import MonteCarlo
 from gamesearch.search.nullwindow import Solver
+from gamesearch.solutions import Solution, SolutionStore, solve_game, stored_solution
 from gamesearch.testing import check_game
 from gamesearch_games.kalah import Kalah
 
@@ -422,6 +424,30 @@ def test_kalah_with_3_pits_of_2_seeds_is_a_south_win_by_4_seeds() -> None:
     in 8 plies with best play."""
     start = oracle(**SMALL).parse(Kalah.new(**SMALL).to_text())
     assert oracle(**SMALL).solve(start) == (4, 8)
+
+
+def test_the_future_key_is_one_per_board_and_side_to_move_whatever_the_ply() -> None:
+    """The oracle's states are a board and a side to move, no ply: each has one future key,
+    the same at any ply, and no two states share one."""
+    rules, owners = oracle(**SMALL), {}
+    for state in rules.reachable():
+        text = rules.text(state)
+        key = Kalah.from_text(text).future_key()
+        assert Kalah.from_text(f"{text} 17").future_key() == key, text
+        assert owners.setdefault(key, text) == text
+    assert len(owners) == SMALL_POSITIONS
+
+
+def test_a_store_holds_the_oracles_result_and_distance_for_every_board_at_any_ply(
+    tmp_path: Path,
+) -> None:
+    game, rules = Kalah.new(**SMALL), oracle(**SMALL)
+    with SolutionStore(tmp_path / "kalah.sqlite", game) as store:
+        assert solve_game(game, store).positions == SMALL_POSITIONS
+        for state in rules.reachable():
+            for ply in (0, 9):
+                position = Kalah.from_text(f"{rules.text(state)} {ply}")
+                assert stored_solution(position, store) == Solution(*rules.solve(state))
 
 
 # ------------------------------------------------- the searchers against the oracle

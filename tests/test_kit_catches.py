@@ -21,6 +21,7 @@ from gamesearch.testing import (
     reachable_positions,
 )
 from gamesearch_games.connect4 import ConnectFour
+from gamesearch_games.kalah import Kalah
 from gamesearch_games.tictactoe import TicTacToe
 
 
@@ -38,6 +39,13 @@ class KeyIgnoresWhoseMarkItIs(TicTacToe):
 
     def key(self) -> int:
         return self._mover | self._other
+
+
+class FutureKeyForgetsWhoseTurn(Kalah):
+    """future_key() is the board alone: South to move and North to move look alike."""
+
+    def future_key(self) -> int:
+        return super().future_key() - self._turn
 
 
 class EvaluateReachesTheBound(TicTacToe):
@@ -178,6 +186,15 @@ def test_a_key_that_forgets_whose_mark_is_where_is_caught() -> None:
         r"different position '[XO.]{3}/",
     ):
         check_game(KeyIgnoresWhoseMarkItIs)
+
+
+def test_a_future_key_that_forgets_whose_turn_it_is_is_caught() -> None:
+    with pytest.raises(
+        ConformanceError,
+        match=r"kalah at '[0-9,/]+ [SN] \d+': it shares the future key \d+ with '[0-9,/]+ [SN] "
+        r"\d+', whose result, side to move, legal moves or next future keys differ",
+    ):
+        check_game(FutureKeyForgetsWhoseTurn, options={"pits": 3, "seeds": 2})
 
 
 def test_an_evaluate_outside_the_bounds_is_caught() -> None:

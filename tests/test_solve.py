@@ -14,7 +14,7 @@ import pytest
 from clirun import assert_usage_error, run_cli
 from oracle import solve_all
 
-from gamesearch import Game, solutions
+from gamesearch import Game, capabilities, solutions
 from gamesearch.cli import main
 from gamesearch.search.base import Searcher
 from gamesearch.search.nullwindow import Solver
@@ -26,13 +26,16 @@ from gamesearch_games.tictactoe import TicTacToe
 
 
 def every_position(game: Game[Any]) -> dict[object, Game[Any]]:
-    """Return a copy of every position reachable from ``game``, by key."""
+    """Return a copy of every position reachable from ``game``, by future key (the key a
+    store keeps; Kalah's leaves the ply out)."""
     found: dict[object, Game[Any]] = {}
+    key_of = capabilities.future_key(game)
 
     def walk() -> None:
-        if game.key() in found:
+        key = key_of()
+        if key in found:
             return
-        found[game.key()] = game.copy()
+        found[key] = game.copy()
         for move in game.legal_moves():
             game.push(move)
             walk()
@@ -163,7 +166,7 @@ def test_stored_tictactoe_values_agree_with_the_solver_on_random_positions(
     ("game", "positions", "start"),
     [
         (ConnectFour.new(width=4, height=4), 161_029, 0),
-        (Kalah.new(pits=3, seeds=3), 127_195, 2),
+        (Kalah.new(pits=3, seeds=3), 27_104, 2),
         (Othello.new(size=4), 65_509, -8),
     ],
     ids=["connect4-4x4", "kalah-3-3", "othello-4x4"],

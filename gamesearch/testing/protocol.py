@@ -369,6 +369,8 @@ class _Walker:
         self.seen_by_key: dict[Hashable, tuple[Hashable, str]] = {}  # key -> (identity, text)
         # repetition key -> (side to move, legal moves, text) of the first unfinished visit
         self.seen_by_repetition: dict[Hashable, tuple[int, frozenset[Hashable], str]] = {}
+        # future key -> (result, side to move, each move's next future key), text
+        self.seen_by_future: dict[Hashable, tuple[tuple[Any, ...], str]] = {}
         # identity -> (key, text) of the first visit
         self.keys_by_identity: dict[Hashable, tuple[Hashable, str]] = {}
         self.moves_seen: dict[Hashable, None] = {}  # insertion-ordered set
@@ -398,6 +400,7 @@ class _Walker:
                 f"orders{reached}",
             )
         self.check_repetition_key(game, text)
+        self.check_future_key(game, text)
         if known is not None:
             return False
         self.seen_by_key[key] = (position, text)
@@ -425,6 +428,28 @@ class _Walker:
                 text,
                 f"it shares the repetition key {repeated!r} with {first[2]!r}, whose side to "
                 "move or legal moves differ",
+            )
+
+    def check_future_key(self, game: Game[Any], text: str) -> None:
+        """Positions with equal future keys have one future: the same result, side to move
+        and legal moves, and each move leads to equal future keys again (so, move after
+        move, the same game from there on)."""
+        if not capabilities.offered(game, capabilities.FutureKey):
+            return
+        key_of, result = capabilities.future_key(game), game.result()
+        shared, nexts = key_of(), []
+        for move in game.legal_moves():
+            game.push(move)
+            nexts.append((move, key_of()))
+            game.undo()
+        future = (result, None if result is not None else game.to_move(), tuple(nexts))
+        first = self.seen_by_future.setdefault(shared, (future, text))
+        if first[0] != future:
+            raise fail(
+                game,
+                text,
+                f"it shares the future key {shared!r} with {first[1]!r}, whose result, side "
+                "to move, legal moves or next future keys differ",
             )
 
     def walk_repeating_game(self, game: Game[Any], chooser: random.Random) -> None:
