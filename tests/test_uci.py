@@ -303,21 +303,44 @@ def test_a_ten_game_match_against_itself_ends_with_no_protocol_error() -> None:
             black.ping()
 
 
+#: where Debian's stockfish package puts the engine (``/usr/games``, often not on the PATH)
+STOCKFISH = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games")
+
+
 @pytest.mark.slow
-@pytest.mark.skipif(shutil.which("stockfish") is None, reason="Debian's stockfish is not installed")
+@pytest.mark.skipif(STOCKFISH is None, reason="Debian's stockfish is not installed")
 def test_a_short_match_against_stockfish_at_its_lowest_elo_runs_to_the_end() -> None:
-    stockfish_path = shutil.which("stockfish")
-    assert stockfish_path is not None
+    # two games, one with each colour, of at most 40 plies at 0.1 s a move: python-chess
+    # (the client of both engines) raises on any answer that breaks the protocol, and
+    # every answer of ours comes in time (the movetime and a margin for a loaded machine)
+    assert STOCKFISH is not None
+    seconds, cap = 0.1, 40
     with (
         chess_engine.SimpleEngine.popen_uci(ENGINE_COMMAND, timeout=60) as ours,
-        chess_engine.SimpleEngine.popen_uci(stockfish_path) as stockfish,
+        chess_engine.SimpleEngine.popen_uci(STOCKFISH, timeout=60) as stockfish,
     ):
         lowest = stockfish.options["UCI_Elo"].min
         stockfish.configure({"UCI_LimitStrength": True, "UCI_Elo": lowest})
+        ours.play(chess.Board(), chess_engine.Limit(depth=1))  # warmed up
+        took: list[float] = []
+        scored: list[bool] = []  # whether each of our answers came after an info line
         for game in range(2):
             board = chess.Board()
             players = (ours, stockfish) if game == 0 else (stockfish, ours)
-            while not board.is_game_over() and board.ply() < 60:
-                played = players[0 if board.turn else 1].play(board, chess_engine.Limit(time=0.1))
+            while not board.is_game_over() and board.ply() < cap:
+                mover = players[0 if board.turn else 1]
+                started = time.perf_counter()
+                played = mover.play(
+                    board, chess_engine.Limit(time=seconds), info=chess_engine.INFO_ALL, game=game
+                )
+                if mover is ours:
+                    took.append(time.perf_counter() - started)
+                    scored.append("score" in played.info)
                 assert played.move in board.legal_moves
                 board.push(played.move)
+            assert board.is_game_over() or board.ply() == cap
+            ours.ping()
+            stockfish.ping()
+    # (a move answered before a depth was finished has no info line: a loaded machine)
+    assert took and any(scored)
+    assert max(took) <= 1.1 * seconds + 0.4, sorted(took)[-3:]
