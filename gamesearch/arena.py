@@ -137,6 +137,7 @@ def play_game(
     labels: tuple[str, ...] | None = None,
     on_move: Callable[[MoveRecord], None] | None = None,
     max_plies: int | None = None,
+    adjudicate: Callable[[Sequence[MoveRecord]], Outcome | None] | None = None,
 ) -> GameRecord:
     """Play ``game`` (a copy; the argument is not changed) to the end and return the record.
 
@@ -146,7 +147,10 @@ def play_game(
     searchers in the record (default: :func:`searcher_label`); ``on_move`` is called
     after every move. ``max_plies`` bounds the game: after that many moves in all
     (the opening's included) a game not yet over stops and is scored a draw, as match
-    testers adjudicate a game at a move cap.
+    testers adjudicate a game at a move cap. ``adjudicate``, called with the moves so far
+    after every move, may end a game not yet over with the outcome it returns (a
+    resignation both engines' scores agree on, say); the game's utilities are then
+    not known.
 
     :raises ValueError: when the searchers are not one a player.
     """
@@ -164,7 +168,8 @@ def play_game(
     start = board.to_text()
     moves: list[MoveRecord] = []
     capped = False
-    while not board.is_over():
+    adjudged: Outcome | None = None
+    while adjudged is None and not board.is_over():
         if max_plies is not None and len(moves) >= max_plies:
             capped = True
             break
@@ -196,11 +201,13 @@ def play_game(
         moves.append(record)
         if on_move is not None:
             on_move(record)
+        if adjudicate is not None and not board.is_over():
+            adjudged = adjudicate(moves)
     # a capped game is adjudicated a draw, every player's utility equal
-    outcome = Outcome.DRAW if capped else outcome_of(board)
+    outcome = adjudged if adjudged is not None else (Outcome.DRAW if capped else outcome_of(board))
     assert outcome is not None  # the loop ends when the game is over (or at the cap)
     utilities = None
-    if board.rules.utilities:
+    if board.rules.utilities and adjudged is None:
         utilities = (0,) * seats if capped else final_utilities(board)
     return GameRecord(board.name, start, names, tuple(moves), outcome, board.to_text(), utilities)
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from pathlib import Path
 from typing import Any
 
@@ -85,18 +84,6 @@ def test_deepening_stops_before_a_depth_expected_to_overrun_the_budget(
     clock[0] = 0.0
     assert players.deepen_within(0.0001, "cpu", search, 10)[1] == 1  # depth 1 always
     assert players.deepen_within(100.0, "cpu", search, 3)[1] == 3  # never past the deepest
-
-
-def test_the_processor_time_of_a_process_is_read_from_proc() -> None:
-    if not Path("/proc/self/stat").exists():
-        pytest.skip("no /proc here")
-    sum(range(3_000_000))  # use some time
-    before = os.times()
-    read = uci.process_cpu_seconds(os.getpid())
-    after = os.times()
-    assert read is not None
-    tick = 1 / uci.TICKS
-    assert before.user + before.system - tick <= read <= after.user + after.system + tick
 
 
 def test_the_tricks_suite_turns_each_offered_trick_off_in_turn() -> None:

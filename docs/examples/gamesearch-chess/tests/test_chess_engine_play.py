@@ -5,6 +5,7 @@ scripted engine written here, and sunfish when it is installed) and the match sc
 from __future__ import annotations
 
 import math
+import os
 import random
 import shutil
 import sys
@@ -19,7 +20,7 @@ pytest.importorskip(
 )
 
 import chess  # noqa: E402
-from gamesearch_chess import Chess  # noqa: E402
+from gamesearch_chess import EVALUATION_BOUND, Chess, opponent  # noqa: E402
 from gamesearch_chess.evaluation import evaluate  # noqa: E402
 from gamesearch_chess.opponent import UciPlayer, child_cpu_seconds  # noqa: E402
 from gamesearch_chess.pesto import (  # noqa: E402
@@ -29,10 +30,18 @@ from gamesearch_chess.pesto import (  # noqa: E402
     MIDDLEGAME_MATERIAL,
     PHASE_WEIGHTS,
 )
-from gamesearch_chess.versus import OPENINGS, searcher_of  # noqa: E402
+from gamesearch_chess.versus import (  # noqa: E402
+    OPENINGS,
+    RESIGN_CENTIPAWNS,
+    RESIGN_MOVES,
+    adjudicate,
+    searcher_of,
+)
 
-from gamesearch import default_registry  # noqa: E402
+from gamesearch import AlphaBeta, default_registry  # noqa: E402
+from gamesearch.arena import MoveRecord, play_game  # noqa: E402
 from gamesearch.rating import score_interval  # noqa: E402
+from gamesearch.rules import Outcome  # noqa: E402
 
 
 def pesto_by_hand(board: chess.Board) -> float:
@@ -101,11 +110,16 @@ def test_the_king_walks_to_the_centre_in_the_endgame() -> None:
 
 # -------------------------------------------------------------- another engine over UCI
 #: a scripted UCI engine: plays the first legal move python-chess lists; under ``go
-#: infinite`` it burns processor time until ``stop``, and reports a score of 37
+#: infinite`` it burns processor time until ``stop`` (and for the processor seconds of its
+#: first argument after it, as an engine that stops between iterations does), and reports a
+#: score of 37; under ``go depth`` a mate in 2, or with a ``UCI_Elo`` set a score of that
+#: Elo over 12 nodes
 SCRIPTED_ENGINE = textwrap.dedent(
     """
-    import sys, chess
+    import sys, time, chess
     board = chess.Board()
+    overrun = float(sys.argv[1]) if len(sys.argv) > 1 else 0.0
+    elo = None
     thinking = False
     for line in sys.stdin:
         words = line.split()
@@ -126,9 +140,17 @@ SCRIPTED_ENGINE = textwrap.dedent(
             while not select.select([sys.stdin], [], [], 0)[0]:
                 sum(range(1000))  # think (spend processor time) until told to stop
         elif words[0] == "go":
-            print("info depth 1 score mate 2", flush=True)
+            if elo is None:
+                print("info depth 1 score mate 2", flush=True)
+            else:
+                print("info depth 1 nodes 12 score cp", elo, flush=True)
             print("bestmove", next(iter(board.legal_moves)).uci(), flush=True)
+        if words[:3] == ["setoption", "name", "UCI_Elo"]:
+            elo = int(words[4])
         if words[0] == "stop":
+            until = time.process_time() + overrun
+            while time.process_time() < until:
+                pass
             print("bestmove", next(iter(board.legal_moves)).uci(), flush=True)
         elif words[0] == "quit":
             break
@@ -143,6 +165,18 @@ def scripted(tmp_path_factory: pytest.TempPathFactory) -> str:
     return f"{sys.executable} {path}"
 
 
+def test_the_processor_time_of_a_process_is_read_from_proc() -> None:
+    if not Path("/proc/self/stat").exists():
+        pytest.skip("no /proc here")
+    sum(range(3_000_000))  # use some time
+    before = os.times()
+    read = child_cpu_seconds(os.getpid())
+    after = os.times()
+    assert read is not None
+    tick = 1 / opponent.TICKS
+    assert before.user + before.system - tick <= read <= after.user + after.system + tick
+
+
 def test_the_uci_searcher_plays_the_engines_move_for_the_game_so_far(scripted: str) -> None:
     game = Chess.from_text("e4 e5")
     result = UciPlayer(command=scripted, depth=3).search(game)
@@ -155,16 +189,48 @@ def test_the_uci_searcher_plays_the_engines_move_for_the_game_so_far(scripted: s
 def test_a_cpu_budget_stops_the_engine_once_its_processor_time_is_spent(scripted: str) -> None:
     player = UciPlayer(command=scripted, seconds=0.15, clock="cpu")
     game = Chess.from_text("d4")
-    from gamesearch_chess import opponent
-
     player.search(game)  # started and warmed up
-    pid = opponent._ENGINES[scripted].process.pid
+    pid = opponent._ENGINES[scripted, None].process.pid
     before = child_cpu_seconds(pid)
     result = player.search(game)
-    spent = child_cpu_seconds(pid) - before
+    after = child_cpu_seconds(pid)
+    assert before is not None and after is not None
+    spent = after - before
     assert 0.15 <= spent < 0.5
     assert result.move in game.board.legal_moves
     assert result.value == -37  # 37 for Black, who moves
+
+
+def test_an_engine_that_runs_on_after_stop_is_stopped_early_by_its_mean_overrun(
+    scripted: str,
+) -> None:
+    command = f"{scripted} 0.1"  # runs on for 0.1 CPU-s after each stop
+    player = UciPlayer(command=command, seconds=0.1, clock="cpu")
+    game = Chess.from_text("e4")
+    spent = []
+    for _ in range(4):
+        before = opponent.CPU_SPENT.get(command, [0.0, 0])[0]
+        player.search(game)
+        spent.append(opponent.CPU_SPENT[command][0] - before)
+    # the first move: the budget and the overrun; the next ones: stopped at once, so the
+    # overrun alone (the budget), not 0.2 CPU-s
+    assert spent[0] >= 0.18
+    assert all(0.09 <= seconds < 0.16 for seconds in spent[1:]), spent
+    assert opponent.CPU_SPENT[command][1] == 4
+
+
+def test_an_elo_is_asked_of_the_engine_and_its_nodes_are_read(scripted: str) -> None:
+    answer = opponent.ask(scripted, chess.Board(), depth=1, elo=1500)
+    assert answer.move in chess.Board().legal_moves
+    assert (answer.score, answer.nodes) == (1500, 12)
+    # a process per strength: the same command without an Elo plays at full strength
+    assert opponent.ask(scripted, chess.Board(), depth=1).score == EVALUATION_BOUND - 1
+    assert opponent._ENGINES[scripted, 1500] is not opponent._ENGINES[scripted, None]
+
+
+def test_a_program_is_found_beside_this_python_or_on_the_path() -> None:
+    assert opponent.find_program(Path(sys.executable).name) is not None
+    assert opponent.find_program("no-such-engine-here") is None
 
 
 def test_the_match_reads_uci_specs_with_sunfish_as_the_default_command() -> None:
@@ -203,6 +269,36 @@ def test_the_score_interval_is_the_normal_one_over_the_games_points() -> None:
     assert score_interval([1, 1]) == (1.0, 1.0, 1.0)
     with pytest.raises(ValueError):
         score_interval([])
+
+
+def _searched(*values: int | None) -> list[MoveRecord]:
+    """Return searched moves valued ``values`` in turn (White's view)."""
+    return [MoveRecord(ply, ply % 2, "a1a2", False, value=v) for ply, v in enumerate(values)]
+
+
+def test_a_game_is_given_up_once_both_engines_agree_for_four_moves_each() -> None:
+    ahead = [RESIGN_CENTIPAWNS] * (2 * RESIGN_MOVES)
+    assert adjudicate(_searched(*ahead)) is Outcome.FIRST_WINS
+    assert adjudicate(_searched(*(-v - 500 for v in ahead))) is Outcome.SECOND_WINS
+    assert adjudicate(_searched(*ahead[1:])) is None  # one move short
+    assert adjudicate(_searched(0, *ahead[1:])) is None  # one move short of the score
+    assert adjudicate(_searched(*ahead[:-1], RESIGN_CENTIPAWNS - 1)) is None
+    assert adjudicate(_searched(*ahead[:-1], None)) is None  # a move without a value
+    assert adjudicate(_searched(*ahead[:4], *(-v for v in ahead[4:]))) is None
+    # the last moves decide: a game long even, then lost
+    assert adjudicate(_searched(0, 0, 0, *ahead)) is Outcome.FIRST_WINS
+
+
+def test_an_adjudicated_game_stops_with_the_outcome_given() -> None:
+    searcher = AlphaBeta(depth=1)
+    record = play_game(
+        Chess.from_text("e4 e5"),
+        searcher,
+        searcher,
+        adjudicate=lambda moves: Outcome.SECOND_WINS if len(moves) == 3 else None,
+    )
+    assert len(record.moves) == 3 and record.outcome is Outcome.SECOND_WINS
+    assert record.result_of(1) == "win" and record.result_of(0) == "loss"
 
 
 # ------------------------------------------------------------------- the noisy moves
