@@ -7,7 +7,10 @@ following houses and the mover's own store, skipping the opponent's store:
 
 - when the last seed lands in the mover's own store, the mover moves again;
 - when it lands in an empty house of the mover's own side and the opposite house holds
-  seeds, that seed and the opposite house's seeds go into the mover's store;
+  seeds, that seed and the opposite house's seeds go into the mover's store (with the
+  option ``empty_capture``, the *empty capture* rule, that seed goes into the store even
+  when the opposite house is empty: the rule Irving, Donkers and Uiterwijk's "Solving
+  Kalah", 2000, solves);
 - when either side has no seed left in its houses, the game ends and the other side puts
   the seeds left in its houses into its own store.
 
@@ -101,6 +104,13 @@ class Kalah(Game[int]):
     options = (
         Option("pits", int, 6, "houses on each side", minimum=1, maximum=12),
         Option("seeds", int, 4, "seeds in each house at the start", minimum=1, maximum=12),
+        Option(
+            "empty_capture",
+            bool,
+            False,
+            "a last seed in an empty house of one's own row is stored even when the house "
+            "opposite is empty",
+        ),
     )
     #: the searcher the web board offers first: the full boards are far too big to search
     #: to the end, and iterative deepening answers within a time limit
@@ -108,10 +118,13 @@ class Kalah(Game[int]):
     #: :meth:`evaluate` stays strictly inside plus or minus this
     evaluation_bound: ClassVar[int] = 10_000
 
-    def __init__(self, pits: int = 6, seeds: int = 4) -> None:
-        settings = resolve_options(self.options, {"pits": pits, "seeds": seeds})
+    def __init__(self, pits: int = 6, seeds: int = 4, empty_capture: bool = False) -> None:
+        settings = resolve_options(
+            self.options, {"pits": pits, "seeds": seeds, "empty_capture": empty_capture}
+        )
         self.pits: int = settings["pits"]
         self.seeds: int = settings["seeds"]
+        self.empty_capture: bool = settings["empty_capture"]
         pits, seeds = self.pits, self.seeds
         row = (seeds,) * pits
         self._board: tuple[int, ...] = row + (0,) + row + (0,)
@@ -213,7 +226,7 @@ class Kalah(Game[int]):
 
     @property
     def settings(self) -> dict[str, Any]:
-        return {"pits": self.pits, "seeds": self.seeds}
+        return {"pits": self.pits, "seeds": self.seeds, "empty_capture": self.empty_capture}
 
     # ------------------------------------------------------------ state queries
     @property
@@ -290,8 +303,13 @@ class Kalah(Game[int]):
         store = 2 * pits + 1 if turn else pits
         if last != store:
             # a capture: the last seed in an empty house of one's own row, seeds opposite
+            # (or none, with the empty capture)
             opposite = 2 * pits - last
-            if cells[last] == 1 and store - pits <= last < store and cells[opposite]:
+            if (
+                cells[last] == 1
+                and store - pits <= last < store
+                and (cells[opposite] or self.empty_capture)
+            ):
                 cells[store] += cells[opposite] + 1
                 cells[last] = cells[opposite] = 0
             turn ^= 1

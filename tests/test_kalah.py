@@ -33,6 +33,8 @@ from gamesearch_games.kalah import Kalah
 #: included), and its value: South wins by 4 seeds in 8 plies
 SMALL = {"pits": 3, "seeds": 2}
 SMALL_POSITIONS = 3_426
+#: the same with the empty capture
+SMALL_EMPTY_CAPTURE_POSITIONS = 2_442
 
 Board = tuple[int, ...]  # South's houses, South's store, North's houses, North's store
 State = tuple[Board, int]  # the board, the side to move (0 South, 1 North)
@@ -41,9 +43,9 @@ State = tuple[Board, int]  # the board, the side to move (0 South, 1 North)
 class KalahOracle(Oracle[State]):
     """The rules of Kalah, written plainly (solved by the shared minimax)."""
 
-    def __init__(self, pits: int, seeds: int) -> None:
+    def __init__(self, pits: int, seeds: int, empty_capture: bool = False) -> None:
         super().__init__()
-        self.pits, self.seeds = pits, seeds
+        self.pits, self.seeds, self.empty_capture = pits, seeds, empty_capture
 
     def start(self) -> State:
         row = (self.seeds,) * self.pits
@@ -95,7 +97,7 @@ class KalahOracle(Oracle[State]):
             after = side
         elif last in self.houses(side) and board[last] == 1:
             opposite = 2 * self.pits - last
-            if board[opposite]:
+            if board[opposite] or self.empty_capture:
                 board[self.store(side)] += board[opposite] + 1
                 board[opposite] = board[last] = 0
         if not all(any(board[slot] for slot in self.houses(player)) for player in (0, 1)):
@@ -118,8 +120,8 @@ class KalahOracle(Oracle[State]):
 
 
 @functools.cache
-def oracle(pits: int, seeds: int) -> KalahOracle:
-    return KalahOracle(pits, seeds)
+def oracle(pits: int, seeds: int, empty_capture: bool = False) -> KalahOracle:
+    return KalahOracle(pits, seeds, empty_capture)
 
 
 def random_game(pits: int, seeds: int, plies: int, rng: random.Random) -> Kalah:
@@ -137,8 +139,8 @@ def board_and_side(game: Kalah) -> str:
     return game.to_text().rsplit(" ", 1)[0]
 
 
-def after(text: str, move: str) -> Kalah:
-    game = Kalah.from_text(text)
+def after(text: str, move: str, **options: object) -> Kalah:
+    game = Kalah.from_text(text, **options)
     game.play(move)
     return game
 
@@ -198,6 +200,20 @@ def test_the_last_seed_in_an_empty_house_opposite_an_empty_one_stays() -> None:
     assert game.to_text() == "0,1,3/2/4,0,1/1 N 1"
 
 
+def test_with_the_empty_capture_that_seed_goes_to_the_store_alone() -> None:
+    # South's house 1 sows its seed into house 2, empty, opposite North's house 2, empty.
+    game = after("1,0,3/2/4,0,1/1 S", "1", empty_capture=True)
+    assert game.to_text() == "0,0,3/3/4,0,1/1 N 1"
+    assert game.settings["empty_capture"] is True
+    # a capture that empties South's row ends the game: North stores its own seeds
+    assert after("1,0,0/3/3,0,3/2 S", "1").to_text() == "0,1,0/3/3,0,3/2 N 1"
+    game = after("1,0,0/3/3,0,3/2 S", "1", empty_capture=True)
+    assert game.to_text() == "0,0,0/4/0,0,0/8 N 1" and game.result() == -4
+    # seeds opposite are taken as without the option
+    game = after("1,0,3/2/3,2,1/0 S", "1", empty_capture=True)
+    assert game.to_text() == "0,0,3/5/3,0,1/0 N 1"
+
+
 def test_a_full_lap_ending_in_the_emptied_house_captures() -> None:
     # 7 seeds from South's house 1 come back to it, empty since the seeds were taken.
     game = after("7,1,1/0/1,1,2/5 S", "1")
@@ -222,11 +238,18 @@ def test_the_game_ends_when_a_capture_empties_the_other_side_and_the_mover_store
     assert game.result() == 4
 
 
-def test_every_reachable_position_of_the_small_size_has_the_oracles_moves_and_children() -> None:
-    rules, count = oracle(**SMALL), 0
+@pytest.mark.parametrize(
+    ("empty_capture", "positions"),
+    [(False, SMALL_POSITIONS), (True, SMALL_EMPTY_CAPTURE_POSITIONS)],
+    ids=["capture", "empty-capture"],
+)
+def test_every_reachable_position_of_the_small_size_has_the_oracles_moves_and_children(
+    empty_capture: bool, positions: int
+) -> None:
+    rules, count = oracle(**SMALL, empty_capture=empty_capture), 0
     for state in rules.reachable():
         text = rules.text(state)
-        game = Kalah.from_text(text)
+        game = Kalah.from_text(text, empty_capture=empty_capture)
         children = dict(rules.children(state))
         moves = game.legal_moves()
         assert [game.format_move(move) for move in moves] == list(children), text
@@ -239,7 +262,7 @@ def test_every_reachable_position_of_the_small_size_has_the_oracles_moves_and_ch
             game.undo()
         assert game.to_text() == text + " 0"
         count += 1
-    assert count == SMALL_POSITIONS
+    assert count == positions
 
 
 @settings(max_examples=30, deadline=None)
@@ -277,7 +300,7 @@ def test_text_round_trips_keep_the_position_and_its_moves(
     game = random_game(pits, seeds, plies, rng)
     again = Kalah.from_text(game.to_text())
     assert again.to_text() == game.to_text()
-    assert again.settings == {"pits": pits, "seeds": seeds}
+    assert again.settings == {"pits": pits, "seeds": seeds, "empty_capture": False}
     assert again.key() == game.key()
     assert list(again.legal_moves()) == list(game.legal_moves())
     assert again.result() == game.result()
@@ -342,7 +365,12 @@ def test_the_plugin_hook_registers_the_game() -> None:
 
 @pytest.mark.parametrize(
     ("options", "positions"),
-    [({"pits": 3, "seeds": 2}, 2000), ({"pits": 1, "seeds": 3}, 2000), ({}, 300)],
+    [
+        ({"pits": 3, "seeds": 2}, 2000),
+        ({"pits": 3, "seeds": 2, "empty_capture": True}, 2000),
+        ({"pits": 1, "seeds": 3}, 2000),
+        ({}, 300),
+    ],
 )
 def test_the_game_keeps_every_promise_of_the_protocol(
     options: dict[str, object], positions: int
@@ -438,15 +466,23 @@ def test_the_future_key_is_one_per_board_and_side_to_move_whatever_the_ply() -> 
     assert len(owners) == SMALL_POSITIONS
 
 
+@pytest.mark.parametrize(
+    ("empty_capture", "positions"),
+    [(False, SMALL_POSITIONS), (True, SMALL_EMPTY_CAPTURE_POSITIONS)],
+    ids=["capture", "empty-capture"],
+)
 def test_a_store_holds_the_oracles_result_and_distance_for_every_board_at_any_ply(
-    tmp_path: Path,
+    tmp_path: Path, empty_capture: bool, positions: int
 ) -> None:
-    game, rules = Kalah.new(**SMALL), oracle(**SMALL)
+    game = Kalah.new(**SMALL, empty_capture=empty_capture)
+    rules = oracle(**SMALL, empty_capture=empty_capture)
     with SolutionStore(tmp_path / "kalah.sqlite", game) as store:
-        assert solve_game(game, store).positions == SMALL_POSITIONS
+        assert solve_game(game, store).positions == positions
         for state in rules.reachable():
             for ply in (0, 9):
-                position = Kalah.from_text(f"{rules.text(state)} {ply}")
+                position = Kalah.from_text(
+                    f"{rules.text(state)} {ply}", empty_capture=empty_capture
+                )
                 assert stored_solution(position, store) == Solution(*rules.solve(state))
 
 
