@@ -199,15 +199,11 @@ class Repetition(Protocol):
 
 @runtime_checkable
 class FutureKey(Protocol):
-    """A key for what is left of the game, for solution stores
-    (:mod:`gamesearch.solutions`): equal future keys mean the same side to move, legal
-    moves and results from here on, whatever moves and plies led here (without it, a
-    store keys by ``key()``, which may tell plies apart that nothing in the rules looks
-    at). A whole number keeps a store small."""
+    """What is left of the game, the key of solution stores (else ``key()``): equal future
+    keys mean the same side to move, moves and results from here on, whatever led here."""
 
     def future_key(self) -> Hashable:
-        """Return what positions with the same future share (Kalah: the board and the
-        side to move, packed into one whole number, without the ply)."""
+        """Return what positions with one future share (Kalah: board and side, no ply)."""
 
 
 #: the members of each capability, as the kit and :func:`offered` look for them
