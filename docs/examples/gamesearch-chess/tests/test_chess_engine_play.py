@@ -4,6 +4,7 @@ scripted engine written here, and sunfish when it is installed) and the match sc
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import random
@@ -20,7 +21,7 @@ pytest.importorskip(
 )
 
 import chess  # noqa: E402
-from gamesearch_chess import EVALUATION_BOUND, Chess, opponent  # noqa: E402
+from gamesearch_chess import EVALUATION_BOUND, Chess, opponent, versus  # noqa: E402
 from gamesearch_chess.evaluation import evaluate  # noqa: E402
 from gamesearch_chess.opponent import UciPlayer, child_cpu_seconds  # noqa: E402
 from gamesearch_chess.pesto import (  # noqa: E402
@@ -121,8 +122,9 @@ SCRIPTED_ENGINE = textwrap.dedent(
     overrun = float(sys.argv[1]) if len(sys.argv) > 1 else 0.0
     elo = None
     thinking = False
-    for line in sys.stdin:
-        words = line.split()
+    # read unbuffered, a byte at a time, so that select sees a "stop" that came with "go"
+    for line in iter(sys.stdin.buffer.raw.readline, b""):
+        words = line.decode().split()
         if not words:
             continue
         if words[0] == "uci":
@@ -299,6 +301,28 @@ def test_an_adjudicated_game_stops_with_the_outcome_given() -> None:
     )
     assert len(record.moves) == 3 and record.outcome is Outcome.SECOND_WINS
     assert record.result_of(1) == "win" and record.result_of(0) == "loss"
+
+
+def test_the_match_plays_each_opening_with_either_colour_and_writes_every_game(
+    scripted: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    saved = tmp_path / "games.json"
+    argv = ["--first", "engine:depth=1", "--second", f"uci:command={scripted}"]
+    argv += ["--seconds", "0.02", "--openings", "2", "--max-plies", "4", "--json", str(saved)]
+    assert versus.main(argv) == 0
+    out = capsys.readouterr().out
+    # four games stopped at the cap: four draws
+    assert "2/4 = 50.0 % (0-4-0, 95 % interval 50.0-50.0 %)" in out
+    assert out.count("in 4 plies (ply cap)") == 4
+    data = json.loads(saved.read_text())
+    assert data["points"] == [0.5] * 4
+    assert [(g["opening"], g["first_as"]) for g in data["games"]] == [
+        (OPENINGS[0][0], "White"),
+        (OPENINGS[0][0], "Black"),
+        (OPENINGS[1][0], "White"),
+        (OPENINGS[1][0], "Black"),
+    ]
+    assert data["games"][1]["first"].startswith("uci:seconds=0.02,clock=cpu,command=")
 
 
 # ------------------------------------------------------------------- the noisy moves
