@@ -341,6 +341,7 @@ def build_parser() -> argparse.ArgumentParser:
         "An opponent that is not installed is skipped with a message.",
         epilog="examples:\n"
         "  python -m benchmarks strength connect4 --suite tricks --games 20\n"
+        "  python -m benchmarks strength connect4 --suite tricks --games 100 --sprt 0,50\n"
         "  python -m benchmarks strength chess --seconds 0.2 --games 10 --save chess.json\n"
         "  python -m benchmarks strength checkers --only mcts --games 2 --max-plies 20",
         formatter_class=argparse.RawDescriptionHelpFormatter,
