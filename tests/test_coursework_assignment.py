@@ -62,25 +62,50 @@ HORIZON = """\
     if game.is_over():
         return proven_value(game, scoring)
     if depth == 0:
-        return evaluation(game)
+        return evaluate(game)
 """
 EVALUATED_FIRST = """\
     if depth == 0:
-        return evaluation(game)
+        return evaluate(game)
     if game.is_over():
         return proven_value(game, scoring)
 """
 #: exercise 3, written rightly: exercise 2 with a horizon
-DEPTH_LIMITED = ALPHABETA.replace(
-    "    if game.is_over():\n        return proven_value(game, scoring)\n", HORIZON
-).replace("alphabeta_value(game, alpha, beta,", "depth_limited_value(game, depth - 1, alpha, beta,")
-MOVERS_EVALUATION = "return evaluation(game) * (1 if game.to_move() == Player.FIRST else -1)"
+DEPTH_LIMITED = (
+    ALPHABETA.replace(
+        "    if game.is_over():\n        return proven_value(game, scoring)\n", HORIZON
+    )
+    .replace(
+        "alphabeta_value(game, alpha, beta,", "depth_limited_value(game, depth - 1, alpha, beta,"
+    )
+    .replace("scoring, counters)", "scoring, counters, evaluate)")
+)
+MOVERS_EVALUATION = "return evaluate(game) * (1 if game.to_move() == Player.FIRST else -1)"
+
+#: exercise 4, written rightly: Connect Four's stones weighted by how central their column
+#: is (the same for a column and its mirror image), X's counted up and O's down
+EVALUATION = """\
+    width, height = game.settings["width"], game.settings["height"]
+    value = 0
+    for col in range(width):
+        weight = width - abs(2 * col - (width - 1))
+        for row in range(height):
+            mark = game.cell(col, row)
+            if mark == "X":
+                value += weight
+            elif mark == "O":
+                value -= weight
+    return value
+"""
 
 LOOP = "for move in list(game.legal_moves()):"
 SCORE = "return proven_value(game, scoring)"
 MOVERS = "return proven_value(game, scoring) * (1 if game.to_move() == Player.FIRST else -1)"
 NO_UNDO = ("        game.undo()\n    return max", "        pass\n    return max")
 AB_LOOP = LOOP + "\n        game.push(move)\n        value"
+
+WEIGHT = "weight = width - abs(2 * col - (width - 1))"
+MOVERS_VALUE = "    return value if game.to_move() == Player.FIRST else -value\n"
 
 #: (the bug, the question it belongs to, the line it changes, what it becomes)
 BUGS = [
@@ -98,12 +123,25 @@ BUGS = [
     ("alpha-beta's moves reversed", 2, AB_LOOP, AB_LOOP.replace("()):", "())[::-1]:")),
     ("the window passed swapped", 2, "(game, alpha, beta,", "(game, beta, alpha,"),
     ("the depth off by one", 3, "if depth == 0:", "if depth == 1:"),
-    ("the evaluation from the mover's side", 3, "return evaluation(game)", MOVERS_EVALUATION),
+    ("the evaluation from the mover's side", 3, "return evaluate(game)", MOVERS_EVALUATION),
     ("a finished game evaluated at the horizon", 3, HORIZON, EVALUATED_FIRST),
+    ("the evaluation from the mover's side", 4, "    return value\n", MOVERS_VALUE),
+    ("weights that are not mirror images", 4, WEIGHT, "weight = col + 1"),
+    ("a value that is not an int", 4, "    return value\n", "    return value / 2\n"),
+    ("values beyond a won game's", 4, "    return value\n", "    return value * 1000\n"),
+    (
+        "a move left played",
+        4,
+        "    value = 0\n",
+        "    value = 0\n    game.push(game.legal_moves()[0])\n",
+    ),
 ]
 #: the question of each exercise, and its points
-EXERCISES = {1: MINIMAX, 2: ALPHABETA, 3: DEPTH_LIMITED}
-POINTS = {1: 4.0, 2: 6.0, 3: 5.0}
+EXERCISES = {1: MINIMAX, 2: ALPHABETA, 3: DEPTH_LIMITED, 4: EVALUATION}
+POINTS = {1: 4.0, 2: 6.0, 3: 5.0, 4: 7.0}
+#: the questions whose points a bug in another may cost: question 4 searches with
+#: exercise 3's function
+USES = {3: {4}}
 
 
 def written(
@@ -111,19 +149,22 @@ def written(
     alphabeta: str = ALPHABETA,
     top: str = "",
     depth_limited: str = DEPTH_LIMITED,
+    evaluation: str = EVALUATION,
 ) -> str:
-    """Return the starter file with its exercises written as ``minimax``, ``alphabeta`` and
-    ``depth_limited``."""
+    """Return the starter file with its exercises written as ``minimax``, ``alphabeta``,
+    ``depth_limited`` and ``evaluation``."""
     text = STARTER.read_text()
     raising = (
         "    counters.nodes += 1\n"
         '    raise NotImplementedError("exercise {}: write {} in my_searcher.py")\n'
     )
-    names = ("minimax_value", "alphabeta_value", "depth_limited_value")
+    names = ("minimax_value", "alphabeta_value", "depth_limited_value", "my_evaluation")
     for number, (name, body) in enumerate(
-        zip(names, (minimax, alphabeta, depth_limited), strict=True), 1
+        zip(names, (minimax, alphabeta, depth_limited, evaluation), strict=True), 1
     ):
         exercise = raising.format(number, name)
+        if name == "my_evaluation":  # (it counts no nodes)
+            exercise = exercise.replace("    counters.nodes += 1\n", "")
         assert exercise in text, name
         text = text.replace(exercise, body)
     text = text.replace(
@@ -173,12 +214,31 @@ def test_the_right_solution_gets_every_point(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     tests = grade_submission(tmp_path, capsys, written())
+    assert [points(tests, question) for question in (1, 2, 3, 4)] == [
+        (4.0, 4.0),
+        (6.0, 6.0),
+        (5.0, 5.0),
+        (7.0, 7.0),
+    ], tests
+    assert [test["visibility"] for test in tests].count("after_due_date") == 9
+
+
+@pytest.mark.slow
+def test_a_search_that_ignores_the_evaluation_it_is_given_costs_question_4_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # exercise 3 stays right with the game's evaluation, but question 4's is never called
+    ignoring = DEPTH_LIMITED.replace("return evaluate(game)", "return evaluation(game)")
+    tests = grade_submission(tmp_path, capsys, written(depth_limited=ignoring))
     assert [points(tests, question) for question in (1, 2, 3)] == [
         (4.0, 4.0),
         (6.0, 6.0),
         (5.0, 5.0),
-    ]
-    assert [test["visibility"] for test in tests].count("after_due_date") == 6
+    ], tests
+    searched = [test for test in tests if str(test["number"]) in ("4.1", "4.2", "4.3")]
+    assert all(test["score"] == 0 for test in searched), tests
+    assert "the search never called my_evaluation()" in str(searched[0]["output"])
+    assert points(tests, 4) == (3.0, 7.0), tests  # the tests of the evaluation alone pass
 
 
 @pytest.mark.slow
@@ -194,11 +254,11 @@ def test_each_planted_bug_loses_points_on_its_question_only(
     exercise = EXERCISES[question]
     assert line in exercise and line != changed, bug
     mistaken = exercise.replace(line, changed, 1)
-    name = {1: "minimax", 2: "alphabeta", 3: "depth_limited"}[question]
+    name = {1: "minimax", 2: "alphabeta", 3: "depth_limited", 4: "evaluation"}[question]
     tests = grade_submission(tmp_path, capsys, written(**{name: mistaken}))
     scored, most = points(tests, question)
     assert scored < most, (bug, tests)
-    for other in {1, 2, 3} - {question}:
+    for other in set(POINTS) - {question} - USES.get(question, set()):
         assert points(tests, other) == (POINTS[other], POINTS[other]), (bug, tests)
 
 
@@ -216,22 +276,31 @@ HOSTILE = {
 }
 
 
+def shortened(tmp_path: Path, suite_name: str) -> Path:
+    """Return a copy of the sample assignment whose suite ``suite_name`` gives each test 2 s
+    instead of 10: code that never returns waits out each of its time limits."""
+    copy = tmp_path / "assignment"
+    shutil.copytree(ASSIGNMENT.parent, copy)
+    suite = copy / suite_name
+    assert "\ntime_limit = 10\n" in suite.read_text()
+    suite.write_text(suite.read_text().replace("\ntime_limit = 10\n", "\ntime_limit = 2\n"))
+    return copy / ASSIGNMENT.name
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("hostile", sorted(HOSTILE))
 def test_hostile_code_in_one_question_costs_that_question_only(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], hostile: str
 ) -> None:
     minimax = HOSTILE[hostile] + MINIMAX
-    # code that never returns makes each of question 1's tests wait out its time limit:
-    # a copy of the assignment gives them 2 s instead of 10 (question 2 keeps its 10)
-    copy = tmp_path / "assignment"
-    shutil.copytree(ASSIGNMENT.parent, copy)
-    suite = copy / "q1-minimax.toml"
-    assert "\ntime_limit = 10\n" in suite.read_text()
-    suite.write_text(suite.read_text().replace("\ntime_limit = 10\n", "\ntime_limit = 2\n"))
-    tests = grade_submission(tmp_path, capsys, written(minimax=minimax), copy / ASSIGNMENT.name)
+    copy = shortened(tmp_path, "q1-minimax.toml")
+    tests = grade_submission(tmp_path, capsys, written(minimax=minimax), copy)
     assert points(tests, 1) == (0.0, 4.0), tests
-    assert points(tests, 2) == (6.0, 6.0) and points(tests, 3) == (5.0, 5.0), tests
+    assert [points(tests, question) for question in (2, 3, 4)] == [
+        (6.0, 6.0),
+        (5.0, 5.0),
+        (7.0, 7.0),
+    ], tests
     assert all(test["output"] for test in tests)
 
 
@@ -252,3 +321,42 @@ def test_an_exit_at_import_gets_zero_everywhere_and_results_are_written(
         (0.0, 5.0),
     ]
     assert all("exit status 3" in str(test["output"]) for test in tests)
+
+
+#: hostile code put in exercise 4 (my_evaluation) only: question 4 gets 0, the others
+#: every point
+HOSTILE_EVALUATION = {
+    "os._exit in the evaluation": "    import os\n    os._exit(3)\n",
+    "an evaluation that never returns": "    while True:\n        pass\n",
+    "the grader's environment in the evaluation": (
+        "    import os\n    raise RuntimeError(os.environ.get('HOME'))\n"
+    ),
+    "the reference searcher in the evaluation": (
+        "    from gamesearch import default_registry\n"
+        "    searcher = default_registry().new_searcher('textbook-alphabeta', depth=1)\n"
+        "    return searcher.search(game).value\n"
+    ),
+    "the grader's check of the values patched away": (
+        "    import sys\n"
+        "    sys.modules['__main__'].checked_value = lambda name, value: value\n"
+        "    return 0.5\n"
+    ),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("hostile", sorted(HOSTILE_EVALUATION))
+def test_hostile_code_in_the_evaluation_costs_question_4_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], hostile: str
+) -> None:
+    copy = shortened(tmp_path, "q4-evaluation.toml")
+    evaluation = HOSTILE_EVALUATION[hostile] + EVALUATION
+    tests = grade_submission(tmp_path, capsys, written(evaluation=evaluation), copy)
+    assert points(tests, 4) == (0.0, 7.0), tests
+    assert [points(tests, question) for question in (1, 2, 3)] == [
+        (4.0, 4.0),
+        (6.0, 6.0),
+        (5.0, 5.0),
+    ], tests
+    assert all(test["output"] for test in tests)
+    print(hostile, "|", [test["output"] for test in tests if str(test["number"]) == "4.1"][0])

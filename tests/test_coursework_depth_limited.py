@@ -59,7 +59,7 @@ def test_a_depth_off_by_one_is_told_so(tmp_path: Path) -> None:
 
 
 def test_an_evaluation_from_the_movers_side_is_named_at_the_horizon(tmp_path: Path) -> None:
-    report = graded(tmp_path, DEPTH_LIMITED.replace("return evaluation(game)", MOVERS_EVALUATION))
+    report = graded(tmp_path, DEPTH_LIMITED.replace("return evaluate(game)", MOVERS_EVALUATION))
     # the trees two moves deep and the win at the horizon have MAX to move at the horizon
     assert report.score == 2, report.summary()
     found = output(report, "a tree, one move deep")

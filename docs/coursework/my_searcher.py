@@ -1,12 +1,13 @@
 """Coursework skeleton: write minimax, alpha-beta and alpha-beta to a depth yourself, then
 prove them with the kit.
 
-Fill in the three functions marked EXERCISE, then grade each exercise (from the folder
+Fill in the four functions marked EXERCISE, then grade each exercise (from the folder
 this file is in)::
 
     gamesearch grade my_searcher.py:StudentMinimax --suite grading/minimax.toml
     gamesearch grade my_searcher.py:StudentSearcher --suite grading/alphabeta.toml
     gamesearch grade my_searcher.py:StudentDepthLimited --suite grading/depth-limited.toml
+    gamesearch grade my_searcher.py:StudentEvaluated --suite grading/evaluation.toml
 
 and run the checks, which compare your searcher with the reference in every
 reachable position of tic-tac-toe, of a small Kalah and of the textbook's trees::
@@ -33,6 +34,7 @@ Rules of the game API you need (see the Game reference):
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import attrs
@@ -73,19 +75,41 @@ def alphabeta_value(
 
 
 def depth_limited_value(
-    game: Game[Any], depth: float, alpha: int, beta: int, scoring: Scoring, counters: Counters
+    game: Game[Any],
+    depth: float,
+    alpha: int,
+    beta: int,
+    scoring: Scoring,
+    counters: Counters,
+    evaluate: Callable[[Game[Any]], int] = evaluation,
 ) -> int:
     """EXERCISE 3: return the value of ``game`` as exercise 2 does, looking ``depth`` moves
     ahead only.
 
     A finished game is scored as in exercise 2, whatever the depth left. A position
-    that is not finished, reached with no depth left (``depth == 0``), is worth its
-    ``evaluation(game)``, not searched further. Any other position searches each of its
-    moves with one less depth (``depth - 1``), pruning as in exercise 2. Count nodes as
-    in exercise 1.
+    that is not finished, reached with no depth left (``depth == 0``), is worth
+    ``evaluate(game)`` (the game's ``evaluation`` unless you are given another: exercise
+    4 gives yours), not searched further. Any other position searches each of its moves
+    with one less depth (``depth - 1``) and the same ``evaluate``, pruning as in exercise
+    2. Count nodes as in exercise 1.
     """
     counters.nodes += 1
     raise NotImplementedError("exercise 3: write depth_limited_value in my_searcher.py")
+
+
+def my_evaluation(game: Game[Any]) -> int:
+    """EXERCISE 4: return your own estimate of ``game``, a Connect Four position that is
+    not finished, for the depth-limited search of exercise 3 (``StudentEvaluated``).
+
+    Like every value, it is from the first player's (X's) point of view, whoever is to
+    move: positive when X looks better off, negative when O does. It must be an ``int``
+    strictly between ``-game.evaluation_bound`` and ``game.evaluation_bound`` (the
+    values of a lost and of a won game lie beyond), give a position and its mirror image
+    (the columns in reverse order) the same value, and leave ``game`` as it found it.
+    ``game.cell(col, row)`` is ``"X"``, ``"O"`` or ``"."`` (row 0 at the bottom), and
+    ``game.settings`` the board's size (``{"width": 5, "height": 4}``).
+    """
+    raise NotImplementedError("exercise 4: write my_evaluation in my_searcher.py")
 
 
 @attrs.frozen(kw_only=True)
@@ -167,3 +191,19 @@ class StudentDepthLimited(StudentSearcher):
         (the root's move spent one move of the depth)."""
         depth = math.inf if self.depth is None else self.depth
         return depth_limited_value(game, depth - 1, alpha, beta, self.scoring, counters)
+
+
+@attrs.frozen(kw_only=True)
+class StudentEvaluated(StudentDepthLimited):
+    """Exercise 4: your depth_limited_value, ``depth`` moves deep, with your my_evaluation
+    at its horizon."""
+
+    name: ClassVar[str] = "student-evaluated"
+
+    def child_value(self, game: Game[Any], alpha: int, beta: int, counters: Counters) -> int:
+        """Return the value of ``game``, a root move's position, with depth_limited_value
+        and my_evaluation."""
+        depth = math.inf if self.depth is None else self.depth
+        return depth_limited_value(
+            game, depth - 1, alpha, beta, self.scoring, counters, evaluate=my_evaluation
+        )

@@ -10,6 +10,8 @@ A suite is a TOML file: settings for every test, then one ``[[test]]`` table a t
     utilities = true          # compare each player's utility too (max^n)
     partial_credit = true     # a third of a test's points for the value, two for the move too
     time_factor = 5           # the student may take 5 times the reference's time (at least 1 s)
+    evaluation = "my_evaluation"  # the student's evaluation: each call recorded, the
+                              # reference searches with the values it returned
 
     [[test]]
     name = "AIMA Figure 5.2"
@@ -18,7 +20,9 @@ A suite is a TOML file: settings for every test, then one ``[[test]]`` table a t
     max_score = 2             # default 1; a test may also set options, states, time_limit,
                               # game_options, utilities, a reference and a states_reference
 
-A test (or the suite) may set ``visibility`` (Gradescope's visible, hidden,
+A test of an ``evaluation`` alone sets ``sign = 1`` (or -1: the sign the position's
+value must have) or ``same_as = "..."`` (its mirror image, worth the same), and is not
+searched. A test (or the suite) may set ``visibility`` (Gradescope's visible, hidden,
 after_due_date or after_published) and ``tags``. An assignment file (``--assignment``)
 lists questions, each a student's ``FILE.py:Class``, a suite and a weight, graded in
 one run into one results.json; ``--gradescope-package DIR`` writes Gradescope's

@@ -29,8 +29,12 @@ SUITE_SETTINGS = {
     "utilities",
     "visibility",
     "tags",
+    "evaluation",
 }
 TEST_SETTINGS = {
+    "evaluation",
+    "sign",
+    "same_as",
     "partial_credit",
     "time_factor",
     "name",
@@ -95,6 +99,14 @@ def load_suite(path: Path, args: argparse.Namespace | None = None) -> tuple[str,
             _table(test, "game_options", where),
             path.parent,
         )
+        same_as = test.get("same_as")
+        if same_as is not None:
+            same_as = new_position(
+                str(test["game"]),
+                _text(same_as, "same_as", where),
+                _table(test, "game_options", where),
+                path.parent,
+            )
         time_limit = args.time_limit or test.get(
             "time_limit", suite.get("time_limit", DEFAULT_TIME_LIMIT)
         )
@@ -127,6 +139,11 @@ def load_suite(path: Path, args: argparse.Namespace | None = None) -> tuple[str,
                     "partial_credit",
                     where,
                 ),
+                evaluation=_text(
+                    test.get("evaluation", suite.get("evaluation")), "evaluation", where
+                ),
+                sign=test.get("sign"),
+                same_as=same_as,
                 time_factor=None
                 if args.time_limit or "time_factor" not in {**suite, **test}
                 else _number(

@@ -42,6 +42,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+import attrs
+
 from gamesearch.errors import InvalidOptionError
 from gamesearch.search.base import Searcher
 from gamesearch.testing.grading_diagnosis import (
@@ -54,6 +56,12 @@ from gamesearch.testing.grading_diagnosis import (
     _value_problems,
     first_difference,
     pruning_rule,
+)
+from gamesearch.testing.grading_evaluation import (
+    evaluated_position,
+    grade_evaluation_check,
+    horizon_problems,
+    missing_problem,
 )
 from gamesearch.testing.grading_local import (
     configured,
@@ -149,6 +157,20 @@ def _generated_problems(
     return problems
 
 
+def _generating_run(case: Case, reference: Reference, expected: Run) -> tuple[Run, str | None]:
+    """Return the run whose generated positions ``case`` compares (``expected``, the
+    reference's, unless the case names another searcher for them) and how that searcher
+    prunes (:func:`pruning_rule`).
+
+    :raises InvalidOptionError: when that searcher cannot search the case.
+    """
+    full, whose = expected, reference
+    if case.states_reference is not None and case.states != "none":
+        whose = case.states_reference
+        full = _reference_run(whose, case, "the reference of the generated positions")
+    return full, pruning_rule(configured(whose, case.options, "the reference"))
+
+
 def grade_case(
     case: Case, student: SandboxedStudent | type[Searcher], reference: Reference
 ) -> CaseResult:
@@ -167,18 +189,18 @@ def grade_case(
             return grade_case(case, session, reference)
         finally:
             session.close()
+    if case.checks_evaluation:
+        return grade_evaluation_check(case, student)
     reference = case.reference if case.reference is not None else reference
-    expected = _reference_run(reference, case, "the reference")
-    full, whose = expected, reference
-    if case.states_reference is not None and case.states != "none":
-        whose = case.states_reference
-        full = _reference_run(whose, case, "the reference of the generated positions")
-    rule = pruning_rule(configured(whose, case.options, "the reference"))
-    position = case.position
-    session = student
-    limit = case.student_time_limit(expected.seconds)
+    position, session = case.position, student
+    if case.evaluation is None:
+        expected = _reference_run(reference, case, "the reference")
+        full, rule = _generating_run(case, reference, expected)
+        limit = case.student_time_limit(expected.seconds)
+    else:  # the student's search first: the reference takes its evaluation's values
+        limit = case.time_limit
     found = session.isolated(
-        lambda: session.search(position, case.options, limit),
+        lambda: session.search(position, case.options, limit, evaluation=case.evaluation),
         limit,
         failed_run(limit),
     )
@@ -198,11 +220,25 @@ def grade_case(
 
     if found.error is not None:
         return result(0.0, found.error)
+    if case.evaluation is not None:
+        evaluated, missing = evaluated_position(position, found.evaluations or ())
+        given = attrs.evolve(case, position=evaluated)
+        expected = _reference_run(reference, given, "the reference")
+        full, rule = _generating_run(given, reference, expected)
+        horizon = horizon_problems(case, found)
+        horizon += [missing_problem(case, found, missing)] if missing and not horizon else []
+        if horizon:
+            return result(0.0, "; ".join(horizon))
     problems = _value_problems(expected, found)
     values_differ = bool(problems)
     # a horizon in rounds has no smaller step, and in a game of utilities a search from
     # another player's turn answers for that player
-    if problems and "rounds" not in case.options and not position.rules.utilities:
+    if (
+        problems
+        and "rounds" not in case.options
+        and not position.rules.utilities
+        and case.evaluation is None  # (the descent's reference has the game's own evaluation)
+    ):
         root_values = (found.value, expected.value)
         where = session.isolated(
             lambda: first_difference(

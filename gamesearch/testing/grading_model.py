@@ -70,6 +70,17 @@ class Case:
     #: value, two thirds for the value and the move, all for the generated positions too
     #: (halves when the test compares no positions); off: all or nothing
     partial_credit: bool = False
+    #: the student's evaluation graded with this test: a function of the student's file
+    #: (``my_evaluation``), which the student's search calls at its horizon; the reference
+    #: searches with the values it returned there (see
+    #: :mod:`~gamesearch.testing.grading_evaluation`)
+    evaluation: str | None = None
+    #: with ``evaluation``: the sign the evaluation must give the position (+1, -1), when
+    #: one side is plainly ahead; no search then
+    sign: int | None = None
+    #: with ``evaluation``: a position the evaluation must score as it scores this one (its
+    #: mirror image); no search then
+    same_as: Game[Any] | None = None
     #: the student's time limit as a multiple of the reference's time on the test (at
     #: least :data:`SHORTEST_STUDENT_LIMIT`, at most ``time_limit``); ``None``: ``time_limit``
     time_factor: float | None = None
@@ -96,7 +107,16 @@ class Case:
                 f"'states' must be one of {', '.join(STATES_MODES)}: {value!r}"
             )
 
+    @property
+    def checks_evaluation(self) -> bool:
+        """Return whether the test asks the student's evaluation of positions (no search)."""
+        return self.sign is not None or self.same_as is not None
+
     def __attrs_post_init__(self) -> None:
+        if self.checks_evaluation and self.evaluation is None:
+            raise InvalidOptionError("'sign' and 'same_as' check an 'evaluation': name it")
+        if self.sign is not None and (isinstance(self.sign, bool) or self.sign not in (1, -1)):
+            raise InvalidOptionError(f"'sign' must be 1 or -1: {self.sign!r}")
         if self.time_factor is not None and not self.time_factor > 0:
             raise InvalidOptionError(f"'time_factor' must be > 0: {self.time_factor!r}")
         if not self.time_limit > 0:
@@ -122,6 +142,9 @@ class Run:
     move_values: tuple[tuple[Hashable, Any], ...] | None = None
     #: what the student's code printed during the search (truncated)
     printed: str = ""
+    #: each call of the student's evaluation, when the case grades one: the position (the
+    #: moves that lead to it) and the value returned
+    evaluations: tuple[tuple[Line, int], ...] | None = None
 
 
 @attrs.frozen

@@ -320,6 +320,62 @@ def run_recorded(
     return Searched(result, tuple(dict.fromkeys(log)), seconds, None)
 
 
+# ---------------------------------------------------------------- a student's evaluation
+def student_function(searcher_class: type[Any], name: str) -> Any:
+    """Return the function ``name`` of the student's class's module, or why there is none."""
+    function = getattr(sys.modules.get(searcher_class.__module__), name, None)
+    if not callable(function):
+        return f"the submission has no function {name}(game): keep the name of the starter file"
+    return function
+
+
+def checked_value(name: str, value: Any) -> int:
+    """Return ``value``, what the evaluation ``name`` returned, if an int (else TypeError)."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        kind = type(value).__name__
+        raise TypeError(f"{name}() returned {value!r} (a {kind}): an evaluation returns an int")
+    return value
+
+
+def recorded_evaluation(
+    module: Any, name: str, start: int, log: list[tuple[Line, int]], check: Any = checked_value
+) -> Any:
+    """Put in place of the student's evaluation ``name`` of ``module`` one that records each
+    position it scores (its moves after ``start``) with the value; return the undoing."""
+    function = getattr(module, name)
+
+    def recorded(game: Game[Any]) -> int:
+        value: int = check(name, function(game))
+        log.append((tuple(game.history[start:]), value))
+        return value
+
+    setattr(module, name, recorded)
+    return lambda: setattr(module, name, function)
+
+
+def evaluate_positions(
+    searcher_class: type[Any],
+    request: dict[str, Any],
+    student_file: str | None,
+    output_bytes: int,
+    find: Any = student_function,
+    check: Any = checked_value,
+) -> dict[str, Any]:
+    """Return the student's evaluation (``request["evaluation"]``) of a copy of each of
+    ``request["evaluate"]``'s positions, as JSON data: the values, or the error."""
+    name = request["evaluation"]
+    if isinstance(function := find(searcher_class, name), str):
+        return {"error": function}
+    try:
+        values = [function(position.copy()) for position in request["evaluate"]]
+    except BaseException as error:  # the student's code may raise anything: report it
+        return {"error": describe_error(error, student_file, output_bytes)}
+    try:
+        return {"values": [check(name, value) for value in values]}
+    except TypeError as error:
+        return {"error": str(error)}
+
+
 def search(
     searcher_class: type[Any],
     request: dict[str, Any],
@@ -328,29 +384,50 @@ def search(
     record: Any = recording,
     run: Any = run_recorded,
     encoded: Any = encode,
+    evaluations: Any = evaluate_positions,
+    find: Any = student_function,
+    recorded: Any = recorded_evaluation,
 ) -> dict[str, Any]:
-    """Return the answer to one search request, as JSON data (``record`` and ``run``: the
-    recording and the search path, bound here before any of the student's code runs;
-    ``encoded``: how a value is written, :func:`encode` unless the answer is pickled)."""
+    """Return the answer to one search request, as JSON data (``record``, ``run`` and a
+    student's evaluation's parts: bound here before any of the student's code runs;
+    ``encoded``: how a value is written, :func:`encode` unless the answer is pickled).
+    A request naming the student's ``evaluation`` records its calls (``evaluations`` in
+    the answer); one listing positions to ``evaluate`` gets the evaluation's values."""
+    if "evaluate" in request:
+        return evaluations(searcher_class, request, student_file, output_bytes)  # type: ignore[no-any-return]
     try:
         searcher = searcher_class.configured(request["options"])
     except Exception as error:
         return {"error": f"the student's searcher does not take the test's options: {error}"}
-    searched = run(
-        searcher,
-        request["position"],
-        move_values=bool(request.get("move_values")),
-        copies=True,
-        checked=True,
-        student_file=student_file,
-        output_bytes=output_bytes,
-        record=record,
-    )
+    log: list[tuple[Line, int]] = []
+    restore, name = None, request.get("evaluation")
+    if name is not None:
+        if isinstance(problem := find(searcher_class, name), str):
+            return {"error": problem}
+        module = sys.modules[searcher_class.__module__]
+        restore = recorded(module, name, len(request["position"].history), log)
+    try:
+        searched = run(
+            searcher,
+            request["position"],
+            move_values=bool(request.get("move_values")),
+            copies=True,
+            checked=True,
+            student_file=student_file,
+            output_bytes=output_bytes,
+            record=record,
+        )
+    finally:
+        if restore is not None:
+            restore()
     result = searched.result
     if searched.error is not None:
         return {"error": searched.error, "generated": [], "seconds": searched.seconds}
     try:
         return {
+            "evaluations": None
+            if name is None
+            else [[encoded(line), value] for line, value in log],
             "value": encoded(result.value),
             "move": encoded(result.move),
             "best_moves": [encoded(move) for move in result.best_moves],

@@ -157,6 +157,11 @@ def decode_run(
         raise ValueError("a generated position is not a line of moves")
     utilities = answer.get("utilities")
     move_values = answer.get("move_values")
+    evaluations = answer.get("evaluations")
+    if evaluations is not None:
+        evaluations = tuple((decode(line), value) for line, value in evaluations)
+        if not all(isinstance(line, tuple) and type(value) is int for line, value in evaluations):
+            raise ValueError("an evaluation is not a line of moves and an int")
     return Run(
         decode(answer["value"]),
         decode(answer["move"]),
@@ -169,6 +174,7 @@ def decode_run(
         if move_values is None
         else tuple((decode(move), decode(value)) for move, value in move_values),
         printed=printed,
+        evaluations=evaluations,
     )
 
 
@@ -454,9 +460,11 @@ class SandboxedStudent:
         time_limit: float,
         *,
         move_values: bool = False,
+        evaluation: str | None = None,
     ) -> Run:
         """Return what the student's search does on ``position``, stopped after
-        ``time_limit`` seconds (or sooner, at the deadline :meth:`isolated` set)."""
+        ``time_limit`` seconds (or sooner, at the deadline :meth:`isolated` set); with
+        ``evaluation`` (a function of the student's file), every call of it recorded."""
         shown, left = time_limit, time_limit
         if self._deadline is not None:
             left = min(time_limit, self._deadline - time.monotonic())
@@ -467,6 +475,8 @@ class SandboxedStudent:
         if self.load_error is not None:
             return Run(None, None, (), (), 0, 0.0, self.load_error)
         request = {"position": position, "options": dict(options), "move_values": move_values}
+        if evaluation is not None:
+            request["evaluation"] = evaluation
         answer, printed = self._ask(request, left, shown)
         if isinstance(answer, str):
             return Run(None, None, (), (), 0, left, answer, printed=printed)
@@ -475,6 +485,25 @@ class SandboxedStudent:
         except (KeyError, TypeError, ValueError) as error:
             self.close()
             return Run(None, None, (), (), 0, 0.0, f"the answer could not be read: {error}")
+
+    def evaluate(
+        self, positions: list[Game[Any]], evaluation: str, time_limit: float
+    ) -> list[int] | str:
+        """Return the values the student's function ``evaluation`` gives ``positions``
+        within ``time_limit`` seconds, or why there are none."""
+        if self.load_error is None and self._process is None:
+            self.load_error = self._start()
+        if self.load_error is not None:
+            return self.load_error
+        request = {"evaluate": positions, "evaluation": evaluation}
+        answer, _ = self._ask(request, time_limit)
+        if isinstance(answer, str) or answer.get("error") is not None:
+            return str(answer if isinstance(answer, str) else answer["error"])
+        values = answer.get("values")
+        if not isinstance(values, list) or not all(type(value) is int for value in values):
+            self.close()
+            return "the answer could not be read"
+        return values
 
     def isolated(self, work: Callable[[], T], seconds: float, failed: Callable[[str], T]) -> T:
         """Return ``work()``, whose searches together may take ``seconds``."""
