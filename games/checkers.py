@@ -49,7 +49,7 @@ from gamesearch.errors import InvalidPositionError
 from gamesearch.game import Game, Option, resolve_options
 from gamesearch.looks import BoardLook
 from gamesearch.plugins import hookimpl
-from gamesearch.rules import Rules
+from gamesearch.rules import PLAYERS, Player, Rules
 
 from .checkers_board import ALL_DIRECTIONS as ALL_DIRECTIONS
 from .checkers_board import BACK_ROW_POINTS as BACK_ROW_POINTS
@@ -241,8 +241,8 @@ class Checkers(Game[Move]):
         """Return the plies played since the last capture or move of a man."""
         return self._quiet
 
-    def to_move(self) -> int:
-        return self._turn
+    def to_move(self) -> Player:
+        return PLAYERS[self._turn]
 
     def pieces(self) -> tuple[int, int, int]:
         """Return the bitboards of Black's pieces, White's pieces and the kings

@@ -44,7 +44,7 @@ from gamesearch.boardview import BoardView
 from gamesearch.errors import InvalidMoveError, InvalidPositionError
 from gamesearch.game import Game, Option, resolve_options
 from gamesearch.plugins import hookimpl
-from gamesearch.rules import Rules
+from gamesearch.rules import PLAYERS, Player, Rules
 
 SIDE_LETTERS = ("S", "N")
 #: heuristic points per seed of store difference and per seed of house difference
@@ -237,8 +237,8 @@ class Kalah(Game[int]):
     def ply(self) -> int:
         return self._origin_ply + len(self._history)
 
-    def to_move(self) -> int:
-        return self._turn
+    def to_move(self) -> Player:
+        return PLAYERS[self._turn]
 
     def board(self) -> tuple[int, ...]:
         """Return the seed counts in sowing order: South's houses, South's store,

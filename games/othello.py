@@ -39,7 +39,7 @@ from gamesearch.errors import InvalidMoveError, InvalidPositionError
 from gamesearch.game import Game, Option, resolve_options
 from gamesearch.looks import BoardLook
 from gamesearch.plugins import hookimpl
-from gamesearch.rules import Rules
+from gamesearch.rules import PLAYERS, Player, Rules
 
 # The geometry of a board size has a module of its own; its names stay importable from here.
 from .othello_geometry import MOVES_MEMO_SIZE as MOVES_MEMO_SIZE
@@ -235,8 +235,8 @@ class Othello(Game[int]):
     def ply(self) -> int:
         return (self._black | self._white).bit_count() - 4 + self._passes
 
-    def to_move(self) -> int:
-        return self._turn
+    def to_move(self) -> Player:
+        return PLAYERS[self._turn]
 
     def discs(self) -> tuple[int, int]:
         """Return the bitboards of Black's and White's discs (cell ``i`` is bit ``i``)."""

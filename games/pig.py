@@ -44,7 +44,7 @@ from gamesearch.boardview import BoardView
 from gamesearch.errors import InvalidPositionError
 from gamesearch.game import Game, Option, resolve_options
 from gamesearch.plugins import hookimpl
-from gamesearch.rules import CHANCE, Rules
+from gamesearch.rules import CHANCE, PLAYERS, Rules
 
 PLAYER_LETTERS = ("A", "B")
 ROLL, HOLD = "roll", "hold"
@@ -197,8 +197,9 @@ class Pig(Game[str]):
 
     # Hot path from here to retract(): one tuple read, one tuple built per move.
     def to_move(self) -> int:
+        """Return the player to move (a :class:`Player`), or ``CHANCE`` while the die rolls."""
         state = self._state
-        return CHANCE if state[4] else state[3]
+        return CHANCE if state[4] else PLAYERS[state[3]]
 
     def legal_moves(self) -> Sequence[str]:
         first, second, total, turn, rolling, _, result = self._state

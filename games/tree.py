@@ -47,7 +47,7 @@ from typing import Any, ClassVar
 from gamesearch.errors import InvalidPositionError
 from gamesearch.game import Game, UtilitiesGame, resolve_options
 from gamesearch.plugins import hookimpl
-from gamesearch.rules import CHANCE, Player, Rules
+from gamesearch.rules import CHANCE, PLAYERS, Rules
 
 # The text format of a tree has a module of its own; its names stay importable from here.
 from .tree_format import EVALUATION_BOUND as EVALUATION_BOUND
@@ -59,9 +59,6 @@ from .tree_format import Value as Value
 from .tree_format import numbers_of as numbers_of
 from .tree_format import parse_tree as parse_tree
 from .tree_format import write_value as write_value
-
-#: who moves in a tree of two agents
-PLAYERS = (Player.FIRST, Player.SECOND)
 
 #: AIMA Figure 5.2 (Russell and Norvig, *Artificial Intelligence: A Modern Approach*):
 #: the starting position of the game; its value is 3 and the best move a1

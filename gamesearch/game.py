@@ -155,7 +155,9 @@ class Game(abc.ABC, Generic[MoveT], metaclass=_GameType):
 
     @abc.abstractmethod
     def to_move(self) -> int:
-        """Return the index of the player whose turn it is (``Player.FIRST`` is 0), or
+        """Return the player whose turn it is: a :class:`Player` in a game of two players
+        (``Player.FIRST`` is 0; the conformance kit refuses a bare 0 or 1, so that
+        ``game.to_move().sign`` works), the player's index in a game of more, or
         :data:`CHANCE` at a chance position of a game of chance."""
 
     @abc.abstractmethod

@@ -38,6 +38,11 @@ class Player(enum.IntEnum):
         return Player.SECOND if self is Player.FIRST else Player.FIRST
 
 
+#: the two players by their index (``PLAYERS[0]`` is :attr:`Player.FIRST`): a game that
+#: keeps its turn as 0 or 1 answers ``to_move()`` with ``PLAYERS[turn]``, one tuple read
+#: (reading a member off the enum class is slower, and ``to_move`` is asked at every node)
+PLAYERS = (Player.FIRST, Player.SECOND)
+
 #: how the players are called by their place in the turn order (records, JSON)
 SEAT_NAMES = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
 

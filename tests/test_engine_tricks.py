@@ -19,6 +19,7 @@ from clirun import run_cli
 from gamesearch import AlphaBeta, Game, IterativeDeepening, Player, Rules, Scoring, default_registry
 from gamesearch.errors import BudgetExceededError, ConformanceError, InvalidOptionError
 from gamesearch.game import allows_null_move
+from gamesearch.rules import PLAYERS
 from gamesearch.search.engine import Engine
 from gamesearch.testing import check_game, check_search, reachable_positions
 from gamesearch_games.connect4 import ConnectFour
@@ -358,8 +359,8 @@ class PassingTicTacToe(Game[int]):
     def rules(self) -> Rules:
         return Rules(max_plies=9, alternating=True, zugzwang_rare=self.zugzwang_rare)
 
-    def to_move(self) -> int:
-        return self.mover
+    def to_move(self) -> Player:
+        return PLAYERS[self.mover]
 
     def legal_moves(self) -> Sequence[int]:
         return (

@@ -87,6 +87,13 @@ class ClaimsAlternatingTurns(TicTacToe):
         return super().to_move()
 
 
+class TurnAsABareNumber(TicTacToe):
+    """to_move() answers 0 or 1, not a Player: ``game.to_move().sign`` would crash."""
+
+    def to_move(self) -> Player:
+        return int(super().to_move())  # type: ignore[return-value]
+
+
 class CopySharesTheBoard(TicTacToe):
     """copy() shares the move history with the original."""
 
@@ -234,6 +241,15 @@ def test_a_false_claim_of_alternating_turns_is_caught() -> None:
         match=r"apply\(4\) left player 0 to move, but the rules declare alternating turns",
     ):
         check_game(ClaimsAlternatingTurns)
+
+
+def test_a_turn_given_as_a_bare_number_is_caught() -> None:
+    with pytest.raises(
+        ConformanceError,
+        match=r"tictactoe at '\.\.\./\.\.\./\.\.\.': to_move\(\) returned the bare int 0; a game "
+        r"of two players returns Player\.FIRST or Player\.SECOND .*game\.to_move\(\)\.sign",
+    ):
+        check_game(TurnAsABareNumber)
 
 
 def test_a_copy_that_shares_the_history_is_caught() -> None:

@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
-from gamesearch import Game, Rules, default_registry
+from gamesearch import Game, Player, Rules, default_registry
 from gamesearch.errors import UnsupportedGameError
+from gamesearch.rules import PLAYERS
 from gamesearch.search.base import Limit
 from gamesearch.testing import check_game
 
@@ -37,11 +38,11 @@ class BonusPile(Game[int]):
         self.taken = [0, 0]
         self.movers: list[int] = []  # who made each move (to take it back)
 
-    def to_move(self) -> int:
+    def to_move(self) -> Player:
         if not self.movers:
-            return 0
+            return Player.FIRST
         last, count = self.movers[-1], self._history[-1]
-        return last if count == 2 else 1 - last
+        return PLAYERS[last if count == 2 else 1 - last]
 
     def legal_moves(self) -> Sequence[int]:
         return [take for take in (1, 2) if take <= self.left]
@@ -276,8 +277,8 @@ class LongCorridor(Game[int]):
     def __init__(self, **options: Any) -> None:
         self.steps = 0
 
-    def to_move(self) -> int:
-        return self.steps % 2
+    def to_move(self) -> Player:
+        return PLAYERS[self.steps % 2]
 
     def legal_moves(self) -> Sequence[int]:
         return () if self.steps == 3000 else (0,)

@@ -15,7 +15,7 @@ import pytest
 from gamesearch import Game, Rules, default_registry
 from gamesearch.capabilities import Repetition, offered
 from gamesearch.errors import ConformanceError
-from gamesearch.rules import proven_value
+from gamesearch.rules import PLAYERS, Player, proven_value
 from gamesearch.search.base import Searcher
 from gamesearch.search.reference.alphabeta import ReferenceAlphaBeta
 from gamesearch.search.repetition import watch_line
@@ -67,8 +67,8 @@ class House(Game[str], Repetition):
         self.start = start
         self.seen = {(start, 0): 1}  # (room, side to move) -> occurrences in the game
 
-    def to_move(self) -> int:
-        return len(self._history) % 2
+    def to_move(self) -> Player:
+        return PLAYERS[len(self._history) % 2]
 
     def legal_moves(self) -> Sequence[str]:
         return () if self.result() is not None else self.doors[self.room]

@@ -16,7 +16,16 @@ import gamesearch.game
 from gamesearch import capabilities
 from gamesearch.errors import ConformanceError
 from gamesearch.game import Game
-from gamesearch.rules import Outcome, Rules, Scoring, outcome, proven_value, terminal_sign
+from gamesearch.rules import (
+    PLAYERS,
+    Outcome,
+    Player,
+    Rules,
+    Scoring,
+    outcome,
+    proven_value,
+    terminal_sign,
+)
 from gamesearch.testing import check_game
 from gamesearch_games.tictactoe import TicTacToe
 
@@ -45,8 +54,8 @@ class TakeAway(Game[int]):
     def rules(self) -> Rules:
         return Rules(max_plies=5, alternating=True)
 
-    def to_move(self) -> int:
-        return self.ply % 2
+    def to_move(self) -> Player:
+        return PLAYERS[self.ply % 2]
 
     def legal_moves(self) -> tuple[int, ...]:
         return tuple(take for take in (1, 2) if take <= self._pile)

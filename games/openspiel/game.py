@@ -42,7 +42,7 @@ from gamesearch.errors import (
     UnsupportedGameError,
 )
 from gamesearch.game import Game, Option, resolve_options
-from gamesearch.rules import CHANCE, Rules
+from gamesearch.rules import CHANCE, PLAYERS, Rules
 
 from . import PREFIX
 
@@ -301,8 +301,14 @@ class OpenSpielGame(Game[Action]):
         return self._state.is_terminal() or len(self._history) >= self._bridge.rules.max_plies
 
     def to_move(self) -> int:
+        """Return the player to move: a :class:`~gamesearch.rules.Player` in a game of two,
+        the player's number in a game of more, ``CHANCE`` at a chance node."""
         player = int(self._state.current_player())
-        return 0 if player == _TERMINAL or self._is_over() else player
+        if player == _TERMINAL or self._is_over():
+            player = 0
+        elif player < 0:
+            return player  # OpenSpiel's chance player is CHANCE (-1)
+        return PLAYERS[player] if self._bridge.rules.players == 2 else player
 
     def legal_moves(self) -> Sequence[Action]:
         moves = self._moves

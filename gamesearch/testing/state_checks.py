@@ -11,7 +11,16 @@ from typing import Any
 
 from gamesearch import capabilities
 from gamesearch.game import Game
-from gamesearch.rules import CHANCE, Outcome, Rules, Scoring, final_utilities, proven_value
+from gamesearch.rules import (
+    CHANCE,
+    PLAYERS,
+    Outcome,
+    Player,
+    Rules,
+    Scoring,
+    final_utilities,
+    proven_value,
+)
 from gamesearch.rules import outcome as outcome_of
 from gamesearch.testing.capability_checks import check_chance_outcomes
 from gamesearch.testing.snapshot import Snapshot, fail
@@ -66,6 +75,15 @@ def check_state(game: Game[Any], before: Snapshot) -> None:
             text,
             f"to_move() returned {mover!r}; the rules declare {rules.players} players (0 to "
             f"{rules.players - 1}{chance_too})",
+        )
+    if not is_chance and rules.players == 2 and not isinstance(mover, Player):
+        raise fail(
+            game,
+            text,
+            f"to_move() returned the bare {type(mover).__name__} {mover!r}; a game of two "
+            f"players returns Player.FIRST or Player.SECOND (from gamesearch.rules; "
+            f"PLAYERS[{mover!r}] is {PLAYERS[mover]!r}), so that game.to_move().sign and "
+            ".opponent work",
         )
     if is_chance:
         check_chance_outcomes(game, before)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from gamesearch import Game, Rules, hookimpl
+from gamesearch import Game, Player, Rules, hookimpl
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 
@@ -26,8 +26,8 @@ class TinyTicTacToe(Game[int]):
     def __init__(self, **options: Any) -> None:
         self.cells = [0] * 9
 
-    def to_move(self) -> int:
-        return len(self._history) % 2  # 0: X, the first player; 1: O
+    def to_move(self) -> Player:
+        return Player.SECOND if len(self._history) % 2 else Player.FIRST  # X moves first
 
     def legal_moves(self) -> Sequence[int]:
         if self.result() is not None:

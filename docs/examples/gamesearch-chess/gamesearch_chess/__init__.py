@@ -51,7 +51,7 @@ from gamesearch.game import Game, resolve_options
 from gamesearch.looks import BoardLook
 from gamesearch.plugins import Registry, hookimpl
 from gamesearch.problems import Problem
-from gamesearch.rules import Rules
+from gamesearch.rules import PLAYERS, Player, Rules
 from gamesearch_chess.evaluation import PIECE_VALUES, capture_order, evaluate
 
 __all__ = ["MAX_PLIES", "Chess", "plies_left_at_most"]
@@ -226,8 +226,8 @@ class Chess(Game[chess.Move], ProblemFiles, Repetition):
         """Return the plies played since the start, by the position's move number."""
         return self._board.ply()
 
-    def to_move(self) -> int:
-        return 0 if self._board.turn else 1
+    def to_move(self) -> Player:
+        return PLAYERS[not self._board.turn]  # python-chess: turn is True for White
 
     def _all_moves(self) -> tuple[chess.Move, ...]:
         moves = self._moves
