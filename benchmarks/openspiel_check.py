@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
 from collections.abc import Callable, Sequence
 from fractions import Fraction
@@ -44,8 +43,8 @@ DOCS = Path(__file__).resolve().parent.parent / "docs"
 #: the page of a row a position, and the page of a row a check
 POSITIONS_PAGE, BENCHMARKS_PAGE = DOCS / "openspiel-games.md", DOCS / "benchmarks.md"
 POSITIONS_SECTION, BENCHMARKS_SECTION = "random positions", "against openspiel"
-#: the plies OpenSpiel's recursion may need (its frames and the bridge's)
-RECURSION = 10_000
+#: OpenSpiel's depth limit, above the length of every game searched here (to the end)
+TO_THE_END = 10_000
 
 
 @attrs.frozen
@@ -179,10 +178,10 @@ def openspiel_search(state: Any, chance: bool) -> float:
     from open_spiel.python.algorithms import minimax
 
     if chance:
-        value, _ = minimax.expectiminimax(state, RECURSION, None, 0)
+        value, _ = minimax.expectiminimax(state, TO_THE_END, None, 0)
     else:
         value, _ = minimax.alpha_beta_search(
-            state.get_game(), state, maximum_depth=RECURSION, maximizing_player_id=0
+            state.get_game(), state, maximum_depth=TO_THE_END, maximizing_player_id=0
         )
     return float(value)
 
@@ -320,7 +319,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.write and args.only:
         parser.error("--write writes every check's rows: leave out --only")
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION))
     checks = [check for check in CHECKS if not args.only or args.only in check.short_name]
     results = [(check, run_check(check)) for check in checks]
     by_position, by_check = positions_table(results), benchmark_table(results)

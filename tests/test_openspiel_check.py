@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import sys
-
 import pytest
 
 pytest.importorskip("pyspiel", reason="the openspiel extra is not installed")
@@ -23,7 +21,6 @@ def test_positions_are_seeded_unfinished_distinct_and_within_their_bounds() -> N
 
 
 def test_openspiel_nodes_are_the_root_and_every_action_applied() -> None:
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), check.RECURSION))
     game = default_registry().game_class("openspiel.tic_tac_toe").from_text("0 1 2 4 3 5 7 6")
     searched = check.search(game, "alphabeta", clock=False)
     # one empty cell: the root and the one position after it
@@ -44,7 +41,6 @@ def test_writing_the_docs_takes_every_check(capsys: pytest.CaptureFixture[str]) 
 
 @pytest.mark.slow
 def test_the_docs_tables_are_the_commands_rows_with_no_disagreement() -> None:
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), check.RECURSION))
     results = [(one, check.run_check(one, clock=False)) for one in check.CHECKS]
     assert all(searched.agrees for _, rows in results for searched in rows)
     by_position = check.positions_table(results)
