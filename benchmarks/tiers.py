@@ -62,6 +62,7 @@ def measure(data_file: Path, pytest_options: Sequence[str] = ()) -> float:
         there is none).
     """
     command = [sys.executable, "-m", "pytest", "-q", "-n", "auto", "-p", "no:cacheprovider"]
+    command += ["-p", "no:nbmake"]  # a plugin the suite does not use (see the Makefile)
     command += [f"--cov={source}" for source in SOURCES] + ["--cov-report="]
     command += pytest_options
     started = time.perf_counter()
