@@ -28,10 +28,10 @@ A game offers a capability by defining its members in its own class (the ones it
 leaves out keep the defaults below) or by naming the protocol among its base classes.
 The framework never looks for a member on the game itself: it asks this module once
 per search for the callable to use (:func:`heuristic`, :func:`move_order`,
-:func:`advancer` and the others), which is the game's own method when the game has
-one and the default otherwise. :func:`offered` says whether a game offers a
-capability. :class:`ProblemFiles` has no defaults: a game declares it, and the
-framework finds its members through the declaration, never by looking the names up.
+:func:`advancer` and the others): the game's own method when its class has one
+(:class:`GameClass`, worked out once per class), else the default. :func:`offered`
+says whether a game offers a capability. :class:`ProblemFiles` has no defaults: a game
+declares it, and the framework finds its members through the declaration only.
 
 A searcher names the capabilities it needs (:meth:`Searcher.unmet_needs
 <gamesearch.search.base.Searcher.unmet_needs>`) and refuses a game that lacks one at
@@ -240,18 +240,15 @@ def _class_of(game: Any) -> type:
 
 
 def declares(game: Any, capability: type) -> bool:
-    """Return whether ``game``'s class (or ``game``, a class) names ``capability`` among
-    its base classes."""
+    """Return whether ``game``'s class (or ``game``, a class) has ``capability`` as a base."""
     return capability in _class_of(game).__mro__
 
 
 def defines(game: Any, member: str) -> bool:
     """Return whether ``game``'s class (or ``game``, a class) defines ``member`` itself, or
-    inherits it from a class other than the framework's base classes and protocols.
-
-    A subclass withdraws a member it inherits by setting it to ``None`` (the default
-    then serves it again), as ``__hash__ = None`` withdraws hashing.
-    """
+    inherits it from a class other than the framework's base classes and protocols. A
+    subclass withdraws a member it inherits by setting it to ``None`` (the default then
+    serves it again), as ``__hash__ = None`` withdraws hashing."""
     return _defined_by(_class_of(game), member)
 
 
@@ -267,16 +264,34 @@ def _defined_by(cls: type, member: str) -> bool:
 def offered(game: Any, capability: type) -> bool:
     """Return whether ``game`` (or its class) offers ``capability``: it declares the
     protocol, or its class defines at least one member of it, the others keeping their
-    defaults.
+    defaults (the kit checks every member of an offered capability against brute force)."""
+    return capability in game_class(game).offers
 
-    A capability of one member is offered when that member is the game's own; the kit
-    checks every member of an offered capability against brute force.
-    """
-    if declares(game, capability):
-        return True
-    if capability is ProblemFiles:
-        return False  # declared only: never found by its members' names
-    return any(defines(game, member) for member in MEMBERS[capability])
+
+class GameClass:
+    """What one game class offers, worked out once per class (:func:`game_class`) from the
+    class alone: whether a member is the game's own is a fact of its class (:func:`defines`);
+    the values of members (``player_names``, ...) are read from the game when asked for."""
+
+    def __init__(self, cls: type) -> None:
+        members = (member for names in MEMBERS.values() for member in names)
+        #: the members of the capabilities that the class defines itself (:func:`defines`)
+        self.own = frozenset(member for member in members if _defined_by(cls, member))
+        #: the capabilities the class offers (:func:`offered`)
+        self.offers = frozenset(
+            capability
+            for capability, members in MEMBERS.items()
+            if capability in cls.__mro__
+            or (capability is not ProblemFiles and not self.own.isdisjoint(members))
+        )
+
+
+def game_class(game: Any) -> GameClass:
+    """Return what ``game``'s class (or ``game``, a class) offers, worked out on first use."""
+    return _game_class(game if isinstance(game, type) else type(game))  # (_class_of inline)
+
+
+_game_class = functools.cache(GameClass)  # (once per class: every search asks)
 
 
 def capability_words(capability: type) -> str:
@@ -293,7 +308,8 @@ def capability_words(capability: type) -> str:
 
 def _own(game: Any, member: str) -> Any:
     """Return the game's own ``member``, or ``None`` when it keeps the default."""
-    return getattr(game, member) if _defined_by(_class_of(game), member) else None
+    own = _game_class(game if isinstance(game, type) else type(game)).own  # (as game_class)
+    return getattr(game, member) if member in own else None
 
 
 def heuristic(game: Any) -> Callable[[], Any]:
@@ -466,6 +482,17 @@ def advance_results(game: Any) -> Callable[..., Sequence[tuple[Any, Any]]]:
     return in_two
 
 
+def fast_moves(game: Any) -> tuple[Any, Any, Any, Any, bool]:
+    """Return :func:`advancer`, :func:`retractor`, :func:`move_results` and
+    :func:`advance_results` of ``game`` (:class:`FastMoves`) in one call, and whether its
+    ``move_results`` is its own (a search may then score finished children unplayed)."""
+    own = game_class(game).own
+    if own.issuperset(MEMBERS[FastMoves]):  # (all the game's own: bound as they are)
+        return game.advance, game.retract, game.move_results, game.advance_results, True
+    pair = advancer(game), retractor(game), move_results(game), advance_results(game)
+    return (*pair, "move_results" in own)
+
+
 def chance_outcomes(game: Any) -> Sequence[tuple[Any, Fraction]]:
     """Return the outcomes of the chance position ``game`` with their probabilities
     (:class:`Chance`).
@@ -524,21 +551,15 @@ def forced_win_name(game: Any) -> str | None:
     return None if own is None else str(own)
 
 
-def _default_value(game: Any, member: str) -> Any:
-    """Return what ``game.<member>`` answered when :class:`~gamesearch.game.Game` carried a
-    default for it: a callable for a method, the value for an attribute."""
-    if member in ("make_null_move", "unmake_null_move"):
-        return _no_null_move(game)
-    if member in _VALUES:
-        return _VALUES[member](game)
-    return _RESOLVERS[member](game)
-
-
-_RESOLVERS: dict[str, Callable[[Any], Any]] = {
+#: what ``game.<member>`` answered when ``Game`` had a default (a callable or a value)
+_DEFAULTS: dict[str, Callable[[Any], Any]] = {
     "evaluate": heuristic,
+    "evaluation_bound": heuristic_bound,
     "ordered_moves": move_order,
     "noisy_moves": noisy_moves,
     "is_forcing": forcing_test,
+    "make_null_move": _no_null_move,
+    "unmake_null_move": _no_null_move,
     "winning_moves": winning_moves,
     "non_losing_moves": non_losing_moves,
     "chance_outcomes": outcomes_of,
@@ -548,9 +569,6 @@ _RESOLVERS: dict[str, Callable[[Any], Any]] = {
     "advance_results": advance_results,
     "render": lambda game: lambda: render(game),
     "board_view": lambda game: lambda: board_view(game),
-}
-_VALUES: dict[str, Callable[[Any], Any]] = {
-    "evaluation_bound": heuristic_bound,
     "player_names": player_names,
     "default_searcher": default_searcher,
     "position_files": position_files,
@@ -596,4 +614,4 @@ def moved_member(game: Any, member: str) -> Any:
         DeprecationWarning,
         stacklevel=3,
     )
-    return _default_value(game, member)
+    return _DEFAULTS[member](game)

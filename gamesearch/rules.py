@@ -81,6 +81,10 @@ class Scoring(enum.Enum):
     PLAIN = "plain"
     UTILITY = "utility"
 
+    # Each scoring is one object, equal only to itself: hashed by identity, in C (an
+    # Enum hashes its name in Python, and searches look tables up by their scoring).
+    __hash__ = object.__hash__
+
 
 @attrs.frozen
 class Rules:

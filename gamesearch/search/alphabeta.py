@@ -172,8 +172,9 @@ def search_root(
     # small integers (fast arithmetic): a search without a horizon keeps depth_left at
     # NO_HORIZON all the way down (step 0), so its table entries carry the same depth
     # whatever the root.
-    retract, to_move = capabilities.retractor(game), game.to_move
-    advance = capabilities.advancer(game)
+    # (the move pair and the results after the moves, resolved in one call)
+    advance, retract, known, descend, own_results = capabilities.fast_moves(game)
+    to_move = game.to_move
     watch = watch_line(game, advance, retract)  # (None: the game has no repetition rule)
     if watch is not None:
         advance, retract = watch.advance, watch.retract
@@ -186,13 +187,8 @@ def search_root(
     asks_turn = not game.rules.alternating
     # a game that answers the results after its moves: its finished children are scored unplayed
     by_game = ordering == "game"
-    known, descend = capabilities.move_results(game), capabilities.advance_results(game)
     scores_unplayed = (
-        table is None
-        and tracer is None
-        and budget is None
-        and watch is None
-        and capabilities.defines(game, "move_results")
+        table is None and tracer is None and budget is None and watch is None and own_results
     )
     finished = finished_values(game, scoring)  # finished[ply][result]: a look-up, no arithmetic
     entries = table.entries if table is not None else None

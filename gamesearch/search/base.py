@@ -23,8 +23,7 @@ from typing import Any, ClassVar
 
 import attrs
 
-from gamesearch import capabilities
-from gamesearch.capabilities import Chance, capability_words, offered
+from gamesearch.capabilities import Chance, capability_words, game_class
 from gamesearch.errors import InvalidOptionError, SearchTooDeepError, UnsupportedGameError
 from gamesearch.game import Game, restore
 from gamesearch.options import (
@@ -144,9 +143,14 @@ class Searcher(abc.ABC):
     _scored: dict[Scoring, Searcher] = attrs.field(
         factory=dict, init=False, eq=False, repr=False, hash=False
     )
+    #: the budget of every search when the searcher has no node or time budget (it never
+    #: reads its clock: one serves every search), else ``None`` (a new one each search)
+    _unlimited: Budget | None = attrs.field(init=False, eq=False, repr=False, hash=False)
 
     def __attrs_post_init__(self) -> None:
         check_fields(self)  # every option, however the searcher was made
+        unlimited = self.max_nodes is None and self.seconds is None
+        object.__setattr__(self, "_unlimited", Budget(clock=self.clock) if unlimited else None)
 
     # ------------------------------------------------------------------ options
     @classmethod
@@ -305,8 +309,7 @@ class Searcher(abc.ABC):
             scale=None if game.rules.utilities else game.rules.scale,
             utilities=answer.utilities,
             ply=game.ply,
-            names=capabilities.player_names(game),
-            forced_win=capabilities.forced_win_name(game),
+            presented=game,
             best_moves_complete=answer.best_moves_complete,
             move_values_exact=answer.move_values_exact,
             scoring=self.scoring,
@@ -403,11 +406,13 @@ class Searcher(abc.ABC):
         needed = self.needs_capabilities
         if rules.chance and not self.needs_no_chance:
             needed = (*needed, Chance)
-        unmet.extend(
-            f"it needs {capability_words(capability)}, which this game does not offer"
-            for capability in needed
-            if not offered(game, capability)
-        )
+        if needed:  # (what the game offers is worked out once per class)
+            offers = game_class(game).offers
+            unmet.extend(
+                f"it needs {capability_words(capability)}, which this game does not offer"
+                for capability in needed
+                if capability not in offers
+            )
         return unmet
 
     def _context(
@@ -418,7 +423,10 @@ class Searcher(abc.ABC):
         tracer: Tracer | None = None,
         memory: SearchMemory | None = None,
     ) -> SearchContext:
-        context = SearchContext(
+        budget = self._unlimited
+        if budget is None:
+            budget = Budget(self.max_nodes, self.seconds, self.clock)
+        return SearchContext(
             self.scoring,
             counters,
             move_values,
@@ -426,9 +434,8 @@ class Searcher(abc.ABC):
             self.depth if self.honours_depth else None,
             game.ply,
             memory,
-            budget=Budget(self.max_nodes, self.seconds, self.clock),
+            budget=budget,
         )
-        return context
 
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
         """Search the unfinished position ``game`` and return what was found at its root.

@@ -14,9 +14,10 @@ from typing import Any, Protocol
 
 import attrs
 
+from gamesearch import capabilities
 from gamesearch.game import Game
 from gamesearch.rules import Scoring, ValueScale
-from gamesearch.score import Score, json_number, score_of
+from gamesearch.score import DEFAULT_NAMES, Score, json_number, score_of
 from gamesearch.words import describe_utilities, describe_value, number_text
 
 #: larger than any value a game can produce: the open ends of a search window
@@ -92,11 +93,15 @@ class SearchResult:
     #: in result units: whole numbers when exact, fractions strictly inside the result
     #: range for heuristic estimates; :attr:`value` is then the root mover's utility
     utilities: tuple[int | Fraction, ...] | None = None
-    #: the searched position's ply and its players' names (what :attr:`score` reads)
+    #: the searched position's ply (what :attr:`score` reads)
     ply: int = attrs.field(default=0, eq=False, repr=False)
-    _names: tuple[str, ...] = attrs.field(default=(), alias="names", eq=False, repr=False)
-    #: the game's word for a forced win (``"mate"``; :attr:`score` says it)
-    _forced_win: str | None = attrs.field(default=None, alias="forced_win", eq=False, repr=False)
+    #: the searched game, whose players' names and word for a forced win
+    #: (:class:`~gamesearch.capabilities.Presentation`) :attr:`score` says: read when the
+    #: score is first worked out (a search whose score is never read never asks; a game's
+    #: names do not change as it is played); without it, the first and second player.
+    _presented: Game[Any] | None = attrs.field(
+        default=None, alias="presented", eq=False, repr=False
+    )
     #: true when :attr:`best_moves` holds every move of the best value; false when the
     #: search knows only some of them (a root window shared between the root moves, a
     #: sampling search whose root is not settled): a tied best move may be missing
@@ -114,14 +119,15 @@ class SearchResult:
         once, when first read)."""
         found: Score | None = self.__dict__.get("_score")
         if found is None:
+            game = self._presented
             found = score_of(
                 self.value,
                 is_exact=self.is_exact,
                 scale=self._scale,
                 depth=self.stats.depth,
                 ply=self.ply,
-                names=self._names,
-                forced_win=self._forced_win,
+                names=DEFAULT_NAMES if game is None else capabilities.player_names(game),
+                forced_win=None if game is None else capabilities.forced_win_name(game),
                 utilities=self.utilities,
                 results=self.scoring is Scoring.UTILITY,
             )
@@ -151,9 +157,10 @@ class SearchResult:
         return line
 
     def __getstate__(self) -> dict[str, Any]:
-        """Return the fields to pickle, the line worked out (its position may not pickle)."""
+        """Return the fields to pickle, the line and the score worked out (their positions may
+        not pickle)."""
         state = {field.name: getattr(self, field.name) for field in attrs.fields(SearchResult)}
-        state["_line"] = self.pv
+        state["_line"], state["_score"], state["_presented"] = self.pv, self.score, None
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
