@@ -35,7 +35,7 @@ from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
-from gamesearch import capabilities, rules, words
+from gamesearch import capabilities, moved_members, rules, words
 
 # the rules, the values and the board view live in modules of their own (import them
 # from there); the names re-exported here keep their old import path for one release
@@ -86,7 +86,7 @@ class _Moved:
                 stacklevel=2,
             )
             return value(game)
-        return capabilities.moved_member(game, self.name)
+        return moved_members.moved_member(game, self.name)
 
 
 if TYPE_CHECKING:
@@ -502,6 +502,6 @@ def __getattr__(name: str) -> Any:
 
 # the names that moved off Game, set after the class (the type checker knows the members
 # above and no others)
-for _name in (*capabilities.REPLACEMENTS, *_MOVED_TO_RULES):
+for _name in (*moved_members.REPLACEMENTS, *_MOVED_TO_RULES):
     setattr(Game, _name, _Moved(_name))
 del _name
