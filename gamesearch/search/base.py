@@ -249,7 +249,7 @@ class Searcher(abc.ABC):
         # the processor clock costs a system call: read only for a searcher on it
         cpu_clock = self.clock == "cpu"
         started, cpu_started = time.perf_counter(), time.thread_time() if cpu_clock else 0.0
-        unmet = self.unmet_needs(game)
+        rules, unmet = game.rules, self.unmet_needs(game)
         if unmet:
             raise UnsupportedGameError(
                 f"searcher {self.name!r} cannot search {type(game).name!r}: {'; '.join(unmet)}"
@@ -267,7 +267,7 @@ class Searcher(abc.ABC):
                 context.on_iteration = on_iteration
                 answer = self.root(game, context)
                 best_moves = answer.best_moves
-                move = self._break_tie(best_moves)
+                move = best_moves[0] if self.seed is None else self._break_tie(best_moves)
                 if self.line_on_demand:  # worked out when read, on the snapshot
                     line = functools.partial(self._line_later, snapshot, move, answer, context)
                 else:
@@ -306,7 +306,7 @@ class Searcher(abc.ABC):
             is_exact=answer.is_exact,
             is_game_over=not answer.best_moves,
             visits=answer.visits,
-            scale=None if game.rules.utilities else game.rules.scale,
+            scale=None if rules.utilities else rules.scale,
             utilities=answer.utilities,
             ply=game.ply,
             presented=game,
