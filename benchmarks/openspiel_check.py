@@ -251,15 +251,15 @@ def positions_table(results: Sequence[tuple[Check, Sequence[Searched]]]) -> str:
 
 
 #: the columns of :func:`benchmark_table` that are times (the tests compare the others)
-TIME_COLUMNS = 2
+TIME_COLUMNS = 1
 
 
 def benchmark_table(results: Sequence[tuple[Check, Sequence[Searched]]]) -> str:
     """Return the Markdown table of a row a check: agreement, nodes and processor time."""
     rows = [
-        "| game | options | positions | gamesearch | OpenSpiel | agree "
-        "| nodes: gamesearch | nodes: OpenSpiel | ms: gamesearch | ms: OpenSpiel |",
-        "|---" * 10 + "|",
+        "| game | options | positions | searchers: gamesearch, OpenSpiel | agree "
+        "| nodes: gamesearch / OpenSpiel | ms: gamesearch / OpenSpiel |",
+        "|---" * 7 + "|",
     ]
     for check, searched in results:
         agree = sum(one.agrees for one in searched)
@@ -267,9 +267,9 @@ def benchmark_table(results: Sequence[tuple[Check, Sequence[Searched]]]) -> str:
         theirs_ms = sum(one.theirs_seconds for one in searched) * 1000
         rows.append(
             f"| `{check.game_name}` | {check.options_text} | {len(searched)}, {check.note} "
-            f"| {check.searcher} | {openspiel_searcher(check)} | {agree}/{len(searched)} "
-            f"| {sum(one.ours_nodes for one in searched):,} "
-            f"| {sum(one.theirs_nodes for one in searched):,} | {ours_ms:,.0f} | {theirs_ms:,.0f} |"
+            f"| {check.searcher}, {openspiel_searcher(check)} | {agree}/{len(searched)} "
+            f"| {sum(one.ours_nodes for one in searched):,} / "
+            f"{sum(one.theirs_nodes for one in searched):,} | {ours_ms:,.0f} / {theirs_ms:,.0f} |"
         )
     return "\n".join(rows) + "\n"
 

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from gamesearch import Game, capabilities, default_registry
 from gamesearch.errors import BudgetExceededError, ConformanceError, UnsupportedGameError
-from gamesearch.rules import CHANCE, Rules
+from gamesearch.rules import CHANCE, Player, Rules
 from gamesearch.search.expectimax import ChanceIterative, Expectiminimax, Star1, Star2
 from gamesearch.search.mcts import MonteCarlo
 from gamesearch.testing import check_game, check_position, reachable_positions
@@ -439,7 +439,9 @@ class TreeGame(Game[int]):
 
     def to_move(self) -> int:
         node = self._node()
-        return 0 if isinstance(node, int) else {"max": 0, "min": 1, "chance": CHANCE}[node[0]]
+        if isinstance(node, int):
+            return Player.FIRST
+        return {"max": Player.FIRST, "min": Player.SECOND, "chance": CHANCE}[node[0]]
 
     def legal_moves(self) -> list[int]:
         node = self._node()
