@@ -215,9 +215,10 @@ def test_an_engine_that_runs_on_after_stop_is_stopped_early_by_its_mean_overrun(
         player.search(game)
         spent.append(opponent.CPU_SPENT[command][0] - before)
     # the first move: the budget and the overrun; the next ones: stopped at once, so the
-    # overrun alone (the budget), not 0.2 CPU-s
+    # overrun alone (the budget), not 0.2 CPU-s; /proc counts CPU time in ticks of 0.01 s,
+    # so a figure may read one tick short
     assert spent[0] >= 0.18
-    assert all(0.09 <= seconds < 0.16 for seconds in spent[1:]), spent
+    assert all(0.08 <= seconds < 0.16 for seconds in spent[1:]), spent
     assert opponent.CPU_SPENT[command][1] == 4
 
 
