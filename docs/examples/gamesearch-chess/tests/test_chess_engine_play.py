@@ -198,7 +198,7 @@ def test_a_cpu_budget_stops_the_engine_once_its_processor_time_is_spent(scripted
     after = child_cpu_seconds(pid)
     assert before is not None and after is not None
     spent = after - before
-    assert 0.15 <= spent < 0.5
+    assert 0.15 - 0.01 <= spent < 0.5  # /proc counts CPU time in ticks of 0.01 s
     assert result.move in game.board.legal_moves
     assert result.value == -37  # 37 for Black, who moves
 
