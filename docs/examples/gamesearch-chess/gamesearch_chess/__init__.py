@@ -48,11 +48,11 @@ from gamesearch.boardview import BoardView
 from gamesearch.capabilities import ProblemFiles, Repetition
 from gamesearch.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
 from gamesearch.game import Game, resolve_options
-from gamesearch.looks import BoardLook
 from gamesearch.plugins import Registry, hookimpl
 from gamesearch.problems import Problem
 from gamesearch.rules import PLAYERS, Player, Rules
 from gamesearch_chess.evaluation import PIECE_VALUES, capture_order, evaluate
+from gamesearch_chess.look import LOOK
 
 __all__ = ["MAX_PLIES", "Chess", "plies_left_at_most"]
 
@@ -577,31 +577,7 @@ def _register_uci(subparsers: Any) -> None:
     uci.register(subparsers)
 
 
-#: the pieces as glyphs, and their names for a screen reader
-GLYPHS = {
-    "K": "♔", "Q": "♕", "R": "♖", "B": "♗", "N": "♘", "P": "♙",
-    "k": "♚", "q": "♛", "r": "♜", "b": "♝", "n": "♞", "p": "♟",
-}  # fmt: skip
-PIECE_NAMES = {
-    symbol: f"{'white' if symbol.isupper() else 'black'} {name}"
-    for letter, name in zip(
-        "kqrbnp", ("king", "queen", "rook", "bishop", "knight", "pawn"), strict=True
-    )
-    for symbol in (letter.upper(), letter)
-}
-
-
 @hookimpl
 def gamesearch_register_board_looks(registry: Registry) -> None:
     """Draw the pieces as glyphs on a checkered board with its a-h and 1-8 coordinates."""
-    registry.add_board_look(
-        Chess.name,
-        BoardLook(
-            kind="pieces",
-            checkered=True,
-            glyphs=GLYPHS,
-            names=PIECE_NAMES,
-            player_of="case",
-            coordinates="from-bottom",
-        ),
-    )
+    registry.add_board_look(Chess.name, LOOK)
