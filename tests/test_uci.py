@@ -274,7 +274,9 @@ def test_python_chess_reads_a_mate_score(engine: object) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seconds", [0.5, 1.0, 2.0])
+# ten percent of a short move is the narrowest window (the margin and the overhead are
+# fixed); a longer move's only adds waiting
+@pytest.mark.parametrize("seconds", [0.5, 1.0])
 def test_movetime_is_respected_within_ten_percent(engine: object, seconds: float) -> None:
     board = chess.Board()
     engine.play(board, chess_engine.Limit(depth=1))  # type: ignore[attr-defined]  # warmed up
@@ -285,18 +287,19 @@ def test_movetime_is_respected_within_ten_percent(engine: object, seconds: float
 
 
 @pytest.mark.slow
-def test_a_ten_game_match_against_itself_ends_with_no_protocol_error() -> None:
+def test_a_four_game_match_against_itself_ends_with_no_protocol_error() -> None:
+    # each engine plays each colour twice, a new game each time, at 200 to 650 nodes a move
     with (
         chess_engine.SimpleEngine.popen_uci(ENGINE_COMMAND, timeout=60) as white,
         chess_engine.SimpleEngine.popen_uci(ENGINE_COMMAND, timeout=60) as black,
     ):
-        for game in range(10):
+        for game in range(4):
             board = chess.Board()
             players = (white, black) if game % 2 == 0 else (black, white)
             # bounded: 20 plies a game, a few hundred nodes a move
             while not board.is_game_over() and board.ply() < 20:
                 mover = players[0 if board.turn else 1]
-                played = mover.play(board, chess_engine.Limit(nodes=200 + 50 * game))
+                played = mover.play(board, chess_engine.Limit(nodes=200 + 150 * game))
                 assert played.move in board.legal_moves
                 board.push(played.move)
             white.ping()
