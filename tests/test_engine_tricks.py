@@ -132,14 +132,18 @@ def tictactoe_values() -> dict[Hashable, int]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("options", TRICKS, ids=TRICK_IDS)
-def test_without_a_depth_every_trick_gives_minimax_on_every_tictactoe_position(
+def test_without_a_depth_every_trick_gives_minimax_on_tictactoe_positions(
     options: dict[str, Any],
     tictactoe_unfinished: list[Game[Any]],
     tictactoe_values: dict[Hashable, int],
 ) -> None:
     engine = Engine(**options)
     assert len(tictactoe_unfinished) == 4_520
-    for position in tictactoe_unfinished:
+    # every trick at once on every position, each other on a seeded quarter of them
+    positions = tictactoe_unfinished
+    if options is not TRICKS[-1]:
+        positions = random.Random(23).sample(positions, len(positions) // 4)
+    for position in positions:
         assert_exact(engine, position, tictactoe_values)
 
 
