@@ -32,8 +32,10 @@ def test_the_one_that_fails():
 def test_a_failing_test_is_reported_with_its_message(tmp_path: Path) -> None:
     suite = tmp_path / "test_failing.py"
     suite.write_text(FAILING)
+    # in one process (the caller's options come last): the report is read the same way,
+    # and the run with workers is test_a_passing_run_records_the_lines_it_ran's
     with pytest.raises(SuiteFailed) as failed:
-        measure(tmp_path / "data", [str(suite)])
+        measure(tmp_path / "data", ["-n", "0", str(suite)])
     report = str(failed.value)
     assert "test_the_one_that_fails" in report and "the arithmetic this test expects" in report
     assert "1 failed, 1 passed" in report
