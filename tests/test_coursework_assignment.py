@@ -201,8 +201,13 @@ def grade_submission(
     return tests
 
 
+def of_question(tests: list[dict[str, object]], question: int) -> list[dict[str, object]]:
+    """Return the tests of question ``question`` (named ``Qn ...`` in the sample)."""
+    return [test for test in tests if str(test["name"]).startswith(f"Q{question} ")]
+
+
 def points(tests: list[dict[str, object]], question: int) -> tuple[float, float]:
-    mine = [test for test in tests if str(test["number"]).startswith(f"{question}.")]
+    mine = of_question(tests, question)
     return (
         sum(float(str(test["score"])) for test in mine),
         sum(float(str(test["max_score"])) for test in mine),
@@ -255,11 +260,29 @@ def test_each_planted_bug_loses_points_on_its_question_only(
     assert line in exercise and line != changed, bug
     mistaken = exercise.replace(line, changed, 1)
     name = {1: "minimax", 2: "alphabeta", 3: "depth_limited", 4: "evaluation"}[question]
-    tests = grade_submission(tmp_path, capsys, written(**{name: mistaken}))
+    # the first bug of each question is graded on the whole assignment, the others on
+    # their question (and the questions that use its function) only
+    first = next(planted for planted in BUGS if planted[1] == question)[0] == bug
+    graded = set(POINTS) if first else {question} | USES.get(question, set())
+    tests = grade_submission(tmp_path, capsys, written(**{name: mistaken}), only(tmp_path, graded))
+    assert {question for question in POINTS if of_question(tests, question)} == graded, tests
     scored, most = points(tests, question)
     assert scored < most, (bug, tests)
-    for other in set(POINTS) - {question} - USES.get(question, set()):
+    for other in graded - {question} - USES.get(question, set()):
         assert points(tests, other) == (POINTS[other], POINTS[other]), (bug, tests)
+
+
+def only(tmp_path: Path, questions: set[int]) -> Path:
+    """Return a copy of the sample assignment with only the questions ``questions``."""
+    head, *blocks = ASSIGNMENT.read_text().split("\n[[question]]\n")
+    assert [block.startswith(f'name = "Q{number} ') for number, block in enumerate(blocks, 1)] == [
+        True
+    ] * len(POINTS)
+    copy = tmp_path / "assignment"
+    shutil.copytree(ASSIGNMENT.parent, copy)
+    kept = [block for number, block in enumerate(blocks, 1) if number in questions]
+    (copy / ASSIGNMENT.name).write_text(head + "".join(f"\n[[question]]\n{b}" for b in kept))
+    return copy / ASSIGNMENT.name
 
 
 #: hostile code put in exercise 1 only: question 1 gets 0, the others every point
@@ -276,15 +299,34 @@ HOSTILE = {
 }
 
 
-def shortened(tmp_path: Path, suite_name: str) -> Path:
-    """Return a copy of the sample assignment whose suite ``suite_name`` gives each test 2 s
-    instead of 10: code that never returns waits out each of its time limits."""
+#: the hostile code that never returns: it waits out the time limit of each test it is in
+NEVER_RETURNS = {"a search that never ends", "a print per node without end"}
+NEVER_RETURNS_EVALUATION = {"an evaluation that never returns"}
+#: the time limit of each test of the question hostile code that never returns is in,
+#: instead of 10 s: what these tests check (0 on that question, the others untouched)
+#: does not depend on how long the grader waits
+WAITED = 0.5
+
+
+def shortened(tmp_path: Path, suite_name: str, seconds: float = WAITED) -> Path:
+    """Return a copy of the sample assignment whose suite ``suite_name`` gives each test
+    ``seconds`` instead of 10: code that never returns waits out each of its time limits."""
     copy = tmp_path / "assignment"
     shutil.copytree(ASSIGNMENT.parent, copy)
     suite = copy / suite_name
     assert "\ntime_limit = 10\n" in suite.read_text()
-    suite.write_text(suite.read_text().replace("\ntime_limit = 10\n", "\ntime_limit = 2\n"))
+    suite.write_text(
+        suite.read_text().replace("\ntime_limit = 10\n", f"\ntime_limit = {seconds:g}\n")
+    )
     return copy / ASSIGNMENT.name
+
+
+def timed_out(tests: list[dict[str, object]], question: int) -> bool:
+    """Return whether every test of ``question`` says it timed out after the shortened limit."""
+    return all(
+        f"timed out after {WAITED:g} s" in str(test["output"])
+        for test in of_question(tests, question)
+    )
 
 
 @pytest.mark.slow
@@ -293,7 +335,8 @@ def test_hostile_code_in_one_question_costs_that_question_only(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], hostile: str
 ) -> None:
     minimax = HOSTILE[hostile] + MINIMAX
-    copy = shortened(tmp_path, "q1-minimax.toml")
+    # the code that returns keeps the suite's 10 s, so its 0 cannot come from a time limit
+    copy = shortened(tmp_path, "q1-minimax.toml") if hostile in NEVER_RETURNS else ASSIGNMENT
     tests = grade_submission(tmp_path, capsys, written(minimax=minimax), copy)
     assert points(tests, 1) == (0.0, 4.0), tests
     assert [points(tests, question) for question in (2, 3, 4)] == [
@@ -302,6 +345,8 @@ def test_hostile_code_in_one_question_costs_that_question_only(
         (7.0, 7.0),
     ], tests
     assert all(test["output"] for test in tests)
+    if hostile == "a search that never ends":
+        assert timed_out(tests, 1), tests
 
 
 @pytest.mark.slow
@@ -349,7 +394,8 @@ HOSTILE_EVALUATION = {
 def test_hostile_code_in_the_evaluation_costs_question_4_only(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], hostile: str
 ) -> None:
-    copy = shortened(tmp_path, "q4-evaluation.toml")
+    never = hostile in NEVER_RETURNS_EVALUATION
+    copy = shortened(tmp_path, "q4-evaluation.toml") if never else ASSIGNMENT
     evaluation = HOSTILE_EVALUATION[hostile] + EVALUATION
     tests = grade_submission(tmp_path, capsys, written(evaluation=evaluation), copy)
     assert points(tests, 4) == (0.0, 7.0), tests
@@ -359,4 +405,5 @@ def test_hostile_code_in_the_evaluation_costs_question_4_only(
         (5.0, 5.0),
     ], tests
     assert all(test["output"] for test in tests)
+    assert timed_out(tests, 4) == never, tests
     print(hostile, "|", [test["output"] for test in tests if str(test["number"]) == "4.1"][0])
