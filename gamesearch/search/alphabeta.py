@@ -59,6 +59,7 @@ from gamesearch.search.table import (
     SearchMemory,
     TranspositionTable,
     make_room,
+    settle,
     table_entries_field,
 )
 
@@ -221,22 +222,14 @@ def search_root(
         if probe is not None:
             position = key()
             entry = probe(position)
-            if entry is not None:
-                searched, lower, upper = entry
-                if searched == depth_left or searched == -depth_left:
-                    if searched != depth_left:
-                        # the entry rests on a horizon: so does whatever it decides here
-                        horizon += 1
-                    if lower >= beta or lower == upper:
-                        hits += 1
-                        return lower
-                    if upper <= alpha:
-                        hits += 1
-                        return upper
-                    if lower > alpha:
-                        alpha = lower
-                    if upper < beta:
-                        beta = upper
+            if entry is not None and (entry[0] == depth_left or entry[0] == -depth_left):
+                if entry[0] != depth_left:
+                    # the entry rests on a horizon: so does whatever it decides here
+                    horizon += 1
+                settled, alpha, beta = settle(entry, alpha, beta)
+                if settled is not None:
+                    hits += 1
+                    return settled
             window_alpha, window_beta = alpha, beta
             horizon_before = horizon
             draws_before = 0 if watch is None else watch.draws

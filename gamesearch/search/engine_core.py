@@ -27,7 +27,7 @@ from gamesearch.search.base import (
     leaf_values,
 )
 from gamesearch.search.repetition import watch_line
-from gamesearch.search.table import EngineEntry, TranspositionTable, make_room
+from gamesearch.search.table import EngineEntry, TranspositionTable, make_room, settle
 
 #: the depth of a table entry that holds true bounds (its subtree met no horizon)
 EXACT_DEPTH = INFINITY
@@ -371,20 +371,14 @@ class EngineCore:
                 position = key()
                 entry = probe(position)
                 if entry is not None:
-                    searched, lower, upper, hint = entry
+                    searched, hint = entry[0], entry[3]
                     if searched == EXACT_DEPTH or searched == depth_left:
                         if searched != EXACT_DEPTH:
                             horizon += 1  # the entry rests on a horizon: so does what it decides
-                        if lower >= beta or lower == upper:
+                        settled, alpha, beta = settle(entry, alpha, beta)
+                        if settled is not None:
                             hits += 1
-                            return lower
-                        if upper <= alpha:
-                            hits += 1
-                            return upper
-                        if lower > alpha:
-                            alpha = lower
-                        if upper < beta:
-                            beta = upper
+                            return settled
                 window_alpha, window_beta = alpha, beta
                 horizon_before = horizon
                 draws_before = 0 if watch is None else watch.draws

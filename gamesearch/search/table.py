@@ -78,6 +78,23 @@ def make_room(entries: dict[Hashable, Any]) -> None:
         del entries[position]
 
 
+def settle(entry: tuple[Any, ...], alpha: int, beta: int) -> tuple[int | None, int, int]:
+    """Return what the bounds of a table ``entry`` (``lower`` and ``upper`` its second and
+    third fields, as in every entry of bounds) tell a search of the window ``(alpha, beta)``.
+
+    The answer is ``(value, alpha, beta)``: the value the entry settles (``None`` when it
+    settles none: then the window is narrowed to the bounds). The caller has checked
+    that the entry answers at the depth searched. Written for the hot loops (called on
+    a usable entry only).
+    """
+    lower, upper = entry[1], entry[2]
+    if lower >= beta or lower == upper:
+        return lower, alpha, beta
+    if upper <= alpha:
+        return upper, alpha, beta
+    return None, lower if lower > alpha else alpha, upper if upper < beta else beta
+
+
 def table_entries_field(default: int) -> Any:
     """Return the attrs field of a searcher's table size (whole number >= 1)."""
 
