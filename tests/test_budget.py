@@ -15,6 +15,7 @@ from clirun import assert_usage_error, run_cli
 from gamesearch.errors import BudgetExceededError, InvalidOptionError
 from gamesearch.plugins import default_registry
 from gamesearch.search.base import CLOCK_INTERVAL, INFINITY, Budget, Limit
+from gamesearch.search.limits import CLOCK_SHARE, CLOCKS, FIRST_CLOCK_INTERVAL
 
 REGISTRY = default_registry()
 SEARCH_DIR = Path(__file__).resolve().parents[1] / "gamesearch" / "search"
@@ -35,11 +36,67 @@ def test_a_node_budget_is_checked_exactly_past_its_last_node() -> None:
         budget.check(41)
 
 
-def test_a_time_budget_reads_its_clock_every_interval() -> None:
-    budget = Budget(max_nodes=10 * CLOCK_INTERVAL, seconds=60.0)
-    assert budget.first_look == CLOCK_INTERVAL
-    assert budget.check(CLOCK_INTERVAL + 1) == 2 * CLOCK_INTERVAL + 1
-    assert budget.check(10 * CLOCK_INTERVAL - 5) == 10 * CLOCK_INTERVAL  # the node limit is nearer
+def test_a_time_budget_reads_its_clock_soon_then_at_most_every_interval() -> None:
+    budget = Budget(max_nodes=100 * CLOCK_INTERVAL, seconds=60.0)
+    assert budget.first_look == FIRST_CLOCK_INTERVAL
+    looks = [budget.check(FIRST_CLOCK_INTERVAL + 1)]
+    for _ in range(12):  # (a fast search on a long budget: each run twice the last, up to the most)
+        looks.append(budget.check(looks[-1] + 1))
+    runs = [after - before - 1 for before, after in zip(looks, looks[1:], strict=False)]
+    assert runs[0] == 4 * FIRST_CLOCK_INTERVAL and runs[-1] == CLOCK_INTERVAL
+    assert all(
+        run == min(2 * previous, CLOCK_INTERVAL)
+        for previous, run in zip(runs, runs[1:], strict=False)
+    )
+    assert (
+        budget.check(100 * CLOCK_INTERVAL - 5) == 100 * CLOCK_INTERVAL
+    )  # the node limit is nearer
+
+
+class _FakeClock:
+    """A clock that reads the positions entered so far at a steady node rate."""
+
+    def __init__(self, rate: float) -> None:
+        self.rate, self.nodes = rate, 0
+
+    def __call__(self) -> float:
+        return self.nodes / self.rate
+
+
+@pytest.mark.parametrize("rate", [200.0, 3_000.0, 50_000.0, 2_000_000.0])
+@pytest.mark.parametrize("seconds", [0.02, 0.1, 2.0])
+def test_a_time_budget_is_overrun_by_at_most_its_share_at_any_node_rate(
+    monkeypatch: pytest.MonkeyPatch, rate: float, seconds: float
+) -> None:
+    clock = _FakeClock(rate)
+    monkeypatch.setitem(CLOCKS, "cpu", clock)
+    budget = Budget(seconds=seconds, clock="cpu")
+    looks, next_look = 0, budget.first_look
+    with pytest.raises(BudgetExceededError, match="time budget exhausted"):
+        while True:
+            clock.nodes = next_look + 1  # (the search runs on until its count passes the mark)
+            next_look = budget.check(clock.nodes)
+            looks += 1
+    overrun = clock() - seconds
+    # past the deadline by at most the share (plus the first run and one position's time,
+    # when the rate is so slow that one position takes longer than the share)
+    assert 0 < overrun <= CLOCK_SHARE * seconds + (FIRST_CLOCK_INTERVAL + 1) / rate
+    # a clock read no more often than the share asks (after the first runs) or the most allows
+    fewest = rate * seconds / max(1, min(CLOCK_INTERVAL, rate * CLOCK_SHARE * seconds))
+    assert looks <= fewest + 12
+
+
+def test_the_rest_of_a_budget_keeps_the_node_rate_it_measured(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clock = _FakeClock(1_000.0)
+    monkeypatch.setitem(CLOCKS, "cpu", clock)
+    budget = Budget(seconds=1.0, clock="cpu")
+    clock.nodes = 400
+    next_look = budget.check(400)
+    assert next_look == 400 + 1_000 * CLOCK_SHARE  # 1,000 positions a second: 10 in 1 %
+    rest = budget.after(400)
+    assert rest.first_look == 1_000 * CLOCK_SHARE and rest.deadline == budget.deadline
 
 
 def test_the_rest_of_a_budget_keeps_its_deadline_and_counts_what_was_spent() -> None:

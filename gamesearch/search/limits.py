@@ -18,8 +18,14 @@ from gamesearch.errors import BudgetExceededError, InvalidOptionError
 from gamesearch.options import check_fields, option_field
 from gamesearch.search.result import INFINITY
 
-#: how often (in positions entered) a search with a time budget reads its clock
+#: the most positions a search with a time budget enters between two readings of its clock
 CLOCK_INTERVAL = 1024
+#: the positions a search with a time budget enters before it first reads its clock; from
+#: then on the run between readings is set from the node rate measured (:class:`Budget`)
+FIRST_CLOCK_INTERVAL = 16
+#: the share of its time budget a search may spend between two readings of its clock, at
+#: the node rate measured so far (so a search overruns its budget by about this share)
+CLOCK_SHARE = 0.01
 #: the clocks a time budget may be measured on: ``wall`` is elapsed time, ``cpu`` the
 #: processor time of the searching thread (another busy or sleeping thread does not shorten it)
 CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.thread_time}
@@ -101,17 +107,25 @@ class Budget:
 
     A core counts the positions it enters and, whenever its count passes the number
     :meth:`check` last returned (at first :attr:`first_look`), calls :meth:`check`
-    again: one comparison of two integers per position, the clock read every
-    :data:`CLOCK_INTERVAL` positions. Without a budget that number is never reached.
+    again: one comparison of two integers per position. Without a budget that number is
+    never reached. With a time budget the clock is read first after
+    :data:`FIRST_CLOCK_INTERVAL` positions, then after as many positions as the node rate
+    measured between the last two readings gets through in :data:`CLOCK_SHARE` of the
+    budget (at most twice the last run, at most :data:`CLOCK_INTERVAL`), so a slow
+    search overruns its time by about that share, not by a thousand slow positions.
     ``spent`` is what the search had entered before this budget's counting began
-    (an iterative-deepening driver hands each depth its rest: :meth:`after`).
+    (an iterative-deepening driver hands each depth its rest: :meth:`after`, which keeps
+    the rate measured).
     """
 
     __slots__ = (
         "clock",
         "deadline",
         "first_look",
+        "interval",
         "is_limited",
+        "last_read",
+        "last_total",
         "max_nodes",
         "read_clock",
         "seconds",
@@ -127,6 +141,8 @@ class Budget:
         *,
         spent: int = 0,
         started: float | None = None,
+        interval: int = FIRST_CLOCK_INTERVAL,
+        last_read: float | None = None,
     ) -> None:
         if clock not in CLOCKS:
             raise InvalidOptionError(
@@ -141,17 +157,27 @@ class Budget:
         self.deadline = math.inf if seconds is None else self.started + seconds
         self.spent = spent
         self.is_limited = max_nodes is not None or seconds is not None
+        #: the positions to enter before the clock is read next (set from the node rate)
+        self.interval = interval
+        #: the clock's last reading and the positions entered by then (the whole search's)
+        self.last_read = self.started if last_read is None else last_read
+        self.last_total = spent
         self.first_look = self.next_check(0)
 
     def after(self, spent: int) -> Budget:
-        """Return this budget's rest once ``spent`` positions were entered (same deadline)."""
-        return Budget(
+        """Return this budget's rest once ``spent`` positions were entered (same deadline,
+        the clock read as often as the node rate measured so far asks)."""
+        rest = Budget(
             None if self.max_nodes == INFINITY else self.max_nodes,
             self.seconds,
             self.clock,
             spent=spent,
             started=self.started,
+            interval=self.interval,
+            last_read=self.last_read,
         )
+        rest.last_total = min(self.last_total, spent)
+        return rest
 
     @property
     def nodes_left(self) -> int:
@@ -168,14 +194,25 @@ class Budget:
         left = self.max_nodes - self.spent
         if self.deadline == math.inf:
             return left
-        return min(left, nodes + CLOCK_INTERVAL)
+        return min(left, nodes + self.interval)
 
     def is_spent(self, nodes: int) -> bool:
         """Return whether entering ``nodes`` positions (counted from :attr:`spent`) is past the
-        budget: more nodes than it allows, or its clock past the deadline (read now)."""
-        return self.spent + nodes > self.max_nodes or (
-            self.deadline != math.inf and self.read_clock() > self.deadline
-        )
+        budget: more nodes than it allows, or its clock past the deadline (read now; the
+        reading also sets :attr:`interval` from the node rate since the last one)."""
+        if self.spent + nodes > self.max_nodes:
+            return True
+        if self.deadline == math.inf:
+            return False
+        now, total = self.read_clock(), self.spent + nodes
+        took, entered = now - self.last_read, total - self.last_total
+        # the positions that take CLOCK_SHARE of the budget at the rate just measured
+        # (a clock that did not move, or a first reading, lets the run double)
+        share = CLOCK_SHARE * (self.deadline - self.started)
+        fits = entered * share / took if took > 0 else math.inf
+        self.interval = max(1, min(2 * self.interval, CLOCK_INTERVAL, int(fits)))
+        self.last_read, self.last_total = now, total
+        return now > self.deadline
 
     def check(self, nodes: int) -> int:
         """Return the count past which to check again, ``nodes`` positions having been
