@@ -50,6 +50,11 @@ def anchored_rating(results: Sequence[tuple[float, float, float]]) -> tuple[floa
 
 #: the sequential test's error rates: of accepting H1 when H0 holds, and H0 when H1 holds
 SPRT_ALPHA = SPRT_BETA = 0.05
+#: the points a pair of games can score (0 to 2, in halves): the pentanomial's five outcomes
+PAIR_OUTCOMES = (0.0, 0.5, 1.0, 1.5, 2.0)
+#: the virtual pairs the sequential test adds, spread evenly over :data:`PAIR_OUTCOMES`
+#: (additive smoothing: a symmetric Dirichlet prior of 1/5 on each outcome's frequency)
+SPRT_PRIOR_PAIRS = 1.0
 
 
 def sprt_llr(pairs: Sequence[float], elo0: float, elo1: float) -> float:
@@ -60,17 +65,26 @@ def sprt_llr(pairs: Sequence[float], elo0: float, elo1: float) -> float:
     The generalized SPRT's normal approximation over pairs (the pentanomial model, which
     keeps the two games of an opening together, as engine testers do): with ``n`` pairs of
     mean score ``x`` a game and variance ``v`` of a pair's mean, ``n (s1 - s0) (2x - s0 - s1)
-    / (2v)``, where ``s0`` and ``s1`` are the scores the two Elo differences expect. It is 0
-    before the pairs vary (no variance, no evidence either way).
+    / (2v)``, where ``s0`` and ``s1`` are the scores the two Elo differences expect.
+
+    ``x`` and ``v`` are those of the pairs' frequencies regularised by
+    :data:`SPRT_PRIOR_PAIRS` virtual pair spread evenly over the five outcomes (each
+    outcome's count plus 1/5, then normalised): without it, pairs that all score the same
+    have no variance and the test could never decide (or would divide by zero). Fishtest's
+    ``LLRcalc.regularize`` does the same with a count of 0.001 for each outcome never seen;
+    so small a count makes two won pairs a proof, where one virtual pair needs about five.
+    It is 0 with no pairs.
     """
     count = len(pairs)
-    if count < 2:
+    if count == 0:
         return 0.0
-    means = [points / 2 for points in pairs]
-    mean = sum(means) / count
-    variance = sum((value - mean) ** 2 for value in means) / count
-    if variance <= 0:
-        return 0.0
+    prior = SPRT_PRIOR_PAIRS / len(PAIR_OUTCOMES)
+    weights = {outcome: prior for outcome in PAIR_OUTCOMES}
+    for points in pairs:
+        weights[points] = weights.get(points, prior) + 1.0
+    total = sum(weights.values())
+    mean = sum(weight * points / 2 for points, weight in weights.items()) / total
+    variance = sum(weight * (points / 2 - mean) ** 2 for points, weight in weights.items()) / total
     s0, s1 = expected_score(elo0, 0.0), expected_score(elo1, 0.0)
     return count * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance)
 

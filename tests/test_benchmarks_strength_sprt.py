@@ -4,6 +4,7 @@ and Ctrl-C keeps the games played."""
 from __future__ import annotations
 
 import math
+import statistics
 from statistics import NormalDist
 
 import pytest
@@ -13,14 +14,16 @@ from gamesearch.plugins import default_registry
 
 
 def _normal_llr(pairs: list[float], elo0: float, elo1: float) -> float:
-    """The log-likelihood ratio of two normal models of a pair's mean score, written out:
-    means the scores the two Elo differences expect, the pairs' own variance."""
-    means = [points / 2 for points in pairs]
-    centre = sum(means) / len(means)
-    spread = math.sqrt(sum((value - centre) ** 2 for value in means) / len(means))
+    """The log-likelihood ratio of two normal models of a pair's mean score, written out over
+    the regularised sample: each pair five times and each of the five outcomes once more
+    (one virtual pair, a fifth on each outcome), its log-likelihoods scaled back to the
+    pairs played; means the scores the two Elo differences expect, the sample's spread."""
+    sample = [points / 2 for points in pairs for _ in range(5)] + [0, 0.25, 0.5, 0.75, 1]
+    spread = statistics.pstdev(sample)
     h0 = NormalDist(1 / (1 + 10 ** (-elo0 / 400)), spread)
     h1 = NormalDist(1 / (1 + 10 ** (-elo1 / 400)), spread)
-    return sum(math.log(h1.pdf(value) / h0.pdf(value)) for value in means)
+    ratio = sum(math.log(h1.pdf(value) / h0.pdf(value)) for value in sample)
+    return ratio * len(pairs) / len(sample)
 
 
 @pytest.mark.parametrize(
@@ -29,15 +32,26 @@ def _normal_llr(pairs: list[float], elo0: float, elo1: float) -> float:
         [2.0, 1.5, 1.0, 0.5, 2.0, 1.0, 1.5],
         [0.0, 1.0, 0.5, 1.0, 1.0, 0.0],
         [1.0, 1.0, 2.0, 1.0],
+        [1.0] * 7,
+        [2.0, 2.0, 2.0],
+        [0.5],
     ],
 )
 @pytest.mark.parametrize(("elo0", "elo1"), [(0.0, 50.0), (-20.0, 20.0)])
-def test_the_log_likelihood_ratio_is_that_of_two_normal_models(
+def test_the_log_likelihood_ratio_is_that_of_two_normal_models_of_the_regularised_pairs(
     pairs: list[float], elo0: float, elo1: float
 ) -> None:
     assert strength_report.sprt_llr(pairs, elo0, elo1) == pytest.approx(
         _normal_llr(pairs, elo0, elo1)
     )
+
+
+def test_the_regularisation_fades_as_the_pairs_grow() -> None:
+    pairs = [2.0, 1.5, 1.0, 0.5, 2.0, 1.0, 1.5] * 300
+    means = [points / 2 for points in pairs]
+    centre, variance = statistics.fmean(means), statistics.pvariance(means)
+    plain = len(pairs) * (0.5715 - 0.5) * (2 * centre - 0.5 - 0.5715) / (2 * variance)
+    assert strength_report.sprt_llr(pairs, 0, 50) == pytest.approx(plain, rel=0.01)
 
 
 def test_the_test_accepts_h1_for_a_winner_h0_for_a_loser_and_waits_when_even() -> None:
@@ -47,8 +61,27 @@ def test_the_test_accepts_h1_for_a_winner_h0_for_a_loser_and_waits_when_even() -
     assert strength_report.sprt_verdict(winning, 0, 50) == "H1"
     assert strength_report.sprt_verdict([2 - points for points in winning], 0, 50) == "H0"
     assert strength_report.sprt_verdict([1.0, 1.5, 0.5, 1.0] * 3, -50, 50) is None
-    assert strength_report.sprt_llr([1.0] * 10, 0, 50) == 0  # no spread: no evidence yet
-    assert strength_report.sprt_llr([2.0], 0, 50) == 0
+    assert strength_report.sprt_llr([], 0, 50) == 0
+
+
+def _first_verdict(pair: float, elo0: float, elo1: float) -> tuple[int, str | None]:
+    """Return after how many pairs that all score ``pair`` the test decides, and how."""
+    for count in range(1, 200):
+        verdict = strength_report.sprt_verdict([pair] * count, elo0, elo1)
+        if verdict is not None:
+            return count, verdict
+    return 0, None
+
+
+def test_pairs_that_all_score_the_same_decide_after_a_few_pairs_not_never() -> None:
+    # every pair won both ways, or lost both ways: a clear verdict, yet not from two pairs
+    wins, losses, even = (_first_verdict(pair, 0, 50) for pair in (2.0, 0.0, 1.0))
+    assert wins[1] == "H1" and 3 <= wins[0] <= 10
+    assert losses[1] == "H0" and losses[0] <= wins[0]
+    # every pair split: even engines, so not 50 Elo stronger (H0), after more pairs
+    assert even[1] == "H0" and wins[0] < even[0] <= 40
+    # and symmetric bounds around 0 stay undecided by even pairs longer still
+    assert _first_verdict(1.0, -50, 50)[1] is None
 
 
 def _depth_match() -> strength.Match:
