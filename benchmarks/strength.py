@@ -23,7 +23,9 @@ The suites of matches, by game:
   default searcher against this framework's other searchers that play under a time
   budget (iterative deepening, the engine with every trick the game offers, MCTS);
 - ``tricks``: the engine with every trick the game offers against the plain iterative
-  engine, then with each trick off in turn (an Elo per trick at equal time);
+  engine and against ``iterative`` (the default where a game plays under a time budget),
+  then the plain engine with each trick alone against the plain engine, then the engine
+  with each trick off in turn (an Elo per trick at equal time, two ways);
 - ``mcts``: MCTS against OpenSpiel's MCTSBot at equal simulations (Connect Four).
 """
 
@@ -146,6 +148,11 @@ def plan(
         matches += [Match("peers", ours, other) for other in own if other != ours]
     if "tricks" in suites:
         matches.append(Match("tricks", all_tricks(game), PLAIN_ENGINE, "all tricks"))
+        matches.append(Match("tricks", all_tricks(game), "iterative", "all tricks"))
+        for trick, option in offered_tricks(game):
+            matches.append(
+                Match("tricks", f"{PLAIN_ENGINE},{option}", PLAIN_ENGINE, f"{trick} alone")
+            )
         for trick, _ in offered_tricks(game):
             matches.append(
                 Match("tricks", all_tricks(game, trick), PLAIN_ENGINE, f"all but {trick}")
@@ -336,8 +343,9 @@ def build_parser() -> argparse.ArgumentParser:
         "Elo difference with a 95% interval. Suites: peers (chess: sunfish and Stockfish's "
         "UCI_Elo ladder; Connect Four: OpenSpiel's MCTSBot and alpha-beta, easyAI's Negamax; "
         "every game: the default searcher against the framework's other searchers), tricks "
-        "(the engine with every trick against the plain iterative engine, then each trick "
-        "off in turn) and mcts (MCTS against OpenSpiel's MCTSBot at equal simulations). "
+        "(the engine with every trick against the plain iterative engine and against iterative, "
+        "each trick alone against the plain engine, then each trick off in turn) and mcts "
+        "(MCTS against OpenSpiel's MCTSBot at equal simulations). "
         "An opponent that is not installed is skipped with a message.",
         epilog="examples:\n"
         "  python -m benchmarks strength connect4 --suite tricks --games 20\n"

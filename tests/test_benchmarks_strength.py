@@ -86,15 +86,27 @@ def test_deepening_stops_before_a_depth_expected_to_overrun_the_budget(
     assert players.deepen_within(100.0, "cpu", search, 3)[1] == 3  # never past the deepest
 
 
-def test_the_tricks_suite_turns_each_offered_trick_off_in_turn() -> None:
+def test_the_tricks_suite_plays_every_trick_alone_and_turns_each_off_in_turn() -> None:
     game = default_registry().new_game("connect4")
     matches = strength.plan(game, ["tricks"])
-    offered = [name for name, _ in strength.offered_tricks(game)]
-    assert "null move" not in offered  # Connect Four declares zugzwang decisive
-    assert [m.note for m in matches] == ["all tricks", *(f"all but {t}" for t in offered)]
-    assert {m.opponent for m in matches} == {strength.PLAIN_ENGINE}
+    offered = strength.offered_tricks(game)
+    names = [name for name, _ in offered]
+    assert "null move" not in names  # Connect Four declares zugzwang decisive
+    assert [m.note for m in matches] == [
+        "all tricks",
+        "all tricks",
+        *(f"{name} alone" for name in names),
+        *(f"all but {name}" for name in names),
+    ]
+    assert [m.opponent for m in matches[:2]] == [strength.PLAIN_ENGINE, "iterative"]
+    assert {m.opponent for m in matches[2:]} == {strength.PLAIN_ENGINE}
     everything = matches[0].player
-    for match, (_, option) in zip(matches[1:], strength.offered_tricks(game), strict=True):
+    assert matches[1].player == everything
+    plain = set(strength.PLAIN_ENGINE.split(":")[1].split(","))
+    alone, all_but = matches[2 : 2 + len(offered)], matches[2 + len(offered) :]
+    for match, (_, option) in zip(alone, offered, strict=True):
+        assert set(match.player.split(":")[1].split(",")) == plain | {option}
+    for match, (_, option) in zip(all_but, offered, strict=True):
         assert option not in match.player.split(":")[1].split(",")
         assert set(match.player.split(",")) | {option} == set(everything.split(","))
 
