@@ -187,8 +187,11 @@ class Outcome:
     player_ms: float  #: mean elapsed milliseconds a searched move, the player's
     opponent_ms: float
     capped: int  #: games stopped at the ply cap (scored draws)
-    #: mean processor milliseconds a move of an outside opponent (``None``: one of ours)
+    #: mean processor milliseconds a move of the opponent: measured by its search on the
+    #: processor clock, or by the outside program's process (``None``: not measured)
     opponent_cpu_ms: float | None = None
+    #: mean processor milliseconds a move of the player (``None``: on the wall clock)
+    player_cpu_ms: float | None = None
     #: why it ended before its games: ``"H1"`` or ``"H0"`` (the sequential test accepted
     #: it), ``"stopped"`` (Ctrl-C or SIGTERM); ``""``: it played them all
     ended: str = ""
@@ -236,6 +239,8 @@ def outcome_of(match: Match, tournament: Tournament, max_plies: int | None) -> O
         first.mean_seconds * 1000,
         second.mean_seconds * 1000,
         capped,
+        opponent_cpu_ms=second.mean_cpu_seconds * 1000 if second.cpu_seconds else None,
+        player_cpu_ms=first.mean_cpu_seconds * 1000 if first.cpu_seconds else None,
     )
 
 

@@ -140,7 +140,7 @@ def merged(saved: Sequence[dict[str, Any]]) -> dict[str, Any]:
                 by_match[key] = dict(item)
                 continue
             games = total["games"] + item["games"]
-            for mean in ("plies", "player_ms", "opponent_ms", "opponent_cpu_ms"):
+            for mean in ("plies", "player_ms", "opponent_ms", "player_cpu_ms", "opponent_cpu_ms"):
                 if total.get(mean) is None or item.get(mean) is None:
                     total[mean] = total.get(mean) if item.get(mean) is None else item[mean]
                     continue
@@ -171,7 +171,7 @@ COLUMNS = (
     "Elo ±95%",
     "plies",
     "elapsed ms/move",
-    "opponent's CPU ms/move",
+    "CPU ms/move",
 )
 
 
@@ -192,7 +192,10 @@ def rows(data: dict[str, Any]) -> list[tuple[str, ...]]:
                 f"{item['elo']:+.0f} ± {item['interval']:.0f}",
                 f"{item['plies']:.0f}",
                 f"{item['player_ms']:.0f} / {item['opponent_ms']:.0f}",
-                "-" if item.get("opponent_cpu_ms") is None else f"{item['opponent_cpu_ms']:.0f}",
+                " / ".join(
+                    "-" if item.get(key) is None else f"{item[key]:.0f}"
+                    for key in ("player_cpu_ms", "opponent_cpu_ms")
+                ),
             )
         )
     return found

@@ -47,6 +47,9 @@ class MoveRecord:
     is_random: bool  #: true for a random opening move (no search, no statistics)
     nodes: int = 0  #: positions the searcher entered to choose the move
     seconds: float = 0.0  #: time the searcher took
+    #: processor time the searcher took, for a searcher on the processor clock (``clock=cpu``;
+    #: 0 on the wall clock)
+    cpu_seconds: float = 0.0
     value: Value | None = None  #: the searcher's value of the position (first player's view;
     #: the mover's own utility in a game with utilities)
 
@@ -195,6 +198,7 @@ def play_game(
                 is_random=False,
                 nodes=result.stats.nodes,
                 seconds=result.stats.seconds,
+                cpu_seconds=result.stats.cpu_seconds,
                 value=result.value,
             )
         board.apply(move)
@@ -223,6 +227,8 @@ class Standing:
     moves: int  #: moves it chose by searching
     nodes: int  #: nodes over those moves
     seconds: float  #: seconds over those moves
+    #: processor seconds over those moves (0 for a searcher on the wall clock)
+    cpu_seconds: float = 0.0
 
     @property
     def games(self) -> int:
@@ -239,6 +245,12 @@ class Standing:
         """Return the mean seconds per searched move (0 when it searched none)."""
         return self.seconds / self.moves if self.moves else 0.0
 
+    @property
+    def mean_cpu_seconds(self) -> float:
+        """Return the mean processor seconds per searched move (0 when it searched none, or
+        searched on the wall clock)."""
+        return self.cpu_seconds / self.moves if self.moves else 0.0
+
     def as_dict(self) -> dict[str, Any]:
         """Return the standing as JSON-ready data."""
         return {
@@ -246,23 +258,27 @@ class Standing:
             "games": self.games,
             "mean_nodes": self.mean_nodes,
             "mean_seconds": self.mean_seconds,
+            "mean_cpu_seconds": self.mean_cpu_seconds,
         }
 
 
 def tally(label: str, seated: Iterable[tuple[GameRecord, int]]) -> Standing:
     """Return the standing of the searcher ``label`` over ``seated``: each game it played,
     with the seat (player) it played in that game. Wins, draws and losses are counted as
-    :meth:`GameRecord.result_of` says; moves, nodes and seconds over its searched moves."""
+    :meth:`GameRecord.result_of` says; moves, nodes, seconds and processor seconds over its
+    searched moves."""
     results = {"win": 0, "draw": 0, "loss": 0}
     moves = nodes = 0
-    seconds = 0.0
+    seconds = cpu_seconds = 0.0
     for record, player in seated:
         results[record.result_of(player)] += 1
         searched = record.searched_moves(player)
         moves += len(searched)
         nodes += sum(move.nodes for move in searched)
         seconds += sum(move.seconds for move in searched)
-    return Standing(label, results["win"], results["draw"], results["loss"], moves, nodes, seconds)
+        cpu_seconds += sum(move.cpu_seconds for move in searched)
+    wins, draws, losses = results["win"], results["draw"], results["loss"]
+    return Standing(label, wins, draws, losses, moves, nodes, seconds, cpu_seconds)
 
 
 @attrs.frozen

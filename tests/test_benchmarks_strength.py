@@ -111,6 +111,33 @@ def test_the_tricks_suite_plays_every_trick_alone_and_turns_each_off_in_turn() -
         assert set(match.player.split(",")) | {option} == set(everything.split(","))
 
 
+def _tiny_timed_match(clock: str) -> strength.Outcome:
+    """Two games of Connect Four, 6 plies each, ``iterative`` against the plain engine."""
+    registry = default_registry()
+    return strength.play(
+        registry.new_game("connect4"),
+        strength.Match("tricks", "iterative", strength.PLAIN_ENGINE, "table"),
+        registry=registry,
+        seconds=0.01,
+        clock=clock,
+        games=2,
+        seed=1,
+        opening_plies=2,
+        max_plies=6,
+        advance=lambda _: None,
+    )
+
+
+def test_a_timed_match_reports_each_sides_processor_time_a_move() -> None:
+    outcome = _tiny_timed_match("cpu")
+    assert outcome.games == 2 and outcome.player_cpu_ms and outcome.opponent_cpu_ms
+    row = strength_report.rows({"clock": "cpu", "matches": [outcome.as_dict()]})[0]
+    assert row[-1] == f"{outcome.player_cpu_ms:.0f} / {outcome.opponent_cpu_ms:.0f}"
+    # a match on the wall clock has no processor time to report
+    wall = _tiny_timed_match("wall")
+    assert wall.player_cpu_ms is None and wall.opponent_cpu_ms is None
+
+
 def test_a_budget_replaces_the_specs_own_limits() -> None:
     spec = "engine:iterative=true,seconds=3,max_nodes=100,table=true"
     assert strength.with_budget(spec, 0.2, "cpu") == (
@@ -242,6 +269,8 @@ def test_saved_results_print_again_as_markdown_without_playing(
                 "plies": 35.5,
                 "player_ms": 120.0,
                 "opponent_ms": 110.0,
+                "player_cpu_ms": 101.0,
+                "opponent_cpu_ms": None,
                 "capped": 0,
                 "games": 4,
                 "score": 2.5,
@@ -256,7 +285,7 @@ def test_saved_results_print_again_as_markdown_without_playing(
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "connect4: 4 games a match, 0.1 s of processor time a move, seed 1:"
     assert lines[-1] == (
-        "| tricks | all \\| one | engine | 2.5/4 (2-1-1) | +88 ± 301 | 36 | 120 / 110 | - |"
+        "| tricks | all \\| one | engine | 2.5/4 (2-1-1) | +88 ± 301 | 36 | 120 / 110 | 101 / - |"
     )
     assert cli.main(["strength", "connect4", "--load", str(tmp_path / "none.json")]) == 2
     assert "cannot read the results" in capsys.readouterr().err
