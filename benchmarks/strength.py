@@ -41,7 +41,7 @@ from typing import Any
 
 import attrs
 
-from benchmarks.peers.players import SPENT, strength_registry
+from benchmarks.peers.players import SPENT, OutsidePlayer, strength_registry
 from benchmarks.peers.uci import close_engines
 from benchmarks.strength_report import (
     ladder_rating,
@@ -281,6 +281,9 @@ def play(
         players = [with_budget(spec, seconds, clock) for spec in players]
     outside = parse_searcher_spec(match.opponent)[0]
     before = list(SPENT.get(outside, (0.0, 0)))
+    ends = [registry.new_searcher(spec) for spec in (match.player, match.opponent)]
+    adjudicators = [p.adjudicator(game) for p in ends if isinstance(p, OutsidePlayer)]
+    adjudicate = next((each for each in adjudicators if each is not None), None)
     played: list[PlayedGame] = []
 
     def finished(done: PlayedGame) -> None:
@@ -300,6 +303,7 @@ def play(
             registry=registry,
             on_game=finished,
             max_plies=max_plies,
+            adjudicate=adjudicate,
         )
     except (_Decided, KeyboardInterrupt) as stop:
         if not played:

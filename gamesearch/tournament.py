@@ -33,7 +33,7 @@ from typing import Any
 
 import attrs
 
-from gamesearch.arena import GameRecord, Standing, play_game, tally
+from gamesearch.arena import GameRecord, MoveRecord, Standing, play_game, tally
 from gamesearch.batch.executors import (
     Executor,
     InlineExecutor,
@@ -44,6 +44,7 @@ from gamesearch.errors import GameSearchError, InvalidOptionError, UnsupportedGa
 from gamesearch.game import Game
 from gamesearch.plugins import Registry, default_registry
 from gamesearch.rating import Rating, Result, fit_ratings
+from gamesearch.rules import Outcome
 from gamesearch.search.base import parse_searcher_spec
 
 #: small counts as words, for the messages and titles
@@ -306,6 +307,7 @@ def run_tournament(
     executor: Executor | None = None,
     done: Mapping[int, PlayedGame] | None = None,
     max_plies: int | None = None,
+    adjudicate: Callable[[Sequence[MoveRecord]], Outcome | None] | None = None,
 ) -> Tournament:
     """Play a round robin between the searcher specs ``players`` from ``game``'s position
     and return it.
@@ -318,7 +320,8 @@ def run_tournament(
     called as each game ends, in the order they finish; the result lists them in schedule
     order. ``done`` holds games of this same schedule already played (by number, e.g. read
     back from a results store): they are not played again, and ``on_game`` is not called
-    for them. ``max_plies`` caps every game (see :func:`~gamesearch.arena.play_game`).
+    for them. ``max_plies`` caps every game and ``adjudicate`` may end one early (see
+    :func:`~gamesearch.arena.play_game`; with workers, it must pickle).
 
     :raises InvalidOptionError: for a bad spec, a repeated player, a bad count, or fewer
         players than the game has seats.
@@ -373,7 +376,9 @@ def run_tournament(
     # the workers get the caller's registry (searchers of its own included); on an
     # error or Ctrl-C, games not yet started are dropped, not waited for
     with running if own else contextlib.nullcontext(running):
-        play = functools.partial(_play_job, registry=registry, max_plies=max_plies)
+        play = functools.partial(
+            _play_job, registry=registry, max_plies=max_plies, adjudicate=adjudicate
+        )
         for job in running.map_unordered(play, jobs):
             if job.result is None:
                 raise GameSearchError(
@@ -396,9 +401,10 @@ def _play_job(
     job: tuple[Game[Any], tuple[str, ...], int, ScheduledGame],
     registry: Registry | None = None,
     max_plies: int | None = None,
+    adjudicate: Callable[[Sequence[MoveRecord]], Outcome | None] | None = None,
 ) -> PlayedGame:
     """Play the scheduled game ``job`` describes (see :func:`_play`)."""
-    return _play(*job, registry=registry, max_plies=max_plies)
+    return _play(*job, registry=registry, max_plies=max_plies, adjudicate=adjudicate)
 
 
 def _play(
@@ -408,6 +414,7 @@ def _play(
     scheduled: ScheduledGame,
     registry: Registry | None = None,
     max_plies: int | None = None,
+    adjudicate: Callable[[Sequence[MoveRecord]], Outcome | None] | None = None,
 ) -> PlayedGame:
     """Play one scheduled game with fresh searchers from ``registry`` (in a worker process)."""
     assert registry is not None  # run_tournament always passes its registry
@@ -430,5 +437,6 @@ def _play(
         seed=scheduled.opening_seed,
         labels=tuple(labels[player] for player in scheduled.seats),
         max_plies=max_plies,
+        adjudicate=adjudicate,
     )
     return PlayedGame(scheduled, record)

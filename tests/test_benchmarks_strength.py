@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
 from benchmarks import cli, strength, strength_report
 from benchmarks.peers import players, uci
 from gamesearch.arena import play_game
+from gamesearch.game import Game
 from gamesearch.plugins import default_registry
 from gamesearch.rules import Outcome
+from gamesearch.search.base import RootAnswer, SearchContext, Searcher
 
 
 def test_a_game_capped_at_max_plies_stops_there_and_is_scored_a_draw() -> None:
@@ -296,3 +299,57 @@ def test_saved_results_print_again_as_markdown_without_playing(
     assert (item["wins"], item["draws"], item["losses"], item["score"]) == (4, 2, 2, 5.0)
     assert item["games"] == both["games"] == 8
     assert item["elo"] > 0 and item["interval"] < 301.4
+
+
+def _past_openspiels_end() -> Any:
+    """Return a seeded random game of checkers played until OpenSpiel's checkers calls it
+    over (a draw after 40 moves without a capture) while this framework's plays on."""
+    import random
+
+    from benchmarks.peers import bots
+
+    chooser = random.Random(11)
+    game = default_registry().new_game("checkers")
+    while not game.is_over() and not bots.spiel_state(game)[1].is_terminal():
+        game.push(chooser.choice(list(game.legal_moves())))
+    assert not game.is_over()  # (the seed is chosen so: the two rules part here)
+    return game
+
+
+class _Replay(Searcher):
+    """Plays the moves of :attr:`line` in turn (the position's ply picks the move)."""
+
+    name: ClassVar[str] = "replay"
+    line: ClassVar[Sequence[Any]] = ()
+
+    def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
+        context.count_node(game)
+        move = self.line[len(game.history)]
+        return context.answer(game, 0, [move], [(move, 0)])
+
+
+def test_a_game_openspiels_checkers_calls_a_draw_is_adjudicated_a_draw_against_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pytest.importorskip("pyspiel")
+    from benchmarks.peers import bots
+
+    game = _past_openspiels_end()
+    assert bots.spiel_end(game) is Outcome.DRAW
+    # one move on, OpenSpiel has no state to search: said so, not as a missing move
+    game.push(next(iter(game.legal_moves())))
+    with pytest.raises(RuntimeError, match=r"OpenSpiel's checkers ended the game after \d+ plies"):
+        bots.spiel_state(game)
+    # a match against OpenSpiel ends the game there, a draw, by the player's adjudicator
+    game.undo()
+    monkeypatch.setattr(_Replay, "line", tuple(game.history))
+    adjudicate = bots.SpielAlphaBeta().adjudicator(default_registry().new_game("checkers"))
+    assert adjudicate is not None
+    record = play_game(
+        default_registry().new_game("checkers"),
+        _Replay(),
+        _Replay(),
+        adjudicate=adjudicate,
+    )
+    assert record.outcome is Outcome.DRAW and len(record.moves) == len(game.history)
+    assert bots.SpielAlphaBeta().adjudicator(default_registry().new_game("connect4")) is None

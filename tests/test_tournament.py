@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import attrs
@@ -10,7 +11,9 @@ import pytest
 
 import gamesearch_games.tictactoe as tictactoe_plugin
 from gamesearch import Game, InvalidOptionError, Searcher, UnknownSearcherError
+from gamesearch.arena import MoveRecord
 from gamesearch.plugins import build_registry, make_plugin_manager
+from gamesearch.rules import Outcome
 from gamesearch.search.base import RootAnswer, SearchContext
 from gamesearch.tournament import PlayedGame, Tournament, run_tournament, schedule
 from gamesearch_games.tictactoe import TicTacToe
@@ -100,6 +103,26 @@ def test_standings_count_searched_moves_nodes_and_time() -> None:
         not move.is_random for played in tournament.played for move in played.record.moves
     )
     assert sum(standing.moves for standing in tournament.standings()) == searched
+
+
+def _draw_after_three_moves(moves: Sequence[MoveRecord]) -> Outcome | None:
+    """An adjudicator: every game is a draw once three moves are played."""
+    return Outcome.DRAW if len(moves) >= 3 else None
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_an_adjudicator_ends_every_game_it_is_given(workers: int) -> None:
+    tournament = run_tournament(
+        TicTacToe(),
+        PLAYERS[1:],
+        games=2,
+        seed=5,
+        opening_plies=0,
+        workers=workers,
+        adjudicate=_draw_after_three_moves,
+    )
+    assert [len(played.record.moves) for played in tournament.played] == [3, 3]
+    assert {played.record.outcome for played in tournament.played} == {Outcome.DRAW}
 
 
 def test_equal_players_get_equal_ratings() -> None:

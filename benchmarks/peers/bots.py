@@ -8,7 +8,10 @@ and its move is translated back: OpenSpiel's ``connect_four`` and easyAI's
 round and plays each jump of a chain as an action (:func:`spiel_move` asks for the
 jumps one by one). Both rules agree on the moves wherever the games are played
 (tests/test_benchmarks_strength.py replays random games in both); the game's end is
-the framework's (its draw rule).
+the framework's (its draw rule), except where OpenSpiel's checkers calls a game over
+first (a draw after 40 moves without a capture, where the framework's rule plays on while
+men move): its players cannot search on, so a match against them ends the game there, as
+OpenSpiel scores it (:class:`SpielEnd`, the players' adjudicator).
 
 - ``openspiel-mcts``: OpenSpiel's ``MCTSBot`` (UCT with ``uct_c`` 1.4 as this framework's
   MCTS, one random rollout a simulation, its solver on). With ``simulations`` it runs that
@@ -36,7 +39,9 @@ from benchmarks.checkers import EVALUATION_BOUND as CHECKERS_BOUND
 from benchmarks.checkers import coordinates, openspiel_value
 from benchmarks.peers.players import OutsidePlayer, deepen_within, process_seconds
 from benchmarks.workloads import CONNECT4_EVAL_LIMIT
+from gamesearch.arena import MoveRecord
 from gamesearch.game import Game
+from gamesearch.rules import Outcome
 
 #: simulations of the first move of ``openspiel-mcts`` under a time budget (to measure its rate)
 FIRST_SIMULATIONS = 100
@@ -82,21 +87,71 @@ def _spiel_action(state: Any, text: str) -> int:
     raise RuntimeError(f"OpenSpiel's checkers has no move {text!r} in\n{state}")
 
 
-def spiel_state(game: Game[Any]) -> tuple[Any, Any]:
-    """Return OpenSpiel's game (``connect_four`` or ``checkers``) and its state after
-    ``game``'s moves."""
+def _replayed(game: Game[Any]) -> tuple[Any, Any, int]:
+    """Return OpenSpiel's game (``connect_four`` or ``checkers``), its state after ``game``'s
+    moves, and how many of them it played: fewer than all when OpenSpiel's own rules ended
+    the game first (its checkers is a draw after 40 moves without a capture, where the
+    framework's rules play on while men move)."""
     import pyspiel
 
     name = type(game).name
     spiel = pyspiel.load_game("connect_four" if name == "connect4" else "checkers")
     state = spiel.new_initial_state()
-    for move in game.history:
+    for played, move in enumerate(game.history):
+        if state.is_terminal():
+            return spiel, state, played
         if name == "connect4":
             state.apply_action(int(move))
             continue
         for step in _steps(move):
             state.apply_action(_spiel_action(state, step))
+    return spiel, state, len(game.history)
+
+
+def spiel_state(game: Game[Any]) -> tuple[Any, Any]:
+    """Return OpenSpiel's game (``connect_four`` or ``checkers``) and its state after
+    ``game``'s moves.
+
+    :raises RuntimeError: when OpenSpiel's own rules ended the game before (see
+        :func:`spiel_end`, which a match against OpenSpiel adjudicates by).
+    """
+    spiel, state, played = _replayed(game)
+    if played < len(game.history):
+        raise RuntimeError(
+            f"OpenSpiel's {type(game).name} ended the game after {played} plies (returns "
+            f"{state.returns()}), where this framework's rules play on: {game.to_text()}"
+        )
     return spiel, state
+
+
+def spiel_end(game: Game[Any]) -> Outcome | None:
+    """Return how OpenSpiel's own rules end ``game`` when they end it and the framework's do
+    not yet (a draw, in checkers, after 40 moves without a capture), else ``None``."""
+    if game.is_over():
+        return None
+    _, state, _ = _replayed(game)
+    if not state.is_terminal():
+        return None
+    first, second = state.returns()[:2]
+    if first == second:
+        return Outcome.DRAW
+    return Outcome.FIRST_WINS if first > second else Outcome.SECOND_WINS
+
+
+@attrs.frozen
+class SpielEnd:
+    """Ends a game from ``start`` where OpenSpiel's own rules end it (:func:`spiel_end`): the
+    adjudicator (see :func:`gamesearch.arena.play_game`) of a match against OpenSpiel, whose
+    players cannot search a game their library calls over."""
+
+    start: Game[Any]
+
+    def __call__(self, moves: Sequence[MoveRecord]) -> Outcome | None:
+        """Return OpenSpiel's end of the game ``moves`` played from :attr:`start`, if any."""
+        board = self.start.copy()
+        for record in moves:
+            board.push(board.parse_move(record.move))
+        return spiel_end(board)
 
 
 def spiel_move(game: Game[Any], state: Any, ask: Callable[[Any], int]) -> Hashable:
@@ -139,6 +194,11 @@ class SpielPlayer(OutsidePlayer):
         if type(game).name == "connect4" and game.settings != {"width": 7, "height": 6}:
             unmet.append("it plays the 7 by 6 board only")
         return unmet
+
+    def adjudicator(self, game: Game[Any]) -> SpielEnd | None:
+        """Return what ends a game of ``game`` where OpenSpiel's rules end it (checkers:
+        :class:`SpielEnd`; Connect Four's rules agree: ``None``)."""
+        return SpielEnd(game.copy()) if type(game).name == "checkers" else None
 
 
 @attrs.frozen(kw_only=True)

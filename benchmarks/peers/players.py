@@ -18,13 +18,15 @@ from __future__ import annotations
 
 import abc
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, ClassVar
 
 import attrs
 
+from gamesearch.arena import MoveRecord
 from gamesearch.game import Game
 from gamesearch.plugins import Registry, build_registry
+from gamesearch.rules import Outcome
 from gamesearch.search.base import Searcher
 from gamesearch.search.context import SearchContext
 from gamesearch.search.result import RootAnswer
@@ -70,6 +72,13 @@ class OutsidePlayer(Searcher):
         if type(game).name not in self.plays:
             unmet.append(f"it plays only {', '.join(self.plays)}")
         return unmet
+
+    def adjudicator(
+        self, game: Game[Any]
+    ) -> Callable[[Sequence[MoveRecord]], Outcome | None] | None:
+        """Return what ends a game of ``game`` where the program's own rules end it before
+        the framework's (the program cannot search on), or ``None``: the rules agree."""
+        return None
 
     @property
     def budget_seconds(self) -> float:
