@@ -186,6 +186,33 @@ def _check_bounded(data: dict[str, Any], max_plies: int) -> None:
 
 
 @pytest.mark.slow
+def test_the_tricks_table_has_a_row_for_every_trick_alone_and_all_against_iterative(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    saved = tmp_path / "kalah.json"
+    argv = ["kalah", "--suite", "tricks", "--games", "2", "--max-plies", "6"]
+    argv += ["--seconds", "0.01", "--sprt", "0,50", "--save", str(saved), "--markdown"]
+    for only in ("alone", " iterative all tricks"):
+        assert cli.main(["strength", *argv, "--only", only]) == 0
+        first = json.loads(saved.read_text())
+        _check_bounded(first, 6)
+        saved.rename(tmp_path / f"{len(only)}.json")
+    capsys.readouterr()
+    loaded = [str(tmp_path / f"{len(only)}.json") for only in ("alone", " iterative all tricks")]
+    assert cli.main(["strength", "kalah", "--load", *loaded, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    names = [name for name, _ in strength.offered_tricks(default_registry().new_game("kalah"))]
+    notes = [(item["match"]["note"], item["match"]["opponent"]) for item in data["matches"]]
+    plain = strength.PLAIN_ENGINE
+    assert notes == [*((f"{name} alone", plain) for name in names), ("all tricks", "iterative")]
+    # every row of the table: both sides' processor time a move, on the processor clock
+    assert all(item["player_cpu_ms"] and item["opponent_cpu_ms"] for item in data["matches"])
+    table = strength_report.markdown(data).splitlines()
+    rows = [line for line in table if line.startswith("| tricks |")]
+    assert len(rows) == len(notes) and all(" - " not in row.split("|")[-2] for row in rows)
+
+
+@pytest.mark.slow
 def test_tiny_matches_against_every_connect_four_opponent(tmp_path: Path) -> None:
     pytest.importorskip("pyspiel")
     pytest.importorskip("easyAI")
