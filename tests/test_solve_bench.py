@@ -41,13 +41,15 @@ def test_the_solver_and_both_proof_searches_agree_on_hex_3x3_and_a_sampled_posit
 def test_on_the_othello_and_hex_samples_every_searcher_that_finishes_finds_the_same_margin() -> (
     None
 ):
-    rows = dict(endgames(3))
+    # two positions of each sample (the benchmark's table takes more): the claim does
+    # not depend on how many
+    rows = dict(endgames(2))
     for name in (
-        "Othello 8x8, 3 endgames of 10 empties",
-        "Hex 4x4, 3 positions after 4 random stones",
+        "Othello 8x8, 2 endgames of 10 empties",
+        "Hex 4x4, 2 positions after 4 random stones",
     ):
         row = run_row(name, rows[name], 20_000)
-        for at in range(3):
+        for at in range(2):
             found = {entry["margins"][at] for entry in row["searchers"]} - {None}
             assert len(found) <= 1, (name, at, row)
-        assert all(len(entry["margins"]) == 3 for entry in row["searchers"])
+        assert all(len(entry["margins"]) == 2 for entry in row["searchers"])
