@@ -38,18 +38,17 @@ def test_the_solver_and_both_proof_searches_agree_on_hex_3x3_and_a_sampled_posit
 
 
 @pytest.mark.slow
-def test_on_the_othello_and_hex_samples_every_searcher_that_finishes_finds_the_same_margin() -> (
-    None
-):
+def test_on_the_othello_and_hex_samples_the_solver_and_both_proof_searches_agree() -> None:
     # two positions of each sample (the benchmark's table takes more): the claim does
-    # not depend on how many
+    # not depend on how many; 100,000 nodes let all three settle each position (at
+    # 20,000 only the solver finished some, and an agreement of one proves nothing)
     rows = dict(endgames(2))
     for name in (
         "Othello 8x8, 2 endgames of 10 empties",
         "Hex 4x4, 2 positions after 4 random stones",
     ):
-        row = run_row(name, rows[name], 20_000)
+        row = run_row(name, rows[name], 100_000)
+        assert {entry["searcher"] for entry in row["searchers"]} == {"solver", "pns", "dfpn"}
         for at in range(2):
-            found = {entry["margins"][at] for entry in row["searchers"]} - {None}
-            assert len(found) <= 1, (name, at, row)
-        assert all(len(entry["margins"]) == 2 for entry in row["searchers"])
+            found = [entry["margins"][at] for entry in row["searchers"]]
+            assert None not in found and len(set(found)) == 1, (name, at, row)
