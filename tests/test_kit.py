@@ -3,6 +3,7 @@ them)."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import pytest
@@ -126,14 +127,28 @@ def test_every_exact_searcher_gives_minimax_move_values_on_sampled_tictactoe_pos
     check_searcher(searcher_without_depth(name), sample, reference=tictactoe_reference)
 
 
+@functools.cache
+def sampled_positions(game_name: str) -> tuple[Game[Any], ...]:
+    """Return the seeded random positions of ``game_name`` every exact searcher is checked on
+    (drawn once per process: a random chess game of hundreds of plies costs a second)."""
+    return tuple(random_positions(game_name, count=SAMPLE_SIZE, seed=11))
+
+
+@functools.cache
+def depth_limited_reference(game_name: str) -> Reference:
+    """Return the reference minimax to ``SAMPLE_DEPTH`` for ``game_name``'s positions, one per
+    game and process, so that it searches each position once for all the exact searchers."""
+    return Reference(depth=SAMPLE_DEPTH)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(("game_name", "searcher_name"), EXACT_PAIRS)
 def test_every_exact_searcher_agrees_with_depth_limited_minimax_on_random_positions_of_every_game(
     game_name: str, searcher_name: str
 ) -> None:
     searcher = with_depth(default_registry().searcher_class(searcher_name), SAMPLE_DEPTH)
-    sample = random_positions(game_name, count=SAMPLE_SIZE, seed=11)
-    report = check_searcher(searcher, sample, reference=Reference(depth=SAMPLE_DEPTH))
+    sample = [position.copy() for position in sampled_positions(game_name)]
+    report = check_searcher(searcher, sample, reference=depth_limited_reference(game_name))
     assert report.positions == SAMPLE_SIZE
 
 
