@@ -42,6 +42,17 @@ EXACT_SEARCHERS: list[Searcher] = [
     Solver(),
     *(AlphaBeta(**switches) for switches in ALPHABETA_SWITCHES),  # type: ignore[arg-type]
 ]
+#: the exact searchers an exhaustive walk checks on every position where it checks the
+#: others on a sample: one or two of each family, alpha-beta's loops (alpha-beta with its
+#: default switches and with every switch turned the other way; iterative deepening runs
+#: the same loops under a deepening driver), the principal variation search, and the
+#: null-window solver (MTD(f) shares its null-window search)
+EVERY_POSITION: list[Searcher] = [
+    AlphaBeta(),
+    AlphaBeta(ordering="natural", root_window="fresh", table=True),
+    PrincipalVariationSearch(),
+    Solver(),
+]
 #: the exact searchers that keep a transposition table (all but minimax and alpha-beta
 #: without its table), the ones whose answer may depend on what a memory holds
 TABLE_SEARCHERS: list[Searcher] = [

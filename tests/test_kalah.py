@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import cast
 
 import pytest
-from exhaustive import EXACT_SEARCHERS, Oracle, search_answer, searcher_id
+from exhaustive import EVERY_POSITION, EXACT_SEARCHERS, Oracle, search_answer, searcher_id
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,6 +24,7 @@ from gamesearch import AlphaBeta, Minimax, Scoring, Searcher
 from gamesearch.errors import InvalidMoveError, InvalidOptionError, InvalidPositionError
 from gamesearch.plugins import build_registry, make_plugin_manager
 from gamesearch.search.mcts import MonteCarlo
+from gamesearch.search.negamax import PrincipalVariationSearch
 from gamesearch.search.nullwindow import Solver
 from gamesearch.solutions import Solution, SolutionStore, solve_game, stored_solution
 from gamesearch.testing import check_game
@@ -500,13 +501,30 @@ def small_positions() -> list[str]:
     return sorted(rules.text(state) for state in rules.reachable() if rules.children(state))
 
 
+#: the searchers outside ``EVERY_POSITION`` check one small position in this many (852 of
+#: 3,406), each searched from an empty memory as every one is
+SPARSER_STEP = 4
+
+
+def test_the_searchers_that_check_every_position_are_exact_searchers_of_each_family() -> None:
+    assert all(searcher in EXACT_SEARCHERS for searcher in EVERY_POSITION)
+    assert {type(searcher) for searcher in EVERY_POSITION} == {
+        AlphaBeta,
+        PrincipalVariationSearch,
+        Solver,
+    }
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("searcher", EXACT_SEARCHERS, ids=searcher_id)
 def test_every_exact_searcher_finds_the_oracles_value_margin_and_best_moves_everywhere(
     searcher: Searcher,
 ) -> None:
+    """Every small position for the searchers of ``EVERY_POSITION``, one in
+    ``SPARSER_STEP`` for the others."""
     rules = oracle(**SMALL)
-    for text in small_positions():
+    step = 1 if searcher in EVERY_POSITION else SPARSER_STEP
+    for text in small_positions()[::step]:
         game = Kalah.from_text(text)
         assert search_answer(searcher, game) == oracle_answer(rules, game, Scoring.DISTANCE), (
             searcher_id(searcher),
