@@ -10,6 +10,7 @@ positions, written here apart from every searcher.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import pytest
@@ -56,9 +57,22 @@ def oracle_best_moves(game: Game[Any], values: dict[Any, int]) -> set[Any]:
 
 
 def unfinished_positions(name: str, options: dict[str, Any]) -> list[Game[Any]]:
-    """Return every unfinished position reachable in the game ``name`` with ``options``."""
-    start = REGISTRY.new_game(name, **options)
-    return [position for position in reachable_positions(start) if not position.is_over()]
+    """Return (a copy of) every unfinished position reachable in the game ``name`` with
+    ``options``, walked once per process for all the searchers."""
+    return [position.copy() for position in _unfinished(name, tuple(sorted(options.items())))]
+
+
+@functools.cache
+def _unfinished(name: str, options: tuple[tuple[str, Any], ...]) -> tuple[Game[Any], ...]:
+    start = REGISTRY.new_game(name, **dict(options))
+    return tuple(position for position in reachable_positions(start) if not position.is_over())
+
+
+@functools.cache
+def oracle_values(name: str, options: tuple[tuple[str, Any], ...]) -> dict[Any, int]:
+    """Return the oracle's memory of exact values for the game ``name`` with ``options``,
+    one per process: each searcher's test fills in what the ones before it have not."""
+    return {}
 
 
 @pytest.mark.parametrize(("name", "options"), SMALL)
@@ -66,7 +80,7 @@ def test_a_shared_root_window_says_when_its_best_moves_may_miss_a_tie(
     name: str, options: dict[str, Any]
 ) -> None:
     searcher = REGISTRY.new_searcher("textbook-alphabeta:root_window=shared")
-    values: dict[Any, int] = {}
+    values = oracle_values(name, tuple(sorted(options.items())))
     missed = 0
     for position in unfinished_positions(name, options):
         result = searcher.search(position)
@@ -96,7 +110,7 @@ def test_a_result_that_claims_its_best_moves_complete_has_them_all(
     spec: str, name: str, options: dict[str, Any]
 ) -> None:
     searcher = REGISTRY.new_searcher(spec)
-    values: dict[Any, int] = {}
+    values = oracle_values(name, tuple(sorted(options.items())))
     claimed = 0
     for position in unfinished_positions(name, options):
         result = searcher.search(position)
