@@ -406,11 +406,13 @@ OPENINGS_CHECKED = {name for name in plugin.catalogue().games if name not in LON
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(plugin.catalogue().games))
 def test_every_registered_openspiel_game_keeps_the_protocol(name: str) -> None:
-    # the end of a random game, then the opening (but for the long games outside the
-    # sample): a whole random game checked position by position takes minutes on chess or
-    # backgammon, each position costing milliseconds
-    ending = check_game(late_position(name), max_positions=20, playouts=1)
-    assert ending.terminal > 0
+    # the end of a random game (its finished position, and a walk of the positions six
+    # plies before it), then the opening (but for the long games outside the sample): a
+    # whole random game checked position by position takes minutes on chess or
+    # backgammon, each position costing milliseconds, and so does a second random game
+    # played on from six plies before the end (hundreds of plies of shogi)
+    assert check_game(late_position(name, plies_left=0), max_positions=1, playouts=0).terminal
+    assert check_game(late_position(name), max_positions=20, playouts=0).positions > 1
     if name in OPENINGS_CHECKED:
         assert check_game(name, max_positions=20, playouts=0).positions > 1
 
