@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 # pytest-xdist's workers inherit COLUMNS from the run (80 when there is no terminal):
 # the command line would then wrap its tables at that width, where a test run in one
@@ -10,6 +14,7 @@ import os
 os.environ.pop("COLUMNS", None)
 os.environ.pop("LINES", None)
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -23,3 +28,40 @@ settings.load_profile("ci" if os.environ.get("CI") else "default")
 # names no example count of its own tries 25 examples instead of hypothesis' 100; the
 # whole suite (`make test`) tries them all. A test that names its count keeps it.
 settings.register_profile("fast", parent=settings(), max_examples=25)
+
+
+# The browser tests share one headless Chromium per test session (per pytest-xdist worker):
+# launching it costs seconds, and the sync Playwright API runs one instance to a thread.
+
+#: Debian's Chromium, which Playwright drives
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+#: its switches: headless, no sandbox or GPU, nothing fetched behind the tests' backs, and
+#: the name rebound.test resolved to 127.0.0.1 (test_web_hardening_browser.py's rebinding)
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--host-resolver-rules=MAP rebound.test 127.0.0.1",
+]
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Any]:
+    """Yield the session's headless Chromium, a Playwright ``Browser``: a test opens its own
+    context or page in it and closes it. Skips the test when Chromium or Playwright for
+    Python is not installed."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    playwright_api = pytest.importorskip(
+        "playwright.sync_api", reason="Playwright for Python is not installed"
+    )
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()

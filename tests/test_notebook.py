@@ -234,10 +234,9 @@ STUB_MODEL = """(tree) => {
     not Path(CHROMIUM).exists(),
     reason="Debian's chromium is not installed (apt-get install chromium)",
 )
-def test_the_tree_widget_draws_every_node_in_chromium_and_a_click_folds_it_and_shows_it() -> None:
-    playwright_api = pytest.importorskip(
-        "playwright.sync_api", reason="Playwright for Python is not installed"
-    )
+def test_the_tree_widget_draws_every_node_in_chromium_and_a_click_folds_it_and_shows_it(
+    chromium: Any,
+) -> None:
     game = default_registry().new_game("tictactoe", "XOX/O.O/.X.")
     tracer = TreeTracer(game)
     AlphaBeta().search(game, tracer=tracer)
@@ -248,32 +247,28 @@ def test_the_tree_widget_draws_every_node_in_chromium_and_a_click_folds_it_and_s
     )
     script = _ESM.replace("export default { render };", "window.widgetRender = render;")
     assert script != _ESM
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"]
+    page = chromium.new_page()
+    try:
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.set_content('<div id="el"></div>')
+        page.add_script_tag(content=script)
+        page.evaluate(STUB_MODEL, tree)
+        assert page.locator("#el li").count() == nodes + pruned
+        cut = page.evaluate(
+            "[...document.querySelectorAll('#el li')].filter(li => "
+            "li.textContent.startsWith('pruned:')).length"
         )
-        try:
-            page = browser.new_page()
-            errors: list[str] = []
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            page.set_content('<div id="el"></div>')
-            page.add_script_tag(content=script)
-            page.evaluate(STUB_MODEL, tree)
-            assert page.locator("#el li").count() == nodes + pruned
-            cut = page.evaluate(
-                "[...document.querySelectorAll('#el li')].filter(li => "
-                "li.textContent.startsWith('pruned:')).length"
-            )
-            assert cut == pruned == 2
-            first_move = page.locator("#el > ul > li > ul > li > span").first
-            first_move.click()
-            assert page.locator("#el > ul > li > ul > li").first.locator(":scope > ul").is_hidden()
-            assert (
-                first_move.text_content()
-                == f"4  window [-inf, +inf]  value {tree['children'][0]['value']}"
-            )
-            assert page.locator("#el pre").inner_text() == tree["children"][0]["position"]
-            assert page.evaluate("window.model.saved.selected") == tree["children"][0]["position"]
-            assert errors == []
-        finally:
-            browser.close()
+        assert cut == pruned == 2
+        first_move = page.locator("#el > ul > li > ul > li > span").first
+        first_move.click()
+        assert page.locator("#el > ul > li > ul > li").first.locator(":scope > ul").is_hidden()
+        assert (
+            first_move.text_content()
+            == f"4  window [-inf, +inf]  value {tree['children'][0]['value']}"
+        )
+        assert page.locator("#el pre").inner_text() == tree["children"][0]["position"]
+        assert page.evaluate("window.model.saved.selected") == tree["children"][0]["position"]
+        assert errors == []
+    finally:
+        page.close()

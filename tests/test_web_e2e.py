@@ -33,15 +33,6 @@ from gamesearch.web.service import Limits  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 #: how long the page may take to show the answer of one request (a ceiling, not a measure)
 WAIT_MS = 30_000
 
@@ -71,11 +62,10 @@ def server() -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+def browser(chromium: Any) -> Any:
+    """Return the test session's Chromium (conftest.py), which the modules that import this
+    fixture share."""
+    return chromium
 
 
 @pytest.fixture

@@ -43,27 +43,12 @@ def server() -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="module")
-def browser(server: str) -> Iterator[Any]:
-    args = [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--host-resolver-rules=MAP rebound.test 127.0.0.1",
-    ]
-    with playwright_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
-        yield chromium
-        chromium.close()
-
-
 @pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
+def page(chromium: Any, server: str) -> Iterator[Any]:
+    # conftest.py's Chromium resolves rebound.test to 127.0.0.1, as a DNS rebinding would;
     # the server's own checks are under test: the answers' Content-Security-Policy would
     # stop another origin's fetch in the browser before it reached them
-    context = browser.new_context(bypass_csp=True)
+    context = chromium.new_context(bypass_csp=True)
     new_page = context.new_page()
     new_page.set_default_timeout(30_000)
     yield new_page
