@@ -3,6 +3,7 @@ nothing loaded from another host, and tables that fit a 1,280-pixel window in Ch
 
 from __future__ import annotations
 
+import fcntl
 import functools
 import http.server
 import os
@@ -64,7 +65,25 @@ def test_every_public_module_has_a_reference_section() -> None:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    target = tmp_path_factory.mktemp("site")
+    """Return the directory of the site, built once per test run: pytest-xdist's workers
+    share their run's temporary directory, and the first to get there builds it while the
+    others wait on the lock. Fails the test when the build fails."""
+    run = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        run = run.parent  # one directory per worker under the run's own
+    target = run / "docs-site"
+    with (run / "docs-site.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        built = run / "docs-site.built"  # written once a build has passed
+        if not built.exists():
+            build_site(target)
+            built.touch()
+    return target
+
+
+def build_site(target: Path) -> None:
+    """Build the site into ``target`` with warnings as errors; raises AssertionError (with
+    MkDocs' messages) when it fails."""
     build = subprocess.run(
         [
             sys.executable,
@@ -85,7 +104,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
     )
     assert build.returncode == 0, build.stderr
-    return target
 
 
 @pytest.mark.docs
