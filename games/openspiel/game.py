@@ -273,6 +273,8 @@ class OpenSpielGame(Game[Action]):
         #: the legal moves and result worked out before each move of the history, if any
         self._known: list[tuple[Any, Any]] = []
         self._moves: tuple[Action, ...] | None = None
+        #: the legal moves by their stripped text, with the moves they were read from
+        self._by_text: tuple[Sequence[Action], dict[str, Action]] | None = None
         self._result: Any = _UNKNOWN
 
     @property
@@ -481,9 +483,9 @@ class OpenSpielGame(Game[Action]):
         """
         wanted = str(text).strip()
         moves = self.legal_moves()
-        for move in moves:
-            if move.text == text or move.text.strip() == wanted:
-                return move
+        found = self._moves_by_text(moves).get(wanted)
+        if found is not None:
+            return found
         if moves and not self._state.is_chance_node():
             try:
                 with quiet_openspiel():
@@ -495,6 +497,16 @@ class OpenSpielGame(Game[Action]):
                     return move
         valid = ", ".join(move.text for move in moves) or "none"
         raise InvalidMoveError(f"{text!r} is not a legal move here; legal moves: {valid}")
+
+    def _moves_by_text(self, moves: Sequence[Action]) -> dict[str, Action]:
+        """Return the moves ``moves`` by their stripped text (the first of each), built once."""
+        known = self._by_text
+        if known is None or known[0] is not moves:
+            table: dict[str, Action] = {}
+            for move in moves:
+                table.setdefault(move.text.strip(), move)
+            known = self._by_text = (moves, table)
+        return known[1]
 
     def render(self) -> str:
         """Return OpenSpiel's drawing of the state."""
