@@ -361,9 +361,10 @@ def test_every_code_excerpt_on_the_plugin_page_is_copied_from_the_example_packag
     )
 
 
-#: words that belong to the project's own records, not to a user's page
+#: words that belong to the project's own records, not to a user's page (a command's
+#: ``--seed 121`` option is a user's words)
 INTERNAL = re.compile(
-    r"\bseed \d{3}\b|\bseed \d{3}'s\b|\bissue (?:note|\d+)\b|\bprevious "
+    r"(?<!-)\bseed \d{3}\b|(?<!-)\bseed \d{3}'s\b|\bissue (?:note|\d+)\b|\bprevious "
     r"recording\b|\bTODO\b|\bFIXME\b",
     re.IGNORECASE,
 )
