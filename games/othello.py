@@ -378,18 +378,29 @@ class Othello(Game[int]):
             return WHITE_SYMBOL
         return EMPTY
 
+    def _rows(self) -> list[str]:
+        """Return each row's text, from the top (through the geometry's memo of row texts:
+        the kit writes the text of each position it checks dozens of times)."""
+        size, memo = self.size, self._geometry.row_texts
+        black, white, mask = self._black, self._white, (1 << size) - 1
+        rows = []
+        for shift in range(0, size * size, size):
+            bits = (black >> shift & mask) << size | white >> shift & mask
+            text = memo.get(bits)
+            if text is None:
+                text = memo[bits] = "".join(self.cell(shift + col) for col in range(size))
+            rows.append(text)
+        return rows
+
     def to_text(self) -> str:
-        size = self.size
-        rows = ("".join(self.cell(row * size + col) for col in range(size)) for row in range(size))
-        text = "/".join(rows) + " " + (BLACK_SYMBOL, WHITE_SYMBOL)[self._turn]
+        text = "/".join(self._rows()) + " " + (BLACK_SYMBOL, WHITE_SYMBOL)[self._turn]
         return text if self._passes < 2 else f"{text} {self.ply}"
 
     def render(self) -> str:
         size = self.size
         lines = ["  " + " ".join(COLUMN_LETTERS[:size])]
-        for row in range(size):
-            cells = " ".join(self.cell(row * size + col) for col in range(size))
-            lines.append(f"{row + 1} {cells}")
+        for row, text in enumerate(self._rows(), 1):
+            lines.append(f"{row} {' '.join(text)}")
         lines.append(
             f"Black {self._black.bit_count()}, White {self._white.bit_count()}; "
             f"{self.player_names[self._turn]} to move"
@@ -402,7 +413,7 @@ class Othello(Game[int]):
         size = self.size
         moves = self.legal_moves()
         playable = set(moves)
-        symbols = tuple(self.cell(index).replace(EMPTY, "") for index in range(size * size))
+        symbols = tuple(symbol.replace(EMPTY, "") for symbol in "".join(self._rows()))
         clicks = tuple(
             self.format_move(index) if index in playable else None for index in range(size * size)
         )

@@ -54,6 +54,8 @@ class Geometry:
         )
         self.order = tuple(sorted(range(cells), key=self._priority))
         self.rank = {cell: index for index, cell in enumerate(self.order)}
+        #: a row's text by its bits, ``black << size | white`` (at most 3 ** size rows)
+        self.row_texts: dict[int, str] = {}
         #: legal-move bits by ``mine << cells | theirs`` (bounded: emptied when full)
         self.moves_memo: dict[int, int] = {}
         #: by legal-move bits: the cells in natural order, and in :attr:`order`

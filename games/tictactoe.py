@@ -103,6 +103,9 @@ class PlainTicTacToe(CellGrid):
         """Return ``"X"``, ``"O"`` or ``"."`` for a cell index."""
         return self.board[index]
 
+    def _board_cells(self) -> str:
+        return "".join(self.board)
+
     def _set_cells(self, cells: str) -> None:
         self.board = list(cells)
 

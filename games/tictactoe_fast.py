@@ -233,6 +233,13 @@ class Bitboards(Game[int]):
             return NOUGHT
         return EMPTY
 
+    def _board_cells(self) -> str:
+        crosses, noughts = self.marks()
+        return "".join(
+            CROSS if crosses >> index & 1 else NOUGHT if noughts >> index & 1 else EMPTY
+            for index in range(self._cells)
+        )
+
     def _use_geometry(self, geometry: _Geometry) -> None:
         self._geometry = geometry
         self._wins = geometry.wins

@@ -61,6 +61,8 @@ def require_unchanged(game: Game[Any], before: Snapshot, action: str) -> None:
     :raises ConformanceError: naming ``action`` and every field that changed.
     """
     after = Snapshot.of(game)
+    if after == before:  # (the common case: no field by field comparison)
+        return
     changes = before.differences(after)
     if changes:
         raise fail(game, before.text, f"{action} changed the position: " + "; ".join(changes))
