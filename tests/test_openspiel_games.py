@@ -154,6 +154,21 @@ def test_moves_are_written_in_openspiel_action_notation() -> None:
         chess.parse_move("e9")
 
 
+def test_moves_keep_the_text_of_the_position_they_were_listed_in() -> None:
+    # chess's moves write their texts on first use, tic-tac-toe's (which undoes in place)
+    # at once: either way, once the game has moved on, a move read later is written as
+    # OpenSpiel writes it where it was listed (chess's pawn move 'a3' is 'xa3' after 1.a3 a6)
+    for short_name in ("chess", "tic_tac_toe"):
+        game = new(short_name)
+        moves = game.legal_moves()
+        start = pyspiel.load_game(short_name).new_initial_state()
+        expected = [start.action_to_string(start.current_player(), move) for move in moves]
+        game.push(moves[0])
+        game.push(game.legal_moves()[0])
+        assert [move.text for move in moves] == expected
+        assert pickle.loads(pickle.dumps(moves[0])).text == expected[0]
+
+
 def test_positions_are_action_lists_and_openspiel_serialisations() -> None:
     game = new("connect_four")
     for text in ("x3", "o3", "x4"):

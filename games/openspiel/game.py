@@ -4,9 +4,9 @@ Each registered OpenSpiel game gets a subclass of :class:`OpenSpielGame` (made b
 :func:`game_class`) whose options are the game's parameters. A position holds one
 ``pyspiel.State`` and plays on it:
 
-- **moves** are OpenSpiel's actions (:class:`Action`, an ``int``) written in OpenSpiel's
-  own notation (``action_to_string``); a move is read back from that text, or through
-  the game's ``string_to_action`` (chess takes ``e2e4`` besides ``e4``);
+- **moves** are OpenSpiel's actions (:class:`~.moves.Action`, an ``int``) written in
+  OpenSpiel's own notation (``action_to_string``, on first use); a move is read back from
+  that text, or through the game's ``string_to_action`` (chess takes ``e2e4`` besides ``e4``);
 - **undo** is the game's ``undo_action`` when it offers one that puts the state back,
   else the position keeps the state before each move (a clone) and returns to it;
 - **positions** are written as OpenSpiel's action numbers, separated by spaces (its
@@ -45,6 +45,7 @@ from gamesearch.game import Game, Option, resolve_options
 from gamesearch.rules import CHANCE, PLAYERS, Rules
 
 from . import PREFIX
+from .moves import Action, unwritten_actions
 
 #: the largest denominator an OpenSpiel probability is read with
 LARGEST_DENOMINATOR = 10**6
@@ -68,25 +69,6 @@ def quiet_openspiel() -> Iterator[None]:
     finally:
         os.dup2(saved, 2)
         os.close(saved)
-
-
-class Action(int):
-    """An OpenSpiel action (its number) with its text in OpenSpiel's notation, taken in the
-    position where it is legal; equal to, and hashed as, the plain number."""
-
-    text: str
-
-    def __new__(cls, action: int, text: str) -> Action:
-        """Return the action ``action`` written ``text``."""
-        move = super().__new__(cls, action)
-        move.text = text
-        return move
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (Action, (int(self), self.text))
-
-    def __repr__(self) -> str:
-        return f"Action({int(self)}, {self.text!r})"
 
 
 def exact_probabilities(
@@ -268,7 +250,7 @@ class OpenSpielGame(Game[Action]):
         self._movers: list[int] = []
         #: the state before each move of the history (when the game cannot undo)
         self._before: list[Any] = []
-        #: whether the game's undo_action is used (probed at the first move)
+        #: whether the game's undo_action is used (probed at the first move or moves listed)
         self._undoes: bool | None = None
         #: the legal moves and result worked out before each move of the history, if any
         self._known: list[tuple[Any, Any]] = []
@@ -276,6 +258,9 @@ class OpenSpielGame(Game[Action]):
         #: the legal moves by their stripped text, with the moves they were read from
         self._by_text: tuple[Sequence[Action], dict[str, Action]] | None = None
         self._result: Any = _UNKNOWN
+        #: what to_text() returns, kept up as moves are made and taken back (written again
+        #: at each call, a game of thousands of plies spent its time joining numbers)
+        self._text = ""
 
     @property
     def rules(self) -> Rules:
@@ -318,19 +303,28 @@ class OpenSpielGame(Game[Action]):
             state = self._state
             if self._is_over():
                 moves = ()
-            elif state.is_chance_node():
-                moves = tuple(
-                    Action(action, state.action_to_string(CHANCE, action))
-                    for action, _ in state.chance_outcomes()
-                )
-            else:
-                player = state.current_player()
-                moves = tuple(
-                    Action(action, state.action_to_string(player, action))
-                    for action in state.legal_actions()
-                )
+            else:  # (at a chance node the player is CHANCE, its actions the outcomes)
+                moves = self._actions(state.current_player(), state.legal_actions())
             self._moves = moves
         return moves
+
+    def _actions(self, player: int, numbers: Sequence[int]) -> tuple[Action, ...]:
+        """Return the actions ``numbers`` of ``player`` here. Where moves replace the state
+        by a clone, it is kept as it is and writes each text on first use (a search reads
+        none); where ``undo_action`` changes it in place, the texts are written now."""
+        state = self._state
+        if self._uses_undo():
+            return tuple(
+                Action(number, state.action_to_string(player, number)) for number in numbers
+            )
+        return unwritten_actions(state, player, numbers)
+
+    def _uses_undo(self) -> bool:
+        """Return whether moves are taken back by ``undo_action`` (probed once per game)."""
+        undoes = self._undoes
+        if undoes is None:
+            undoes = self._undoes = undo_works(self._bridge)
+        return undoes
 
     def chance_outcomes(self) -> Sequence[tuple[Action, Fraction]]:
         """Return each outcome of the chance position with its exact probability.
@@ -344,20 +338,19 @@ class OpenSpielGame(Game[Action]):
             raise ValueError(f"no chance event is due in {self.to_text()!r}")
         outcomes = state.chance_outcomes()
         fractions = exact_probabilities([p for _, p in outcomes], self._where)
-        return tuple(zip(self.legal_moves(), fractions, strict=True))
+        moves = self._actions(CHANCE, [action for action, _ in outcomes])
+        return tuple(zip(moves, fractions, strict=True))
 
     def make_move(self, move: Action) -> None:
         state = self._state
         self._movers.append(int(state.current_player()))
-        undoes = self._undoes
-        if undoes is None:
-            undoes = self._undoes = undo_works(self._bridge)
-        if not undoes:
+        if not self._uses_undo():
             self._before.append(state)
             state = self._state = state.clone()
         state.apply_action(int(move))
         self._known.append((self._moves, self._result))
         self._moves, self._result = None, _UNKNOWN
+        self._text = f"{self._text} {int(move)}" if self._text else str(int(move))
 
     def unmake_move(self, move: Action) -> None:
         mover = self._movers.pop()
@@ -366,6 +359,7 @@ class OpenSpielGame(Game[Action]):
         else:
             self._state = self._before.pop()
         self._moves, self._result = self._known.pop()
+        self._text = self._text.rpartition(" ")[0]
 
     def result(self) -> Any:  # an int, or one utility per player (a tuple), or None
         result = self._result
@@ -457,17 +451,13 @@ class OpenSpielGame(Game[Action]):
         state = self._state
         if state.is_terminal():
             raise InvalidMoveError(f"the game is over: action {number} is not legal")
-        if state.is_chance_node():
-            legal = [action for action, _ in state.chance_outcomes()]
-        else:
-            legal = state.legal_actions()
-        if number not in legal:
+        if number not in state.legal_actions():  # (the outcomes, at a chance node)
             raise InvalidMoveError(f"action {number} is not legal here")
         return Action(number, state.action_to_string(state.current_player(), number))
 
     def to_text(self) -> str:
         """Return the moves from the start as OpenSpiel's action numbers, separated by spaces."""
-        return " ".join(map(str, map(int, self._history)))
+        return self._text
 
     def format_move(self, move: Action) -> str:
         text = getattr(move, "text", None)
