@@ -1,5 +1,6 @@
 """Strong solutions of a game with one utility per player: three-player m,n,k on 3x3 stored
-whole, and every move's utilities read back as the max^n reference finds them."""
+whole, and every move's utilities read back as max^n's definition gives them (the
+memoised oracle over the rules of tests/test_multiplayer.py)."""
 
 from __future__ import annotations
 
@@ -8,13 +9,14 @@ from pathlib import Path
 
 import pytest
 from clirun import run_cli
-from test_solve import check_against_solver, every_position
+from test_multiplayer import maxn_oracle, mover_of, moves_of, put
+from test_solve import count_positions, random_positions
 
 from gamesearch.errors import UnsupportedGameError
-from gamesearch.search.reference.maxn import ReferenceMaxN
 from gamesearch.solutions import (
     Solution,
     SolutionStore,
+    TableLookup,
     UtilityPacking,
     solve_game,
 )
@@ -55,7 +57,7 @@ def test_every_reachable_three_player_position_is_stored_and_the_start_is_a_draw
 ) -> None:
     game = ThreePlayerMNK.new()
     with SolutionStore(mnk3_store, game, create=False) as store:
-        assert len(store) == len(every_position(game.copy()))
+        assert len(store) == count_positions(game)
         start = store.get(game.key())
     assert start is not None
     assert UtilityPacking.of(game).unpack(start.result) == (1, 1, 1)
@@ -63,10 +65,25 @@ def test_every_reachable_three_player_position_is_stored_and_the_start_is_a_draw
 
 
 @pytest.mark.slow
-def test_stored_utilities_are_the_max_n_reference_ones_on_random_positions(
+def test_stored_utilities_are_the_max_n_definitions_on_random_positions(
     mnk3_store: Path,
 ) -> None:
-    check_against_solver(ThreePlayerMNK.new(), mnk3_store, 25, seed=11, oracle=ReferenceMaxN())
+    # 25 distinct random positions (the start among them): the position's utilities, the
+    # mover's utility as its value, the utilities after each move, and as best moves
+    # those that reach the utilities of the first best
+    lookup = TableLookup(store=str(mnk3_store))
+    for position in random_positions(ThreePlayerMNK.new(), 25, seed=11):
+        board = position.to_text().replace("/", "")
+        mover, expected = mover_of(board), maxn_oracle(board)
+        after = {cell: maxn_oracle(put(board, cell, mover)) for cell in moves_of(board)}
+        stored = lookup.search(position, move_values=True)
+        assert stored.utilities == expected and stored.value == expected[mover], board
+        assert dict(stored.move_values or ()) == {
+            cell: utilities[mover] for cell, utilities in after.items()
+        }, board
+        assert set(stored.best_moves) == {
+            cell for cell, utilities in after.items() if utilities == expected
+        }, board
 
 
 @pytest.mark.slow

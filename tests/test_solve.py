@@ -7,6 +7,7 @@ import contextlib
 import io
 import json
 import random
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,6 @@ from oracle import solve_all
 
 from gamesearch import Game, capabilities, solutions
 from gamesearch.cli import main
-from gamesearch.search.base import Searcher
 from gamesearch.search.nullwindow import Solver
 from gamesearch.solutions import SolutionStore, TableLookup, solve_game
 from gamesearch_games.connect4 import ConnectFour
@@ -25,17 +25,20 @@ from gamesearch_games.othello import Othello
 from gamesearch_games.tictactoe import TicTacToe
 
 
-def every_position(game: Game[Any]) -> dict[object, Game[Any]]:
-    """Return a copy of every position reachable from ``game``, by future key (the key a
-    store keeps; Kalah's leaves the ply out)."""
-    found: dict[object, Game[Any]] = {}
+def every_position(
+    game: Game[Any], keep: Callable[[Game[Any]], Any] = Game.copy
+) -> dict[object, Any]:
+    """Return a copy of every position reachable from ``game`` (or what ``keep`` makes of
+    it: a count needs no copies), by future key (the key a store keeps; Kalah's leaves the
+    ply out)."""
+    found: dict[object, Any] = {}
     key_of = capabilities.future_key(game)
 
     def walk() -> None:
         key = key_of()
         if key in found:
             return
-        found[key] = game.copy()
+        found[key] = keep(game)
         for move in game.legal_moves():
             game.push(move)
             walk()
@@ -43,6 +46,11 @@ def every_position(game: Game[Any]) -> dict[object, Game[Any]]:
 
     walk()
     return found
+
+
+def count_positions(game: Game[Any]) -> int:
+    """Return how many positions are reachable from ``game`` (by future key)."""
+    return len(every_position(game.copy(), keep=lambda position: None))
 
 
 @pytest.fixture(scope="module")
@@ -130,31 +138,35 @@ def test_analyze_table_answers_every_move_as_the_solver_does(
     assert found == {str(move): value for move, value in expected.move_values}
 
 
-def check_against_solver(
-    game: Game[Any], store_path: Path, samples: int, seed: int, oracle: Searcher | None = None
-) -> None:
-    """Check the store's answer on ``samples`` random positions against the solver's (or
-    ``oracle``'s: value, utilities, best moves and every move's value). A position drawn
-    again is not checked again (three-player 3x3's seed 11 drew the start three times, at
-    12 s of the reference's CPU each): the ``samples`` positions are distinct."""
+def random_positions(game: Game[Any], samples: int, seed: int) -> Iterator[Game[Any]]:
+    """Yield ``samples`` distinct unfinished positions, each after a random number of random
+    moves from ``game``. A position drawn again is not yielded again (three-player 3x3's
+    seed 11 drew the start three times)."""
     rng = random.Random(seed)
-    lookup = TableLookup(store=str(store_path))
-    checked: set[object] = set()
-    while len(checked) < samples:
+    drawn: set[object] = set()
+    while len(drawn) < samples:
         position = game.copy()
         for _ in range(rng.randrange(position.rules.max_plies)):
             if position.is_over():
                 break
             position.push(rng.choice(position.legal_moves()))
-        if position.is_over() or position.key() in checked:
+        if position.is_over() or position.key() in drawn:
             continue
-        exact = (oracle or Solver()).search(position, move_values=True)
+        drawn.add(position.key())
+        yield position
+
+
+def check_against_solver(game: Game[Any], store_path: Path, samples: int, seed: int) -> None:
+    """Check the store's answer on ``samples`` random positions against the solver's
+    (value, best moves and every move's value)."""
+    lookup = TableLookup(store=str(store_path))
+    for position in random_positions(game, samples, seed):
+        exact = Solver().search(position, move_values=True)
         stored = lookup.search(position, move_values=True)
         assert stored.value == exact.value, position.to_text()
         assert stored.utilities == exact.utilities, position.to_text()
         assert set(stored.best_moves) == set(exact.best_moves), position.to_text()
         assert dict(stored.move_values or ()) == dict(exact.move_values or ()), position.to_text()
-        checked.add(position.key())
 
 
 def test_stored_tictactoe_values_agree_with_the_solver_on_random_positions(
@@ -179,7 +191,7 @@ def test_small_boards_are_solved_whole_and_agree_with_the_solver(
     path = tmp_path / "store.sqlite"
     with SolutionStore(path, game) as store:
         summary = solve_game(game, store)
-    assert summary.positions == positions == len(every_position(game.copy()))
+    assert summary.positions == positions == count_positions(game)
     assert summary.start.result == start
     check_against_solver(game, path, 12, seed=3)
 
