@@ -29,6 +29,7 @@ table stores no value that rests on one (:mod:`gamesearch.search.repetition`).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from itertools import repeat
 from typing import Any, ClassVar, Literal
@@ -53,6 +54,7 @@ from gamesearch.search.base import (
     heuristic,
 )
 from gamesearch.search.repetition import watch_line
+from gamesearch.search.specialise import mirrored, specialise
 from gamesearch.search.table import (
     BOUNDS,
     BoundsEntry,
@@ -63,6 +65,8 @@ from gamesearch.search.table import (
     table_entries_field,
 )
 
+#: not None in :func:`search_root` as written, which hands each search to a compiled kind
+_AS_WRITTEN: object | None = object()
 Ordering = Literal["game", "natural"]
 RootWindow = Literal["shared", "fresh"]
 _FIRST = Player.FIRST
@@ -159,16 +163,37 @@ def search_root(
     """Return the alpha-beta answer at the root of ``game``; add the counts to ``counters``.
 
     ``first_moves`` are tried first at the root (iterative deepening passes the last
-    iteration's best moves).
+    iteration's best moves). The function is written once, as the template
+    (:mod:`gamesearch.search.specialise`) of its compiled kinds; its twin is
+    :mod:`gamesearch.search.reference.alphabeta`, and the module's docstring lists how
+    they differ.
 
     :raises BudgetExceededError: when ``budget`` runs out (``game`` is left as it was).
     """
+    # The function as written is the template of its compiled kinds (one per kind of
+    # search: with or without a table, a tracer), which fold this test away.
+    if _AS_WRITTEN is not None:
+        return _loops(table is not None, tracer is not None)(
+            game,
+            depth,
+            scoring,
+            ordering,
+            fresh_window,
+            all_best,
+            table,
+            counters,
+            tracer,
+            move_values,
+            budget,
+            first_moves,
+        )
     # Hot loop: bound methods in locals, counters in closure cells, no allocation per
     # node without a table, one closure a search (the root's moves are played here).
-    # Optional features cost one test of a local per node at most: a budget wraps the
-    # move call instead of being tested in the loop, leaves are counted as what is
-    # neither expanded nor a table hit, and a game whose turns alternate is never
-    # asked whose turn it is below the root. Moves below the root are played by
+    # A table and a tracer cost nothing when off (their tests are folded away in the
+    # compiled kind), other options one test of a local per node at most: a budget
+    # wraps the move call instead of being tested in the loop, leaves are counted as
+    # what is neither expanded nor a table hit, and a game whose turns alternate is
+    # never asked whose turn it is below the root. Moves below the root are played by
     # advance() and taken back by retract(), also when something raises. Depths are
     # small integers (fast arithmetic): a search without a horizon keeps depth_left at
     # NO_HORIZON all the way down (step 0), so its table entries carry the same depth
@@ -240,8 +265,8 @@ def search_root(
         moves = ordered()
         if asks_turn:
             maximizing = to_move() == _FIRST
-        # The two loops differ only in the side that moves; a child that is over (or
-        # at the horizon) is scored here, without a call.
+        # One loop a side, written once: the minimiser's is compiled from the maximiser's.
+        # A child that is over (or at the horizon) is scored here, without a call.
         if maximizing:
             best = NEGATIVE_INFINITY
             for move in moves:
@@ -274,36 +299,7 @@ def search_root(
                                 tracer.prune(_after(moves, move))
                             break
         else:
-            best = INFINITY
-            for move in moves:
-                sign = step(move)
-                try:
-                    if tracer is not None:
-                        tracer.enter(move, child_ply, alpha, beta)
-                    if sign is not None:
-                        leaves += 1
-                        value = finished[child_ply][sign]
-                    elif depth_left == 1:
-                        leaves += 1
-                        horizon += 1
-                        value = evaluate()
-                    else:
-                        value = again(child_ply, depth_left - step_down, alpha, beta, True, again)
-                    if tracer is not None:
-                        tracer.leave(value)
-                except BaseException:
-                    retract(move)
-                    raise
-                retract(move)
-                if value < best:
-                    best = value
-                    if value < beta:
-                        beta = value
-                        if alpha >= beta:
-                            cutoffs += 1
-                            if tracer is not None:
-                                tracer.prune(_after(moves, move))
-                            break
+            mirrored()  # the loop above for the minimiser (see specialise.mirror)
         if entries is not None:
             if watch is not None and watch.draws != draws_before:
                 return best  # a value of this path only: not stored
@@ -494,6 +490,15 @@ def search_root(
         best_moves_complete=fresh_window or all_best,
         move_values_exact=fresh_window,
     )
+
+
+@functools.cache
+def _loops(has_table: bool, traces: bool) -> Callable[..., RootAnswer]:
+    """Return :func:`search_root` compiled for a search with a table or not, a tracer or
+    not (once per combination: cached)."""
+    no_table = not has_table
+    nones = {"table": no_table, "entries": no_table, "probe": no_table, "tracer": not traces}
+    return specialise(search_root, {**nones, "_AS_WRITTEN": True}, swaps=("alpha", "beta"))
 
 
 def _without_horizon() -> int:
