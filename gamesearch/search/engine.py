@@ -210,6 +210,30 @@ class Engine(Searcher):
             "extensions": self.extensions and offers(game, "is_forcing"),
         }
 
+    def switches_for(self, game: Game[Any], has_table: bool) -> dict[str, bool]:
+        """Return the switches the engine's loops are compiled for on ``game`` (with a table
+        or not): each trick that takes effect, what the game offers the tricks and what the
+        search remembers."""
+        tricks = self.tricks_for(game)
+        forcing = offers(game, "is_forcing")
+        return {
+            "keeps_lines": tricks["iterative"],
+            "use_killers": tricks["killers"],
+            "use_history": tricks["history"],
+            "nulls": tricks["null_move"],
+            "reduces": tricks["lmr"],
+            "quiesces": tricks["quiescence"],
+            "extends": tricks["extensions"],
+            "asks_forcing": forcing
+            and (tricks["extensions"] or tricks["lmr"] or tricks["null_move"]),
+            # quiescence asks only of the moves that reach the horizon
+            "asks_forcing_last": forcing and tricks["quiescence"],
+            "has_noisy": offers(game, "noisy_moves"),
+            # else only the last best move at the root
+            "follows_line": self.follow == "line",
+            "arranges": tricks["iterative"] or tricks["killers"] or tricks["history"] or has_table,
+        }
+
     def plain(self, game: Game[Any]) -> bool:
         """Return whether the search of ``game`` is plain alpha-beta: no trick on but
         deepening, and nothing remembered but the last best move at the root."""

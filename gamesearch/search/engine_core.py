@@ -9,6 +9,7 @@ the twin, the tricks and what stays exact.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Protocol
@@ -16,7 +17,7 @@ from typing import Any, Protocol
 import attrs
 
 from gamesearch import capabilities
-from gamesearch.game import Game, offers
+from gamesearch.game import Game
 from gamesearch.rules import Player, Scoring
 from gamesearch.search.base import (
     INFINITY,
@@ -27,6 +28,7 @@ from gamesearch.search.base import (
     leaf_values,
 )
 from gamesearch.search.repetition import watch_line
+from gamesearch.search.specialise import specialise
 from gamesearch.search.table import EngineEntry, TranspositionTable, make_room, settle
 
 #: the depth of a table entry that holds true bounds (its subtree met no horizon)
@@ -72,8 +74,8 @@ class EngineSettings(Protocol):
     def aspiration(self) -> int:
         """Return the aspiration window's width (0: off)."""
 
-    def tricks_for(self, game: Game[Any]) -> dict[str, bool]:
-        """Return which tricks take effect on ``game``."""
+    def switches_for(self, game: Game[Any], has_table: bool) -> dict[str, bool]:
+        """Return the switches the engine's loops are compiled for on ``game``."""
 
 
 @attrs.define
@@ -99,10 +101,39 @@ class EngineCore:
         tracer: Tracer | None,
         table: TranspositionTable[EngineEntry] | None,
     ) -> None:
+        switches = engine.switches_for(game, table is not None)
+        loops = _kind(tracer is None, table is None, **switches)
+        loops(self, engine, game, tracer, table, **switches)
+
+    def _loops(
+        self,
+        engine: EngineSettings,
+        game: Game[Any],
+        tracer: Tracer | None,
+        table: TranspositionTable[EngineEntry] | None,
+        *,
+        keeps_lines: bool,
+        use_killers: bool,
+        use_history: bool,
+        nulls: bool,
+        reduces: bool,
+        quiesces: bool,
+        extends: bool,
+        asks_forcing: bool,
+        asks_forcing_last: bool,
+        has_noisy: bool,
+        follows_line: bool,
+        arranges: bool,
+    ) -> None:
+        """Give this core the search of one root of ``game``: the template of the engine's
+        loops, compiled by :mod:`gamesearch.search.specialise` once per combination of the
+        switches (``switches_for``, each a keyword here), so that a trick that is off costs
+        nothing. Twin: :mod:`gamesearch.search.reference.alphabeta`, with the differences
+        :class:`~gamesearch.search.engine.Engine` lists.
+        """
         # Hot loop: bound methods and settings in locals, counters in closure cells. A
-        # trick that is off costs one test of a local per node or per move. Moves are
+        # trick that is off costs nothing: its tests are folded away in the compiled kind. Moves are
         # played by advance() and taken back by retract(), also when something raises.
-        tricks = engine.tricks_for(game)
         advance, retract, to_move, key, terminal = (
             capabilities.advancer(game),
             capabilities.retractor(game),
@@ -127,16 +158,7 @@ class EngineCore:
         # move before every other ply.
         reach = game.rules.max_plies - root_ply
         offsets = 2 * (reach if engine.depth is None else min(reach, engine.depth)) + 4
-        keeps_lines = tricks["iterative"]
-        use_killers, use_history = tricks["killers"], tricks["history"]
-        null_reduction = engine.null_move if tricks["null_move"] else 0
-        reduces, quiesces, extends = tricks["lmr"], tricks["quiescence"], tricks["extensions"]
-        asks_forcing = offers(game, "is_forcing") and (extends or reduces or null_reduction > 0)
-        # quiescence asks only of the moves that reach the horizon
-        asks_forcing_last = offers(game, "is_forcing") and quiesces
-        has_noisy = offers(game, "noisy_moves")
-        follows_line = engine.follow == "line"  # else only the last best move at the root
-        arranges = keeps_lines or use_killers or use_history or table is not None
+        null_reduction = engine.null_move if nulls else 0
         entries = None if table is None else table.entries
         probe = None if entries is None else entries.get
         max_entries = 0 if table is None else table.max_entries
@@ -385,7 +407,7 @@ class EngineCore:
             mover = to_move()
             sign = 1 if mover == first else -1
             if (
-                null_reduction
+                nulls
                 and may_pass
                 and not checked
                 and depth_left >= 2
@@ -564,3 +586,11 @@ class EngineCore:
     node_count: Callable[[], int]
     #: the most plies below the root that the search has gone so far
     reached: Callable[[], int]
+
+
+@functools.cache
+def _kind(no_tracer: bool, no_table: bool, **switches: bool) -> Callable[..., None]:
+    """Return :meth:`EngineCore._loops` compiled for a search with a tracer or not, a table or
+    not and ``switches`` (once per combination: cached)."""
+    nones = {"tracer": no_tracer, "table": no_table, "entries": no_table, "probe": no_table}
+    return specialise(EngineCore._loops, nones, flags=switches)

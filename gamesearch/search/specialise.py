@@ -21,8 +21,6 @@ import __future__
 
 import ast
 import copy
-import inspect
-import textwrap
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
@@ -46,28 +44,37 @@ def mirrored() -> None:
     raise AssertionError("mirrored() marks a branch of a template: specialise() the template")
 
 
-def specialise(template: Template, nones: Mapping[str, bool], swaps: tuple[str, str]) -> Template:
-    """Return ``template`` compiled with the tests of ``nones``' names folded in.
+def specialise(
+    template: Template,
+    nones: Mapping[str, bool],
+    *,
+    flags: Mapping[str, bool] | None = None,
+    swaps: tuple[str, str] = ("alpha", "beta"),
+) -> Template:
+    """Return ``template`` compiled with the tests of ``nones``' and ``flags``' names folded in.
 
     ``nones`` maps a name to whether it is ``None`` in every call of the result: each
     ``name is None`` and ``name is not None`` in the template becomes ``True`` or
-    ``False``, and each ``if``, conditional expression and ``and`` / ``or`` they decide
-    keeps only what runs. ``swaps`` names the two bounds a :func:`mirror` exchanges. The
-    result is the template's function, with its globals and its source file and lines
-    (compiled anew at each call: the caller keeps it).
+    ``False``; ``flags`` maps a name to its truth in every call (a switch), and each
+    test of the bare name (``if name``, ``not name``) becomes that. Each ``if``,
+    conditional expression and ``and`` / ``or`` they decide keeps only what runs (a
+    name stays where it is read as a value; the template reads the switches' ``and`` /
+    ``or`` for their truth). ``swaps`` names the two bounds a :func:`mirror` exchanges.
+    The result is the template's function, with its globals and its source file and
+    lines (compiled anew at each call: the caller keeps it).
     """
-    source = textwrap.dedent(inspect.getsource(template))
-    tree = ast.parse(source)
-    _, first_line = inspect.getsourcelines(template)
-    ast.increment_lineno(tree, first_line - 1)
-    function = tree.body[0]
-    assert isinstance(function, ast.FunctionDef)  # (a template is a plain function)
+    function = _definition(template)
     function.decorator_list = []
-    tree = _Mirrors(swaps).visit(tree)
-    tree = ast.fix_missing_locations(_Folds(dict(nones)).visit(tree))
+    tree = ast.Module(body=[function], type_ignores=[])
+    for node in ast.walk(function):  # each "else: mirrored()" becomes the branch before it
+        if isinstance(node, ast.If) and len(node.orelse) == 1 and _is_mirrored(node.orelse[0]):
+            node.orelse = mirror(node.body, swaps)
+    folded = _Folds(dict(nones), dict(flags or {})).visit(tree)
+    assert isinstance(folded, ast.Module)
+    ast.fix_missing_locations(folded)
     code = compile(
-        tree,
-        inspect.getsourcefile(template) or "<template>",
+        folded,
+        template.__code__.co_filename,
         "exec",
         flags=__future__.annotations.compiler_flag,
         dont_inherit=True,
@@ -75,6 +82,20 @@ def specialise(template: Template, nones: Mapping[str, bool], swaps: tuple[str, 
     namespace: dict[str, Any] = {}
     exec(code, template.__globals__, namespace)  # noqa: S102 (the project's own template)
     return namespace[template.__name__]  # type: ignore[no-any-return]
+
+
+def _definition(template: Callable[..., Any]) -> ast.FunctionDef:
+    """Return the definition of ``template`` parsed from its module's file, at its lines
+    (the whole file is parsed: quicker than cutting the function out of it)."""
+    code = template.__code__
+    with open(code.co_filename, encoding="utf-8") as source:
+        module = ast.parse(source.read(), code.co_filename)
+    for node in ast.walk(module):
+        if isinstance(node, ast.FunctionDef) and node.name == code.co_name:
+            starts = [node.lineno, *(decorator.lineno for decorator in node.decorator_list)]
+            if code.co_firstlineno in starts:
+                return node
+    raise ValueError(f"no definition of {template.__qualname__!r} in {code.co_filename!r}")
 
 
 def mirror(branch: list[ast.stmt], swaps: tuple[str, str]) -> list[ast.stmt]:
@@ -105,20 +126,7 @@ def mirror(branch: list[ast.stmt], swaps: tuple[str, str]) -> list[ast.stmt]:
     return mirrored_branch
 
 
-class _Mirrors(ast.NodeTransformer):
-    """Replace each ``else: mirrored()`` with the ``if`` branch before it, mirrored."""
-
-    def __init__(self, swaps: tuple[str, str]) -> None:
-        self.swaps = swaps
-
-    def visit_If(self, node: ast.If) -> ast.AST:
-        self.generic_visit(node)
-        if len(node.orelse) == 1 and _is_mirrored_call(node.orelse[0]):
-            node.orelse = mirror(node.body, self.swaps)
-        return node
-
-
-def _is_mirrored_call(statement: ast.stmt) -> bool:
+def _is_mirrored(statement: ast.stmt) -> bool:
     return (
         isinstance(statement, ast.Expr)
         and isinstance(statement.value, ast.Call)
@@ -128,10 +136,12 @@ def _is_mirrored_call(statement: ast.stmt) -> bool:
 
 
 class _Folds(ast.NodeTransformer):
-    """Fold the tests of names whose ``None``-ness is known, and the branches they decide."""
+    """Fold the tests of names whose ``None``-ness or truth is known, and the branches
+    they decide."""
 
-    def __init__(self, nones: dict[str, bool]) -> None:
+    def __init__(self, nones: dict[str, bool], flags: dict[str, bool]) -> None:
         self.nones = nones
+        self.flags = flags
 
     def known(self, test: ast.expr) -> bool | None:
         """Return the value of ``test`` when the known names decide it, else ``None``."""
@@ -143,6 +153,8 @@ class _Folds(ast.NodeTransformer):
                     return self.nones[subject.id]
                 if isinstance(operator, ast.IsNot):
                     return not self.nones[subject.id]
+        if isinstance(test, ast.Name) and test.id in self.flags:
+            return self.flags[test.id]
         if isinstance(test, ast.Constant) and isinstance(test.value, bool):
             return test.value
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
@@ -153,11 +165,12 @@ class _Folds(ast.NodeTransformer):
     def visit_BoolOp(self, node: ast.BoolOp) -> ast.expr:
         self.generic_visit(node)
         deciding = isinstance(node.op, ast.Or)  # the value that decides an or, else an and
-        rest = []
+        rest: list[ast.expr] = []
         for value in node.values:
             known = self.known(value)
-            if known is deciding:
-                return ast.copy_location(ast.Constant(deciding), node)
+            if known is deciding:  # it decides: what follows it never runs
+                rest.append(ast.copy_location(ast.Constant(deciding), value))
+                break
             if known is None:
                 rest.append(value)
         if not rest:
