@@ -187,6 +187,14 @@ def expected_answers(
     return found
 
 
+def one_in(step: int, cases: Sequence[Expected], searcher: Searcher) -> Sequence[Expected]:
+    """Return one of ``cases`` in ``step`` (every one for a step of 1), starting at the
+    searcher's place in ``EXACT_SEARCHERS``: the searchers a walk samples each check other
+    positions, so that between them they cover more of the walk than one sample would."""
+    start = EXACT_SEARCHERS.index(searcher) % step if searcher in EXACT_SEARCHERS else 0
+    return cases[start::step]
+
+
 def check_every_position(
     searcher: Searcher, cases: Sequence[Expected], memory: SearchMemory | None
 ) -> int:
