@@ -28,18 +28,20 @@ def _behaviour(game: Game[Any]) -> tuple[Snapshot, int | None]:
     return snapshot, capabilities.heuristic(game)() if snapshot.result is None else None
 
 
-def _require_alike(original: Game[Any], twin: Game[Any], text: str, when: str) -> None:
-    """Raise unless ``twin`` behaves as ``original`` does now.
+def _require_alike(original: Game[Any], twins: list[Game[Any]], text: str, when: str) -> None:
+    """Raise unless each of ``twins`` behaves as ``original`` does now.
 
     :raises ConformanceError: naming the position ``text``, ``when`` and what differs.
     """
-    mine, theirs = _behaviour(original), _behaviour(twin)
-    if mine == theirs:
-        return
-    changes = mine[0].differences(theirs[0])
-    if mine[1] != theirs[1]:
-        changes.append(f"evaluate() {mine[1]!r} became {theirs[1]!r}")
-    raise fail(original, text, f"after a pickle round trip, {when}: " + "; ".join(changes))
+    mine = _behaviour(original)
+    for twin in twins:
+        theirs = _behaviour(twin)
+        if mine == theirs:
+            continue
+        changes = mine[0].differences(theirs[0])
+        if mine[1] != theirs[1]:
+            changes.append(f"evaluate() {mine[1]!r} became {theirs[1]!r}")
+        raise fail(original, text, f"after a pickle round trip, {when}: " + "; ".join(changes))
 
 
 def _round_trip(game: Game[Any]) -> Game[Any]:
@@ -83,18 +85,17 @@ def check_pickling(start: Game[Any], chooser: random.Random) -> None:
         _behaviour(original)
         twins.append(_round_trip(original))
         text = original.to_text()
-        for twin in twins:
-            _require_alike(original, twin, text, "the copy differs")
+        _require_alike(original, twins, text, "the copy differs")
         for move in line[ply:]:
             original.apply(move)
             for twin in twins:
                 twin.apply(move)
-                _require_alike(original, twin, text, f"after {original.format_move(move)!r}")
+            _require_alike(original, twins, text, f"after {original.format_move(move)!r}")
         while original.history:
             move = original.history[-1]
             original.undo()
             for twin in twins:
                 twin.undo()
-                _require_alike(
-                    original, twin, text, f"after taking back {twin.format_move(move)!r}"
-                )
+            _require_alike(
+                original, twins, text, f"after taking back {original.format_move(move)!r}"
+            )
