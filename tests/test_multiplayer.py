@@ -60,6 +60,7 @@ def lines_of(rows: int, cols: int, k: int) -> list[tuple[int, ...]]:
 LINES = lines_of(3, 3, 3)
 
 
+@functools.cache  # (the walks below ask it of each board many times over)
 def final(board: str) -> tuple[int, ...] | None:
     """The rules' utilities: 3 to a player with a line, 0 to the others; 1 each when full."""
     for mark in MARKS:
