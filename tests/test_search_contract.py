@@ -185,7 +185,10 @@ class TurnsNotDeclared(TicTacToe):
     ids=repr,
 )
 def test_a_game_without_alternating_turns_gets_the_same_searches(searcher: Searcher) -> None:
+    # the distinct positions of 60 random draws (52: the start, the dearest search, was
+    # drawn 7 times, and a search repeated proves nothing more)
     rng = random.Random(3)
+    searched: set[tuple[int, ...]] = set()
     for _ in range(60):
         moves = rng.sample(range(9), rng.randrange(0, 7))
         declared, undeclared = TicTacToe(), TurnsNotDeclared()
@@ -194,6 +197,9 @@ def test_a_game_without_alternating_turns_gets_the_same_searches(searcher: Searc
                 break
             declared.push(move)
             undeclared.push(move)
+        if declared.history in searched:
+            continue
+        searched.add(declared.history)
         expected, found = searcher.search(declared), searcher.search(undeclared)
         assert (found.value, found.best_moves, found.pv) == (
             expected.value,
