@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -62,13 +63,23 @@ def test_a_drawn_position_is_proven_a_draw_with_every_drawing_move() -> None:
     assert sorted(result.best_moves) == [1, 3, 5, 7]
 
 
+#: the scorings checked on every reachable position: proofs with the distance and without it
+EVERY_POSITION_SCORINGS = {Scoring.DISTANCE, Scoring.PLAIN}
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("scoring", list(Scoring), ids=lambda scoring: scoring.value)
-def test_no_proven_value_contradicts_minimax_on_any_reachable_position(scoring: Scoring) -> None:
+def test_no_proven_value_contradicts_minimax_on_the_reachable_positions(scoring: Scoring) -> None:
+    """Distance and plain scoring on every unfinished tic-tac-toe position, the two others
+    on a seeded quarter of them: the game's own scoring is distance here (the same search),
+    and utility scoring is plain's search with its proven values read as results."""
     values = solve_all(TicTacToe(), scoring)
     searcher = MonteCarlo(simulations=150, seed=5, scoring=scoring)
+    positions = UNFINISHED
+    if scoring not in EVERY_POSITION_SCORINGS:
+        positions = random.Random(23).sample(UNFINISHED, len(UNFINISHED) // 4)
     proven_roots = proven_moves = settled = 0
-    for position in UNFINISHED:
+    for position in positions:
         result = searcher.search(position)
         if result.is_exact:
             proven_roots += 1
@@ -86,8 +97,8 @@ def test_no_proven_value_contradicts_minimax_on_any_reachable_position(scoring: 
                 assert entry.proven == values[position.key()], (position.to_text(), entry)
                 position.undo()
     # The check means something only if most positions were proven within the budget.
-    assert proven_roots > len(UNFINISHED) * 9 // 10
-    assert settled > len(UNFINISHED) * 9 // 10
+    assert proven_roots > len(positions) * 9 // 10
+    assert settled > len(positions) * 9 // 10
     assert proven_moves > proven_roots
 
 
