@@ -155,9 +155,10 @@ def test_moves_are_written_in_openspiel_action_notation() -> None:
 
 
 def test_moves_keep_the_text_of_the_position_they_were_listed_in() -> None:
-    # chess's moves write their texts on first use, tic-tac-toe's (which undoes in place)
-    # at once: either way, once the game has moved on, a move read later is written as
-    # OpenSpiel writes it where it was listed (chess's pawn move 'a3' is 'xa3' after 1.a3 a6)
+    # texts are written on first use: by the state the moves were listed in (chess's), or
+    # by a clone of it (tic-tac-toe's, which undoes in place); once the game has moved on, a
+    # move is still written as OpenSpiel writes it where it was listed (chess's pawn move
+    # 'a3' is 'xa3' after 1.a3 a6)
     for short_name in ("chess", "tic_tac_toe"):
         game = new(short_name)
         moves = game.legal_moves()

@@ -309,15 +309,11 @@ class OpenSpielGame(Game[Action]):
         return moves
 
     def _actions(self, player: int, numbers: Sequence[int]) -> tuple[Action, ...]:
-        """Return the actions ``numbers`` of ``player`` here. Where moves replace the state
-        by a clone, it is kept as it is and writes each text on first use (a search reads
-        none); where ``undo_action`` changes it in place, the texts are written now."""
+        """Return the actions ``numbers`` of ``player`` here, each written on first use by
+        a state that never changes: this one where moves replace it by a clone, else (where
+        ``undo_action`` changes it in place) a clone of it. (A search reads no text.)"""
         state = self._state
-        if self._uses_undo():
-            return tuple(
-                Action(number, state.action_to_string(player, number)) for number in numbers
-            )
-        return unwritten_actions(state, player, numbers)
+        return unwritten_actions(state.clone() if self._uses_undo() else state, player, numbers)
 
     def _uses_undo(self) -> bool:
         """Return whether moves are taken back by ``undo_action`` (probed once per game)."""
@@ -344,7 +340,10 @@ class OpenSpielGame(Game[Action]):
     def make_move(self, move: Action) -> None:
         state = self._state
         self._movers.append(int(state.current_player()))
-        if not self._uses_undo():
+        undoes = self._undoes
+        if undoes is None:
+            undoes = self._uses_undo()
+        if not undoes:
             self._before.append(state)
             state = self._state = state.clone()
         state.apply_action(int(move))
