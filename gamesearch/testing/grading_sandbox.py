@@ -382,16 +382,21 @@ class SandboxedStudent:
         assert self._process is not None and self._process.stdin is not None
         start = self._output.seek(0, os.SEEK_END)
         data = pickle.dumps(request)
-        answer: dict[str, Any] | str
+        answer: dict[str, Any] | str | None
         try:
             self._process.stdin.write(HEADER.pack(len(data)) + data)
             self._process.stdin.flush()
             answer = self._receive(time.monotonic() + seconds, shown or seconds)
         except (BrokenPipeError, EOFError):
-            self._kill()  # a child that has ended keeps its exit status
-            answer = self._why_it_ended()
+            answer = None  # the child has ended
+        if not isinstance(answer, dict):
+            # no answer: this child is done, the next search starts one. It is killed at
+            # once, not asked to end: one still in the student's code reads no requests,
+            # and one that has ended keeps its exit status
+            self._kill()
+            answer = self._why_it_ended() if answer is None else answer
         printed = self._printed(start)
-        if isinstance(answer, str):  # no answer: this child is done, the next search starts one
+        if isinstance(answer, str):
             self.close()
         return answer, printed
 
