@@ -305,7 +305,7 @@ NEVER_RETURNS_EVALUATION = {"an evaluation that never returns"}
 #: the time limit of each test of the question hostile code that never returns is in,
 #: instead of 10 s: what these tests check (0 on that question, the others untouched)
 #: does not depend on how long the grader waits
-WAITED = 0.5
+WAITED = 0.2
 
 
 def shortened(tmp_path: Path, suite_name: str, seconds: float = WAITED) -> Path:
