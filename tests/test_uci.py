@@ -13,6 +13,7 @@ import shutil
 import sys
 import threading
 import time
+from typing import Any
 
 import pytest
 
@@ -235,8 +236,10 @@ def test_the_command_line_offers_uci_with_its_help() -> None:
 
 
 # ----------------------------------------------------------------- through python-chess
-@pytest.fixture
+@pytest.fixture(scope="module")
 def engine() -> object:
+    """Our engine as python-chess drives it: one process for the tests of this module (a
+    start costs half a second of CPU; each test ends with the engine ready for the next)."""
     with chess_engine.SimpleEngine.popen_uci(ENGINE_COMMAND, timeout=60) as client:
         yield client
 
@@ -287,19 +290,17 @@ def test_movetime_is_respected_within_ten_percent(engine: object, seconds: float
 
 
 @pytest.mark.slow
-def test_a_four_game_match_against_itself_ends_with_no_protocol_error() -> None:
-    # each engine plays each colour twice, a new game each time, at 200 to 650 nodes a move
-    with (
-        chess_engine.SimpleEngine.popen_uci(ENGINE_COMMAND, timeout=60) as white,
-        chess_engine.SimpleEngine.popen_uci(ENGINE_COMMAND, timeout=60) as black,
-    ):
+def test_a_four_game_match_against_itself_ends_with_no_protocol_error(engine: object) -> None:
+    # each engine plays each colour twice, a new game each time, at 100 to 250 nodes a move
+    white: Any = engine
+    with chess_engine.SimpleEngine.popen_uci(ENGINE_COMMAND, timeout=60) as black:
         for game in range(4):
             board = chess.Board()
             players = (white, black) if game % 2 == 0 else (black, white)
-            # bounded: 20 plies a game, a few hundred nodes a move
+            # bounded: 20 plies a game, a few hundred nodes a move at most
             while not board.is_game_over() and board.ply() < 20:
                 mover = players[0 if board.turn else 1]
-                played = mover.play(board, chess_engine.Limit(nodes=200 + 150 * game))
+                played = mover.play(board, chess_engine.Limit(nodes=100 + 50 * game))
                 assert played.move in board.legal_moves
                 board.push(played.move)
             white.ping()
@@ -312,16 +313,16 @@ STOCKFISH = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/ga
 
 @pytest.mark.slow
 @pytest.mark.skipif(STOCKFISH is None, reason="Debian's stockfish is not installed")
-def test_a_short_match_against_stockfish_at_its_lowest_elo_runs_to_the_end() -> None:
-    # two games, one with each colour, of at most 40 plies at 0.1 s a move: python-chess
+def test_a_short_match_against_stockfish_at_its_lowest_elo_runs_to_the_end(
+    engine: object,
+) -> None:
+    # two games, one with each colour, of at most 30 plies at 0.05 s a move: python-chess
     # (the client of both engines) raises on any answer that breaks the protocol, and
     # every answer of ours comes in time (the movetime and a margin for a loaded machine)
     assert STOCKFISH is not None
-    seconds, cap = 0.1, 40
-    with (
-        chess_engine.SimpleEngine.popen_uci(ENGINE_COMMAND, timeout=60) as ours,
-        chess_engine.SimpleEngine.popen_uci(STOCKFISH, timeout=60) as stockfish,
-    ):
+    seconds, cap = 0.05, 30
+    ours: Any = engine
+    with chess_engine.SimpleEngine.popen_uci(STOCKFISH, timeout=60) as stockfish:
         lowest = stockfish.options["UCI_Elo"].min
         stockfish.configure({"UCI_LimitStrength": True, "UCI_Elo": lowest})
         ours.play(chess.Board(), chess_engine.Limit(depth=1))  # warmed up
