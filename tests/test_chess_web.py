@@ -126,9 +126,11 @@ def test_a_promotion_offers_its_four_pieces_as_buttons(page: Any, server: str) -
 @pytest.fixture(scope="module")
 def served() -> Iterator[str]:
     """The URL of a ``gamesearch serve`` process (its searches run in worker processes,
-    which receive each position pickled)."""
+    which receive each position pickled), searching half a second a move: the computer's
+    only reply needs no more."""
     process = subprocess.Popen(
-        [str(Path(sys.executable).with_name("gamesearch")), "serve", "--port", "0"],
+        [str(Path(sys.executable).with_name("gamesearch")), "serve", "--port", "0"]
+        + ["--max-seconds", "0.5"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
