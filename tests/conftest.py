@@ -65,3 +65,25 @@ def chromium() -> Iterator[Any]:
             yield browser
         finally:
             browser.close()
+
+
+#: the window of the board page's tests
+BOARD_WINDOW = {"width": 1280, "height": 1000}
+
+
+@pytest.fixture(scope="session")
+def board_context(chromium: Any) -> Iterator[Any]:
+    """Yield the session's browser context for the board page's tests, a 1,280 x 1,000
+    window whose tabs the tests reuse (``test_web_e2e.page``): a new tab costs about a
+    CPU-second (a renderer process, the page's scripts compiled afresh), a new board in an
+    open tab a third of that.
+
+    The tests' own probes (``wait_for_function`` with an expression) are evaluated as
+    strings, which the page's Content-Security-Policy forbids to its own scripts, so the
+    context bypasses it: ``test_web_board_edges.py`` plays with the policy in force.
+    """
+    context = chromium.new_context(viewport=BOARD_WINDOW, bypass_csp=True)
+    try:
+        yield context
+    finally:
+        context.close()

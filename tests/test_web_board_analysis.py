@@ -6,6 +6,7 @@ drawings each game gets. Fixtures and helpers come from ``test_web_e2e.py``.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -15,10 +16,9 @@ pytest.importorskip("starlette", reason="the web extra is not installed")
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 
 from oracle import solve_all  # noqa: E402
-from test_web_e2e import (  # noqa: E402, F401  (browser, page and server are fixtures)
+from test_web_e2e import (  # noqa: E402, F401  (page and server are fixtures)
     BackgroundServer,
     board_symbols,
-    browser,
     cells_with,
     choose_searcher,
     create_app,
@@ -362,7 +362,7 @@ def test_clicking_a_node_shows_its_position_on_the_board(page: Any, server: str)
 
 # -------------------------------------------------------- the record and links
 def test_the_move_list_goes_back_to_any_move_and_the_link_reopens_it(
-    page: Any, server: str, browser: Any
+    page: Any, server: str
 ) -> None:
     open_board(page, server, "game=tictactoe")
     page.select_option("#player-1", "human")
@@ -386,15 +386,8 @@ def test_the_move_list_goes_back_to_any_move_and_the_link_reopens_it(
         "moves": ["4,0,8"],
         "at": ["2"],
     }
+    shown = board_symbols(page)
     screenshot(page, "board-record", full_page=True)
-    # the link opens the same game at the same move in another window
-    other = browser.new_page(bypass_csp=True)
-    other.set_default_timeout(30_000)
-    other.goto(link)
-    wait_for_status(other, "X to move")
-    assert board_symbols(other) == board_symbols(page)
-    assert other.locator(".record-move.current").inner_text() == "O 0"
-    other.close()
     # the arrow keys step through the record
     record.focus()
     page.keyboard.press("ArrowRight")
@@ -408,6 +401,11 @@ def test_the_move_list_goes_back_to_any_move_and_the_link_reopens_it(
     wait_for_status(page, "O to move")
     assert record.get_by_role("button").all_inner_texts() == ["Start", "X 4", "O 0", "X 2"]
     assert "at" not in parse_qs(urlsplit(page.url).query)
+    # the link opens the same game at the same move in a page loaded afresh
+    page.goto(link)
+    wait_for_status(page, "X to move")
+    assert board_symbols(page) == shown
+    assert page.locator(".record-move.current").inner_text() == "O 0"
 
 
 def test_a_link_to_a_position_starts_the_record_there(page: Any, server: str) -> None:
@@ -454,40 +452,41 @@ def lookalike_registry() -> Any:
     )
 
 
+@pytest.fixture(scope="module")
+def lookalike_server() -> Iterator[str]:
+    with BackgroundServer(create_app(lookalike_registry())) as url:
+        yield url
+
+
 @pytest.mark.parametrize(
     ("game", "look"),
     [("stones", "discs"), ("draughts", "discs"), ("othello", "grid"), ("squares", "grid")],
 )
 def test_each_game_gets_the_drawing_its_plugin_declares_and_others_a_plain_grid(
-    browser: Any, game: str, look: str
+    page: Any, lookalike_server: str, game: str, look: str
 ) -> None:
-    with BackgroundServer(create_app(lookalike_registry())) as url:
-        page = browser.new_page(viewport={"width": 1280, "height": 900}, bypass_csp=True)
-        page.set_default_timeout(30_000)
-        page.goto(f"{url}/?game={game}&rows=4&cols=4&position=XO../.X../..O./....")
-        wait_for_status(page, "to move")
-        board = page.locator("#board")
-        assert board.get_attribute("data-look") == look
-        assert board.get_attribute("data-checkered") == str(game == "draughts").lower()
-        assert board_symbols(page)[:2] == ["X", "O"]
-        dark = cells_with(page, "dark")
-        assert dark == ([1, 3, 4, 6, 9, 11, 12, 14] if game == "draughts" else [])
-        first = page.locator("#board .cell").first
-        if look == "discs":
-            assert first.locator(".disc").count() == 1
-        if look == "grid":  # the symbol itself, in the first player's colour
-            assert first.inner_text() == "X"
-            assert first.evaluate("cell => getComputedStyle(cell).color") == "rgb(31, 95, 191)"
-        screenshot(page, f"board-look-{game}", clip=page.locator("#play").bounding_box())
-        page.close()
+    page.goto(f"{lookalike_server}/?game={game}&rows=4&cols=4&position=XO../.X../..O./....")
+    wait_for_status(page, "to move")
+    board = page.locator("#board")
+    assert board.get_attribute("data-look") == look
+    assert board.get_attribute("data-checkered") == str(game == "draughts").lower()
+    assert board_symbols(page)[:2] == ["X", "O"]
+    dark = cells_with(page, "dark")
+    assert dark == ([1, 3, 4, 6, 9, 11, 12, 14] if game == "draughts" else [])
+    first = page.locator("#board .cell").first
+    if look == "discs":
+        assert first.locator(".disc").count() == 1
+    if look == "grid":  # the symbol itself, in the first player's colour
+        assert first.inner_text() == "X"
+        assert first.evaluate("cell => getComputedStyle(cell).color") == "rgb(31, 95, 191)"
+    screenshot(page, f"board-look-{game}", clip=page.locator("#play").bounding_box())
 
 
 @pytest.mark.parametrize("width", [420, 1280])
 def test_the_connect_four_board_fits_inside_its_panel_at_any_window_width(
-    browser: Any, server: str, width: int
+    page: Any, server: str, width: int
 ) -> None:
-    page = browser.new_page(viewport={"width": width, "height": 900}, bypass_csp=True)
-    page.set_default_timeout(30_000)
+    page.set_viewport_size({"width": width, "height": 900})
     open_board(page, server, "game=connect4&moves=4,4,3")
     board, panel = page.locator("#board").bounding_box(), page.locator("#play").bounding_box()
     assert panel["x"] <= board["x"] and board["x"] + board["width"] <= panel["x"] + panel["width"]
@@ -498,4 +497,3 @@ def test_the_connect_four_board_fits_inside_its_panel_at_any_window_width(
     )
     if width == 420:
         screenshot(page, "board-connect4-phone", full_page=True)
-    page.close()

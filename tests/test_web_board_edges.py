@@ -2,7 +2,7 @@
 
 Every installed game is served (chess from its example plugin, when installed). The
 page's own Content-Security-Policy is in force in the first test; the others let the
-tests' probes run (see ``test_web_e2e.page``).
+tests' probes run (see ``conftest.board_context``).
 """
 
 from __future__ import annotations

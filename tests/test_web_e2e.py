@@ -69,17 +69,33 @@ def browser(chromium: Any) -> Any:
 
 
 @pytest.fixture
-def page(browser: Any, server: str) -> Iterator[Any]:
-    # the tests' own probes (wait_for_function with an expression) are evaluated as
-    # strings, which the page's Content-Security-Policy forbids to its own scripts:
-    # test_web_page_policy.py plays with the policy in force
-    context = browser.new_context(viewport={"width": 1280, "height": 1000}, bypass_csp=True)
-    new_page = context.new_page()
+def page(board_context: Any) -> Iterator[Any]:
+    """Yield the board tests' tab (``conftest.board_context``), blank; a test opens its
+    board with ``goto``. Afterwards no script error may have been raised, and the tab is
+    put back as it was: a blank page (so no document outlives its test; the board page
+    keeps no cookies or storage), the window's size, no permissions, no routes. A tab a
+    test left broken is closed, and the next test gets a new one."""
+    tab = board_context.pages[0] if board_context.pages else board_context.new_page()
+    tab.set_default_timeout(WAIT_MS)
+    window = tab.viewport_size
     errors: list[str] = []
-    new_page.on("pageerror", lambda error: errors.append(str(error)))
-    new_page.set_default_timeout(WAIT_MS)
-    yield new_page
-    context.close()
+
+    def record(error: Any) -> None:
+        errors.append(str(error))
+
+    tab.on("pageerror", record)
+    try:
+        yield tab
+        tab.goto("about:blank")
+    except BaseException:
+        tab.close()
+        raise
+    finally:
+        tab.remove_listener("pageerror", record)
+    tab.unroute_all()
+    board_context.clear_permissions()
+    if tab.viewport_size != window:
+        tab.set_viewport_size(window)
     assert errors == []
 
 
@@ -405,11 +421,9 @@ def text_only_registry() -> Registry:
 
 
 def test_a_game_without_a_board_view_is_drawn_as_text_with_a_button_per_legal_move(
-    browser: Any,
+    page: Any,
 ) -> None:
     with BackgroundServer(create_app(text_only_registry())) as url:
-        page = browser.new_page(bypass_csp=True)
-        page.set_default_timeout(WAIT_MS)
         page.goto(f"{url}/?game=textonly")
         wait_for_status(page, "X to move (your turn).")
         moves = page.get_by_role("group", name="Legal moves").get_by_role("button")
@@ -422,7 +436,6 @@ def test_a_game_without_a_board_view_is_drawn_as_text_with_a_button_per_legal_mo
         assert page.get_by_role("group", name="Game record").get_by_role(
             "button"
         ).all_inner_texts() == ["Start", "X 4", "O 0"]
-        page.close()
 
 
 @attrs.frozen
@@ -452,10 +465,8 @@ def extra_moves_registry() -> Registry:
     return shipped_games(CentrePlugin())
 
 
-def test_moves_that_are_not_cells_get_a_button_beside_the_board(browser: Any) -> None:
+def test_moves_that_are_not_cells_get_a_button_beside_the_board(page: Any) -> None:
     with BackgroundServer(create_app(extra_moves_registry())) as url:
-        page = browser.new_page(bypass_csp=True)
-        page.set_default_timeout(WAIT_MS)
         page.goto(f"{url}/?game=centrebutton")
         wait_for_status(page, "X to move (your turn).")
         other = page.get_by_role("group", name="Other moves")
@@ -475,4 +486,3 @@ def test_moves_that_are_not_cells_get_a_button_beside_the_board(browser: Any) ->
         wait_for_status(page, "X to move (your turn).")  # O (the computer) replied
         assert board_symbols(page)[4] == "X"
         assert other.get_by_role("button").is_disabled()  # the centre is taken
-        page.close()
