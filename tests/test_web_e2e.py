@@ -282,19 +282,25 @@ def test_hint_and_undo_and_the_page_stays_usable_while_the_engine_thinks(
         board_symbols(page)[3] == ""
         and page.locator("#status").inner_text() == "X to move (your turn)."
     )
-    # A search that takes a while: the engine thinks, the page still answers.
+    # A search that takes a while: the engine thinks, the page still answers. The engine's
+    # move is held back on its way to the server until the page has been tried, so the
+    # search takes as long as the test needs, however loaded the machine.
     page.goto(f"{server}/?game=tictactoe&rows=5&cols=5&k=4")
     wait_for_status(page, "to move")
     choose_searcher(page, "iterative")
-    page.fill("#engine-seconds", "2")
+    page.fill("#engine-seconds", "0.1")
+    held: list[Any] = []
+    page.route("**/api/move", lambda route: held.append(route))
+    page.get_by_role("button", name="Computer, move now").click()
+    wait_for_status(page, "X is thinking…")
+    assert page.locator("#board").get_attribute("aria-busy") == "true"
+    page.locator("#board .cell").nth(12).click(force=True)  # ignored while the engine thinks
+    assert filled(page) == 0
+    page.get_by_role("button", name="New game", exact=True).click()  # answered at once
+    assert wait_for_status(page, "X to move (your turn).")
+    assert len(held) == 1
     with page.expect_response("**/api/move", timeout=WAIT_MS) as late_answer:
-        page.get_by_role("button", name="Computer, move now").click()
-        wait_for_status(page, "X is thinking…")
-        assert page.locator("#board").get_attribute("aria-busy") == "true"
-        page.locator("#board .cell").nth(12).click(force=True)  # ignored while the engine thinks
-        assert filled(page) == 0
-        page.get_by_role("button", name="New game", exact=True).click()  # answered at once
-        assert wait_for_status(page, "X to move (your turn).")
+        held[0].continue_()
     assert late_answer.value.ok
     late_answer.value.finished()
     page.evaluate("() => new Promise(resolve => setTimeout(resolve, 0))")  # let the page handle it
@@ -370,7 +376,8 @@ def test_connect_four_four_in_a_row_lights_up_and_the_game_is_over(page: Any, se
     assert cells_with(page, "last-move") == [38]
     assert page.locator("#board-lines line").count() == 1
     assert page.locator('#board .cell[aria-disabled="false"]').count() == 0
-    page.wait_for_timeout(600)  # let the last disc land before the picture
+    # let the last disc land before the picture (a finished animation leaves the list)
+    page.wait_for_function("document.getAnimations().length === 0")
     screenshot(page, "board-connect4-won", clip=page.locator("#play").bounding_box())
 
 
