@@ -23,9 +23,17 @@ playwright_api = pytest.importorskip(
     "playwright.sync_api", reason="Playwright for Python is not installed"
 )
 
+# the board tests' tab (test_web_e2e.page): it lets the page's own scripts past the
+# answers' Content-Security-Policy, which would stop another origin's fetch in the browser
+# before it reached the server, whose own checks are under test; conftest.py's Chromium
+# resolves rebound.test to 127.0.0.1, as a DNS rebinding would
+from test_web_e2e import page  # noqa: E402
+
 from gamesearch.web.app import create_app  # noqa: E402
 from gamesearch.web.server import BackgroundServer  # noqa: E402
 from gamesearch.web.service import Limits  # noqa: E402
+
+__all__ = ["page"]
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 pytestmark = [
@@ -41,18 +49,6 @@ pytestmark = [
 def server() -> Iterator[str]:
     with BackgroundServer(create_app(gated_registry(), Limits(seconds=5.0))) as url:
         yield url
-
-
-@pytest.fixture
-def page(chromium: Any, server: str) -> Iterator[Any]:
-    # conftest.py's Chromium resolves rebound.test to 127.0.0.1, as a DNS rebinding would;
-    # the server's own checks are under test: the answers' Content-Security-Policy would
-    # stop another origin's fetch in the browser before it reached them
-    context = chromium.new_context(bypass_csp=True)
-    new_page = context.new_page()
-    new_page.set_default_timeout(30_000)
-    yield new_page
-    context.close()
 
 
 def other_origin_page(page: Any, server: str) -> None:
