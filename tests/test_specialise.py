@@ -106,17 +106,22 @@ def test_a_specialised_function_reports_the_templates_lines() -> None:
     assert lines[frame.lineno - first].strip() == 'raise ValueError("no count")'
 
 
-def test_alpha_beta_without_a_table_or_a_tracer_reads_neither_at_its_nodes() -> None:
+def test_alpha_beta_reads_at_its_nodes_only_what_its_kind_of_search_has() -> None:
     def node_loops(has_table: bool, traces: bool) -> dict[str, set[str]]:
-        code = _loops(has_table, traces).__code__
+        code = _loops(has_table, traces, False, True).__code__
         nested = [const for const in code.co_consts if inspect.iscode(const)]
         return {loop.co_name: set(loop.co_freevars) for loop in nested}
 
     plain = node_loops(False, False)
-    assert plain["expand"].isdisjoint({"tracer", "probe", "entries"})
+    assert plain["expand"].isdisjoint({"tracer", "probe", "entries", "evaluate", "to_move"})
     traced = node_loops(True, True)
     assert {"tracer", "probe", "entries"} <= traced["expand"]
-    assert _loops(False, False) is _loops(False, False)  # compiled once per combination
+    at_a_depth = _loops(False, False, True, False).__code__
+    nested = {const.co_name: const for const in at_a_depth.co_consts if inspect.iscode(const)}
+    assert {"evaluate", "to_move"} <= set(nested["expand"].co_freevars)
+    assert _loops(False, False, False, True) is _loops(
+        False, False, False, True
+    )  # compiled once per combination
 
 
 def test_the_engine_with_every_trick_off_reads_no_tricks_switch_at_its_nodes() -> None:

@@ -171,9 +171,13 @@ def search_root(
     :raises BudgetExceededError: when ``budget`` runs out (``game`` is left as it was).
     """
     # The function as written is the template of its compiled kinds (one per kind of
-    # search: with or without a table, a tracer), which fold this test away.
+    # search: with or without a table, a tracer, a horizon; turns that alternate or
+    # not), which fold this test away.
     if _AS_WRITTEN is not None:
-        return _loops(table is not None, tracer is not None)(
+        kind = _loops(
+            table is not None, tracer is not None, depth is not None, game.rules.alternating
+        )
+        return kind(
             game,
             depth,
             scoring,
@@ -189,15 +193,14 @@ def search_root(
         )
     # Hot loop: bound methods in locals, counters in closure cells, no allocation per
     # node without a table, one closure a search (the root's moves are played here).
-    # A table and a tracer cost nothing when off (their tests are folded away in the
-    # compiled kind), other options one test of a local per node at most: a budget
-    # wraps the move call instead of being tested in the loop, leaves are counted as
-    # what is neither expanded nor a table hit, and a game whose turns alternate is
-    # never asked whose turn it is below the root. Moves below the root are played by
-    # advance() and taken back by retract(), also when something raises. Depths are
-    # small integers (fast arithmetic): a search without a horizon keeps depth_left at
-    # NO_HORIZON all the way down (step 0), so its table entries carry the same depth
-    # whatever the root.
+    # A table, a tracer, a horizon and turns that do not alternate cost nothing when
+    # absent (their tests are folded away in the compiled kind); other options one test
+    # of a local per node at most: a budget wraps the move call instead of being tested
+    # in the loop, and leaves are counted as what is neither expanded nor a table hit.
+    # Moves below the root are played by advance() and taken back by retract(), also
+    # when something raises. Depths are small integers (fast arithmetic): a search
+    # without a horizon keeps depth_left at NO_HORIZON all the way down (step 0), so its
+    # table entries carry the same depth whatever the root.
     # (the move pair and the results after the moves, resolved in one call)
     advance, retract, known, descend, own_results = capabilities.fast_moves(game)
     to_move = game.to_move
@@ -277,7 +280,7 @@ def search_root(
                     if sign is not None:
                         leaves += 1
                         value = finished[child_ply][sign]
-                    elif depth_left == 1:
+                    elif has_horizon and depth_left == 1:  # (folded away without one)
                         leaves += 1
                         horizon += 1
                         value = evaluate()
@@ -367,7 +370,9 @@ def search_root(
             if sign is not None:
                 leaves += 1
                 value = finished[child_ply][sign]
-            elif depth_left == 1:  # the game goes on at the horizon: played for the heuristic
+            elif (
+                has_horizon and depth_left == 1
+            ):  # it goes on at the horizon: played for the heuristic
                 step(move)
                 try:
                     leaves += 1
@@ -493,12 +498,18 @@ def search_root(
 
 
 @functools.cache
-def _loops(has_table: bool, traces: bool) -> Callable[..., RootAnswer]:
+def _loops(
+    has_table: bool, traces: bool, has_horizon: bool, alternating: bool
+) -> Callable[..., RootAnswer]:
     """Return :func:`search_root` compiled for a search with a table or not, a tracer or
-    not (once per combination: cached)."""
+    not, a horizon or not, in a game whose turns alternate or not (once per combination:
+    cached)."""
     no_table = not has_table
     nones = {"table": no_table, "entries": no_table, "probe": no_table, "tracer": not traces}
-    return specialise(search_root, {**nones, "_AS_WRITTEN": True}, swaps=("alpha", "beta"))
+    flags = {"has_horizon": has_horizon, "asks_turn": not alternating}
+    return specialise(
+        search_root, {**nones, "_AS_WRITTEN": True}, flags=flags, swaps=("alpha", "beta")
+    )
 
 
 def _without_horizon() -> int:
