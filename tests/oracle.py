@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from gamesearch import Game, Player, Scoring
 from gamesearch.rules import proven_value
@@ -42,3 +42,18 @@ def best_moves(position: Game[int], values: dict[object, int]) -> tuple[int, ...
     pick: Callable[..., int] = max if position.to_move() == Player.FIRST else min
     best = pick(value for _, value in children)
     return tuple(move for move, value in children if value == best)
+
+
+#: tic-tac-toe's own scoring is distance (``Scoring.GAME`` resolves to it), so a walk of
+#: every position with ``Scoring.GAME`` repeats the walk with ``Scoring.DISTANCE`` search
+#: for search: it checks the resolution on one position in this many
+GAME_SCORING_STEP = 16
+
+
+def walked_with(scoring: Scoring, positions: Sequence[Game[int]]) -> Sequence[Game[int]]:
+    """Return the tic-tac-toe ``positions`` a walk of every position checks with ``scoring``:
+    every one, but one in ``GAME_SCORING_STEP`` with the game's own scoring (see there)."""
+    if scoring is not Scoring.GAME:
+        return positions
+    assert all(position.rules.scale.resolve(scoring) is Scoring.DISTANCE for position in positions)
+    return positions[::GAME_SCORING_STEP]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from oracle import best_moves, solve_all
+from oracle import best_moves, solve_all, walked_with
 
 from gamesearch import Game, Minimax, Scoring, Searcher, default_registry
 from gamesearch.rules import proven_value
@@ -54,9 +54,11 @@ FAST_PAIRS = {
 def test_exact_searchers_agree_with_minimax_on_every_tictactoe_position(
     searcher_class: type[Searcher], scoring: Scoring
 ) -> None:
+    """Every unfinished position (one in ``GAME_SCORING_STEP`` with the game's own scoring,
+    which is distance's: ``oracle.walked_with``)."""
     searcher = searcher_class(scoring=scoring)
     values = VALUES[scoring]
-    for position in POSITIONS:
+    for position in walked_with(scoring, POSITIONS):
         result = searcher.search(position)
         assert result.value == values[position.key()], position.to_text()
         assert sorted(result.best_moves) == sorted(best_moves(position, values)), position.to_text()

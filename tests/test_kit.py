@@ -105,10 +105,10 @@ def test_every_registered_game_keeps_the_protocol(name: str) -> None:
 
 
 #: the searchers the walk of every tic-tac-toe position checks on one position in this
-#: many (219 of 5,478), each from its own place in the list: minimax and its
-#: textbook version, whose family tests/test_searchers_agree.py checks on every position
-#: against an oracle of its own (minimax itself, with each of the four scorings), and
-#: proof-number search, whose family df-pn stands for here on every position (and
+#: many (219 of 5,478), each from its own place in the list: minimax and its textbook
+#: version, whose family tests/test_searchers_agree.py checks on every position against
+#: an oracle of its own (minimax itself, with the distance, plain and utility scorings),
+#: and proof-number search, whose family df-pn stands for here on every position (and
 #: tests/test_proof.py checks both on every position against its oracle)
 SAMPLED_ON_TICTACTOE = {"minimax": 25, "textbook-minimax": 25, "pns": 25}
 

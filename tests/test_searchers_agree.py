@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from oracle import best_moves, solve_all
+from oracle import best_moves, solve_all, walked_with
 
 from gamesearch import AlphaBeta, IterativeDeepening, Minimax, Scoring, Searcher
 from gamesearch.testing import reachable_positions
@@ -30,7 +30,7 @@ def test_the_oracle_sees_5478_positions() -> None:
 
 def check_every_position(searcher: Searcher, scoring: Scoring, *, exact_set: bool = True) -> None:
     values = VALUES[scoring]
-    for position in UNFINISHED:
+    for position in walked_with(scoring, UNFINISHED):
         result = searcher.search(position)
         expected = best_moves(position, values)
         assert result.value == values[position.key()], position.to_text()
@@ -45,6 +45,8 @@ def check_every_position(searcher: Searcher, scoring: Scoring, *, exact_set: boo
 @pytest.mark.slow
 @pytest.mark.parametrize("scoring", list(Scoring), ids=lambda scoring: scoring.value)
 def test_minimax_agrees_with_the_oracle_on_every_position(scoring: Scoring) -> None:
+    """Every unfinished position (one in ``GAME_SCORING_STEP`` with the game's own scoring,
+    which is distance's: ``oracle.walked_with``)."""
     check_every_position(Minimax(scoring=scoring), scoring)
 
 
