@@ -380,12 +380,19 @@ if __name__ == "__main__":
 
 
 # ---------------------------------------------------------- the kit on every registered game
-def late_position(name: str, plies_left: int = 6, seed: int = 0) -> OpenSpielGame:
-    """Return the position ``plies_left`` plies before the end of a seeded random game."""
+@functools.lru_cache(maxsize=1)  # (a game's test asks for its end and the plies before it)
+def random_game(name: str, seed: int = 0) -> OpenSpielGame:
+    """Return the end of a seeded random game (callers take copies)."""
     game = new(name.removeprefix(plugin.PREFIX))
     chooser = random.Random(seed)
     while moves := game.legal_moves():
         game.push(chooser.choice(list(moves)))
+    return game
+
+
+def late_position(name: str, plies_left: int = 6, seed: int = 0) -> OpenSpielGame:
+    """Return the position ``plies_left`` plies before the end of a seeded random game."""
+    game = random_game(name, seed).copy()
     for _ in range(min(plies_left, game.ply)):
         game.undo()
     return game
