@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from gamesearch._lazy import lazy_names
 
 if TYPE_CHECKING:  # (imported when first used: see __getattr__)
     from gamesearch.boardview import BoardView
@@ -81,22 +82,7 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    """Return the public name ``name``, importing its module when first asked for.
-
-    :raises AttributeError: for a name the package does not have.
-    """
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'gamesearch' has no attribute {name!r}")
-    value = getattr(importlib.import_module(home), name)
-    globals()[name] = value  # (found directly from now on)
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_HOMES})
-
+__getattr__, __dir__ = lazy_names(__name__, _HOMES, globals())
 
 __all__ = [
     "AlphaBeta",

@@ -185,9 +185,19 @@ def test_subclassing_the_textbook_reference_is_refused(tmp_path: Path) -> None:
     assert_zero(graded(path), "is not allowed in a graded submission")
 
 
-def test_a_framework_searcher_reached_without_an_import_refuses_to_search(tmp_path: Path) -> None:
-    # gamesearch's own package names its searchers: they are there, but disabled
-    root = "import gamesearch\n        return gamesearch.Minimax().search(game).answer"
+@pytest.mark.parametrize(
+    "reached",
+    [
+        # gamesearch's own package names its searchers: they are there, but disabled
+        "gamesearch.Minimax().search(game).answer",
+        # the kit's names are read from its package when first used: they cannot be
+        "gamesearch.testing.check_search(Submission(), game)",
+    ],
+)
+def test_a_framework_searcher_reached_without_an_import_refuses_to_search(
+    tmp_path: Path, reached: str
+) -> None:
+    root = f"import gamesearch\n        return {reached}"
     path = submission(tmp_path, root=root)
     assert_zero(graded(path), "not allowed in a graded submission")
 
