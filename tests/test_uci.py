@@ -249,11 +249,12 @@ def test_python_chess_drives_every_go_form(engine: object) -> None:
     board = chess.Board()
     board.push_san("e4")
     limits = [
-        chess_engine.Limit(time=0.3),
+        # (the clocks of a blitz game's end: each form answers in a tenth of a second or so)
+        chess_engine.Limit(time=0.1),
         chess_engine.Limit(depth=2),
         chess_engine.Limit(nodes=500),
-        chess_engine.Limit(white_clock=5, black_clock=5, white_inc=0.1, black_inc=0.1),
-        chess_engine.Limit(white_clock=5, black_clock=5, remaining_moves=20),
+        chess_engine.Limit(white_clock=2, black_clock=2, white_inc=0.1, black_inc=0.1),
+        chess_engine.Limit(white_clock=2, black_clock=2, remaining_moves=20),
     ]
     for limit in limits:
         played = engine.play(board, limit, info=chess_engine.INFO_ALL)  # type: ignore[attr-defined]
