@@ -42,6 +42,9 @@ def run_bench(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str,
 
 
 ROOT = Path(__file__).resolve().parent.parent
+#: the benchmarks collect the garbage before each run: the collections walk what the runs
+#: built, not the test process's whole heap (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("frozen_heap")
 
 
 def recording(log: list[str], name: str, nodes: int | None) -> Contender:

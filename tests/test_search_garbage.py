@@ -7,25 +7,15 @@ speed, not of the answers): these tests keep alpha-beta honest and the sweep wor
 
 from __future__ import annotations
 
-import gc
 from collections import Counter
-from collections.abc import Iterator
 
 import pytest
 
 from benchmarks.garbage import full_searches, left_to_collector, main, stopped_search
 from gamesearch import AlphaBeta, default_registry
 
-
-@pytest.fixture(autouse=True)
-def frozen_heap() -> Iterator[None]:
-    """Move what the test process holds already (the modules, other tests' caches) out of the
-    collector's sight for the test: each collection then walks what the searches built, not
-    the whole heap (9 s for the sweep in a worker that had run the 4x4 Othello oracles).
-    Objects a search leaves behind are new, so the collector still finds every one."""
-    gc.freeze()
-    yield
-    gc.unfreeze()
+#: the collections walk what the searches built, not the whole heap (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("frozen_heap")
 
 
 def test_an_alphabeta_search_leaves_nothing_to_the_garbage_collector() -> None:
