@@ -3,7 +3,7 @@
 
 :class:`CellGrid` gives such a game its text in and out, its drawing and its move
 parsing from three members of its own: ``cell(index)``, ``_set_cells(cells)`` and
-``_winners(cells)`` (and, for speed, ``_board_cells()``: every cell at once).
+``_winners(cells)`` (and, for speed, ``_rows()``: every row's text at once).
 """
 
 from __future__ import annotations
@@ -81,6 +81,11 @@ def cells_text(cells: Sequence[str | None]) -> str:
     return "".join(cell or EMPTY for cell in cells)
 
 
+def split_rows(cells: str, cols: int) -> list[str]:
+    """Return the board ``cells`` (one character a cell) cut into rows of ``cols`` cells."""
+    return [cells[start : start + cols] for start in range(0, len(cells), cols)]
+
+
 def cell_board_view(rows: int, cols: int, cells: Sequence[str], legal: Iterable[int]) -> BoardView:
     """Return the grid of a game whose moves are cell indices: each cell's mark (``""`` for
     ``.``), a click on a cell of a ``legal`` move playing it."""
@@ -119,11 +124,13 @@ class CellGrid(Game[int]):
         """Return ``"X"``, ``"O"`` or ``"."`` for a cell index."""
         raise NotImplementedError
 
-    def _board_cells(self) -> str:
-        """Return every cell's ``"X"``, ``"O"`` or ``"."``, row by row (a game may answer
+    def _rows(self) -> list[str]:
+        """Return each row's ``"X"``, ``"O"`` and ``"."``, from the top (a game may answer
         faster than by asking :meth:`cell` for each: the kit writes the text of every
         position it checks dozens of times)."""
-        return "".join(self.cell(index) for index in range(self.rows * self.cols))
+        return split_rows(
+            "".join(self.cell(index) for index in range(self.rows * self.cols)), self.cols
+        )
 
     def _set_cells(self, cells: str) -> None:
         """Set the board to ``cells``, one ``X``, ``O`` or ``.`` a cell (already checked)."""
@@ -170,13 +177,9 @@ class CellGrid(Game[int]):
     def render(self) -> str:
         return "\n".join(" ".join(row) for row in self._rows())
 
-    def _rows(self) -> list[str]:
-        cells, cols = self._board_cells(), self.cols
-        return [cells[start : start + cols] for start in range(0, len(cells), cols)]
-
     def board_view(self) -> BoardView:
         """Return the grid; a click on an empty cell plays that cell while the game goes on."""
-        cells = self._board_cells()
+        cells = "".join(self._rows())
         return cell_board_view(self.rows, self.cols, cells, self.legal_moves())
 
     def parse_move(self, text: str) -> int:

@@ -21,7 +21,7 @@ from gamesearch.looks import BoardLook
 from gamesearch.plugins import hookimpl
 from gamesearch.rules import Player, Rules
 
-from .grid import CROSS, EMPTY, NOUGHT, CellGrid
+from .grid import CROSS, EMPTY, NOUGHT, CellGrid, split_rows
 from .tictactoe_fast import Bitboards
 
 
@@ -103,8 +103,8 @@ class PlainTicTacToe(CellGrid):
         """Return ``"X"``, ``"O"`` or ``"."`` for a cell index."""
         return self.board[index]
 
-    def _board_cells(self) -> str:
-        return "".join(self.board)
+    def _rows(self) -> list[str]:
+        return split_rows("".join(self.board), self.cols)
 
     def _set_cells(self, cells: str) -> None:
         self.board = list(cells)

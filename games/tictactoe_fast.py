@@ -77,6 +77,8 @@ class _Geometry:
     def __init__(self, rows: int, cols: int, k: int) -> None:
         self.rows, self.cols, self.k = rows, cols, k
         self.cells = rows * cols
+        #: a row's text by its bits, ``crosses << cols | noughts`` (at most 3 ** cols rows)
+        self.row_texts: dict[int, str] = {}
         self.rules = Rules(max_plies=self.cells, alternating=True)
         self.full = (1 << self.cells) - 1
         self.lines = tuple(self._winning_lines())
@@ -233,12 +235,19 @@ class Bitboards(Game[int]):
             return NOUGHT
         return EMPTY
 
-    def _board_cells(self) -> str:
+    def _rows(self) -> list[str]:
+        # (through the geometry's memo of row texts: at most 3 ** cols rows)
         crosses, noughts = self.marks()
-        return "".join(
-            CROSS if crosses >> index & 1 else NOUGHT if noughts >> index & 1 else EMPTY
-            for index in range(self._cells)
-        )
+        cols, memo = self.cols, self._geometry.row_texts
+        mask = (1 << cols) - 1
+        rows = []
+        for shift in range(0, self._cells, cols):
+            bits = (crosses >> shift & mask) << cols | noughts >> shift & mask
+            text = memo.get(bits)
+            if text is None:
+                text = memo[bits] = "".join(self.cell(shift + col) for col in range(cols))
+            rows.append(text)
+        return rows
 
     def _use_geometry(self, geometry: _Geometry) -> None:
         self._geometry = geometry
