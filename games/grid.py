@@ -8,7 +8,7 @@ parsing from three members of its own: ``cell(index)``, ``_set_cells(cells)`` an
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Self
 
 from gamesearch.boardview import BoardView
@@ -84,6 +84,23 @@ def cells_text(cells: Sequence[str | None]) -> str:
 def split_rows(cells: str, cols: int) -> list[str]:
     """Return the board ``cells`` (one character a cell) cut into rows of ``cols`` cells."""
     return [cells[start : start + cols] for start in range(0, len(cells), cols)]
+
+
+def bitboard_rows(
+    first: int, second: int, cols: int, cells: int, memo: dict[int, str], cell: Callable[[int], str]
+) -> list[str]:
+    """Return each row's text, from the top, of a board held as two bitboards (``first``
+    and ``second``, cell ``i`` bit ``i``, ``cols`` cells a row), each row looked up in
+    ``memo`` by its bits (``first << cols | second``), else written by ``cell(index)``
+    and kept: at most 3 ** cols rows."""
+    mask, rows = (1 << cols) - 1, []
+    for shift in range(0, cells, cols):
+        bits = (first >> shift & mask) << cols | second >> shift & mask
+        text = memo.get(bits)
+        if text is None:
+            text = memo[bits] = "".join(cell(shift + col) for col in range(cols))
+        rows.append(text)
+    return rows
 
 
 def cell_board_view(rows: int, cols: int, cells: Sequence[str], legal: Iterable[int]) -> BoardView:

@@ -42,6 +42,7 @@ from gamesearch.plugins import hookimpl
 from gamesearch.rules import PLAYERS, Player, Rules
 
 # The geometry of a board size has a module of its own; its names stay importable from here.
+from .grid import bitboard_rows
 from .othello_geometry import MOVES_MEMO_SIZE as MOVES_MEMO_SIZE
 from .othello_geometry import geometry_for
 
@@ -381,16 +382,9 @@ class Othello(Game[int]):
     def _rows(self) -> list[str]:
         """Return each row's text, from the top (through the geometry's memo of row texts:
         the kit writes the text of each position it checks dozens of times)."""
-        size, memo = self.size, self._geometry.row_texts
-        black, white, mask = self._black, self._white, (1 << size) - 1
-        rows = []
-        for shift in range(0, size * size, size):
-            bits = (black >> shift & mask) << size | white >> shift & mask
-            text = memo.get(bits)
-            if text is None:
-                text = memo[bits] = "".join(self.cell(shift + col) for col in range(size))
-            rows.append(text)
-        return rows
+        size = self.size
+        memo = self._geometry.row_texts
+        return bitboard_rows(self._black, self._white, size, size * size, memo, self.cell)
 
     def to_text(self) -> str:
         text = "/".join(self._rows()) + " " + (BLACK_SYMBOL, WHITE_SYMBOL)[self._turn]

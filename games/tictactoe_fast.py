@@ -28,7 +28,7 @@ from typing import Any
 from gamesearch.game import Game
 from gamesearch.rules import Player, Rules
 
-from .grid import CROSS, EMPTY, NOUGHT
+from .grid import CROSS, EMPTY, NOUGHT, bitboard_rows
 
 #: the players, read once: to_move() is asked at every position of a search written
 #: over the public API, and CPython 3.11 reads an enum member from its class slowly
@@ -236,18 +236,9 @@ class Bitboards(Game[int]):
         return EMPTY
 
     def _rows(self) -> list[str]:
-        # (through the geometry's memo of row texts: at most 3 ** cols rows)
-        crosses, noughts = self.marks()
-        cols, memo = self.cols, self._geometry.row_texts
-        mask = (1 << cols) - 1
-        rows = []
-        for shift in range(0, self._cells, cols):
-            bits = (crosses >> shift & mask) << cols | noughts >> shift & mask
-            text = memo.get(bits)
-            if text is None:
-                text = memo[bits] = "".join(self.cell(shift + col) for col in range(cols))
-            rows.append(text)
-        return rows
+        crosses, noughts = self.marks()  # (through the geometry's memo of row texts)
+        memo = self._geometry.row_texts
+        return bitboard_rows(crosses, noughts, self.cols, self._cells, memo, self.cell)
 
     def _use_geometry(self, geometry: _Geometry) -> None:
         self._geometry = geometry
