@@ -75,8 +75,9 @@ _REFUSED: Any = object()
 class Option:
     """One option a game or a searcher accepts (board size, depth, a switch, ...).
 
-    ``type`` is ``int``, ``float``, ``bool``, ``str`` or an :class:`enum.Enum` whose
-    values are text; ``optional`` allows ``None`` (written ``none``). ``minimum`` and
+    ``type`` is ``int``, ``float``, ``bool``, ``str``, an :class:`enum.Enum` whose
+    values are text, or ``Any`` (a value is taken as given, ``None`` too); ``optional``
+    allows ``None`` (written ``none``). ``minimum`` and
     ``maximum`` bound a number (both inclusive); ``choices`` lists the only values
     allowed, when there is such a list (the web page offers it as a menu).
     """
@@ -185,10 +186,10 @@ class Option:
     def _typed(self, value: Any) -> Any:
         """Return the typed ``value`` if it is of this option's type, or :data:`_REFUSED`."""
         kind = self.type
+        if kind is Any:  # a type the schema cannot check (``None`` included): as given
+            return value
         if value is None:
             return None if self.optional else _REFUSED
-        if kind is Any:
-            return value
         if kind is bool:
             return value if isinstance(value, bool) else _REFUSED
         if isinstance(value, bool):  # a boolean is no number
@@ -269,7 +270,8 @@ def field_options(cls: type) -> dict[str, Option]:
     An option's name is the field's without a leading ``_``; its type is the
     annotation's (``None`` in a union makes it optional); its help, range and
     choices are the field's ``metadata``. A field whose annotation names no type
-    the schema knows is read as it is given. Worked out once per class.
+    the schema knows, or does not resolve at run time (a name imported for type
+    checking only), is read as it is given, ``None`` included. Worked out once per class.
     """
     found = _FIELD_OPTIONS.get(cls)
     if found is not None:

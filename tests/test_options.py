@@ -8,7 +8,7 @@ import json
 import math
 import warnings
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 import pytest
@@ -20,6 +20,9 @@ from gamesearch.errors import InvalidOptionError
 from gamesearch.options import Option, configure, field_options, option_field
 from gamesearch.plugins import default_registry
 from gamesearch.search.base import Limit, Searcher
+
+if TYPE_CHECKING:  # (for type checking only: an annotation naming it does not resolve)
+    from decimal import Decimal
 
 INTEGER = Option("count", int, 3, "a count")
 NUMBER = Option("share", float, 0.5, "a share")
@@ -167,6 +170,26 @@ def test_a_searcher_made_in_python_is_checked_by_the_same_schema() -> None:
     with pytest.raises(InvalidOptionError, match=r"option 'seconds' must be >= 0.001: 1e-300"):
         Limit(seconds=1e-300)
     assert alphabeta.configured({"depth": "3", "table": "on"}) == alphabeta(depth=3, table=True)  # type: ignore[call-arg]
+
+
+@attrs.frozen(kw_only=True)
+class Biased(Searcher):
+    """A plugin's searcher whose option names a type imported for type checking only."""
+
+    name: ClassVar[str] = "biased"
+    bias: Decimal | None = option_field(None, "a bias")
+
+
+def test_an_option_the_schema_cannot_type_takes_what_it_is_given_none_included() -> None:
+    anything = Option("extra", Any, None, "anything")
+    assert anything.check(None) is None
+    assert anything.read(None) is None
+    assert anything.read([1, "two"]) == [1, "two"]
+    # its annotations do not resolve at run time: every option is read as it is given,
+    # and the defaults (None among them) still fit
+    assert field_options(Biased)["bias"].type is Any
+    assert Biased().bias is None
+    assert Biased(bias=None, seed=None) == Biased()
 
 
 def test_the_old_readers_still_work_and_say_where_the_new_one_is() -> None:
