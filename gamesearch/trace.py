@@ -3,8 +3,13 @@
 :class:`TreeTracer` records the tree as the searcher walked it: each node's move, the
 alpha-beta window it was entered with, its value, and the moves cut off below it.
 A tree too big to draw stops the search (``stop_after``); a search's own node and time
-budget is its :class:`~gamesearch.search.base.Limit`. Without a tracer a search pays
-nothing for this (one test of a local per node).
+budget is its :class:`~gamesearch.search.base.Limit`. Without a tracer, alpha-beta
+(iterative deepening's iterations, and pvs, MTD(f) and the solver given a depth, which
+hand the search to it) and the engine pay nothing for this: they are compiled per kind
+of search (:mod:`gamesearch.search.specialise`), and the kind without a tracer has no
+hook. The other searchers that report to a tracer pay one test of a local per node
+(``python -m benchmarks.tracer_cost`` checks the first for alpha-beta and measures the
+second for minimax and pvs).
 
 Tracing is not the hot path: it allocates a node object per position and may be slow.
 """
