@@ -249,7 +249,7 @@ class Searcher(abc.ABC):
         # the processor clock costs a system call: read only for a searcher on it
         cpu_clock = self.clock == "cpu"
         started, cpu_started = time.perf_counter(), time.thread_time() if cpu_clock else 0.0
-        rules, unmet = game.rules, self.unmet_needs(game)
+        unmet = self.unmet_needs(game)
         if unmet:
             raise UnsupportedGameError(
                 f"searcher {self.name!r} cannot search {type(game).name!r}: {'; '.join(unmet)}"
@@ -294,24 +294,15 @@ class Searcher(abc.ABC):
             playout_plies=counters.playout_plies,
             cpu_seconds=time.thread_time() - cpu_started if cpu_clock else 0.0,
         )
-        # (the typed score is made from the result's fields when first read)
+        # (the answer's fields are read through it; the score is made when first read)
         return SearchResult(
             searcher=self.name,
             move=move,
-            value=answer.value,
-            best_moves=answer.best_moves,
-            pv=line,
-            move_values=answer.move_values,
+            answer=answer,
             stats=stats,
-            is_exact=answer.is_exact,
-            is_game_over=not answer.best_moves,
-            visits=answer.visits,
-            scale=None if rules.utilities else rules.scale,
-            utilities=answer.utilities,
+            pv=line,
             ply=game.ply,
             presented=game,
-            best_moves_complete=answer.best_moves_complete,
-            move_values_exact=answer.move_values_exact,
             scoring=self.scoring,
         )
 
@@ -350,10 +341,11 @@ class Searcher(abc.ABC):
 
         plain = attrs.evolve(self, scoring=Scoring.PLAIN)
         found = plain._search_scored_as_asked(game, move_values, tracer, memory, listener)
-        values, visits = found.move_values, found.visits
-        return attrs.evolve(
-            found,
-            value=result_of(found.value),
+        answer = found.answer
+        values, visits = answer.move_values, answer.visits
+        results = attrs.evolve(
+            answer,
+            value=result_of(answer.value),
             move_values=None
             if values is None
             else tuple((move, result_of(value)) for move, value in values),
@@ -365,8 +357,8 @@ class Searcher(abc.ABC):
                 else attrs.evolve(entry, proven=proven_result(entry.proven))
                 for entry in visits
             ),
-            scoring=Scoring.UTILITY,
         )
+        return attrs.evolve(found, answer=results, scoring=Scoring.UTILITY)
 
     def _finished_answer(self, game: Game[Any], final: int) -> RootAnswer:
         """Return the answer at the finished position ``game`` whose result is ``final``."""

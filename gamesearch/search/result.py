@@ -63,54 +63,133 @@ class MoveVisits:
 
 
 @attrs.frozen(slots=False)
+class RootAnswer:
+    """What a searcher's core found at the root, before tie-breaking and the PV."""
+
+    value: int | Fraction
+    best_moves: tuple[Hashable, ...]
+    move_values: tuple[tuple[Hashable, int | Fraction], ...] | None
+    is_exact: bool
+    depth: int  #: plies searched below the root
+    depth_limit: int | None = None  #: the horizon the root was searched with, if any
+    visits: tuple[MoveVisits, ...] | None = None  #: root moves' visits (sampling searchers)
+    #: one utility per player, for a game whose rules declare utilities
+    utilities: tuple[int | Fraction, ...] | None = None
+    #: every move of the best value is in ``best_moves`` (see :class:`SearchResult`)
+    best_moves_complete: bool = True
+    #: every root move's value found is exact, not a bound (see :class:`SearchResult`)
+    move_values_exact: bool = True
+
+
+def _compared(answer: RootAnswer) -> tuple[Any, ...]:
+    """Return what two results compare by of their answers: what was found at the root (not
+    the horizon it was searched to, a setting; the depth searched is in the statistics)."""
+    return (
+        answer.value,
+        answer.best_moves,
+        answer.move_values,
+        answer.is_exact,
+        answer.visits,
+        answer.utilities,
+        answer.best_moves_complete,
+        answer.move_values_exact,
+    )
+
+
+@attrs.frozen(slots=False)
 class SearchResult:
     """The answer of one search, values from the first player's point of view.
 
+    It holds what the searcher's core found at the root (:attr:`answer`: :attr:`value`,
+    :attr:`best_moves` and the rest read through to it) and the :class:`SearchStats`.
     In a game of chance the value is the expected final result, an exact
     :class:`~fractions.Fraction` (see :func:`gamesearch.game.chance_heuristic` for
-    values beyond a horizon). The principal variation :attr:`pv` may be worked out when it is first
-    read (it
-    costs a search of each position along it): ``pv`` accepts the line or a function
-    returning it. Results compare equal on everything but the line.
+    values beyond a horizon). The principal variation :attr:`pv` may be worked out when
+    it is first read (it costs a search of each position along it): ``pv`` accepts the
+    line or a function returning it. Results compare equal on everything but the line.
     """
 
     searcher: str  #: name of the searcher that produced it
     move: Hashable | None  #: the chosen move; ``None`` when the game is over
-    value: int | Fraction  #: value of the position (exact unless ``is_exact`` is false)
-    best_moves: tuple[Hashable, ...]  #: every move of the optimal value, in move order
+    #: what the searcher's core found at the root, before the tie was broken
+    answer: RootAnswer = attrs.field(eq=_compared)
+    stats: SearchStats
     _line: tuple[Hashable, ...] | Callable[[], tuple[Hashable, ...]] = attrs.field(
         alias="pv", eq=False, repr=False
     )
-    move_values: (
-        tuple[tuple[Hashable, int | Fraction], ...] | None
-    )  #: each root move's value, when asked
-    stats: SearchStats
-    is_exact: bool  #: true when the search reached the end of every line it relied on
-    is_game_over: bool  #: true when the position was already finished
-    visits: tuple[MoveVisits, ...] | None = None  #: root moves' visits (sampling searchers)
-    _scale: ValueScale | None = attrs.field(default=None, alias="scale", eq=False, repr=False)
-    #: one utility per player (a game whose rules declare utilities; ``None`` otherwise),
-    #: in result units: whole numbers when exact, fractions strictly inside the result
-    #: range for heuristic estimates; :attr:`value` is then the root mover's utility
-    utilities: tuple[int | Fraction, ...] | None = None
     #: the searched position's ply (what :attr:`score` reads)
     ply: int = attrs.field(default=0, eq=False, repr=False)
-    #: the searched game, whose players' names and word for a forced win
-    #: (:class:`~gamesearch.capabilities.Presentation`) :attr:`score` says: read when the
-    #: score is first worked out (a search whose score is never read never asks; a game's
-    #: names do not change as it is played); without it, the first and second player.
+    #: the searched game, whose value scale, players' names and word for a forced win
+    #: (:class:`~gamesearch.capabilities.Presentation`) :attr:`score` and :attr:`margin`
+    #: read: when first asked for (a search whose score is never read never asks; a
+    #: game's rules and names do not change as it is played); without it, no margin, and
+    #: the first and second player.
     _presented: Game[Any] | None = attrs.field(
         default=None, alias="presented", eq=False, repr=False
     )
-    #: true when :attr:`best_moves` holds every move of the best value; false when the
-    #: search knows only some of them (a root window shared between the root moves, a
-    #: sampling search whose root is not settled): a tied best move may be missing
-    best_moves_complete: bool = True
-    #: true when every value the search found for a root move is exact; false when the
-    #: moves that are not best got only bounds (a shared root window) or estimates
-    move_values_exact: bool = True
     #: how the search scored finished games (utility: the values are the results)
     scoring: Scoring = attrs.field(default=Scoring.DISTANCE, eq=False, repr=False)
+
+    @property
+    def value(self) -> int | Fraction:
+        """Return the value of the position (exact unless :attr:`is_exact` is false)."""
+        return self.answer.value
+
+    @property
+    def best_moves(self) -> tuple[Hashable, ...]:
+        """Return every move of the optimal value, in move order."""
+        return self.answer.best_moves
+
+    @property
+    def move_values(self) -> tuple[tuple[Hashable, int | Fraction], ...] | None:
+        """Return each root move's value, when asked (else ``None``)."""
+        return self.answer.move_values
+
+    @property
+    def is_exact(self) -> bool:
+        """Return whether the search reached the end of every line it relied on."""
+        return self.answer.is_exact
+
+    @property
+    def is_game_over(self) -> bool:
+        """Return whether the position was already finished (it has no best move)."""
+        return not self.answer.best_moves
+
+    @property
+    def visits(self) -> tuple[MoveVisits, ...] | None:
+        """Return the root moves' visits (sampling searchers; else ``None``)."""
+        return self.answer.visits
+
+    @property
+    def utilities(self) -> tuple[int | Fraction, ...] | None:
+        """Return one utility per player (a game whose rules declare utilities; ``None``
+        otherwise), in result units: whole numbers when exact, fractions strictly inside
+        the result range for heuristic estimates; :attr:`value` is then the root mover's
+        utility."""
+        return self.answer.utilities
+
+    @property
+    def best_moves_complete(self) -> bool:
+        """Return whether :attr:`best_moves` holds every move of the best value; false when
+        the search knows only some of them (a root window shared between the root moves, a
+        sampling search whose root is not settled): a tied best move may be missing."""
+        return self.answer.best_moves_complete
+
+    @property
+    def move_values_exact(self) -> bool:
+        """Return whether every value the search found for a root move is exact; false when
+        the moves that are not best got only bounds (a shared root window) or estimates."""
+        return self.answer.move_values_exact
+
+    def _scale(self) -> ValueScale | None:
+        """Return the searched game's value scale (``None``: a game with utilities, or no
+        game given); a pickled result keeps it without the game."""
+        game = self._presented
+        if game is None:
+            kept: ValueScale | None = self.__dict__.get("_kept_scale")
+            return kept
+        rules = game.rules
+        return None if rules.utilities else rules.scale
 
     @property
     def score(self) -> Score:
@@ -123,7 +202,7 @@ class SearchResult:
             found = score_of(
                 self.value,
                 is_exact=self.is_exact,
-                scale=self._scale,
+                scale=self._scale(),
                 depth=self.stats.depth,
                 ply=self.ply,
                 names=DEFAULT_NAMES if game is None else capabilities.player_names(game),
@@ -141,11 +220,12 @@ class SearchResult:
 
         In a game of chance: the expected final result (the value itself) when exact.
         """
-        if not self.is_exact or self._scale is None:
+        scale = self._scale()
+        if not self.is_exact or scale is None:
             return None
         if isinstance(self.value, Fraction) or self.scoring is Scoring.UTILITY:
             return self.value
-        return self._scale.margin(self.value)
+        return scale.margin(self.value)
 
     @property
     def pv(self) -> tuple[Hashable, ...]:
@@ -157,10 +237,11 @@ class SearchResult:
         return line
 
     def __getstate__(self) -> dict[str, Any]:
-        """Return the fields to pickle, the line and the score worked out (their positions may
-        not pickle)."""
+        """Return the fields to pickle: the line, the score and the value scale worked out,
+        the game left out (its positions may not pickle)."""
         state = {field.name: getattr(self, field.name) for field in attrs.fields(SearchResult)}
-        state["_line"], state["_score"], state["_presented"] = self.pv, self.score, None
+        state["_line"], state["_score"], state["_kept_scale"] = self.pv, self.score, self._scale()
+        state["_presented"] = None
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -241,22 +322,3 @@ class Iteration:
 
 #: what receives each completed depth of a deepening search
 IterationListener = Callable[[Iteration], None]
-
-
-@attrs.frozen(slots=False)
-class RootAnswer:
-    """What a searcher's core found at the root, before tie-breaking and the PV."""
-
-    value: int | Fraction
-    best_moves: tuple[Hashable, ...]
-    move_values: tuple[tuple[Hashable, int | Fraction], ...] | None
-    is_exact: bool
-    depth: int  #: plies searched below the root
-    depth_limit: int | None = None  #: the horizon the root was searched with, if any
-    visits: tuple[MoveVisits, ...] | None = None  #: root moves' visits (sampling searchers)
-    #: one utility per player, for a game whose rules declare utilities
-    utilities: tuple[int | Fraction, ...] | None = None
-    #: every move of the best value is in ``best_moves`` (see :class:`SearchResult`)
-    best_moves_complete: bool = True
-    #: every root move's value found is exact, not a bound (see :class:`SearchResult`)
-    move_values_exact: bool = True
