@@ -285,13 +285,9 @@ class Searcher(abc.ABC):
                 restore(game, snapshot)
                 raise
         stats = SearchStats(
-            nodes=counters.nodes,
-            leaves=counters.leaves,
-            cutoffs=counters.cutoffs,
-            tt_hits=counters.tt_hits,
+            counters=counters,
             depth=answer.depth,
             seconds=time.perf_counter() - started,
-            playout_plies=counters.playout_plies,
             cpu_seconds=time.thread_time() - cpu_started if cpu_clock else 0.0,
         )
         # (the answer's fields are read through it; the score is made when first read)

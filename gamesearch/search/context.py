@@ -21,6 +21,7 @@ from gamesearch import capabilities
 from gamesearch.game import Game
 from gamesearch.rules import Scoring, ValueScale, proven_value
 from gamesearch.search.limits import Budget
+from gamesearch.search.result import Counters as Counters
 from gamesearch.search.result import Iteration, IterationListener, RootAnswer, Tracer, Value
 from gamesearch.search.table import SearchMemory
 
@@ -124,18 +125,6 @@ def heuristic(game: Game[Any]) -> Callable[[], int]:
         return evaluate
     mapped = scale.heuristic
     return lambda: mapped(evaluate(), bound)
-
-
-@attrs.define
-class Counters:
-    """Mutable tallies a search core fills in; frozen into :class:`SearchStats` at the end."""
-
-    nodes: int = 0
-    leaves: int = 0
-    cutoffs: int = 0
-    tt_hits: int = 0
-    depth: int = 0
-    playout_plies: int = 0
 
 
 @attrs.define

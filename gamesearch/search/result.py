@@ -28,28 +28,95 @@ NEGATIVE_INFINITY = -INFINITY
 Value = int | Fraction
 
 
+@attrs.define
+class Counters:
+    """Mutable tallies a search core fills in; the :class:`SearchStats` of its search hold
+    them once it is done."""
+
+    nodes: int = 0
+    leaves: int = 0
+    cutoffs: int = 0
+    tt_hits: int = 0
+    depth: int = 0
+    playout_plies: int = 0
+
+
+def _tallies(counters: Counters) -> tuple[int, ...]:
+    """Return what two statistics compare by of their counters (the depth is their own)."""
+    return (
+        counters.nodes,
+        counters.leaves,
+        counters.cutoffs,
+        counters.tt_hits,
+        counters.playout_plies,
+    )
+
+
 # The records every search builds are frozen classes without slots: attrs fills such
 # an instance's __dict__ directly, which halves the cost of building one (it shows
 # in small searches).
 @attrs.frozen(slots=False)
 class SearchStats:
-    """How much work a search did."""
+    """How much work a search did: the counters its core filled in, its depth and its time
+    (the counts read through to the counters, which the search no longer changes)."""
 
-    nodes: int = 0  #: positions entered, root included
-    leaves: int = 0  #: positions scored without expanding (game over or horizon)
-    cutoffs: int = 0  #: times the remaining moves of a position were skipped
-    tt_hits: int = 0  #: transposition-table probes that answered or narrowed the window
+    _counters: Counters = attrs.field(alias="counters", factory=Counters, eq=_tallies, repr=False)
     depth: int = 0  #: plies searched below the root (deepest completed iteration)
     seconds: float = 0.0  #: wall-clock time of the search (not of the PV, worked out when read)
-    playout_plies: int = 0  #: random moves played in playouts (Monte Carlo searchers)
     #: processor time the searching thread spent on the search, measured for a searcher
     #: on the processor clock (``clock="cpu"``; 0 on the wall clock)
     cpu_seconds: float = 0.0
 
     @property
+    def nodes(self) -> int:
+        """Return the positions entered, root included."""
+        return self._counters.nodes
+
+    @property
+    def leaves(self) -> int:
+        """Return the positions scored without expanding (game over or horizon)."""
+        return self._counters.leaves
+
+    @property
+    def cutoffs(self) -> int:
+        """Return the times the remaining moves of a position were skipped."""
+        return self._counters.cutoffs
+
+    @property
+    def tt_hits(self) -> int:
+        """Return the transposition-table probes that answered or narrowed the window."""
+        return self._counters.tt_hits
+
+    @property
+    def playout_plies(self) -> int:
+        """Return the random moves played in playouts (Monte Carlo searchers)."""
+        return self._counters.playout_plies
+
+    @property
     def nodes_per_second(self) -> float:
         """Return nodes divided by seconds (0 when no time was measured)."""
         return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the statistics as JSON-ready data (with the node rate)."""
+        return {
+            "nodes": self.nodes,
+            "leaves": self.leaves,
+            "cutoffs": self.cutoffs,
+            "tt_hits": self.tt_hits,
+            "depth": self.depth,
+            "seconds": self.seconds,
+            "playout_plies": self.playout_plies,
+            "cpu_seconds": self.cpu_seconds,
+            "nodes_per_second": self.nodes_per_second,
+        }
+
+    def __repr__(self) -> str:
+        return (
+            f"SearchStats(nodes={self.nodes!r}, leaves={self.leaves!r}, cutoffs={self.cutoffs!r}, "
+            f"tt_hits={self.tt_hits!r}, depth={self.depth!r}, seconds={self.seconds!r}, "
+            f"playout_plies={self.playout_plies!r}, cpu_seconds={self.cpu_seconds!r})"
+        )
 
 
 @attrs.frozen
@@ -263,7 +330,7 @@ class SearchResult:
             else [
                 {"move": fmt(move), "value": json_value(value)} for move, value in self.move_values
             ],
-            "stats": {**attrs.asdict(self.stats), "nodes_per_second": self.stats.nodes_per_second},
+            "stats": self.stats.as_dict(),
             "is_exact": self.is_exact,
             "is_game_over": self.is_game_over,
             "best_moves_complete": self.best_moves_complete,
