@@ -340,3 +340,22 @@ def test_losing_the_scheduler_mid_batch_is_one_line_saying_how_to_resume_and_kee
     summary = json.loads(out)
     assert status == 0 and summary["done"] == summary["agreed"] == len(scores)
     assert summary["resumed"] == len(kept)
+
+
+def test_a_closed_connection_logged_by_dask_s_message_channel_is_left_to_the_executor() -> None:
+    """When the scheduler goes, Dask's message channel logs its closed connection with a
+    traceback, sometimes before the client notices; the executor reports the lost scheduler
+    itself in one line, so its filter drops that record and keeps every other."""
+    import logging
+
+    from distributed.comm.core import CommClosedError
+
+    from gamesearch.batch.executors import _keep_unless_closed
+
+    def record(error: BaseException | None) -> logging.LogRecord:
+        exc_info = (type(error), error, None) if error is not None else None
+        return logging.LogRecord("distributed.batched", logging.INFO, "", 0, "m", (), exc_info)
+
+    assert not _keep_unless_closed(record(CommClosedError("closed")))
+    assert _keep_unless_closed(record(OSError("disk full")))
+    assert _keep_unless_closed(record(None))

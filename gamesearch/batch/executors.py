@@ -265,6 +265,9 @@ class DaskExecutor(Executor):
         # as errors with tracebacks; the lost connection is this executor's to report
         self._quiet = _WhileDisconnected(self._client)
         logging.getLogger("distributed.client").addFilter(self._quiet)
+        # ... and the client's message channel logs its closing, with a traceback, when the
+        # scheduler goes (sometimes before the client itself has noticed)
+        logging.getLogger("distributed.batched").addFilter(_keep_unless_closed)
 
     @property
     def description(self) -> str:
@@ -345,6 +348,7 @@ class DaskExecutor(Executor):
         """Disconnect from the scheduler (the cluster keeps running; queued items are dropped)."""
         self._client.close()
         logging.getLogger("distributed.client").removeFilter(self._quiet)
+        logging.getLogger("distributed.batched").removeFilter(_keep_unless_closed)
 
 
 class _WhileDisconnected(logging.Filter):
@@ -357,6 +361,13 @@ class _WhileDisconnected(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         """Return whether to keep ``record``: only while the client is connected."""
         return str(getattr(self.client, "status", "running")) == "running"
+
+
+def _keep_unless_closed(record: logging.LogRecord) -> bool:
+    """Return whether to keep ``record``: not when it reports a closed connection (the
+    executor reports a lost scheduler itself, in one line)."""
+    error = record.exc_info[1] if record.exc_info else None
+    return type(error).__name__ != "CommClosedError"
 
 
 def _run_group(function: Callable[[T], R], items: list[T]) -> tuple[list[R], float]:
