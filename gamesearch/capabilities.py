@@ -283,6 +283,12 @@ class GameClass:
             if capability in cls.__mro__
             or (capability is not ProblemFiles and not self.own.isdisjoint(members))
         )
+        #: whether the class defines every member of :class:`FastMoves` itself (a search
+        #: binds them as they are: :func:`fast_moves`)
+        self.fast_moves = self.own.issuperset(MEMBERS[FastMoves])
+        #: whether the class defines ``repetition_key`` (:class:`Repetition`): a search
+        #: watches its line for repeated positions
+        self.repeats = "repetition_key" in self.own
 
 
 def game_class(game: Any) -> GameClass:
@@ -478,11 +484,11 @@ def fast_moves(game: Any) -> tuple[Any, Any, Any, Any, bool]:
     """Return :func:`advancer`, :func:`retractor`, :func:`move_results` and
     :func:`advance_results` of ``game`` (:class:`FastMoves`) in one call, and whether its
     ``move_results`` is its own (a search may then score finished children unplayed)."""
-    own = game_class(game).own
-    if own.issuperset(MEMBERS[FastMoves]):  # (all the game's own: bound as they are)
+    offers = game_class(game)
+    if offers.fast_moves:  # (all the game's own: bound as they are)
         return game.advance, game.retract, game.move_results, game.advance_results, True
     pair = advancer(game), retractor(game), move_results(game), advance_results(game)
-    return (*pair, "move_results" in own)
+    return (*pair, "move_results" in offers.own)
 
 
 def chance_outcomes(game: Any) -> Sequence[tuple[Any, Fraction]]:

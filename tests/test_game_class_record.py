@@ -51,6 +51,9 @@ def test_a_class_record_holds_the_members_and_capabilities_its_bases_give(cls: t
             and any(own_by_reading_the_bases(cls, member) for member in members)
         )
         assert (capability in record.offers) == expected, capability.__name__
+    fast = [own_by_reading_the_bases(cls, member) for member in MEMBERS[capabilities.FastMoves]]
+    assert record.fast_moves == all(fast)
+    assert record.repeats == own_by_reading_the_bases(cls, "repetition_key")
     assert game_class(cls()) is record  # one record a class, an instance or the class asked
 
 

@@ -136,8 +136,11 @@ def watch_line(
     """Return the watch of the line a search of ``game`` starts, playing moves by
     ``advance`` and ``retract``; ``None`` for a game whose result depends on the position
     alone (it declares no :class:`~gamesearch.capabilities.Repetition`)."""
+    if not capabilities.game_class(game).repeats:  # (a fact of its class, worked out once)
+        return None
     key_of = capabilities.repetition_key(game)
-    return None if key_of is None else LineWatch(game, key_of, advance, retract)
+    assert key_of is not None
+    return LineWatch(game, key_of, advance, retract)
 
 
 def line_moves(game: Any) -> tuple[Callable[[Any], Any], Callable[[Any], None]]:
