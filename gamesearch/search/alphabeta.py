@@ -131,7 +131,12 @@ class AlphaBeta(Searcher):
         return answer.best_moves[0]
 
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
-        return search_root(
+        tracer = context.tracer
+        # (search_root's compiled kind for this search, called without search_root's call)
+        kind = _loops(
+            self.table, tracer is not None, self.depth is not None, game.rules.alternating
+        )
+        return kind(
             game,
             depth=self.depth,
             scoring=self.scoring,
@@ -140,7 +145,7 @@ class AlphaBeta(Searcher):
             all_best=self.all_best,
             table=context.memory.table(BOUNDS, game, self.table_entries) if self.table else None,
             counters=context.counters,
-            tracer=context.tracer,
+            tracer=tracer,
             move_values=context.move_values,
             budget=context.budget if context.budget.is_limited else None,
         )
