@@ -1,4 +1,5 @@
-"""A search frees what it built at once: one cheap guard on the searcher most runs use.
+"""A search frees what it built at once: cheap guards on the searcher most runs use and on
+df-pn (whose recursion once kept every search alive until the collector ran).
 
 The sweep over every registered searcher and option set is a benchmark check,
 ``python -m benchmarks.garbage`` (what a search leaves to the collector is a matter of
@@ -13,20 +14,21 @@ import pytest
 
 from benchmarks.garbage import full_searches, left_to_collector, main, stopped_search
 from gamesearch import AlphaBeta, default_registry
+from gamesearch.search.proof import DepthFirstProofNumberSearch
 
 #: the collections walk what the searches built, not the whole heap (tests/conftest.py)
 pytestmark = pytest.mark.usefixtures("frozen_heap")
 
 
-def test_an_alphabeta_search_leaves_nothing_to_the_garbage_collector() -> None:
+def test_alphabeta_and_dfpn_searches_leave_nothing_to_the_garbage_collector() -> None:
     game = default_registry().new_game("tictactoe", "XOX......")
     searches = [
         make(searcher, game)
-        for searcher in (AlphaBeta(), AlphaBeta(table=True))
+        for searcher in (AlphaBeta(), AlphaBeta(table=True), DepthFirstProofNumberSearch())
         for make in (full_searches, stopped_search)
     ]
 
-    def every_search() -> None:  # one collection for all four (each costs the whole heap)
+    def every_search() -> None:  # one collection for all six (each costs the whole heap)
         for search in searches:
             search()
 

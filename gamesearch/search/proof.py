@@ -79,6 +79,10 @@ PROVEN, DISPROVEN, UNKNOWN = "proven", "disproven", "unknown"
 Entry = list[Any]
 
 
+#: df-pn's visit of one position (key, proof and disproof thresholds), given itself to recurse with
+Visit = Callable[[Hashable, int, int, "Visit"], None]
+
+
 @attrs.define
 class ProofQuestion:
     """One question about a position: can ``attacker`` force a value of at least
@@ -256,7 +260,9 @@ def depth_first_proof(question: ProofQuestion, epsilon: float = 0.25) -> str:
             return PROOF_INFINITY
         return max(second + 1, math.ceil(second * growth))
 
-    def visit(position: Hashable, proof_limit: int, disproof_limit: int) -> None:
+    # ``visit`` recurses through its last argument ``again`` (itself), not through a
+    # closure cell naming it: no reference cycle, so the search is freed as it returns.
+    def visit(position: Hashable, proof_limit: int, disproof_limit: int, again: Visit) -> None:
         entry = table.get(position)
         if entry is None:
             count(game)
@@ -306,13 +312,13 @@ def depth_first_proof(question: ProofQuestion, epsilon: float = 0.25) -> str:
             child_delta_limit = delta_limit - delta + child_entry[delta_at]
             push(move)
             if is_or:
-                visit(child, child_phi_limit, child_delta_limit)
+                again(child, child_phi_limit, child_delta_limit, again)
             else:
-                visit(child, child_delta_limit, child_phi_limit)
+                again(child, child_delta_limit, child_phi_limit, again)
             retract(move)
 
     root_key = key()
-    visit(root_key, PROOF_INFINITY, PROOF_INFINITY)
+    visit(root_key, PROOF_INFINITY, PROOF_INFINITY, visit)
     return PROVEN if table[root_key][0] == 0 else DISPROVEN
 
 
