@@ -291,12 +291,20 @@ class GameClass:
         self.repeats = "repetition_key" in self.own
 
 
+#: the record of every game class asked about, by class (:func:`game_class`)
+_game_classes: dict[type, GameClass] = {}
+
+
 def game_class(game: Any) -> GameClass:
     """Return what ``game``'s class (or ``game``, a class) offers, worked out on first use."""
-    return _game_class(game if isinstance(game, type) else type(game))  # (_class_of inline)
-
-
-_game_class = functools.cache(GameClass)  # (once per class: every search asks)
+    # (every search asks, twice: a look-up of the class itself, where a cached function
+    # would build and hash a tuple of its arguments)
+    cls = game if isinstance(game, type) else type(game)  # (_class_of inline)
+    try:
+        return _game_classes[cls]
+    except KeyError:
+        record = _game_classes[cls] = GameClass(cls)
+        return record
 
 
 def capability_words(capability: type) -> str:
@@ -313,7 +321,7 @@ def capability_words(capability: type) -> str:
 
 def _own(game: Any, member: str) -> Any:
     """Return the game's own ``member``, or ``None`` when it keeps the default."""
-    own = _game_class(game if isinstance(game, type) else type(game)).own  # (as game_class)
+    own = game_class(game).own
     return getattr(game, member) if member in own else None
 
 
