@@ -146,11 +146,21 @@ class Searcher(abc.ABC):
     #: the budget of every search when the searcher has no node or time budget (it never
     #: reads its clock: one serves every search), else ``None`` (a new one each search)
     _unlimited: Budget | None = attrs.field(init=False, eq=False, repr=False, hash=False)
+    #: whether a search asks the game what the scoring stands for first: the game's own
+    #: scoring, or utility scoring for a core that does not score utilities (see
+    #: :meth:`_search_scored`); else the core takes the scoring as it is
+    _scored_by_game: bool = attrs.field(init=False, eq=False, repr=False, hash=False)
 
     def __attrs_post_init__(self) -> None:
         check_fields(self)  # every option, however the searcher was made
         unlimited = self.max_nodes is None and self.seconds is None
         object.__setattr__(self, "_unlimited", Budget(clock=self.clock) if unlimited else None)
+        # (worked out once per searcher: reading an enum member costs more in CPython
+        # 3.11 than the rest of the test, and every search asks)
+        scored_by_game = self.scoring is Scoring.GAME or (
+            self.scoring is Scoring.UTILITY and not self.scores_utilities
+        )
+        object.__setattr__(self, "_scored_by_game", scored_by_game)
 
     # ------------------------------------------------------------------ options
     @classmethod
@@ -231,9 +241,7 @@ class Searcher(abc.ABC):
                     memory=memory,
                     on_iteration=on_iteration,
                 )
-        if self.scoring is Scoring.GAME or (
-            self.scoring is Scoring.UTILITY and not self.scores_utilities
-        ):
+        if self._scored_by_game:
             return self._search_scored(game, move_values, tracer, memory, on_iteration)
         return self._search_scored_as_asked(game, move_values, tracer, memory, on_iteration)
 
