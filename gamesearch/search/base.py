@@ -37,7 +37,7 @@ from gamesearch.options import (
     option_field,
 )
 from gamesearch.options import kind_in_words as kind_in_words
-from gamesearch.rules import CHANCE, Scoring, final_utilities, proven_value
+from gamesearch.rules import CHANCE, Scoring, final_utilities
 
 # What every searcher shares lives in three modules below this one, by idea; their
 # names stay importable from here, where they were first written.
@@ -366,12 +366,14 @@ class Searcher(abc.ABC):
 
     def _finished_answer(self, game: Game[Any], final: int) -> RootAnswer:
         """Return the answer at the finished position ``game`` whose result is ``final``."""
-        if game.rules.utilities:
+        rules = game.rules
+        if rules.utilities:
             return _finished_utilities(game)
         # values that are expected results: a finished game is worth its result
-        if game.rules.chance or self.expected_values:
+        if rules.chance or self.expected_values:
             return RootAnswer(Fraction(final), (), None, True, 0)
-        return RootAnswer(proven_value(game, self.scoring), (), None, True, 0)
+        # (proven_value's, on the result the driver already has: the game is not asked again)
+        return RootAnswer(rules.scale.proven(final, game.ply, self.scoring), (), None, True, 0)
 
     def unmet_needs(self, game: Game[Any]) -> list[str]:
         """Return what this searcher needs that ``game``'s rules do not give (empty: none).
