@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import inspect
 import traceback
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from types import CodeType
 
 import pytest
 
@@ -53,6 +54,55 @@ def _window(alpha: int, beta: int, maximizing: bool) -> tuple[int, int, int]:
     return alpha, beta, 1 if maximizing else -1
 
 
+def _windows(maximizing: bool, alpha: int, beta: int, best: int, depth: int) -> tuple[object, ...]:
+    """A template: a null window at one bound, the best one point inside, a depth test."""
+    if maximizing:
+        null = _window(alpha, alpha + 1, True)
+        shared = max(alpha, best - 1)
+        deep = depth >= 2
+    else:
+        mirrored()
+    return null, shared, deep
+
+
+def _weighed(values: list[int], doubles: bool) -> tuple[int, list[str]]:
+    """A template whose inner functions read some of their parameters only when doubling."""
+    asked: list[str] = []
+
+    def weight() -> int:
+        asked.append("weight")
+        return 2
+
+    def total(index: int, factor: int, label: str, again: Callable[..., int]) -> int:
+        if index == len(values):
+            return 0
+        value = values[index] * factor if doubles else values[index]
+        return value + again(index + 1, factor, label, again)
+
+    def first(factor: int, label: str = "first") -> int:
+        return values[0]
+
+    def kept(factor: int) -> int:  # (handed on as a value: its calls cannot all be seen)
+        return values[-1]
+
+    keeper: Callable[[int], int] = kept
+    sums = total(0, 2, "sum", total) + first(weight()) + first(factor=3) + keeper(4)
+    return sums, asked
+
+
+def _parameters(function: Callable[..., object]) -> dict[str, tuple[str, ...]]:
+    """Return the parameters of each function defined in ``function``, by name."""
+    return {
+        inner.co_name: inner.co_varnames[: inner.co_argcount]
+        for inner in _nested(function.__code__).values()
+    }
+
+
+def _nested(code: CodeType) -> dict[str, CodeType]:
+    """Return the code of each function defined in ``code``, by name."""
+    return {const.co_name: const for const in code.co_consts if inspect.iscode(const)}
+
+
 def _fails(count: int | None) -> int:
     if count is not None:
         return count
@@ -91,6 +141,35 @@ def test_a_mirrored_branch_is_the_one_above_for_the_other_side() -> None:
     assert both_sides([], False, 0, 10) == (INFINITY, 0, 10, -1)
 
 
+def test_a_mirrored_window_narrows_at_the_other_bound_and_leaves_depths_alone() -> None:
+    both_sides = specialise(_windows, {}, swaps=("alpha", "beta"), values=("best",))
+    # the maximiser: a null window just above alpha, one point under the best
+    assert both_sides(True, 0, 10, 5, 3) == ((0, 1, 1), 4, True)
+    # the minimiser: a null window just under beta, one point over the best, the same
+    # test of the depth (not a value: not mirrored) and the side's constant flipped
+    assert both_sides(False, 0, 10, 5, 3) == ((9, 10, -1), 6, True)
+    assert both_sides(False, 0, 10, 12, 1) == ((9, 10, -1), 10, False)
+    # without the names of the values every comparison is taken for a value's
+    assert specialise(_windows, {})(False, 0, 10, 5, 3)[2] is False
+
+
+def test_an_inner_function_loses_the_parameters_its_kind_does_not_read() -> None:
+    plain = specialise(_weighed, {}, flags={"doubles": False})
+    doubling = specialise(_weighed, {}, flags={"doubles": True})
+    # 1 + 2 + 3 (or doubled), then the first value twice and the last
+    assert plain([1, 2, 3], True) == (6 + 1 + 1 + 3, ["weight"])
+    assert doubling([1, 2, 3], False) == (12 + 1 + 1 + 3, ["weight"])
+    parameters = _parameters(plain)
+    # the label is never read, the factor only when doubling; the recursion through
+    # ``again`` loses the same arguments
+    assert parameters["total"] == ("index", "again")
+    assert _parameters(doubling)["total"] == ("index", "factor", "again")
+    # a call in an argument is still made, so its parameter stays (the unread default goes)
+    assert parameters["first"] == ("factor",)
+    # a function used as a value keeps its parameters
+    assert parameters["kept"] == ("factor",)
+
+
 def test_a_template_run_as_written_says_it_must_be_specialised() -> None:
     with pytest.raises(AssertionError, match=r"mirrored\(\) marks a branch of a template"):
         _best_of([1], False, 0, 10)
@@ -108,16 +187,14 @@ def test_a_specialised_function_reports_the_templates_lines() -> None:
 
 def test_alpha_beta_reads_at_its_nodes_only_what_its_kind_of_search_has() -> None:
     def node_loops(has_table: bool, traces: bool) -> dict[str, set[str]]:
-        code = _loops(has_table, traces, False, True).__code__
-        nested = [const for const in code.co_consts if inspect.iscode(const)]
-        return {loop.co_name: set(loop.co_freevars) for loop in nested}
+        nested = _nested(_loops(has_table, traces, False, True).__code__)
+        return {name: set(loop.co_freevars) for name, loop in nested.items()}
 
     plain = node_loops(False, False)
     assert plain["expand"].isdisjoint({"tracer", "probe", "entries", "evaluate", "to_move"})
     traced = node_loops(True, True)
     assert {"tracer", "probe", "entries"} <= traced["expand"]
-    at_a_depth = _loops(False, False, True, False).__code__
-    nested = {const.co_name: const for const in at_a_depth.co_consts if inspect.iscode(const)}
+    nested = _nested(_loops(False, False, True, False).__code__)
     assert {"evaluate", "to_move"} <= set(nested["expand"].co_freevars)
     assert _loops(False, False, False, True) is _loops(
         False, False, False, True
@@ -129,13 +206,11 @@ def test_the_engine_with_every_trick_off_reads_no_tricks_switch_at_its_nodes() -
     switches = Engine(follow="root").switches_for(game, has_table=False)
     tricks = ("keeps_lines", "use_killers", "use_history", "nulls", "reduces", "quiesces")
     assert not any(switches[trick] for trick in (*tricks, "extends", "arranges"))
-    code = _kind(True, True, **switches).__code__
-    nested = {const.co_name: const for const in code.co_consts if inspect.iscode(const)}
+    nested = _nested(_kind(True, True, **switches).__code__)
     read = set(nested["node"].co_freevars) | set(nested["visit"].co_freevars)
     unread = {"use_killers", "keeps_lines", "nulls", "tracer", "arrange", "remember_cutoff"}
     assert read.isdisjoint({*unread, "lines", "killer_slots", "probe"})
     every = Engine(killers=True, history=True, iterative=True).switches_for(game, has_table=True)
-    code = _kind(True, False, **every).__code__
-    nested = {const.co_name: const for const in code.co_consts if inspect.iscode(const)}
+    nested = _nested(_kind(True, False, **every).__code__)
     read = set(nested["node"].co_freevars)
     assert {"killer_slots", "lines", "probe", "arrange", "remember_cutoff"} <= read

@@ -21,7 +21,7 @@ import __future__
 
 import ast
 import copy
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
 Template = TypeVar("Template", bound=Callable[..., Any])
@@ -33,6 +33,8 @@ _MIRRORED_COMPARISONS: dict[type[ast.cmpop], type[ast.cmpop]] = {
     ast.GtE: ast.LtE,
     ast.LtE: ast.GtE,
 }
+#: the calls that swap when a branch is mirrored (of values)
+_MIRRORED_CALLS = {"max": "min", "min": "max"}
 
 
 def mirrored() -> None:
@@ -50,6 +52,7 @@ def specialise(
     *,
     flags: Mapping[str, bool] | None = None,
     swaps: tuple[str, str] = ("alpha", "beta"),
+    values: Iterable[str] | None = None,
 ) -> Template:
     """Return ``template`` compiled with the tests of ``nones``' and ``flags``' names folded in.
 
@@ -68,9 +71,10 @@ def specialise(
     tree = ast.Module(body=[function], type_ignores=[])
     for node in ast.walk(function):  # each "else: mirrored()" becomes the branch before it
         if isinstance(node, ast.If) and len(node.orelse) == 1 and _is_mirrored(node.orelse[0]):
-            node.orelse = mirror(node.body, swaps)
+            node.orelse = mirror(node.body, swaps, values)
     folded = _Folds(dict(nones), dict(flags or {})).visit(tree)
     assert isinstance(folded, ast.Module)
+    drop_unread_parameters(function)
     ast.fix_missing_locations(folded)
     code = compile(
         folded,
@@ -98,32 +102,192 @@ def _definition(template: Callable[..., Any]) -> ast.FunctionDef:
     raise ValueError(f"no definition of {template.__qualname__!r} in {code.co_filename!r}")
 
 
-def mirror(branch: list[ast.stmt], swaps: tuple[str, str]) -> list[ast.stmt]:
-    """Return a copy of ``branch`` for the other side: the two names of ``swaps`` (the
-    bounds) exchanged where they are read or set, though not where they are passed to a
-    call (a call takes the bounds in their order); ``>`` and ``<`` (and ``>=``, ``<=``)
-    exchanged; ``INFINITY`` and ``NEGATIVE_INFINITY`` exchanged; ``True`` and ``False``
-    exchanged (the side handed to a child)."""
+def mirror(
+    branch: list[ast.stmt], swaps: tuple[str, str], values: Iterable[str] | None = None
+) -> list[ast.stmt]:
+    """Return a copy of ``branch`` for the other side, as if its values were negated.
+
+    The two names of ``swaps`` (the bounds) exchanged, and ``INFINITY`` and
+    ``NEGATIVE_INFINITY``; a value's comparisons (``>`` and ``<``, ``>=`` and ``<=``)
+    exchanged, a value plus a number made the value minus it and the other way round
+    (``beta - 1`` becomes ``alpha + 1``), ``max`` and ``min`` of values exchanged;
+    ``True`` and ``False`` exchanged (the side handed to a child). Two neighbouring
+    arguments of a call that both read a bound are a window ``(low, high)``: each is
+    mirrored and they change places, so ``(alpha, alpha + 1)`` becomes
+    ``(beta - 1, beta)`` and ``(alpha, beta)`` stays. ``values`` names the variables that
+    hold values besides the bounds (``best``, ``value``): with it, only comparisons,
+    sums and ``max`` / ``min`` that read a value are mirrored (a depth or a ply is
+    not); without it, every comparison is a value's.
+    """
     mirrored_branch = [copy.deepcopy(statement) for statement in branch]
     one, other = swaps
     exchange = {one: other, other: one, "INFINITY": "NEGATIVE_INFINITY"}
     exchange["NEGATIVE_INFINITY"] = "INFINITY"
-    passed: set[int] = set()
-    for statement in mirrored_branch:
-        for node in ast.walk(statement):
-            if isinstance(node, ast.Call):
-                passed.update(id(argument) for argument in node.args if argument)
-    for statement in mirrored_branch:
-        for node in ast.walk(statement):
-            if isinstance(node, ast.Name) and node.id in exchange:
-                if node.id in swaps and id(node) in passed:
-                    continue
-                node.id = exchange[node.id]
-            elif isinstance(node, ast.Compare):
-                node.ops = [_MIRRORED_COMPARISONS.get(type(op), type(op))() for op in node.ops]
-            elif isinstance(node, ast.Constant) and isinstance(node.value, bool):
-                node.value = not node.value
+    bounds = set(exchange)
+    value_names = None if values is None else {*bounds, *values}
+
+    def reads_value(node: ast.AST, names: set[str] | None = value_names) -> bool:
+        return names is None or _reads(node, names)
+
+    nodes = [node for statement in mirrored_branch for node in ast.walk(statement)]
+    for node in nodes:  # (decided on the names as written: both sets are symmetric)
+        if isinstance(node, ast.Compare) and reads_value(node):
+            node.ops = [_MIRRORED_COMPARISONS.get(type(op), type(op))() for op in node.ops]
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
+            if _is_number(node.right) and _reads(node.left, value_names or bounds):
+                node.op = ast.Sub() if isinstance(node.op, ast.Add) else ast.Add()
+        elif isinstance(node, ast.Call):
+            function = node.func
+            if isinstance(function, ast.Name) and function.id in _MIRRORED_CALLS:
+                if reads_value(node):
+                    function.id = _MIRRORED_CALLS[function.id]
+            _exchange_windows(node.args, bounds)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, bool):
+            node.value = not node.value
+    for node in nodes:
+        if isinstance(node, ast.Name) and node.id in exchange:
+            node.id = exchange[node.id]
     return mirrored_branch
+
+
+def _exchange_windows(arguments: list[ast.expr], bounds: set[str]) -> None:
+    """Exchange each two neighbouring ``arguments`` that both read one of ``bounds``."""
+    index = 0
+    while index + 1 < len(arguments):
+        low, high = arguments[index], arguments[index + 1]
+        if _reads(low, bounds) and _reads(high, bounds):
+            arguments[index], arguments[index + 1] = high, low
+            index += 2
+        else:
+            index += 1
+
+
+def _reads(node: ast.AST, names: set[str]) -> bool:
+    """Return whether ``node`` reads one of ``names``."""
+    return any(isinstance(part, ast.Name) and part.id in names for part in ast.walk(node))
+
+
+def _is_number(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, (int, float))
+        and not isinstance(node.value, bool)
+    )
+
+
+def drop_unread_parameters(function: ast.FunctionDef) -> None:
+    """Take from each function defined inside ``function`` the parameters its body never
+    reads, and from each of its calls their arguments, until none is left to take.
+
+    A parameter stays when the function is used otherwise than called (by its name, or
+    through a parameter that its calls hand it to, as a core hands itself on as
+    ``again``), when a call passes ``*`` or ``**`` arguments, or when an argument it
+    would drop calls something (dropping it would skip the call).
+    """
+    inner = [node for node in ast.walk(function) if isinstance(node, ast.FunctionDef)]
+    while any(_drop_unread(definition, function) for definition in inner[1:]):
+        pass
+
+
+def _drop_unread(definition: ast.FunctionDef, scope: ast.FunctionDef) -> bool:
+    """Drop one unread parameter of ``definition`` (defined in ``scope``) if it can;
+    return whether it did."""
+    arguments = definition.args
+    if arguments.vararg or arguments.kwarg or arguments.posonlyargs:
+        return False
+    parameters = [argument.arg for argument in arguments.args]
+    inside = [node for statement in definition.body for node in ast.walk(statement)]
+    everywhere = list(ast.walk(scope))
+    # its calls: by its name anywhere, and inside it through the parameters that its
+    # calls hand it to (``again``)
+    aliases: set[str] = set()
+    while True:
+        calls = _calls_of(everywhere, {definition.name}) + _calls_of(inside, aliases)
+        handed = {
+            parameters[index]
+            for call in calls
+            for index, argument in enumerate(call.args[: len(parameters)])
+            if isinstance(argument, ast.Name) and argument.id in {definition.name, *aliases}
+        }
+        if handed <= aliases:
+            break
+        aliases |= handed
+    seen = {id(call.func) for call in calls}
+    seen.update(
+        id(argument)
+        for call in calls
+        for index, argument in enumerate(call.args[: len(parameters)])
+        if parameters[index] in aliases
+    )
+    for nodes, names in ((everywhere, {definition.name}), (inside, aliases)):
+        for node in nodes:
+            if isinstance(node, ast.Name) and node.id in names and id(node) not in seen:
+                return False  # used otherwise than called: its calls cannot all be seen
+            if isinstance(node, (ast.Nonlocal, ast.Global)) and names & set(node.names):
+                return False
+            if isinstance(node, ast.arg) and node.arg in names:
+                return False  # a parameter of an inner function hides it
+    if (
+        sum(
+            isinstance(node, ast.FunctionDef) and node.name == definition.name
+            for node in everywhere
+        )
+        != 1
+    ):
+        return False
+    for call in calls:
+        if any(isinstance(argument, ast.Starred) for argument in call.args):
+            return False
+        if any(keyword.arg is None for keyword in call.keywords):
+            return False
+    # a parameter handed to its own place in a call of the function is not read for that
+    passed_on = {
+        id(argument)
+        for call in calls
+        for index, argument in enumerate(call.args[: len(parameters)])
+        if isinstance(argument, ast.Name) and argument.id == parameters[index]
+    }
+    read = {  # (stored or read)
+        node.id for node in inside if isinstance(node, ast.Name) and id(node) not in passed_on
+    }
+    read.update(name for node in inside if isinstance(node, ast.Nonlocal) for name in node.names)
+    for index, parameter in enumerate(parameters):
+        passed = [_argument(call, index, parameter) for call in calls]
+        if parameter in read or any(argument and _calls(argument) for argument in passed):
+            continue
+        del arguments.args[index]
+        first_default = len(parameters) - len(arguments.defaults)
+        if index >= first_default:
+            del arguments.defaults[index - first_default]
+        for call in calls:
+            if index < len(call.args):
+                del call.args[index]
+            call.keywords = [keyword for keyword in call.keywords if keyword.arg != parameter]
+        return True
+    return False
+
+
+def _calls_of(nodes: list[ast.AST], names: set[str]) -> list[ast.Call]:
+    """Return the calls among ``nodes`` of a function by one of ``names``."""
+    return [
+        node
+        for node in nodes
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in names
+    ]
+
+
+def _argument(call: ast.Call, index: int, name: str) -> ast.expr | None:
+    """Return what ``call`` passes for the parameter ``name`` at ``index`` (``None``: its
+    default)."""
+    if index < len(call.args):
+        return call.args[index]
+    return next((keyword.value for keyword in call.keywords if keyword.arg == name), None)
+
+
+def _calls(node: ast.AST) -> bool:
+    """Return whether evaluating ``node`` may run code of its own (a call, a yield)."""
+    effects = (ast.Call, ast.Yield, ast.YieldFrom, ast.Await, ast.NamedExpr)
+    return any(isinstance(part, effects) for part in ast.walk(node))
 
 
 def _is_mirrored(statement: ast.stmt) -> bool:
