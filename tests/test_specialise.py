@@ -54,6 +54,24 @@ def _window(alpha: int, beta: int, maximizing: bool) -> tuple[int, int, int]:
     return alpha, beta, 1 if maximizing else -1
 
 
+def _summed(values: Iterable[int], traces: bool) -> int:
+    """A template: a sum that may print each value."""
+    total = 0
+    for value in values:
+        if traces:
+            print(value)
+        total += value
+    return total
+
+
+def _summed_plainly(values: Iterable[int], traces: bool) -> int:
+    """The template above written without its switch (the oracle of its kind without it)."""
+    total = 0
+    for value in values:
+        total += value
+    return total
+
+
 def _windows(maximizing: bool, alpha: int, beta: int, best: int, depth: int) -> tuple[object, ...]:
     """A template: a null window at one bound, the best one point inside, a depth test."""
     if maximizing:
@@ -128,6 +146,13 @@ def test_a_switch_known_on_or_off_keeps_only_what_it_decides() -> None:
     assert doubling(values, False, False) == [2, 4, 6]
     assert doubling(values, False, True) == [4]
     assert plain(values, True, True) == [0, 1, 2, 3]
+
+
+def test_a_switch_that_is_off_costs_not_one_instruction() -> None:
+    quiet = specialise(_summed, {}, flags={"traces": False})
+    assert quiet([1, 2, 3], True) == 6
+    # the same instructions as the loop written without the switch: no test, no pass
+    assert quiet.__code__.co_code == _summed_plainly.__code__.co_code
 
 
 def test_a_mirrored_branch_is_the_one_above_for_the_other_side() -> None:

@@ -74,6 +74,7 @@ def specialise(
             node.orelse = mirror(node.body, swaps, values)
     folded = _Folds(dict(nones), dict(flags or {})).visit(tree)
     assert isinstance(folded, ast.Module)
+    _filled(folded)
     drop_unread_parameters(function)
     ast.fix_missing_locations(folded)
     code = compile(
@@ -184,20 +185,21 @@ def drop_unread_parameters(function: ast.FunctionDef) -> None:
     ``again``), when a call passes ``*`` or ``**`` arguments, or when an argument it
     would drop calls something (dropping it would skip the call).
     """
-    inner = [node for node in ast.walk(function) if isinstance(node, ast.FunctionDef)]
-    while any(_drop_unread(definition, function) for definition in inner[1:]):
-        pass
+    dropped = True
+    while dropped:
+        everywhere = list(ast.walk(function))
+        inner = [node for node in everywhere[1:] if isinstance(node, ast.FunctionDef)]
+        dropped = any(_drop_unread(definition, everywhere) for definition in inner)
 
 
-def _drop_unread(definition: ast.FunctionDef, scope: ast.FunctionDef) -> bool:
-    """Drop one unread parameter of ``definition`` (defined in ``scope``) if it can;
-    return whether it did."""
+def _drop_unread(definition: ast.FunctionDef, everywhere: list[ast.AST]) -> bool:
+    """Drop one unread parameter of ``definition`` (``everywhere``: every node of the
+    template) if it can; return whether it did."""
     arguments = definition.args
     if arguments.vararg or arguments.kwarg or arguments.posonlyargs:
         return False
     parameters = [argument.arg for argument in arguments.args]
     inside = [node for statement in definition.body for node in ast.walk(statement)]
-    everywhere = list(ast.walk(scope))
     # its calls: by its name anywhere, and inside it through the parameters that its
     # calls hand it to (``again``)
     aliases: set[str] = set()
@@ -299,6 +301,17 @@ def _is_mirrored(statement: ast.stmt) -> bool:
     )
 
 
+def _filled(tree: ast.AST) -> None:
+    """Give each block that folding left empty a ``pass`` (a block without statements is
+    no Python; a ``pass`` left beside other statements would cost an instruction)."""
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if body == []:
+            body.append(ast.copy_location(ast.Pass(), node))
+        if isinstance(node, ast.Try) and not node.handlers and not node.finalbody:
+            node.finalbody.append(ast.copy_location(ast.Pass(), node))
+
+
 class _Folds(ast.NodeTransformer):
     """Fold the tests of names whose ``None``-ness or truth is known, and the branches
     they decide."""
@@ -356,5 +369,4 @@ class _Folds(ast.NodeTransformer):
         known = self.known(node.test)
         if known is None:
             return node
-        kept = node.body if known else node.orelse
-        return kept or [ast.copy_location(ast.Pass(), node)]
+        return node.body if known else node.orelse  # (a body left empty: see _filled)
