@@ -360,6 +360,42 @@ def test_plain_engine_with_a_depth_is_alphabeta_node_for_node() -> None:
     assert engine.stats.nodes == plain.stats.nodes
 
 
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"killers": True},
+        {"history": True},
+        {"killers": True, "history": True, "iterative": True, "follow": "root"},
+    ],
+    ids=repr,
+)
+@pytest.mark.parametrize("name", ["tictactoe", "connect4", "kalah", "checkers"])
+def test_the_ordering_tricks_on_alphabetas_loops_search_the_engine_cores_very_tree(
+    options: dict[str, Any], name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The engine whose only tricks are killers and history runs on alpha-beta's loops
+    (faster); the engine's own core, forced here, enters the very same positions and
+    answers the same (a game whose turns do not alternate, one with noisy moves, which
+    are no killers, and one searched to the end among them)."""
+    start = default_registry().new_game(name)
+    engine = Engine(depth=None if name == "tictactoe" else 4, **options)
+    for position in sample_positions(start, 3, seed=3):
+        assert engine.on_alphabeta(position)
+        fast = engine.search(position)
+        with monkeypatch.context() as patched:
+            patched.setattr(Engine, "on_alphabeta", lambda self, game: False)
+            core = engine.search(position)
+        assert (fast.value, fast.best_moves, fast.is_exact) == (
+            core.value,
+            core.best_moves,
+            core.is_exact,
+        )
+        counts = ("nodes", "leaves", "cutoffs", "tt_hits", "depth")
+        assert [getattr(fast.stats, count) for count in counts] == [
+            getattr(core.stats, count) for count in counts
+        ]
+
+
 def test_quiescence_sees_the_win_past_the_horizon() -> None:
     """O threatens two lines: whatever X plays, O wins. At depth 1 plain search only
     evaluates; quiescence plays O's winning move past the horizon and proves the loss."""

@@ -37,7 +37,7 @@ from typing import Any, ClassVar, Literal
 import attrs
 
 from gamesearch import capabilities
-from gamesearch.game import Game
+from gamesearch.game import Game, offers
 from gamesearch.options import option_field
 from gamesearch.rules import Player, Scoring
 from gamesearch.search.base import (
@@ -164,11 +164,17 @@ def search_root(
     move_values: bool = False,
     budget: Budget | None = None,
     first_moves: tuple[Hashable, ...] = (),
+    killers: list[list[Hashable]] | None = None,
+    history: dict[Hashable, int] | None = None,
 ) -> RootAnswer:
     """Return the alpha-beta answer at the root of ``game``; add the counts to ``counters``.
 
     ``first_moves`` are tried first at the root (iterative deepening passes the last
-    iteration's best moves). The function is written once, as the template
+    iteration's best moves). ``killers`` and ``history`` are the engine's ordering
+    tricks (:mod:`gamesearch.search.engine`), kept across the searches of one root:
+    ``killers[offset]`` holds the two moves that last cut off ``offset`` plies below the
+    root, tried first there; ``history`` a score per move that cut off anywhere, by
+    which the other moves are tried. The function is written once, as the template
     (:mod:`gamesearch.search.specialise`) of its compiled kinds; its twin is
     :mod:`gamesearch.search.reference.alphabeta`, and the module's docstring lists how
     they differ.
@@ -180,7 +186,12 @@ def search_root(
     # not), which fold this test away.
     if _AS_WRITTEN is not None:
         kind = _loops(
-            table is not None, tracer is not None, depth is not None, game.rules.alternating
+            table is not None,
+            tracer is not None,
+            depth is not None,
+            game.rules.alternating,
+            killers is not None,
+            history is not None,
         )
         return kind(
             game,
@@ -195,6 +206,8 @@ def search_root(
             move_values,
             budget,
             first_moves,
+            killers,
+            history,
         )
     # Hot loop: bound methods in locals, counters in closure cells, no allocation per
     # node without a table, one closure a search (the root's moves are played here).
@@ -222,7 +235,13 @@ def search_root(
     # a game that answers the results after its moves: its finished children are scored unplayed
     by_game = ordering == "game"
     scores_unplayed = (
-        table is None and tracer is None and budget is None and watch is None and own_results
+        table is None
+        and tracer is None
+        and budget is None
+        and watch is None
+        and killers is None
+        and history is None
+        and own_results
     )
     finished = finished_values(game, scoring)  # finished[ply][result]: a look-up, no arithmetic
     entries = table.entries if table is not None else None
@@ -240,6 +259,41 @@ def search_root(
     # or at the horizon): leaves are counted, and the nodes are the sum
     leaves = expanded = cutoffs = hits = horizon = 0
     deepest = root_ply + 1  # the root is unfinished: it has children
+
+    if killers is not None or history is not None:  # the engine's ordering tricks
+        noisy = capabilities.noisy_moves(game)
+        has_noisy = offers(game, "noisy_moves")
+        max_plies = game.rules.max_plies
+        scores: dict[Hashable, int] = {} if history is None else history
+        history_get = scores.get
+
+        def history_rank(move: Hashable) -> int:
+            return -history_get(move, 0)
+
+        def arrange(moves: Sequence[Hashable], ply: int) -> Sequence[Hashable]:
+            """Return ``moves`` of the position at ``ply`` as the ordering tricks ask: the
+            killers first, then the rest (by history score, with one)."""
+            rest = sorted(moves, key=history_rank) if history is not None else moves
+            if killers is None:
+                return rest
+            front: list[Hashable] = []
+            for killer in killers[ply - root_ply]:
+                if killer is not None and killer not in front and killer in moves:
+                    front.append(killer)
+            if not front:
+                return rest
+            return front + [move for move in rest if move not in front]
+
+        def remember(move: Hashable, ply: int, depth_left: int) -> None:
+            """Record ``move``, which cut off at ``ply`` with ``depth_left`` plies to go, as a
+            killer (unless noisy: a capture is no killer) and in the history."""
+            if killers is not None and (not has_noisy or move not in noisy()):
+                slot = killers[ply - root_ply]
+                if slot[0] != move:
+                    slot[1], slot[0] = slot[0], move
+            if history is not None:
+                weight = min(depth_left, max_plies - ply + 1)
+                history[move] = history.get(move, 0) + weight * weight
 
     # The cores recurse through their last argument ``again`` (themselves), not through a
     # closure cell naming them: no reference cycle, so the search is freed as it returns.
@@ -271,6 +325,8 @@ def search_root(
         if child_ply > deepest:
             deepest = child_ply
         moves = ordered()
+        if killers is not None or history is not None:
+            moves = arrange(moves, ply)
         if asks_turn:
             maximizing = to_move() == _FIRST
         # One loop a side, written once: the minimiser's is compiled from the maximiser's.
@@ -303,6 +359,8 @@ def search_root(
                         alpha = value
                         if alpha >= beta:
                             cutoffs += 1
+                            if killers is not None or history is not None:
+                                remember(move, ply, depth_left)
                             if tracer is not None:
                                 tracer.prune(_after(moves, move))
                             break
@@ -455,6 +513,8 @@ def search_root(
     # each root move with its result when the search uses move_results(), else None
     pairs: Iterable[tuple[Hashable, int | None]]
     pairs = known(by_game) if scores_unplayed else zip(ordered(), repeat(None))
+    if history is not None:  # (the root's killers: none, the root never cuts off)
+        pairs = zip(sorted(ordered(), key=history_rank), repeat(None))
     if first_moves:
         result_of = dict(pairs)
         pairs = [(move, result_of[move]) for move in first_moves]
@@ -504,13 +564,19 @@ def search_root(
 
 @functools.cache
 def _loops(
-    has_table: bool, traces: bool, has_horizon: bool, alternating: bool
+    has_table: bool,
+    traces: bool,
+    has_horizon: bool,
+    alternating: bool,
+    has_killers: bool = False,
+    has_history: bool = False,
 ) -> Callable[..., RootAnswer]:
     """Return :func:`search_root` compiled for a search with a table or not, a tracer or
-    not, a horizon or not, in a game whose turns alternate or not (once per combination:
-    cached)."""
+    not, a horizon or not, in a game whose turns alternate or not, with the engine's
+    killers and history or not (once per combination: cached)."""
     no_table = not has_table
     nones = {"table": no_table, "entries": no_table, "probe": no_table, "tracer": not traces}
+    nones |= {"killers": not has_killers, "history": not has_history}
     flags = {"has_horizon": has_horizon, "asks_turn": not alternating}
     return specialise(
         search_root, {**nones, "_AS_WRITTEN": True}, flags=flags, swaps=("alpha", "beta")

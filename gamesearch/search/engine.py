@@ -55,7 +55,9 @@ The search itself (the hot loop, one root at a time, kept across the depths of
 deepening) is :class:`~gamesearch.search.engine_core.EngineCore`. With ``follow=root``
 and no trick but deepening, or with every trick and the table off, the engine is plain
 alpha-beta and searches with :func:`gamesearch.search.alphabeta.search_root`'s loops
-(the same tree, faster); ``iterative`` is that engine with deepening and a table.
+(the same tree, faster); ``iterative`` is that engine with deepening and a table. So
+does the engine whose only tricks are killers and history (with deepening only under
+``follow=root``, and no table): those loops keep the killers and the history too.
 """
 
 from __future__ import annotations
@@ -242,6 +244,22 @@ class Engine(Searcher):
             return False
         return not any(tricks.values()) and (self.follow == "root" or not self.table)
 
+    def on_alphabeta(self, game: Game[Any]) -> bool:
+        """Return whether alpha-beta's loops search ``game``: plain (see :meth:`plain`), or
+        with no trick on but killers, history and deepening that remembers only the last
+        best move at the root, and no table."""
+        if self.plain(game):
+            return True
+        tricks = self.tricks_for(game)
+        orders = [tricks.pop("killers"), tricks.pop("history")]
+        deepens = tricks.pop("iterative")
+        return (
+            any(orders)
+            and not any(tricks.values())
+            and not self.table
+            and (not deepens or self.follow == "root")
+        )
+
     def _table_kind(self) -> TableKind[EngineEntry]:
         # The tricks change what a depth-limited entry means: each configuration has
         # its own table (ordering tricks too, since late move reductions follow the order).
@@ -254,7 +272,7 @@ class Engine(Searcher):
     def root(self, game: Game[Any], context: SearchContext) -> RootAnswer:
         # One driver: each depth searched by alpha-beta's loops (plain) or the engine's core.
         budget = context.budget
-        searching = self._plain_depths if self.plain(game) else self._core_depths
+        searching = self._plain_depths if self.on_alphabeta(game) else self._core_depths
         with searching(game, context) as (search_depth, node_count):
             if not self.deepens:
                 return search_depth(self.depth, budget if budget.is_limited else None, None)
@@ -274,11 +292,19 @@ class Engine(Searcher):
     def _plain_depths(
         self, game: Game[Any], context: SearchContext
     ) -> Iterator[tuple[SearchDepth, Callable[[], int]]]:
-        """Yield the search of one depth by plain alpha-beta (see :meth:`plain`):
+        """Yield the search of one depth by alpha-beta's loops (see :meth:`on_alphabeta`):
         :func:`~gamesearch.search.alphabeta.search_root` with the game's move order, every
-        best root move and the last depth's best move first; and the positions entered."""
+        best root move, the last depth's best move first and the ordering tricks' moves
+        kept across the depths; and the positions entered."""
         counters = context.counters
         table = context.memory.table(BOUNDS, game, self.table_entries) if self.table else None
+        tricks = self.tricks_for(game)
+        reach = game.rules.max_plies - game.ply  # (the deepest position expanded, below the root)
+        slots = (reach if self.depth is None else min(reach, self.depth)) + 1
+        killers: list[list[Hashable]] | None = None
+        if tricks["killers"]:
+            killers = [[None, None] for _ in range(slots)]
+        history: dict[Hashable, int] | None = {} if tricks["history"] else None
 
         def search_depth(
             depth: int | None, rest: Budget | None, last: RootAnswer | None
@@ -296,6 +322,8 @@ class Engine(Searcher):
                 move_values=context.move_values,
                 budget=rest,
                 first_moves=last.best_moves[:1] if last is not None else (),
+                killers=killers,
+                history=history,
             )
 
         yield search_depth, lambda: counters.nodes
