@@ -37,11 +37,16 @@ from gamesearch.search.repetition import watch_line
 from gamesearch.search.specialise import mirrored, specialise
 from gamesearch.search.table import BoundsEntry, TranspositionTable, make_room, settle
 
+#: moves of a position searched at full depth before late move reductions start
+FULL_DEPTH_MOVES = 3
+#: the shallowest remaining depth at which late moves are reduced
+REDUCTION_DEPTH = 3
 #: not None in :func:`search_root` as written, which hands each search to a compiled kind
 _AS_WRITTEN: object | None = object()
 _FIRST = Player.FIRST
-#: the core ``expand(ply, depth_left, alpha, beta, maximizing, again)``, handed itself
-Expand = Callable[[int, int, int, int, bool, "Expand"], int]
+#: the core ``expand(ply, depth_left, alpha, beta, maximizing, checked, again)``, handed
+#: itself (``checked`` is dropped from the kinds without reductions, which do not read it)
+Expand = Callable[[int, int, int, int, bool, bool, "Expand"], int]
 #: the core for games that offer ``move_results()``, handed its children and itself
 ExpandKnown = Callable[
     [int, int, int, int, bool, Sequence[tuple[Hashable, int | None]], "ExpandKnown"], int
@@ -63,6 +68,7 @@ def search_root(
     first_moves: tuple[Hashable, ...] = (),
     killers: list[list[Hashable]] | None = None,
     history: dict[Hashable, int] | None = None,
+    reduces: bool = False,
 ) -> RootAnswer:
     """Return the alpha-beta answer at the root of ``game``; add the counts to ``counters``.
 
@@ -71,10 +77,14 @@ def search_root(
     tricks (:mod:`gamesearch.search.engine`), kept across the searches of one root:
     ``killers[offset]`` holds the two moves that last cut off ``offset`` plies below the
     root, tried first there; ``history`` a score per move that cut off anywhere, by
-    which the other moves are tried. The function is written once, as the template
-    (:mod:`gamesearch.search.specialise`) of its compiled kinds; its twin is
-    :mod:`gamesearch.search.reference.alphabeta`, and the module's docstring lists how
-    they differ.
+    which the other moves are tried. ``reduces``: the engine's late move reductions
+    (the moves after the first :data:`FULL_DEPTH_MOVES` of a position at least
+    :data:`REDUCTION_DEPTH` plies above the horizon that are not noisy, forcing or
+    killers are searched a ply shallower with a null window first, and again at full
+    depth when they beat it; each search again counts its position once). The function
+    is written once, as the template (:mod:`gamesearch.search.specialise`) of its
+    compiled kinds; its twin is :mod:`gamesearch.search.reference.alphabeta`, and the
+    module's docstring lists how they differ.
 
     :raises BudgetExceededError: when ``budget`` runs out (``game`` is left as it was).
     """
@@ -89,6 +99,8 @@ def search_root(
             game.rules.alternating,
             killers is not None,
             history is not None,
+            reduces,
+            reduces and offers(game, "is_forcing"),
         )
         return kind(
             game,
@@ -105,6 +117,7 @@ def search_root(
             first_moves,
             killers,
             history,
+            reduces,
         )
     # Hot loop: bound methods in locals, counters in closure cells, no allocation per
     # node without a table, one closure a search (the root's moves are played here).
@@ -138,6 +151,7 @@ def search_root(
         and watch is None
         and killers is None
         and history is None
+        and not reduces
         and own_results
     )
     finished = finished_values(game, scoring)  # finished[ply][result]: a look-up, no arithmetic
@@ -192,17 +206,43 @@ def search_root(
                 weight = min(depth_left, max_plies - ply + 1)
                 history[move] = history.get(move, 0) + weight * weight
 
+    if reduces:  # the engine's late move reductions
+        forcing_of = capabilities.forcing_test(game)
+        asks_forcing = offers(game, "is_forcing")  # (a switch of the compiled kind too)
+        researched = 0  # positions searched again at full depth (each counted once)
+        noisy, has_noisy = capabilities.noisy_moves(game), offers(game, "noisy_moves")
+
+        def late_moves(moves: Sequence[Hashable], ply: int) -> set[Hashable]:
+            """Return the moves of the position at ``ply`` that may be reduced: after the
+            first few, neither noisy nor killers."""
+            late = set(moves[FULL_DEPTH_MOVES:])
+            if has_noisy:
+                late.difference_update(noisy())
+            for killer in killers[ply - root_ply] if killers is not None else ():
+                late.discard(killer)
+            return late
+
     # The cores recurse through their last argument ``again`` (themselves), not through a
     # closure cell naming them: no reference cycle, so the search is freed as it returns.
     def expand(
-        ply: int, depth_left: int, alpha: int, beta: int, maximizing: bool, again: Expand
+        ply: int,
+        depth_left: int,
+        alpha: int,
+        beta: int,
+        maximizing: bool,
+        checked: bool,
+        again: Expand,
     ) -> int:
         """Return the value of the unfinished position at ``ply`` (``depth_left`` >= 1).
 
         ``maximizing`` says whether the first player moves (asked of the game when
-        its turns do not alternate); ``again`` is ``expand`` itself, for the children.
+        its turns do not alternate); ``checked`` whether a forcing move led here (no
+        reduction then: read only with ``reduces``); ``again`` is ``expand`` itself, for
+        the children.
         """
         nonlocal leaves, expanded, cutoffs, hits, horizon, deepest, room
+        if reduces:
+            nonlocal researched
         if probe is not None:
             position = key()
             entry = probe(position)
@@ -226,11 +266,21 @@ def search_root(
             moves = arrange(moves, ply)
         if asks_turn:
             maximizing = to_move() == _FIRST
+        if reduces:
+            late = depth_left >= REDUCTION_DEPTH and not checked
+            quiet_late: set[Hashable] = set()
+            index = 0
         # One loop a side, written once: the minimiser's is compiled from the maximiser's.
         # A child that is over (or at the horizon) is scored here, without a call.
         if maximizing:
             best = NEGATIVE_INFINITY
             for move in moves:
+                if reduces:  # a late quiet move is reduced (asked before it is played)
+                    forcing = asks_forcing and forcing_of(move)
+                    if late and index == FULL_DEPTH_MOVES:  # (the first late move)
+                        quiet_late = late_moves(moves, ply)
+                    reducible = late and index >= FULL_DEPTH_MOVES and move in quiet_late
+                    index += 1
                 sign = step(move)  # push(move) and result() in one call
                 try:  # (free in CPython 3.11+ until something raises)
                     if tracer is not None:
@@ -243,7 +293,25 @@ def search_root(
                         horizon += 1
                         value = evaluate()
                     else:
-                        value = again(child_ply, depth_left - step_down, alpha, beta, False, again)
+                        if reduces:
+                            value = alpha + 1
+                            if reducible and not forcing:  # shallower, in a null window
+                                reduced = depth_left - step_down - step_down
+                                value = again(
+                                    child_ply, reduced, alpha, alpha + 1, False, forcing, again
+                                )
+                                if value > alpha:
+                                    researched += 1
+                        if not reduces or value > alpha:
+                            value = again(
+                                child_ply,
+                                depth_left - step_down,
+                                alpha,
+                                beta,
+                                False,
+                                forcing,
+                                again,
+                            )
                     if tracer is not None:
                         tracer.leave(value)
                 except BaseException:
@@ -378,6 +446,8 @@ def search_root(
         the cores' loops is scored), the move taken back; ``known_result`` is its result
         from ``move_results()``, when the search uses them (else ``None``)."""
         nonlocal leaves, horizon
+        if reduces:
+            forcing = asks_forcing and forcing_of(move)
         if scores_unplayed:
             if known_result is not None:  # it ends the game: scored unplayed
                 leaves += 1
@@ -395,7 +465,7 @@ def search_root(
             if tracer is not None:
                 tracer.enter(move, ply, alpha, beta)
             if sign is None and depth_left:
-                value = expand(ply, depth_left, alpha, beta, not maximizing, expand)
+                value = expand(ply, depth_left, alpha, beta, not maximizing, forcing, expand)
             else:  # a leaf: finished, or at the horizon
                 leaves += 1
                 if sign is None:
@@ -443,6 +513,9 @@ def search_root(
     finally:
         counters.nodes += 1 + expanded + hits + leaves
         counters.leaves += leaves
+        if reduces:
+            counters.nodes -= researched
+            counters.leaves -= researched
         counters.cutoffs += cutoffs
         counters.tt_hits += hits
         if deepest > counters.depth:
@@ -467,16 +540,24 @@ def _loops(
     alternating: bool,
     has_killers: bool = False,
     has_history: bool = False,
+    reduces: bool = False,
+    asks_forcing: bool = False,
 ) -> Callable[..., RootAnswer]:
     """Return :func:`search_root` compiled for a search with a table or not, a tracer or
     not, a horizon or not, in a game whose turns alternate or not, with the engine's
-    killers and history or not (once per combination: cached)."""
+    killers and history or not, with late move reductions or not, asking the game which
+    moves are forcing or not (once per combination: cached)."""
     no_table = not has_table
     nones = {"table": no_table, "entries": no_table, "probe": no_table, "tracer": not traces}
     nones |= {"killers": not has_killers, "history": not has_history}
-    flags = {"has_horizon": has_horizon, "asks_turn": not alternating}
+    flags = {"has_horizon": has_horizon, "asks_turn": not alternating, "reduces": reduces}
+    flags["asks_forcing"] = asks_forcing
     return specialise(
-        search_root, {**nones, "_AS_WRITTEN": True}, flags=flags, swaps=("alpha", "beta")
+        search_root,
+        {**nones, "_AS_WRITTEN": True},
+        flags=flags,
+        swaps=("alpha", "beta"),
+        values=("best", "value"),
     )
 
 

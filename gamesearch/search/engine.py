@@ -56,8 +56,8 @@ deepening) is :class:`~gamesearch.search.engine_core.EngineCore`. With ``follow=
 and no trick but deepening, or with every trick and the table off, the engine is plain
 alpha-beta and searches with :func:`gamesearch.search.alphabeta.search_root`'s loops
 (the same tree, faster); ``iterative`` is that engine with deepening and a table. So
-does the engine whose only tricks are killers and history (with deepening only under
-``follow=root``, and no table): those loops keep the killers and the history too.
+does the engine whose only tricks are killers, history and late move reductions (with
+deepening only under ``follow=root``, and no table): those loops have them too.
 """
 
 from __future__ import annotations
@@ -246,12 +246,12 @@ class Engine(Searcher):
 
     def on_alphabeta(self, game: Game[Any]) -> bool:
         """Return whether alpha-beta's loops search ``game``: plain (see :meth:`plain`), or
-        with no trick on but killers, history and deepening that remembers only the last
-        best move at the root, and no table."""
+        with no trick on but killers, history, late move reductions and deepening that
+        remembers only the last best move at the root, and no table."""
         if self.plain(game):
             return True
         tricks = self.tricks_for(game)
-        orders = [tricks.pop("killers"), tricks.pop("history")]
+        orders = [tricks.pop("killers"), tricks.pop("history"), tricks.pop("lmr")]
         deepens = tricks.pop("iterative")
         return (
             any(orders)
@@ -324,6 +324,7 @@ class Engine(Searcher):
                 first_moves=last.best_moves[:1] if last is not None else (),
                 killers=killers,
                 history=history,
+                reduces=tricks["lmr"],
             )
 
         yield search_depth, lambda: counters.nodes
