@@ -368,6 +368,8 @@ def test_plain_engine_with_a_depth_is_alphabeta_node_for_node() -> None:
         {"killers": True, "history": True, "iterative": True, "follow": "root"},
         {"lmr": True},
         {"lmr": True, "killers": True, "history": True},
+        {"extensions": True},
+        {"extensions": True, "lmr": True, "killers": True, "iterative": True, "follow": "root"},
     ],
     ids=repr,
 )
@@ -375,11 +377,11 @@ def test_plain_engine_with_a_depth_is_alphabeta_node_for_node() -> None:
 def test_the_tricks_on_alphabetas_loops_search_the_engine_cores_very_tree(
     options: dict[str, Any], name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The engine whose only tricks are killers, history and late move reductions runs on
-    alpha-beta's loops (faster); the engine's own core, forced here, enters the very same
-    positions and answers the same (a game whose turns do not alternate, two with noisy
-    and forcing moves, which are neither killers nor reduced, and one searched to the
-    end among them)."""
+    """The engine whose only tricks are killers, history, late move reductions and
+    extensions runs on alpha-beta's loops (faster); the engine's own core, forced here,
+    enters the very same positions and answers the same (a game whose turns do not
+    alternate, two with noisy and forcing moves, which are neither killers nor reduced
+    and are extended, and one searched to the end among them)."""
     start = default_registry().new_game(name)
     engine = Engine(depth=None if name == "tictactoe" else 4, **options)
     for position in sample_positions(start, 3, seed=3):

@@ -41,6 +41,8 @@ from gamesearch.search.table import BoundsEntry, TranspositionTable, make_room, 
 FULL_DEPTH_MOVES = 3
 #: the shallowest remaining depth at which late moves are reduced
 REDUCTION_DEPTH = 3
+#: a line gets at most one extension per this many plies of nominal depth (and one at least)
+EXTENSION_SHARE = 2
 #: not None in :func:`search_root` as written, which hands each search to a compiled kind
 _AS_WRITTEN: object | None = object()
 _FIRST = Player.FIRST
@@ -69,6 +71,7 @@ def search_root(
     killers: list[list[Hashable]] | None = None,
     history: dict[Hashable, int] | None = None,
     reduces: bool = False,
+    extends: bool = False,
 ) -> RootAnswer:
     """Return the alpha-beta answer at the root of ``game``; add the counts to ``counters``.
 
@@ -81,7 +84,9 @@ def search_root(
     (the moves after the first :data:`FULL_DEPTH_MOVES` of a position at least
     :data:`REDUCTION_DEPTH` plies above the horizon that are not noisy, forcing or
     killers are searched a ply shallower with a null window first, and again at full
-    depth when they beat it; each search again counts its position once). The function
+    depth when they beat it; each search again counts its position once). ``extends``:
+    the engine's extensions (a forcing move searched a ply deeper, while the line stays
+    within the depth and its :data:`EXTENSION_SHARE`-th part). The function
     is written once, as the template (:mod:`gamesearch.search.specialise`) of its
     compiled kinds; its twin is :mod:`gamesearch.search.reference.alphabeta`, and the
     module's docstring lists how they differ.
@@ -100,7 +105,8 @@ def search_root(
             killers is not None,
             history is not None,
             reduces,
-            reduces and offers(game, "is_forcing"),
+            (reduces or extends) and offers(game, "is_forcing"),
+            extends,
         )
         return kind(
             game,
@@ -118,6 +124,7 @@ def search_root(
             killers,
             history,
             reduces,
+            extends,
         )
     # Hot loop: bound methods in locals, counters in closure cells, no allocation per
     # node without a table, one closure a search (the root's moves are played here).
@@ -152,6 +159,7 @@ def search_root(
         and killers is None
         and history is None
         and not reduces
+        and not extends
         and own_results
     )
     finished = finished_values(game, scoring)  # finished[ply][result]: a look-up, no arithmetic
@@ -206,9 +214,12 @@ def search_root(
                 weight = min(depth_left, max_plies - ply + 1)
                 history[move] = history.get(move, 0) + weight * weight
 
-    if reduces:  # the engine's late move reductions
+    if reduces or extends:  # the engine's tricks that ask which moves are forcing
         forcing_of = capabilities.forcing_test(game)
         asks_forcing = offers(game, "is_forcing")  # (a switch of the compiled kind too)
+    if extends:  # the plies played and the plies left: at most this, extensions included
+        extension_reach = 0 if depth is None else depth + max(1, depth // EXTENSION_SHARE)
+    if reduces:  # the engine's late move reductions
         researched = 0  # positions searched again at full depth (each counted once)
         noisy, has_noisy = capabilities.noisy_moves(game), offers(game, "noisy_moves")
 
@@ -275,8 +286,11 @@ def search_root(
         if maximizing:
             best = NEGATIVE_INFINITY
             for move in moves:
-                if reduces:  # a late quiet move is reduced (asked before it is played)
+                if reduces or extends:  # (asked before the move is played)
                     forcing = asks_forcing and forcing_of(move)
+                if extends:  # a forcing move is searched a ply deeper, within the reach
+                    extended = forcing and ply - root_ply + depth_left < extension_reach
+                if reduces:  # a late quiet move is reduced
                     if late and index == FULL_DEPTH_MOVES:  # (the first late move)
                         quiet_late = late_moves(moves, ply)
                     reducible = late and index >= FULL_DEPTH_MOVES and move in quiet_late
@@ -288,7 +302,7 @@ def search_root(
                     if sign is not None:
                         leaves += 1
                         value = finished[child_ply][sign]
-                    elif has_horizon and depth_left == 1:  # (folded away without one)
+                    elif has_horizon and depth_left == 1 and not (extends and extended):
                         leaves += 1
                         horizon += 1
                         value = evaluate()
@@ -305,7 +319,7 @@ def search_root(
                         if not reduces or value > alpha:
                             value = again(
                                 child_ply,
-                                depth_left - step_down,
+                                depth_left if extends and extended else depth_left - step_down,
                                 alpha,
                                 beta,
                                 False,
@@ -446,7 +460,7 @@ def search_root(
         the cores' loops is scored), the move taken back; ``known_result`` is its result
         from ``move_results()``, when the search uses them (else ``None``)."""
         nonlocal leaves, horizon
-        if reduces:
+        if reduces or extends:
             forcing = asks_forcing and forcing_of(move)
         if scores_unplayed:
             if known_result is not None:  # it ends the game: scored unplayed
@@ -464,8 +478,12 @@ def search_root(
         try:
             if tracer is not None:
                 tracer.enter(move, ply, alpha, beta)
-            if sign is None and depth_left:
-                value = expand(ply, depth_left, alpha, beta, not maximizing, forcing, expand)
+            # (a forcing root move searched a ply deeper, with extensions)
+            if extends:
+                extended = forcing and depth_left + step_down < extension_reach
+            searched = depth_left + step_down if extends and extended else depth_left
+            if sign is None and searched:
+                value = expand(ply, searched, alpha, beta, not maximizing, forcing, expand)
             else:  # a leaf: finished, or at the horizon
                 leaves += 1
                 if sign is None:
@@ -542,16 +560,17 @@ def _loops(
     has_history: bool = False,
     reduces: bool = False,
     asks_forcing: bool = False,
+    extends: bool = False,
 ) -> Callable[..., RootAnswer]:
     """Return :func:`search_root` compiled for a search with a table or not, a tracer or
     not, a horizon or not, in a game whose turns alternate or not, with the engine's
     killers and history or not, with late move reductions or not, asking the game which
-    moves are forcing or not (once per combination: cached)."""
+    moves are forcing or not, with extensions or not (once per combination: cached)."""
     no_table = not has_table
     nones = {"table": no_table, "entries": no_table, "probe": no_table, "tracer": not traces}
     nones |= {"killers": not has_killers, "history": not has_history}
     flags = {"has_horizon": has_horizon, "asks_turn": not alternating, "reduces": reduces}
-    flags["asks_forcing"] = asks_forcing
+    flags |= {"asks_forcing": asks_forcing, "extends": extends}
     return specialise(
         search_root,
         {**nones, "_AS_WRITTEN": True},

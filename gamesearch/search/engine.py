@@ -56,8 +56,9 @@ deepening) is :class:`~gamesearch.search.engine_core.EngineCore`. With ``follow=
 and no trick but deepening, or with every trick and the table off, the engine is plain
 alpha-beta and searches with :func:`gamesearch.search.alphabeta.search_root`'s loops
 (the same tree, faster); ``iterative`` is that engine with deepening and a table. So
-does the engine whose only tricks are killers, history and late move reductions (with
-deepening only under ``follow=root``, and no table): those loops have them too.
+does the engine whose only tricks are killers, history, late move reductions and
+extensions (with deepening only under ``follow=root``, and no table): those loops have
+them too.
 """
 
 from __future__ import annotations
@@ -246,12 +247,12 @@ class Engine(Searcher):
 
     def on_alphabeta(self, game: Game[Any]) -> bool:
         """Return whether alpha-beta's loops search ``game``: plain (see :meth:`plain`), or
-        with no trick on but killers, history, late move reductions and deepening that
-        remembers only the last best move at the root, and no table."""
+        with no trick on but killers, history, late move reductions, extensions and
+        deepening that remembers only the last best move at the root, and no table."""
         if self.plain(game):
             return True
         tricks = self.tricks_for(game)
-        orders = [tricks.pop("killers"), tricks.pop("history"), tricks.pop("lmr")]
+        orders = [tricks.pop(trick) for trick in ("killers", "history", "lmr", "extensions")]
         deepens = tricks.pop("iterative")
         return (
             any(orders)
@@ -299,8 +300,11 @@ class Engine(Searcher):
         counters = context.counters
         table = context.memory.table(BOUNDS, game, self.table_entries) if self.table else None
         tricks = self.tricks_for(game)
-        reach = game.rules.max_plies - game.ply  # (the deepest position expanded, below the root)
-        slots = (reach if self.depth is None else min(reach, self.depth)) + 1
+        # one a ply below the root, down to the deepest position expanded (with extensions)
+        reach = game.rules.max_plies - game.ply
+        if self.depth is not None:
+            reach = min(reach, self.depth + max(1, self.depth // EXTENSION_SHARE))
+        slots = reach + 1
         killers: list[list[Hashable]] | None = None
         if tricks["killers"]:
             killers = [[None, None] for _ in range(slots)]
@@ -325,6 +329,7 @@ class Engine(Searcher):
                 killers=killers,
                 history=history,
                 reduces=tricks["lmr"],
+                extends=tricks["extensions"],
             )
 
         yield search_depth, lambda: counters.nodes

@@ -19,6 +19,7 @@ import attrs
 from gamesearch import capabilities
 from gamesearch.game import Game
 from gamesearch.rules import Player, Scoring
+from gamesearch.search.alphabeta_core import EXTENSION_SHARE as EXTENSION_SHARE
 from gamesearch.search.alphabeta_core import FULL_DEPTH_MOVES as FULL_DEPTH_MOVES
 from gamesearch.search.alphabeta_core import REDUCTION_DEPTH as REDUCTION_DEPTH
 from gamesearch.search.base import (
@@ -38,8 +39,6 @@ EXACT_DEPTH = INFINITY
 #: the depth of a table entry whose value rests on a repetition: it answers no probe
 #: (a value of one path, see gamesearch.search.repetition), only its move is tried first
 PATH_DEPTH = -1
-#: a line gets at most one extension per this many plies of nominal depth (and one at least)
-EXTENSION_SHARE = 2
 #: re-searches of one depth with a wider aspiration window before the full window
 ASPIRATION_TRIES = 2
 
