@@ -226,6 +226,25 @@ def test_alpha_beta_reads_at_its_nodes_only_what_its_kind_of_search_has() -> Non
     )  # compiled once per combination
 
 
+def test_alpha_beta_pays_nothing_at_its_nodes_for_the_engine_tricks_it_is_not_given() -> None:
+    tricks = {"killers", "history", "forcing_of", "late_moves", "extension_reach", "arrange"}
+    plain = _nested(_loops(False, False, True, True).__code__)["expand"]
+    assert plain.co_varnames[: plain.co_argcount] == (
+        "ply",
+        "depth_left",
+        "alpha",
+        "beta",
+        "maximizing",
+        "again",
+    )
+    assert set(plain.co_freevars).isdisjoint(tricks)
+    # killers, history, reductions asking the forcing moves, extensions
+    every = _nested(_loops(False, False, True, True, True, True, True, True, True).__code__)
+    tricked = every["expand"]
+    assert "checked" in tricked.co_varnames[: tricked.co_argcount]
+    assert tricks - {"killers", "history"} <= set(tricked.co_freevars)
+
+
 def test_the_engine_with_every_trick_off_reads_no_tricks_switch_at_its_nodes() -> None:
     game = TicTacToe()
     switches = Engine(follow="root").switches_for(game, has_table=False)
