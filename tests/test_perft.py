@@ -9,6 +9,8 @@ come from this file's own count of move sequences over a list of nine cells.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from itertools import permutations
 
 import pytest
@@ -150,3 +152,22 @@ def test_the_command_refuses_a_depth_below_one_and_a_bad_position(
         capsys, "position 'B:W1:B33'", "perft", "checkers", "-p", "B:W1:B33", "--depth", "1"
     )
     assert_usage_error(capsys, "unknown game", "perft", "draughts", "--depth", "1")
+
+
+def test_the_kits_perft_stays_the_function_once_the_command_line_is_imported() -> None:
+    """A module that imports ``gamesearch.testing``'s submodule ``perft`` makes the package's
+    ``perft`` that module, unless it imports the name: every command module is imported here,
+    in a fresh interpreter, before a user's ``from gamesearch.testing import perft``."""
+    script = (
+        "import importlib, pkgutil, gamesearch.cli as cli\n"
+        "for found in pkgutil.iter_modules(cli.__path__):\n"
+        "    if not found.name.startswith('__'):  # (__main__ runs the command line)\n"
+        "        importlib.import_module(f'gamesearch.cli.{found.name}')\n"
+        "from gamesearch.testing import perft\n"
+        "print(perft('tictactoe', 2))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=False, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [str(tictactoe_sequences(2))]

@@ -10,7 +10,7 @@ from rich.text import Text
 
 from gamesearch.cli._common import add_game_arguments, integer, load_game, print_json
 from gamesearch.cli._output import check_at_least, console, print_table, progress, table
-from gamesearch.testing.perft import perft
+from gamesearch.testing import perft  # (the function: the module of that name would shadow it)
 
 
 def register(subparsers: Any) -> None:
